@@ -1,0 +1,181 @@
+/**
+ * The one list of endpoints. The local HTTP server routes with it, the CDK app creates one
+ * NodejsFunction and one HTTP API route per entry from it, and the auth-matrix test walks it.
+ *
+ * `handler` is the folder under functions/ holding `handler.ts` (export `handler`).
+ * `roles` are the API-key roles allowed to call it; an empty list means public (no key). `data` and `kms` are the least-privilege grants
+ * the deployed function gets (infra reads them; nothing else should).
+ */
+export type Role = 'operator' | 'admin' | 'regulator';
+export type TableAccess = 'read' | 'write';
+export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | 'GetPublicKey';
+/** Logical DynamoDB tables (docs/data-model.md). */
+export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: string;
+  roles: readonly Role[];
+  data: Partial<Record<DataTable, TableAccess>>;
+  kms: readonly KmsOperation[];
+}
+
+const ALL: readonly Role[] = ['operator', 'admin', 'regulator'];
+const WRITERS: readonly Role[] = ['operator', 'admin'];
+
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/tables',
+    handler: 'create-table',
+    roles: ['admin'],
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/tables/{tableId}',
+    handler: 'get-table',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/tables/{tableId}/scoreboard',
+    handler: 'get-scoreboard',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/tables/{tableId}/shoes',
+    handler: 'open-shoe',
+    roles: ['admin'],
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/shoes/{shoeId}',
+    handler: 'get-shoe',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/shoes/{shoeId}/close',
+    handler: 'close-shoe',
+    roles: ['admin'],
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/tables/{tableId}/rounds',
+    handler: 'open-round',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/rounds/{roundId}',
+    handler: 'get-round',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/rounds/{roundId}/bets',
+    handler: 'place-bet',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/rounds/{roundId}/resolve',
+    handler: 'resolve-round',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    kms: ['Decrypt'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/rounds/{roundId}/void',
+    handler: 'void-round',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/rounds/{roundId}/replay',
+    handler: 'replay-round',
+    roles: ['operator', 'regulator'],
+    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+    kms: ['GetPublicKey'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/tables/{tableId}/players/{playerId}/leave',
+    handler: 'leave-table',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/players/{playerId}/rounds',
+    handler: 'player-rounds',
+    roles: ['operator', 'regulator'],
+    data: { principals: 'read', game: 'read', wallets: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/wallets/{playerId}',
+    handler: 'get-wallet',
+    roles: WRITERS,
+    data: { principals: 'read', wallets: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/wallets/{playerId}/transactions',
+    handler: 'wallet-transaction',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'write' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/wallets/{playerId}/ledger',
+    handler: 'get-ledger',
+    roles: [...ALL],
+    data: { principals: 'read', wallets: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/shoes/{shoeId}/audit',
+    handler: 'export-audit',
+    roles: ['operator', 'regulator'],
+    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+    kms: ['GetPublicKey'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/signing-key',
+    handler: 'get-signing-key',
+    roles: [],
+    data: {},
+    kms: ['GetPublicKey'],
+  },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', roles: [], data: {}, kms: [] },
+];
