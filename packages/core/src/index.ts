@@ -1,1 +1,3 @@
+export * from './actor';
+export * from './errors';
 export type * from './ports/key-service';

@@ -1,0 +1,21 @@
+/**
+ * Who is calling a use case. Tenancy is enforced in the use cases, not in handlers: a resource of an
+ * operator the actor may not see is reported as NOT_FOUND, never as forbidden, so ids do not leak.
+ */
+export type Role = 'operator' | 'admin' | 'regulator';
+
+export interface Actor {
+  /** The operator the API key belongs to. */
+  operatorId: string;
+  role: Role;
+  /** Regulators only: the operators they supervise (read-only access). */
+  supervises: readonly string[];
+}
+
+/** Operators and admins see their own tenant; regulators see the tenants they supervise. */
+export const canRead = (actor: Actor, operatorId: string): boolean =>
+  actor.role === 'regulator' ? actor.supervises.includes(operatorId) : actor.operatorId === operatorId;
+
+/** Only the owning tenant's operator and admin keys change state. */
+export const canWrite = (actor: Actor, operatorId: string): boolean =>
+  actor.role !== 'regulator' && actor.operatorId === operatorId;
