@@ -1,0 +1,49 @@
+import type { Role } from '../actor';
+import { DomainError } from '../errors';
+import { generateApiKey } from './api-key';
+import type { Principal, PrincipalStore } from './principal';
+
+export interface IssueApiKeyInput {
+  operatorId: string;
+  role: Role;
+  /** Regulators: the operators they supervise (defaults to their own operator). */
+  supervises?: readonly string[];
+  label?: string;
+}
+
+export interface IssuedApiKey {
+  /** Shown once: only its hash is stored. */
+  key: string;
+  principal: Principal;
+}
+
+const OPERATOR_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+/** Creates an API key for an operator (operator tooling: scripts/provision.ts, the dev seed). */
+export async function issueApiKey(
+  store: PrincipalStore,
+  clock: { now(): Date },
+  input: IssueApiKeyInput,
+): Promise<IssuedApiKey> {
+  if (!OPERATOR_ID.test(input.operatorId)) {
+    throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', 'operator ids are 2-63 of a-z, 0-9 and "-"');
+  }
+  const supervises =
+    input.role === 'regulator' ? [...new Set(input.supervises ?? [input.operatorId])] : ([] as string[]);
+  for (const id of supervises) {
+    if (!OPERATOR_ID.test(id))
+      throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', `bad operator id ${id}`);
+  }
+  const { key, keyHash, keyId } = await generateApiKey();
+  const principal: Principal = {
+    keyHash,
+    keyId,
+    operatorId: input.operatorId,
+    role: input.role,
+    supervises,
+    label: input.label ?? `${input.operatorId} ${input.role}`,
+    createdAt: clock.now().toISOString(),
+  };
+  await store.putPrincipal(principal);
+  return { key, principal };
+}

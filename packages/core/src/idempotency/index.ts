@@ -1,0 +1,2 @@
+export type * from './record';
+export * from './run';

@@ -1,0 +1,135 @@
+import { canonicalJson } from '@pyb/fairness';
+import { DomainError } from '../errors';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from './record';
+
+/**
+ * `Idempotency-Key` semantics (brief §7, as Stripe and the IETF draft use them), scoped per operator:
+ * - first use: the request runs under an in-flight lock and its answer is stored;
+ * - same key, same request, answered: the stored answer is replayed, nothing runs again;
+ * - same key, other request: 422 IDEMPOTENCY_KEY_REUSED;
+ * - same key while the first is still running: 409 IDEMPOTENCY_KEY_IN_FLIGHT;
+ * - a holder that crashed leaves a lock that lapses after `lockMs`; the next retry takes it over
+ *   (the money-moving use cases are themselves idempotent on the same key, so a re-run pays nothing
+ *   twice).
+ * Answers a retry could change (409 conflicts, 5xx) are not stored: the key is released.
+ */
+export interface IdempotencyDeps {
+  store: IdempotencyStore;
+  clock: { now(): Date };
+  /** How long an in-flight lock holds: longer than the longest request (the Lambda timeout). */
+  lockMs?: number;
+  /** How long a key is remembered. */
+  ttlSeconds?: number;
+}
+
+export interface IdempotentRequest {
+  operatorId: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface IdempotentResult {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
+export const IDEMPOTENCY_LOCK_MS = 60_000;
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/** Stable hash of what makes two requests "the same" (RFC 8785 JSON, so key order does not matter). */
+export async function requestFingerprint(request: {
+  method: string;
+  route: string;
+  params: Record<string, string>;
+  body: unknown;
+}): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalJson({ ...request, body: request.body ?? null }));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function checkIdempotencyKey(key: string | undefined): string {
+  if (key === undefined || key === '') {
+    throw new DomainError(
+      'INVALID',
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'this request changes state: send an Idempotency-Key header',
+    );
+  }
+  if (!KEY_SHAPE.test(key)) {
+    throw new DomainError(
+      'INVALID',
+      'IDEMPOTENCY_KEY_INVALID',
+      'an Idempotency-Key is 1 to 255 visible ASCII characters',
+    );
+  }
+  return key;
+}
+
+/** Answers worth replaying: successes and refusals a retry cannot change. */
+const keeps = (status: number): boolean => status < 500 && status !== 409 && status !== 429;
+
+export async function runIdempotent(
+  deps: IdempotencyDeps,
+  request: IdempotentRequest,
+  run: () => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
+  const key = checkIdempotencyKey(request.key);
+  const lockMs = deps.lockMs ?? IDEMPOTENCY_LOCK_MS;
+  const now = deps.clock.now();
+  const token = crypto.randomUUID();
+  const record: IdempotencyRecord = {
+    operatorId: request.operatorId,
+    key,
+    fingerprint: request.fingerprint,
+    state: 'IN_FLIGHT',
+    lockToken: token,
+    lockedUntil: now.getTime() + lockMs,
+    createdAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + (deps.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS),
+  };
+  const existing = await deps.store.beginIdempotent(record, Math.floor(now.getTime() / 1000));
+  if (existing !== undefined) {
+    if (existing.fingerprint !== request.fingerprint) {
+      throw new DomainError(
+        'UNPROCESSABLE',
+        'IDEMPOTENCY_KEY_REUSED',
+        'this Idempotency-Key was used for a different request; use a new key for a new request',
+      );
+    }
+    if (existing.state === 'DONE' && existing.response !== undefined) {
+      return { response: existing.response, replayed: true };
+    }
+    const lapsed = existing.lockedUntil <= now.getTime();
+    const taken =
+      lapsed &&
+      (await deps.store.takeOverIdempotent(
+        request.operatorId,
+        key,
+        existing.lockToken,
+        token,
+        now.getTime() + lockMs,
+      ));
+    if (!taken) {
+      throw new DomainError(
+        'CONFLICT',
+        'IDEMPOTENCY_KEY_IN_FLIGHT',
+        'a request with this Idempotency-Key is still being processed; retry later',
+      );
+    }
+  }
+  let response: StoredResponse;
+  try {
+    response = await run();
+  } catch (error) {
+    await deps.store.releaseIdempotent(request.operatorId, key, token).catch(() => undefined);
+    throw error;
+  }
+  if (keeps(response.status)) {
+    await deps.store.completeIdempotent(request.operatorId, key, token, response);
+  } else {
+    await deps.store.releaseIdempotent(request.operatorId, key, token);
+  }
+  return { response, replayed: false };
+}
