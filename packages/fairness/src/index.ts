@@ -1,3 +1,7 @@
 export * from './audit';
 export * from './bytes';
 export * from './canonical';
+export * from './shoe';
+export * from './signature';
+export * from './statement';
+export * from './stream';
