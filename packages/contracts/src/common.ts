@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks shared by every endpoint's schemas. Component names (`meta({ id })`) are what the
+ * OpenAPI document calls them; keep them stable, clients generate code from them.
+ */
+
+/** An amount of money in integer minor units (cents). Safe integers only: anything else is a 400. */
+export const Amount = z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
+  id: 'Amount',
+  description: 'Integer minor units (e.g. cents), > 0, a safe integer.',
+  example: 500,
+});
+
+/** A balance or signed movement in minor units (may be zero; never fractional). */
+export const MinorUnits = z.int().meta({ description: 'Integer minor units.', example: 10000 });
+
+/** Ids we mint: `<prefix>_<base32/ulid-ish>`; also what a path segment may hold for them. */
+export const ResourceId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "_" and "-" only');
+
+/** Player ids are the operator's own: a little wider alphabet, still safe in a path and a key. */
+export const PlayerId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" and "-" only')
+  .meta({ id: 'PlayerId', description: "The operator's id for the player.", example: 'player-1' });
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. EUR')
+  .meta({ id: 'Currency', example: 'EUR' });
+
+export const Timestamp = z.iso
+  .datetime()
+  .meta({ description: 'ISO 8601, UTC', example: '2025-01-01T12:00:00.000Z' });
+
+export const BetType = z.enum(['PLAYER', 'BANKER', 'TIE', 'PLAYER_PAIR', 'BANKER_PAIR']).meta({
+  id: 'BetType',
+  description: 'PLAYER = Punto, BANKER = Banca, TIE = Empate, and the pair side bets.',
+});
+
+export const Winner = z.enum(['PLAYER', 'BANKER', 'TIE']).meta({ id: 'Winner' });
+
+/** Card in notation: rank A,2..9,T,J,Q,K then suit S,H,D,C (e.g. `AS`, `TD`, `KH`). */
+export const Card = z
+  .string()
+  .regex(/^[A2-9TJQK][SHDC]$/)
+  .meta({ id: 'Card', example: 'KH' });
+
+/** An empty JSON object: POSTs that need no input still take `{}` (or no body at all). */
+export const EmptyBody = z.strictObject({}).meta({ id: 'EmptyBody' });
+
+/** A field-level validation failure inside a problem. */
+export const FieldError = z
+  .object({
+    in: z.enum(['body', 'path', 'query', 'header']),
+    path: z.string().meta({ description: 'Dotted path to the offending field, e.g. `bets.0.amount`.' }),
+    code: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'FieldError' });
+
+/** RFC 9457 problem details, with our stable `code` (docs/api.md lists them all). */
+export const Problem = z
+  .object({
+    type: z
+      .string()
+      .meta({ description: '`urn:pyb:problem:<code>`', example: 'urn:pyb:problem:ROUND_NOT_FOUND' }),
+    title: z.string(),
+    status: z.int().min(400).max(599),
+    detail: z.string(),
+    instance: z.string().meta({ description: 'The request path and the request id.' }),
+    code: z.string().meta({ description: 'Stable, SCREAMING_SNAKE; what clients branch on.' }),
+    requestId: z.string(),
+    errors: z.array(FieldError).optional(),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof Problem>;
+
+export const Pagination = z.strictObject({
+  limit: z.coerce.number().pipe(z.int().min(1).max(100)).optional(),
+  cursor: z.string().min(1).max(1024).optional(),
+});

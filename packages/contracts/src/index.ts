@@ -1,0 +1,6 @@
+export * from './common';
+export * from './endpoints';
+export * from './rounds';
+export * from './shoes';
+export * from './tables';
+export * from './wallets';

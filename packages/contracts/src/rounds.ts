@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { Amount, BetType, Card, MinorUnits, PlayerId, ResourceId, Timestamp, Winner } from './common';
+import { ClientSeed } from './shoes';
+
+export const RoundParams = z.strictObject({ roundId: ResourceId });
+
+export const OpenRoundRequest = z
+  .strictObject({ clientSeed: ClientSeed.optional() })
+  .meta({ id: 'OpenRoundRequest' });
+
+export const BetInput = z.strictObject({ type: BetType, amount: Amount }).meta({ id: 'BetInput' });
+
+export const PlaceBetRequest = z
+  .strictObject({
+    playerId: PlayerId,
+    bets: z.array(BetInput).min(1).max(5),
+  })
+  .meta({ id: 'PlaceBetRequest' });
+
+export const VoidReason = z
+  .enum(['DEALER_ERROR', 'CARD_EXPOSED', 'SHOE_FAULT', 'TECHNICAL_FAULT', 'OPERATOR_DECISION'])
+  .meta({ id: 'VoidReason' });
+
+export const VoidRoundRequest = z
+  .strictObject({ reason: VoidReason, note: z.string().max(500).optional() })
+  .meta({ id: 'VoidRoundRequest' });
+
+export const ResolveRoundRequest = z.strictObject({}).meta({ id: 'ResolveRoundRequest' });
+
+export const Hand = z.object({ cards: z.array(Card), total: z.int().min(0).max(9) }).meta({ id: 'Hand' });
+
+export const CoupStep = z
+  .object({ card: Card, to: z.enum(['PLAYER', 'BANKER']), rule: z.string(), note: z.string() })
+  .meta({ id: 'CoupStep' });
+
+export const Coup = z
+  .object({
+    player: Hand,
+    banker: Hand,
+    winner: Winner,
+    natural: z.boolean(),
+    playerPair: z.boolean(),
+    bankerPair: z.boolean(),
+    steps: z.array(CoupStep),
+  })
+  .meta({ id: 'Coup' });
+
+export const BetView = z
+  .object({
+    type: BetType,
+    amount: Amount,
+    result: z.enum(['WIN', 'LOSE', 'PUSH']).nullable(),
+    payout: MinorUnits.nullable(),
+    commission: MinorUnits.nullable(),
+    commissionOwed: MinorUnits.nullable(),
+  })
+  .meta({ id: 'Bet' });
+
+export const Position = z
+  .object({
+    roundId: z.string(),
+    playerId: z.string(),
+    bets: z.array(BetView),
+    stake: MinorUnits,
+    payout: MinorUnits.nullable(),
+    status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
+  })
+  .meta({ id: 'Position' });
+
+export const Round = z
+  .object({
+    roundId: z.string(),
+    tableId: z.string(),
+    shoeId: z.string(),
+    operatorId: z.string(),
+    coup: z.int().min(1),
+    status: z.enum(['OPEN', 'CLOSED', 'RESOLVED', 'VOIDED']),
+    openedAt: Timestamp,
+    resolvedAt: Timestamp.nullable(),
+    result: Coup.nullable(),
+    positions: z.array(Position),
+    lastCoup: z
+      .boolean()
+      .meta({ description: 'True when this coup ended the shoe (the cut card came out).' }),
+    voidReason: VoidReason.nullable(),
+  })
+  .meta({ id: 'Round' });
+
+export const PlaceBetResponse = z
+  .object({ position: Position, balance: MinorUnits })
+  .meta({ id: 'PlaceBetResponse' });
+
+export const LeaveParams = z.strictObject({ tableId: ResourceId, playerId: PlayerId });
+export const LeaveTableRequest = z.strictObject({}).meta({ id: 'LeaveTableRequest' });
+export const LeaveTableResponse = z
+  .object({ tableId: z.string(), playerId: z.string(), commissionCollected: MinorUnits, balance: MinorUnits })
+  .meta({ id: 'LeaveTableResponse' });

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { Amount, Currency, ResourceId, Timestamp, Winner } from './common';
+
+const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
+
+/** The table configuration as the engine defines it (docs/architecture.md, TableConfig). */
+export const TableConfig = z
+  .strictObject({
+    variant: z.enum(['mini', 'midi', 'full']),
+    seats: z.int().min(1).max(14),
+    decks: z.int().min(1).max(8),
+    commission: z.strictObject({
+      rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
+      mode: z.enum(['AT_PAYMENT', 'DEFERRED']),
+    }),
+    tiePays: z.union([z.literal(8), z.literal(9)]),
+    pairBets: z.boolean(),
+    limits: z.strictObject({
+      PLAYER: Limit,
+      BANKER: Limit,
+      TIE: Limit,
+      PLAYER_PAIR: Limit,
+      BANKER_PAIR: Limit,
+    }),
+    cutCard: z.strictObject({
+      minCardsBehind: z.int().min(7).max(416),
+      maxCardsBehind: z.int().min(7).max(416),
+    }),
+    afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']),
+    currency: Currency,
+  })
+  .meta({ id: 'TableConfig' });
+
+const LimitOverride = z.strictObject({ min: Amount.optional(), max: Amount.optional() });
+
+/** Overrides of a preset: any subset of the configuration (the variant comes from `variant`). */
+export const TableConfigOverrides = z
+  .strictObject({
+    seats: z.int().min(1).max(14).optional(),
+    decks: z.int().min(1).max(8).optional(),
+    commission: z
+      .strictObject({
+        rateBps: z.int().min(0).max(10_000).optional(),
+        mode: z.enum(['AT_PAYMENT', 'DEFERRED']).optional(),
+      })
+      .optional(),
+    tiePays: z.union([z.literal(8), z.literal(9)]).optional(),
+    pairBets: z.boolean().optional(),
+    limits: z
+      .strictObject({
+        PLAYER: LimitOverride.optional(),
+        BANKER: LimitOverride.optional(),
+        TIE: LimitOverride.optional(),
+        PLAYER_PAIR: LimitOverride.optional(),
+        BANKER_PAIR: LimitOverride.optional(),
+      })
+      .optional(),
+    cutCard: z
+      .strictObject({
+        minCardsBehind: z.int().min(7).max(416).optional(),
+        maxCardsBehind: z.int().min(7).max(416).optional(),
+      })
+      .optional(),
+    afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']).optional(),
+    currency: Currency.optional(),
+  })
+  .meta({ id: 'TableConfigOverrides' });
+
+export const CreateTableRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(80).meta({ example: 'Mini Punto Banco 1' }),
+    variant: z
+      .enum(['mini', 'midi', 'full'])
+      .meta({ description: 'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8).' }),
+    config: TableConfigOverrides.optional(),
+  })
+  .meta({ id: 'CreateTableRequest' });
+
+export const TableParams = z.strictObject({ tableId: ResourceId });
+
+export const Table = z
+  .object({
+    tableId: z.string(),
+    operatorId: z.string(),
+    name: z.string(),
+    config: TableConfig,
+    currentShoeId: z.string().nullable(),
+    openRoundId: z.string().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Table' });
+
+export const ScoreboardCoup = z
+  .object({
+    roundId: z.string(),
+    coup: z.int().min(1).meta({ description: 'Number of the coup in the shoe, from 1.' }),
+    winner: Winner,
+    playerTotal: z.int().min(0).max(9),
+    bankerTotal: z.int().min(0).max(9),
+    natural: z.boolean(),
+    playerPair: z.boolean(),
+    bankerPair: z.boolean(),
+  })
+  .meta({ id: 'ScoreboardCoup' });
+
+export const Scoreboard = z
+  .object({
+    tableId: z.string(),
+    shoeId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The shoe shown: the current one, or the last closed.' }),
+    coups: z.array(ScoreboardCoup),
+    totals: z.object({ PLAYER: z.int(), BANKER: z.int(), TIE: z.int() }),
+    roads: z.record(z.string(), z.unknown()).meta({ description: 'Bead plate, big road and derived roads.' }),
+  })
+  .meta({ id: 'Scoreboard' });
