@@ -1,0 +1,3 @@
+export * from '../tables';
+export * from './create-tables';
+export * from './launcher';
