@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './factory';
+export * from './kms';
+export * from './local';
+export * from './seed';

@@ -1,0 +1,173 @@
+/**
+ * KeyService on AWS KMS: GenerateRandom for seeds, Encrypt/Decrypt under a symmetric key with the
+ * seed's {shoeId, operatorId} as encryption context, Sign/GetPublicKey on an ECC_NIST_P256 key.
+ * No game rules here: bytes in, bytes out, errors mapped to KeyServiceError.
+ */
+import {
+  DecryptCommand,
+  EncryptCommand,
+  GenerateRandomCommand,
+  GetPublicKeyCommand,
+  KMSClient,
+  SignCommand,
+} from '@aws-sdk/client-kms';
+import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
+import { KeyServiceError } from './errors';
+import { spkiToPem } from './pem';
+import { SEED_BYTES } from './seed';
+
+/** KMS refuses RAW messages above 4096 bytes. */
+export const MAX_RAW_MESSAGE_BYTES = 4096;
+
+export interface KmsKeyServiceOptions {
+  /** Symmetric key (id, ARN or alias) that seals seeds. */
+  sealKeyId: string;
+  /** Asymmetric ECC_NIST_P256 SIGN_VERIFY key (id, ARN or alias) that signs statements. */
+  signKeyId: string;
+  client?: KMSClient;
+  region?: string;
+}
+
+const UNAVAILABLE = new Set([
+  'ThrottlingException',
+  'KMSInternalException',
+  'DependencyTimeoutException',
+  'KeyUnavailableException',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+const MISCONFIGURED = new Set([
+  'AccessDeniedException',
+  'NotFoundException',
+  'DisabledException',
+  'KMSInvalidStateException',
+  'InvalidKeyUsageException',
+  'InvalidArnException',
+  'IncorrectKeyException',
+  'UnrecognizedClientException',
+  'InvalidGrantTokenException',
+]);
+
+export function mapKmsError(operation: string, error: unknown): KeyServiceError {
+  const name = error instanceof Error ? error.name : 'UnknownError';
+  const text = error instanceof Error ? error.message : String(error);
+  const message = `KMS ${operation} failed: ${name}: ${text}`;
+  if (name === 'InvalidCiphertextException') {
+    return new KeyServiceError('SEALED_SEED_INVALID', message, false, { cause: error });
+  }
+  if (UNAVAILABLE.has(name))
+    return new KeyServiceError('KEY_SERVICE_UNAVAILABLE', message, true, { cause: error });
+  if (MISCONFIGURED.has(name))
+    return new KeyServiceError('KEY_SERVICE_MISCONFIGURED', message, false, { cause: error });
+  return new KeyServiceError('KEY_SERVICE_FAILED', message, false, { cause: error });
+}
+
+const badResponse = (operation: string, what: string) =>
+  new KeyServiceError('KEY_SERVICE_BAD_RESPONSE', `KMS ${operation} returned ${what}`);
+
+/** The encryption context KMS binds to the ciphertext (string map, fixed key names). */
+export const encryptionContext = (context: SeedContext): Record<string, string> => ({
+  shoeId: context.shoeId,
+  operatorId: context.operatorId,
+});
+
+export class KmsKeyService implements KeyService {
+  private readonly client: KMSClient;
+  private cachedKey: Promise<PublicKey> | undefined;
+
+  constructor(private readonly options: KmsKeyServiceOptions) {
+    this.client = options.client ?? new KMSClient(options.region ? { region: options.region } : {});
+  }
+
+  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw mapKmsError(operation, error);
+    }
+  }
+
+  async generateSeed(): Promise<Uint8Array> {
+    const out = await this.call('GenerateRandom', () =>
+      this.client.send(new GenerateRandomCommand({ NumberOfBytes: SEED_BYTES })),
+    );
+    if (out.Plaintext?.length !== SEED_BYTES)
+      throw badResponse('GenerateRandom', `${out.Plaintext?.length ?? 0} bytes`);
+    return out.Plaintext;
+  }
+
+  async sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    if (seed.length !== SEED_BYTES) throw new RangeError(`a seed is ${SEED_BYTES} bytes`);
+    const out = await this.call('Encrypt', () =>
+      this.client.send(
+        new EncryptCommand({
+          KeyId: this.options.sealKeyId,
+          Plaintext: seed,
+          EncryptionContext: encryptionContext(context),
+        }),
+      ),
+    );
+    if (!out.CiphertextBlob?.length) throw badResponse('Encrypt', 'no ciphertext');
+    return out.CiphertextBlob;
+  }
+
+  async unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    const out = await this.call('Decrypt', () =>
+      this.client.send(
+        new DecryptCommand({
+          // Naming the key makes KMS refuse a ciphertext sealed under any other key.
+          KeyId: this.options.sealKeyId,
+          CiphertextBlob: sealed,
+          EncryptionContext: encryptionContext(context),
+        }),
+      ),
+    );
+    if (out.Plaintext?.length !== SEED_BYTES)
+      throw badResponse('Decrypt', `${out.Plaintext?.length ?? 0} bytes`);
+    return out.Plaintext;
+  }
+
+  async sign(message: Uint8Array): Promise<Signature> {
+    if (message.length > MAX_RAW_MESSAGE_BYTES) {
+      throw new RangeError(
+        `KMS signs RAW messages of at most ${MAX_RAW_MESSAGE_BYTES} bytes (got ${message.length})`,
+      );
+    }
+    const out = await this.call('Sign', () =>
+      this.client.send(
+        new SignCommand({
+          KeyId: this.options.signKeyId,
+          Message: message,
+          MessageType: 'RAW',
+          SigningAlgorithm: 'ECDSA_SHA_256',
+        }),
+      ),
+    );
+    if (!out.Signature?.length || !out.KeyId) throw badResponse('Sign', 'no signature');
+    return { signature: out.Signature, keyId: out.KeyId };
+  }
+
+  publicKey(): Promise<PublicKey> {
+    // Cache the promise so concurrent callers share one request; forget it on failure so a later
+    // call retries instead of replaying the error forever.
+    this.cachedKey ??= this.fetchPublicKey().catch((error: unknown) => {
+      this.cachedKey = undefined;
+      throw error;
+    });
+    return this.cachedKey;
+  }
+
+  private async fetchPublicKey(): Promise<PublicKey> {
+    const out = await this.call('GetPublicKey', () =>
+      this.client.send(new GetPublicKeyCommand({ KeyId: this.options.signKeyId })),
+    );
+    if (!out.PublicKey?.length || !out.KeyId) throw badResponse('GetPublicKey', 'no key');
+    if (out.KeySpec !== 'ECC_NIST_P256' || !out.SigningAlgorithms?.includes('ECDSA_SHA_256')) {
+      throw new KeyServiceError(
+        'KEY_SERVICE_MISCONFIGURED',
+        `KMS key ${out.KeyId} is ${out.KeySpec}, expected ECC_NIST_P256 with ECDSA_SHA_256`,
+      );
+    }
+    return { keyId: out.KeyId, spki: out.PublicKey, pem: spkiToPem(out.PublicKey) };
+  }
+}

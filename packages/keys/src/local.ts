@@ -1,0 +1,143 @@
+/**
+ * The local stand-in for KMS (dev and tests): same port, Node crypto, keys kept in a data folder.
+ * Sealing is AES-256-GCM with the encryption context as additional authenticated data, so a seed
+ * opened for another shoe or operator fails exactly as KMS Decrypt would. Never for production.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign as signWith,
+} from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
+import { KeyServiceError } from './errors';
+import { SEED_BYTES } from './seed';
+
+const SEAL_VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export interface LocalKeyServiceOptions {
+  /** Folder holding the keys (created if missing), e.g. `.data/keys`. */
+  dir: string;
+  /** Deployment stage; `prod` is refused. */
+  stage?: string;
+  /** Environment checked for NODE_ENV=production and a Lambda runtime (defaults to process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** Writes `data` to `path` unless it exists; atomic, so concurrent first starts agree on one key. */
+function createOnce(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, data, { mode: 0o600 });
+  try {
+    linkSync(tmp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(tmp);
+  }
+}
+
+/** AAD bound into every sealed seed: fixed key order, so the same context always gives the same bytes. */
+const aad = (context: SeedContext): Buffer =>
+  Buffer.from(JSON.stringify({ operatorId: context.operatorId, shoeId: context.shoeId }), 'utf8');
+
+export class LocalKeyService implements KeyService {
+  private readonly sealKey: Buffer;
+  private readonly signKey: KeyObject;
+  private readonly key: PublicKey;
+
+  constructor(options: LocalKeyServiceOptions) {
+    const env = options.env ?? process.env;
+    // Lambda never runs the local service: dev and tests call handlers in-process.
+    if (env.NODE_ENV === 'production' || options.stage === 'prod' || env.AWS_LAMBDA_FUNCTION_NAME) {
+      throw new KeyServiceError(
+        'LOCAL_KEYS_IN_PRODUCTION',
+        'the local key service is for development only; configure AWS KMS (KEY_SERVICE=kms) in production',
+      );
+    }
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const sealPath = join(options.dir, 'seal.key');
+    const signPath = join(options.dir, 'sign.pem');
+    createOnce(sealPath, randomBytes(32));
+    createOnce(
+      signPath,
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+        format: 'pem',
+        type: 'pkcs8',
+      }) as string,
+    );
+    this.sealKey = readFileSync(sealPath);
+    if (this.sealKey.length !== 32)
+      throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `${sealPath} is not a 32-byte key`);
+    this.signKey = createPrivateKey(readFileSync(signPath));
+    if (
+      this.signKey.asymmetricKeyType !== 'ec' ||
+      this.signKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1'
+    ) {
+      throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `${signPath} is not a P-256 private key`);
+    }
+    const publicKey = createPublicKey(this.signKey);
+    const spki = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }));
+    this.key = {
+      keyId: `local:${createHash('sha256').update(spki).digest('hex').slice(0, 32)}`,
+      spki,
+      pem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
+    };
+  }
+
+  async generateSeed(): Promise<Uint8Array> {
+    return new Uint8Array(randomBytes(SEED_BYTES));
+  }
+
+  async sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    if (seed.length !== SEED_BYTES) throw new RangeError(`a seed is ${SEED_BYTES} bytes`);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
+    cipher.setAAD(aad(context));
+    const body = Buffer.concat([cipher.update(seed), cipher.final()]);
+    return new Uint8Array(Buffer.concat([Buffer.of(SEAL_VERSION), iv, body, cipher.getAuthTag()]));
+  }
+
+  async unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    const blob = Buffer.from(sealed);
+    if (blob.length !== 1 + IV_BYTES + SEED_BYTES + TAG_BYTES || blob[0] !== SEAL_VERSION) {
+      throw new KeyServiceError('SEALED_SEED_INVALID', 'sealed seed has the wrong format');
+    }
+    const decipher = createDecipheriv('aes-256-gcm', this.sealKey, blob.subarray(1, 1 + IV_BYTES));
+    decipher.setAAD(aad(context));
+    decipher.setAuthTag(blob.subarray(blob.length - TAG_BYTES));
+    try {
+      return new Uint8Array(
+        Buffer.concat([
+          decipher.update(blob.subarray(1 + IV_BYTES, blob.length - TAG_BYTES)),
+          decipher.final(),
+        ]),
+      );
+    } catch (error) {
+      throw new KeyServiceError(
+        'SEALED_SEED_INVALID',
+        'sealed seed does not open with this context (another shoe or operator) or was altered',
+        false,
+        { cause: error },
+      );
+    }
+  }
+
+  async sign(message: Uint8Array): Promise<Signature> {
+    const signature = signWith('sha256', message, { key: this.signKey, dsaEncoding: 'der' });
+    return { signature: new Uint8Array(signature), keyId: this.key.keyId };
+  }
+
+  async publicKey(): Promise<PublicKey> {
+    return this.key;
+  }
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createKeyService,
+  KeyServiceError,
+  KmsKeyService,
+  keyServiceConfigFromEnv,
+  LocalKeyService,
+} from '../src/index';
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
+  dirs.push(dir);
+  return join(dir, 'keys');
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const ctx = { shoeId: 's', operatorId: 'o' };
+
+describe('LocalKeyService', () => {
+  it.each([
+    ['NODE_ENV=production', { env: { NODE_ENV: 'production' } }],
+    ['stage prod', { stage: 'prod', env: {} }],
+    ['inside a Lambda function', { env: { AWS_LAMBDA_FUNCTION_NAME: 'open-shoe' } }],
+  ])('refuses to start %s', (_what, options) => {
+    const start = () => new LocalKeyService({ dir: freshDir(), ...options });
+    expect(start).toThrow(KeyServiceError);
+    expect(start).toThrow(/development only/);
+  });
+
+  it('creates its keys once and finds them again on the next start', async () => {
+    const dir = freshDir();
+    const first = new LocalKeyService({ dir, env: {} });
+    const sealed = await first.sealSeed(new Uint8Array(32).fill(3), ctx);
+    const second = new LocalKeyService({ dir, env: {} });
+    expect((await second.publicKey()).keyId).toBe((await first.publicKey()).keyId);
+    expect(Array.from(await second.unsealSeed(sealed, ctx))).toEqual(new Array(32).fill(3));
+    expect(statSync(join(dir, 'seal.key')).mode & 0o077).toBe(0);
+    expect(statSync(join(dir, 'sign.pem')).mode & 0o077).toBe(0);
+  });
+
+  it('another data folder has other keys', async () => {
+    const a = new LocalKeyService({ dir: freshDir(), env: {} });
+    const b = new LocalKeyService({ dir: freshDir(), env: {} });
+    expect((await a.publicKey()).keyId).not.toBe((await b.publicKey()).keyId);
+    const sealed = await a.sealSeed(new Uint8Array(32), ctx);
+    await expect(b.unsealSeed(sealed, ctx)).rejects.toMatchObject({ code: 'SEALED_SEED_INVALID' });
+  });
+});
+
+describe('createKeyService', () => {
+  it('chooses KMS from the environment', () => {
+    const env = { SEED_KEY_ID: 'alias/seeds', SIGNING_KEY_ID: 'alias/sign', AWS_REGION: 'eu-west-1' };
+    expect(keyServiceConfigFromEnv(env)).toEqual({
+      kind: 'kms',
+      sealKeyId: 'alias/seeds',
+      signKeyId: 'alias/sign',
+      region: 'eu-west-1',
+    });
+    expect(createKeyService(keyServiceConfigFromEnv(env))).toBeInstanceOf(KmsKeyService);
+  });
+
+  it('chooses the local service when no KMS key is configured', () => {
+    const dir = freshDir();
+    const config = keyServiceConfigFromEnv({ LOCAL_KEYS_DIR: dir });
+    expect(config).toMatchObject({ kind: 'local', dir });
+    expect(createKeyService(config)).toBeInstanceOf(LocalKeyService);
+  });
+
+  it('never falls back to local keys in production', () => {
+    const config = keyServiceConfigFromEnv({ NODE_ENV: 'production', LOCAL_KEYS_DIR: freshDir() });
+    expect(() => createKeyService(config)).toThrow(/development only/);
+  });
+
+  it('explains a half-configured KMS or an unknown kind', () => {
+    expect(() => keyServiceConfigFromEnv({ KEY_SERVICE: 'kms', SEED_KEY_ID: 'k' })).toThrow(/SIGNING_KEY_ID/);
+    expect(() => keyServiceConfigFromEnv({ KEY_SERVICE: 'vault' })).toThrow(/kms or local/);
+  });
+});
