@@ -64,6 +64,7 @@ export const FieldError = z
     message: z.string(),
   })
   .meta({ id: 'FieldError' });
+export type FieldError = z.infer<typeof FieldError>;
 
 /** RFC 9457 problem details, with our stable `code` (docs/api.md lists them all). */
 export const Problem = z
@@ -77,7 +78,11 @@ export const Problem = z
     instance: z.string().meta({ description: 'The request path and the request id.' }),
     code: z.string().meta({ description: 'Stable, SCREAMING_SNAKE; what clients branch on.' }),
     requestId: z.string(),
-    errors: z.array(FieldError).optional(),
+    errors: z.array(FieldError).optional().meta({ description: 'Validation failures, field by field.' }),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Facts about the refusal, e.g. the limit a bet broke.' }),
   })
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof Problem>;

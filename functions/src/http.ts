@@ -1,0 +1,286 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { acceptsEmptyBody, type EndpointContract } from '@pyb/contracts';
+import {
+  type Actor,
+  authenticate,
+  authorize,
+  checkIdempotencyKey,
+  requestFingerprint,
+  runIdempotent,
+  type StoredResponse,
+} from '@pyb/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { type AppContext, appContext } from './context';
+import { logger } from './logger';
+import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
+import { ROUTES, type Route } from './routes';
+
+/**
+ * The one handler factory. Every endpoint is `httpHandler(name, contract, run)`: this file does the
+ * HTTP part once — correlation id and structured logs, header normalisation, API-key auth and the
+ * route's roles, body size limit, JSON parsing, zod validation of path/query/body and of the
+ * response, `Idempotency-Key` on POSTs, problem+json errors — and `run` calls one use case.
+ */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+};
+
+type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+type Part<C, K extends string> = C extends { [P in K]: infer S } ? Out<S> : Record<string, never>;
+
+export interface HandlerInput<C extends EndpointContract> {
+  /** The caller (throws on a public route: there is none). */
+  actor: Actor;
+  params: Part<C, 'params'>;
+  query: Part<C, 'query'>;
+  body: Part<C, 'body'>;
+  /** The client's Idempotency-Key (POSTs; '' on GETs). Money-moving use cases key their writes on it. */
+  idempotencyKey: string;
+  requestId: string;
+  context: AppContext;
+}
+
+export type Run<C extends EndpointContract> = (input: HandlerInput<C>) => Promise<z.input<C['response']>>;
+
+interface RequestState {
+  requestId: string;
+  startedAt: number;
+  actor?: Actor;
+}
+
+type HttpRequest = Request<HttpEvent, HttpResult, Error, Context>;
+type Middleware = MiddlewareObj<HttpEvent, HttpResult, Error, Context>;
+
+/** Per-request state, keyed by the event object middy hands to every middleware and the handler. */
+const states = new WeakMap<HttpEvent, RequestState>();
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** x-request-id / x-correlation-id from the caller if well formed, else API Gateway's request id. */
+function requestIdOf(event: HttpEvent): string {
+  const header = event.headers?.['x-request-id'] ?? event.headers?.['x-correlation-id'];
+  if (header !== undefined && REQUEST_ID.test(header)) return header;
+  return event.requestContext?.requestId ?? crypto.randomUUID();
+}
+
+const stateOf = (event: HttpEvent): RequestState => {
+  const state = states.get(event);
+  if (!state) throw new Error('request state missing (middleware order)');
+  return state;
+};
+
+function routeNamed(name: string): Route {
+  const route = ROUTES.find((r) => r.handler === name);
+  if (!route) throw new Error(`no route for handler ${name} in functions/src/routes.ts`);
+  return route;
+}
+
+function correlation(): Middleware {
+  return {
+    before: (request) => {
+      const requestId = requestIdOf(request.event);
+      states.set(request.event, { requestId, startedAt: Date.now() });
+      logger.setCorrelationId(requestId);
+    },
+  };
+}
+
+function authentication(route: Route): Middleware {
+  return {
+    before: async (request) => {
+      if (route.roles.length === 0) return;
+      const actor = await authenticate(appContext().principals, request.event.headers?.authorization);
+      authorize(actor, route.roles);
+      stateOf(request.event).actor = actor;
+    },
+  };
+}
+
+const jsonParser = httpJsonBodyParser();
+
+/** Size limit, content type and JSON parsing for bodies that are there (POSTs may send none). */
+function jsonBody(route: Route): Middleware {
+  return {
+    before: async (request) => {
+      const { event } = request;
+      if (route.method !== 'POST' || event.body === undefined || event.body === null || event.body === '') {
+        (event as { body?: unknown }).body = undefined;
+        return;
+      }
+      const bytes = event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : byteLength(event.body);
+      if (bytes > MAX_BODY_BYTES) {
+        throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', `bodies are limited to ${MAX_BODY_BYTES} bytes`);
+      }
+      try {
+        await jsonParser.before?.(request);
+      } catch (error) {
+        const message = (error as Error).message;
+        if (message === 'Unsupported Media Type') {
+          throw new HttpProblem(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            'send the body as Content-Type: application/json',
+          );
+        }
+        throw new HttpProblem(400, 'MALFORMED_JSON', 'the body is not valid JSON');
+      }
+    },
+  };
+}
+
+const byteLength = (text: string): number => new TextEncoder().encode(text).length;
+
+function parsePart<T extends z.ZodType | undefined>(
+  schema: T,
+  value: unknown,
+  where: 'path' | 'query' | 'body',
+): Out<T> {
+  if (schema === undefined) return {} as Out<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationProblem(result.error, where);
+  return result.data as Out<T>;
+}
+
+function jsonResult(
+  status: number,
+  body: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...extra },
+    body,
+  };
+}
+
+function withRequestId(problem: ProblemResponse, requestId: string): HttpResult {
+  return { ...problem, headers: { ...problem.headers, 'X-Request-Id': requestId } };
+}
+
+function accessLog(request: HttpRequest, route: Route, status: number, error?: unknown): void {
+  const state = states.get(request.event);
+  const entry = {
+    requestId: state?.requestId,
+    method: route.method,
+    route: route.path,
+    path: request.event.rawPath,
+    status,
+    operatorId: state?.actor?.operatorId,
+    role: state?.actor?.role,
+    ms: state ? Date.now() - state.startedAt : undefined,
+  };
+  if (status >= 500) logger.error('request failed', { ...entry, error: error as Error });
+  else logger.info('request', entry);
+}
+
+function problems(route: Route): Middleware {
+  return {
+    onError: (request) => {
+      const requestId = states.get(request.event)?.requestId ?? requestIdOf(request.event);
+      const problem = classify(request.error);
+      request.response = withRequestId(
+        problemResponse(problem, requestId, request.event.rawPath ?? route.path),
+        requestId,
+      );
+      accessLog(request, route, problem.status, request.error);
+    },
+  };
+}
+
+export function httpHandler<C extends EndpointContract>(name: string, contract: C, run: Run<C>) {
+  const route = routeNamed(name);
+  const emptyBodyOk = acceptsEmptyBody(contract.body);
+
+  const core = async (event: HttpEvent): Promise<HttpResult> => {
+    const state = stateOf(event);
+    const context = appContext();
+    const params = parsePart(contract.params, event.pathParameters ?? {}, 'path');
+    const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
+    const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
+    const idempotencyKey =
+      route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
+    const body = route.method === 'POST' ? parsePart(contract.body, rawBody ?? {}, 'body') : {};
+    const input = {
+      get actor(): Actor {
+        if (!state.actor) throw new Error(`${name} is public: there is no actor`);
+        return state.actor;
+      },
+      params,
+      query,
+      body,
+      idempotencyKey,
+      requestId: state.requestId,
+      context,
+    } as HandlerInput<C>;
+
+    const execute = async (): Promise<StoredResponse> => {
+      try {
+        const result = contract.response.safeParse(await run(input));
+        if (!result.success) {
+          logger.error('response does not match its contract', {
+            handler: name,
+            issues: result.error.issues,
+          });
+          throw new HttpProblem(
+            500,
+            'INTERNAL_ERROR',
+            'something went wrong on our side; the request id identifies it',
+          );
+        }
+        return { status: contract.status, body: JSON.stringify(result.data) };
+      } catch (error) {
+        const problem = problemResponse(classify(error), state.requestId, event.rawPath ?? route.path);
+        if (problem.statusCode >= 500)
+          logger.error('use case failed', { handler: name, error: error as Error });
+        return { status: problem.statusCode, body: problem.body, headers: problem.headers };
+      }
+    };
+
+    if (route.method === 'GET') {
+      const response = await execute();
+      return jsonResult(response.status, response.body, state.requestId, response.headers);
+    }
+    const fingerprint = await requestFingerprint({
+      method: route.method,
+      route: route.path,
+      params: (event.pathParameters ?? {}) as Record<string, string>,
+      body: rawBody ?? null,
+    });
+    const { response, replayed } = await runIdempotent(
+      { store: context.idempotency, clock: context.clock },
+      { operatorId: input.actor.operatorId, key: idempotencyKey, fingerprint },
+      execute,
+    );
+    return jsonResult(response.status, response.body, state.requestId, {
+      ...response.headers,
+      ...(replayed ? { 'Idempotency-Replayed': 'true' } : {}),
+    });
+  };
+
+  return middy<HttpEvent, HttpResult, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(problems(route))
+    .use(httpHeaderNormalizer())
+    .use(correlation())
+    .use(authentication(route))
+    .use(jsonBody(route))
+    .use({
+      after: (request) => {
+        if (request.response) {
+          request.response.headers['X-Request-Id'] = stateOf(request.event).requestId;
+          accessLog(request, route, request.response.statusCode);
+        }
+      },
+    })
+    .handler(core);
+}

@@ -1,0 +1,3 @@
+export * from './idempotency';
+export * from './principals';
+export * from './tables';
