@@ -2,7 +2,15 @@
  * Seeds -> shoe (docs/provably-fair.md §3-§5): Fisher–Yates over the canonical order, then the cut
  * card, both from one ShoeStream; the burn follows from the order.
  */
-import { burnValue, CARDS_PER_DECK, type Card } from '@pyb/engine';
+import {
+  type Burn,
+  burnOf,
+  CARDS_PER_DECK,
+  cutIndexFor,
+  firstCoupStart,
+  MAX_BURN,
+  MAX_COUP_CARDS,
+} from '@pyb/engine';
 import { ShoeStream, type U32Source, uniformInt } from './stream';
 
 /** The cut-card rule the shoe needs: how many cards may stay behind the cut card. */
@@ -16,7 +24,7 @@ export const MAX_DECKS = 8;
 /** Seed 003: at least seven cards stay behind the cut card. */
 export const MIN_CARDS_BEHIND = 7;
 /** The burn (at most 1 + 10 cards) and one full coup (6 cards) always come before the cut card. */
-export const MIN_CARDS_BEFORE_CUT = 17;
+export const MIN_CARDS_BEFORE_CUT = MAX_BURN + MAX_COUP_CARDS;
 
 export interface ShoeInputs {
   serverSeed: Uint8Array;
@@ -24,13 +32,6 @@ export interface ShoeInputs {
   shoeId: string;
   decks: number;
   cutCard: CutCardBounds;
-}
-
-export interface Burn {
-  /** The first card out of the shoe, shown. */
-  shown: Card;
-  /** Cards burned after it (burnValue: tens and faces count 10). */
-  burned: number;
 }
 
 export interface Shoe {
@@ -48,14 +49,6 @@ export function totalCards(decks: number): number {
     throw new RangeError(`decks must be an integer ${MIN_DECKS}..${MAX_DECKS}`);
   }
   return decks * CARDS_PER_DECK;
-}
-
-/** Canonical order: deck by deck, each deck 0..51, so index i holds card i % 52. */
-export function canonicalOrder(decks: number): Uint8Array {
-  const total = totalCards(decks);
-  const order = new Uint8Array(total);
-  for (let i = 0; i < total; i++) order[i] = i % CARDS_PER_DECK;
-  return order;
 }
 
 export function checkCutCard(
@@ -91,15 +84,9 @@ export function shufflePermutation(source: U32Source, total: number): Uint16Arra
 
 /** The draw after the shuffle: cards behind = min + uniformInt(max − min + 1). */
 export function drawCutIndex(source: U32Source, total: number, bounds: CutCardBounds): number {
-  return (
-    total - (bounds.minCardsBehind + uniformInt(source, bounds.maxCardsBehind - bounds.minCardsBehind + 1))
-  );
-}
-
-export function burnOf(order: ArrayLike<Card>): Burn {
-  const shown = order[0];
-  if (shown === undefined) throw new RangeError('empty shoe');
-  return { shown, burned: burnValue(shown) };
+  const behind =
+    bounds.minCardsBehind + uniformInt(source, bounds.maxCardsBehind - bounds.minCardsBehind + 1);
+  return cutIndexFor(total, behind);
 }
 
 export function dealShoe(inputs: ShoeInputs): Shoe {
@@ -111,5 +98,5 @@ export function dealShoe(inputs: ShoeInputs): Shoe {
   const order = new Uint8Array(total);
   for (let k = 0; k < total; k++) order[k] = perm[k]! % CARDS_PER_DECK;
   const burn = burnOf(order);
-  return { order, cutIndex, burn, firstCoupAt: 1 + burn.burned };
+  return { order, cutIndex, burn, firstCoupAt: firstCoupStart(burn) };
 }

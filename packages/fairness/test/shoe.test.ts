@@ -1,13 +1,13 @@
-import { burnValue } from '@pyb/engine';
+import { burnValue, canonicalShoe } from '@pyb/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   blockMessage,
-  canonicalOrder,
   dealShoe,
   hexToBytes,
   type ShoeInputs,
   ShoeStream,
+  shufflePermutation,
   type U32Source,
   uniformInt,
 } from '../src/index';
@@ -86,13 +86,21 @@ describe('uniformInt', () => {
 });
 
 describe('dealShoe', () => {
-  it('starts from the canonical order (index i holds card i % 52)', () => {
-    const order = canonicalOrder(2);
-    expect(order.length).toBe(104);
-    expect(order[0]).toBe(0);
-    expect(order[51]).toBe(51);
-    expect(order[52]).toBe(0);
-    expect(order[103]).toBe(51);
+  it('shuffles the canonical order (index i holds card i % 52): the permutation maps back to it', () => {
+    const canonical = canonicalShoe(2);
+    const stream = new ShoeStream(seed(3), 'c', 's');
+    const perm = shufflePermutation(stream, 104);
+    const shoe = dealShoe(
+      inputs({
+        serverSeed: seed(3),
+        clientSeed: 'c',
+        shoeId: 's',
+        decks: 2,
+        cutCard: { minCardsBehind: 7, maxCardsBehind: 40 },
+      }),
+    );
+    expect(Array.from(perm, (i) => canonical[i])).toEqual(Array.from(shoe.order));
+    expect([...perm].sort((a, b) => a - b)).toEqual(Array.from({ length: 104 }, (_, i) => i));
   });
 
   it('is the same shoe for the same inputs', () => {
