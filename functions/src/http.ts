@@ -7,8 +7,8 @@ import {
   type Actor,
   authenticate,
   authorize,
-  checkIdempotencyKey,
   requestFingerprint,
+  requireIdempotencyKey,
   runIdempotent,
   type StoredResponse,
 } from '@pyb/core';
@@ -208,7 +208,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
     const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
     const idempotencyKey =
-      route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
+      route.method === 'POST' ? requireIdempotencyKey(event.headers?.['idempotency-key']) : '';
     const body = route.method === 'POST' ? parsePart(contract.body, rawBody ?? {}, 'body') : {};
     const input = {
       get actor(): Actor {

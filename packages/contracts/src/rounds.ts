@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Amount, BetType, Card, MinorUnits, PlayerId, ResourceId, Timestamp, Winner } from './common';
 import { ClientSeed } from './shoes';
+import { LedgerEntry } from './wallets';
 
 export const RoundParams = z.strictObject({ roundId: ResourceId });
 
@@ -18,8 +19,8 @@ export const PlaceBetRequest = z
   .meta({ id: 'PlaceBetRequest' });
 
 export const VoidReason = z
-  .enum(['DEALER_ERROR', 'CARD_EXPOSED', 'SHOE_FAULT', 'TECHNICAL_FAULT', 'OPERATOR_DECISION'])
-  .meta({ id: 'VoidReason' });
+  .enum(['EXPOSED_CARD', 'EXTRA_CARDS', 'MISDEAL', 'OPERATOR_ERROR', 'TECHNICAL_FAULT'])
+  .meta({ id: 'VoidReason', description: 'Irregularities (seed 004) and operator causes.' });
 
 export const VoidRoundRequest = z
   .strictObject({ reason: VoidReason, note: z.string().max(500).optional() })
@@ -30,7 +31,13 @@ export const ResolveRoundRequest = z.strictObject({}).meta({ id: 'ResolveRoundRe
 export const Hand = z.object({ cards: z.array(Card), total: z.int().min(0).max(9) }).meta({ id: 'Hand' });
 
 export const CoupStep = z
-  .object({ card: Card, to: z.enum(['PLAYER', 'BANKER']), rule: z.string(), note: z.string() })
+  .object({
+    card: Card.nullable().meta({ description: 'null for a stand decision' }),
+    to: z.enum(['PLAYER', 'BANKER']),
+    action: z.enum(['DEAL', 'DRAW', 'STAND']),
+    rule: z.string().meta({ description: 'Stable code of the rule applied, e.g. PLAYER_DRAWS_0_5.' }),
+    note: z.string(),
+  })
   .meta({ id: 'CoupStep' });
 
 export const Coup = z
@@ -42,6 +49,9 @@ export const Coup = z
     playerPair: z.boolean(),
     bankerPair: z.boolean(),
     steps: z.array(CoupStep),
+    start: z.int().min(0).meta({ description: 'Position of its first card in the shoe order.' }),
+    cardsUsed: z.int().min(4).max(6),
+    cutCardOut: z.boolean(),
   })
   .meta({ id: 'Coup' });
 
@@ -63,6 +73,8 @@ export const Position = z
     bets: z.array(BetView),
     stake: MinorUnits,
     payout: MinorUnits.nullable(),
+    commission: MinorUnits.nullable(),
+    commissionOwed: MinorUnits.nullable(),
     status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
   })
   .meta({ id: 'Position' });
@@ -75,6 +87,9 @@ export const Round = z
     operatorId: z.string(),
     coup: z.int().min(1),
     status: z.enum(['OPEN', 'CLOSED', 'RESOLVED', 'VOIDED']),
+    phase: z.enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLED', 'VOIDING', 'VOIDED']).meta({
+      description: 'CLOSED = "no va más"; DEALT = settlement under way (resolve again to finish it).',
+    }),
     openedAt: Timestamp,
     resolvedAt: Timestamp.nullable(),
     result: Coup.nullable(),
@@ -82,12 +97,18 @@ export const Round = z
     lastCoup: z
       .boolean()
       .meta({ description: 'True when this coup ended the shoe (the cut card came out).' }),
-    voidReason: VoidReason.nullable(),
+    voidReason: z.string().nullable(),
+    betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
+    settlementsDigest: z.string().nullable(),
   })
   .meta({ id: 'Round' });
 
 export const PlaceBetResponse = z
-  .object({ position: Position, balance: MinorUnits })
+  .object({
+    position: Position.meta({ description: "The player's whole position in the round after this call." }),
+    balance: MinorUnits.meta({ description: 'Wallet balance right after the bet.' }),
+    entry: LedgerEntry,
+  })
   .meta({ id: 'PlaceBetResponse' });
 
 export const LeaveParams = z.strictObject({ tableId: ResourceId, playerId: PlayerId });

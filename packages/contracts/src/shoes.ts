@@ -14,22 +14,54 @@ export const ClientSeed = z
 export const OpenShoeRequest = z.strictObject({}).meta({ id: 'OpenShoeRequest' });
 export const CloseShoeRequest = z.strictObject({}).meta({ id: 'CloseShoeRequest' });
 
+const ShoeStatement = z
+  .object({
+    scheme: z.string(),
+    shoeId: z.string(),
+    tableId: z.string(),
+    operatorId: z.string(),
+    rulesVersion: z.string(),
+    decks: z.int(),
+    cutCard: z.object({ minCardsBehind: z.int(), maxCardsBehind: z.int() }),
+    table: z.record(z.string(), z.unknown()),
+    commitment: z.string(),
+    createdAt: z.string(),
+    keyId: z.string(),
+  })
+  .meta({ id: 'ShoeStatement', description: 'Signed (RFC 8785 JSON) and published before any bet.' });
+
+const ShoeCloseStatement = z
+  .object({
+    scheme: z.string(),
+    shoeId: z.string(),
+    commitment: z.string(),
+    head: z.string().meta({ description: "hex hash of the shoe's last audit event" }),
+    length: z.int(),
+    closedAt: z.string(),
+    keyId: z.string(),
+  })
+  .meta({ id: 'ShoeCloseStatement', description: 'The audit-chain head, signed at close.' });
+
 export const Shoe = z
   .object({
     shoeId: z.string(),
     tableId: z.string(),
     operatorId: z.string(),
+    number: z.int().min(1).meta({ description: 'Number of the shoe on its table, from 1.' }),
     status: z.enum(['OPEN', 'CLOSED']),
+    phase: z.enum(['OPEN', 'ENDED', 'CLOSING', 'CLOSED']).meta({
+      description: 'ENDED: the cut card came out, no more rounds; close it to reveal the seed.',
+    }),
+    ended: z.boolean(),
     decks: z.int(),
     commitment: z.string().meta({ description: 'hex SHA-256 of the server seed, published before any bet.' }),
-    statement: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'The signed shoe statement (RFC 8785 JSON).' }),
+    statement: ShoeStatement,
     signature: z
       .string()
       .meta({ description: 'base64 DER ECDSA P-256 / SHA-256 over the canonical statement.' }),
     keyId: z.string(),
-    clientSeed: z.string().nullable(),
+    clientSeed: z.string().nullable().meta({ description: 'Fixed when the first round opens.' }),
+    rounds: z.int().min(0),
     coups: z.int().min(0),
     burn: z.object({ shown: Card, burned: z.int() }).nullable(),
     openedAt: Timestamp,
@@ -38,6 +70,8 @@ export const Shoe = z
       .string()
       .nullable()
       .meta({ description: 'hex; revealed when the shoe is closed, null before.' }),
+    cutIndex: z.int().nullable().meta({ description: 'Revealed at close.' }),
+    close: z.object({ statement: ShoeCloseStatement, signature: z.string() }).nullable(),
   })
   .meta({ id: 'Shoe' });
 

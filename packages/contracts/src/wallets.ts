@@ -9,7 +9,9 @@ export const Wallet = z
     operatorId: z.string(),
     currency: Currency,
     balance: MinorUnits.min(0),
-    commissionOwed: MinorUnits.min(0),
+    commissionOwed: MinorUnits.min(0).meta({ description: 'Deferred commission owed.' }),
+    reserved: MinorUnits.min(0).meta({ description: 'Held back for open Banca bets (deferred commission).' }),
+    available: MinorUnits.meta({ description: 'What bets and debits may take: balance − owed − reserved.' }),
     updatedAt: Timestamp,
   })
   .meta({ id: 'Wallet' });
@@ -26,11 +28,14 @@ export const WalletTransactionRequest = z
 export const LedgerEntry = z
   .object({
     entryId: z.string(),
+    seq: z.int().min(1).meta({ description: 'Position of the entry in the wallet, from 1.' }),
     playerId: z.string(),
-    kind: z.string().meta({ description: 'CREDIT, DEBIT, BET, PAYOUT, REFUND, COMMISSION' }),
-    amount: MinorUnits.meta({ description: 'Signed: credits positive, debits negative.' }),
+    kind: z.enum(['CREDIT', 'DEBIT', 'BET', 'PAYOUT', 'REFUND', 'COMMISSION']),
+    amount: MinorUnits.meta({ description: 'Signed: money in positive, money out negative.' }),
+    balanceBefore: MinorUnits,
     balanceAfter: MinorUnits,
     roundId: z.string().nullable(),
+    shoeId: z.string().nullable(),
     reference: z.string().nullable(),
     createdAt: Timestamp,
   })

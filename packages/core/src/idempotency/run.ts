@@ -49,7 +49,7 @@ export async function requestFingerprint(request: {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function checkIdempotencyKey(key: string | undefined): string {
+export function requireIdempotencyKey(key: string | undefined): string {
   if (key === undefined || key === '') {
     throw new DomainError(
       'INVALID',
@@ -75,7 +75,7 @@ export async function runIdempotent(
   request: IdempotentRequest,
   run: () => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
-  const key = checkIdempotencyKey(request.key);
+  const key = requireIdempotencyKey(request.key);
   const lockMs = deps.lockMs ?? IDEMPOTENCY_LOCK_MS;
   const now = deps.clock.now();
   const token = crypto.randomUUID();
