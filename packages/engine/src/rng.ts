@@ -18,6 +18,13 @@ export class Xoshiro128 {
     [this.s0, this.s1, this.s2, this.s3] = words as [number, number, number, number];
   }
 
+  /** A generator from a raw state (reference test vectors). */
+  static fromState(s0: number, s1: number, s2: number, s3: number): Xoshiro128 {
+    const rng = new Xoshiro128(0);
+    [rng.s0, rng.s1, rng.s2, rng.s3] = [s0 | 0, s1 | 0, s2 | 0, s3 | 0];
+    return rng;
+  }
+
   /** The next 32-bit unsigned integer. */
   nextU32(): number {
     const s1 = this.s1;
@@ -32,9 +39,29 @@ export class Xoshiro128 {
     return result;
   }
 
-  /** Uniform integer in [0, n), unbiased (rejection of the top partial block), 1 <= n <= 2^32. */
+  /**
+   * Uniform integer in [0, n), unbiased, 1 <= n <= 2^32. Lemire's multiply-and-reject: j = floor(x·n / 2^32),
+   * rejecting the few x whose low part falls under 2^32 mod n. For n <= 2^21 the product is exact in a
+   * double, so no 64-bit arithmetic is needed and the modulo runs only in the rare low-part case.
+   */
   below(n: number): number {
-    const limit = 4_294_967_296 - (4_294_967_296 % n);
+    if (n > 2_097_152) return this.belowLarge(n);
+    let m = this.nextU32() * n;
+    let j = Math.floor(m * TWO_POW_MINUS_32);
+    let low = m - j * TWO_POW_32;
+    if (low < n) {
+      const threshold = TWO_POW_32 % n;
+      while (low < threshold) {
+        m = this.nextU32() * n;
+        j = Math.floor(m * TWO_POW_MINUS_32);
+        low = m - j * TWO_POW_32;
+      }
+    }
+    return j;
+  }
+
+  private belowLarge(n: number): number {
+    const limit = TWO_POW_32 - (TWO_POW_32 % n);
     let x = this.nextU32();
     while (x >= limit) x = this.nextU32();
     return x % n;
@@ -42,9 +69,12 @@ export class Xoshiro128 {
 
   /** Uniform float in [0, 1) with 32 random bits. */
   nextFloat(): number {
-    return this.nextU32() / 4_294_967_296;
+    return this.nextU32() * TWO_POW_MINUS_32;
   }
 }
+
+const TWO_POW_32 = 4_294_967_296;
+const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
 
 const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k));
 
@@ -65,7 +95,7 @@ function splitmix32(seed: number): number {
 }
 
 /** Fisher–Yates in place. */
-export function shuffleInPlace(cards: { length: number; [i: number]: number }, rng: Xoshiro128): void {
+export function shuffleInPlace(cards: Uint8Array | number[], rng: Xoshiro128): void {
   for (let i = cards.length - 1; i > 0; i--) {
     const j = rng.below(i + 1);
     const tmp = cards[i]!;

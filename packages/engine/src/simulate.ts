@@ -32,6 +32,8 @@ export class ShoeSimulator {
   /** Coup codes of the current shoe's coups, when `record` was asked for (tests, CLI samples). */
   readonly codes: Int32Array;
   codeCount = 0;
+  /** The current shoe's cut index (the cut card sits before this card). */
+  cutIndex = 0;
 
   constructor(
     private readonly config: SimulationConfig,
@@ -49,6 +51,7 @@ export class ShoeSimulator {
     shuffleInPlace(order, rng);
     const { minCardsBehind, maxCardsBehind } = config.cutCard;
     const cutIndex = order.length - (minCardsBehind + rng.below(maxCardsBehind - minCardsBehind + 1));
+    this.cutIndex = cutIndex;
     let pos = 1 + BURN_VALUES[order[0]!]!;
     let coups = 0;
     let coupsAfterCut = 0;

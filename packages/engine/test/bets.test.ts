@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { type Bet, BetRuleError, validateBets } from '../src/bets';
+import { tablePreset } from '../src/config';
+
+const table = tablePreset('mini', { pairBets: true }); // main 500..500000, tie 100..62500, pairs 100..45000
+const refusal = (bets: Bet[], config = table): string | undefined => {
+  try {
+    validateBets(config, bets);
+    return undefined;
+  } catch (e) {
+    expect(e).toBeInstanceOf(BetRuleError);
+    expect(e).toBeInstanceOf(Error);
+    return (e as BetRuleError).code;
+  }
+};
+
+describe('bet rules (seeds 000, 004)', () => {
+  it('accepts Empate alone or with Punto or Banca, and pairs where enabled', () => {
+    expect(refusal([{ type: 'TIE', amount: 100 }])).toBeUndefined();
+    expect(
+      refusal([
+        { type: 'PLAYER', amount: 500 },
+        { type: 'TIE', amount: 100 },
+      ]),
+    ).toBeUndefined();
+    expect(
+      refusal([
+        { type: 'BANKER', amount: 500_000 },
+        { type: 'TIE', amount: 62_500 },
+        { type: 'PLAYER_PAIR', amount: 100 },
+        { type: 'BANKER_PAIR', amount: 45_000 },
+      ]),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['BET_EMPTY', []],
+    [
+      'BET_PLAYER_AND_BANKER',
+      [
+        { type: 'PLAYER', amount: 500 },
+        { type: 'BANKER', amount: 500 },
+      ],
+    ],
+    [
+      'BET_DUPLICATE_TYPE',
+      [
+        { type: 'TIE', amount: 100 },
+        { type: 'TIE', amount: 100 },
+      ],
+    ],
+    ['BET_BELOW_MIN', [{ type: 'PLAYER', amount: 499 }]],
+    ['BET_ABOVE_MAX', [{ type: 'TIE', amount: 62_501 }]],
+    ['BET_AMOUNT_INVALID', [{ type: 'BANKER', amount: 0 }]],
+    ['BET_AMOUNT_INVALID', [{ type: 'BANKER', amount: -500 }]],
+    ['BET_AMOUNT_INVALID', [{ type: 'BANKER', amount: 500.5 }]],
+    ['BET_AMOUNT_INVALID', [{ type: 'BANKER', amount: 2 ** 53 }]],
+    ['BET_TYPE_INVALID', [{ type: 'DRAGON', amount: 500 }]],
+  ] as [string, Bet[]][])('refuses with %s: %j', (code, bets) => {
+    expect(refusal(bets)).toBe(code);
+  });
+
+  it('refuses pair side bets where the table does not offer them', () => {
+    expect(refusal([{ type: 'PLAYER_PAIR', amount: 100 }], tablePreset('mini'))).toBe('BET_SIDE_DISABLED');
+    const error = (() => {
+      try {
+        validateBets(tablePreset('mini'), [{ type: 'BANKER_PAIR', amount: 100 }]);
+      } catch (e) {
+        return e as BetRuleError;
+      }
+    })();
+    expect(error?.betType).toBe('BANKER_PAIR');
+    expect(error?.name).toBe('BetRuleError');
+  });
+});

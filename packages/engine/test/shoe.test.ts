@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Card, canonicalShoe, parseCards } from '../src/cards';
+import { type AfterCutCard, tablePreset } from '../src/config';
+import { coupCode } from '../src/coup';
+import { shuffleInPlace, Xoshiro128 } from '../src/rng';
+import { burnOf, isLastCoup, nextCoup, ShoeRunner, type ShoeState, startShoe } from '../src/shoe';
+import { ShoeSimulator, TALLY } from '../src/simulate';
+
+const finish = { afterCutCard: 'FINISH_COUP' as AfterCutCard };
+const oneMore = { afterCutCard: 'ONE_MORE_COUP' as AfterCutCard };
+
+/** A 4-card coup (Punto natural 9 vs Banca 0), so hand-made shoes have coups of known size. */
+const NATURAL = '4S TH 5D KC';
+
+describe('burn (seed 003)', () => {
+  it.each([
+    ['AS', 1],
+    ['5H', 5],
+    ['9D', 9],
+    ['TC', 10],
+    ['JS', 10],
+    ['QH', 10],
+    ['KD', 10],
+  ])('%s shown burns %i more', (shown, burned) => {
+    const order = parseCards(`${shown} ${'2S '.repeat(12)}`);
+    expect(burnOf(order)).toEqual({ shown: order[0], burned });
+    expect(startShoe(order).cursor).toBe(1 + burned);
+  });
+});
+
+describe('isLastCoup', () => {
+  const cut = 20;
+  it('FINISH_COUP: the coup that brings out the cut card is the last', () => {
+    expect(isLastCoup(finish, cut, 14, 6, 0)).toBe(false); // cards 14..19: cut card still in
+    expect(isLastCoup(finish, cut, 15, 6, 0)).toBe(true); // deals card 20: the cut card came out
+    expect(isLastCoup(finish, cut, 20, 4, 0)).toBe(true); // the cut card is the first thing out
+  });
+  it('ONE_MORE_COUP: one more coup after it', () => {
+    expect(isLastCoup(oneMore, cut, 15, 6, 0)).toBe(false);
+    expect(isLastCoup(oneMore, cut, 20, 4, 0)).toBe(false);
+    expect(isLastCoup(oneMore, cut, 21, 5, 0)).toBe(true);
+    expect(isLastCoup(oneMore, cut, 24, 4, 0)).toBe(true);
+  });
+});
+
+describe('ShoeRunner over hand-made shoes', () => {
+  // AS shown, one card burned, then 10 natural coups of 4 cards: coup k covers cards 2+4k .. 5+4k.
+  const order = parseCards(`AS 2S ${`${NATURAL} `.repeat(10)}`);
+
+  it('FINISH_COUP: stops after the coup that deals the card behind the cut card', () => {
+    const runner = new ShoeRunner(finish, order, 13); // cut card before card 13 (coup 2: cards 10..13)
+    const coups = runner.all();
+    expect(runner.burn).toEqual({ shown: order[0], burned: 1 });
+    expect(coups.map((c) => c.start)).toEqual([2, 6, 10]);
+    expect(coups.map((c) => c.cutCardOut)).toEqual([false, false, true]);
+    expect(coups.map((c) => c.last)).toEqual([false, false, true]);
+    expect(runner.finished).toBe(true);
+    expect(runner.next()).toBeUndefined();
+  });
+
+  it('FINISH_COUP: a cut card right before a coup makes that coup the last', () => {
+    const coups = new ShoeRunner(finish, order, 14).all();
+    expect(coups.map((c) => c.start)).toEqual([2, 6, 10, 14]);
+    expect(coups.at(-1)!.cutCardOut).toBe(true);
+  });
+
+  it('ONE_MORE_COUP: plays one coup after the cut coup', () => {
+    const coups = new ShoeRunner(oneMore, order, 13).all();
+    expect(coups.map((c) => c.start)).toEqual([2, 6, 10, 14]);
+    expect(coups.map((c) => c.cutCardOut)).toEqual([false, false, true, false]);
+    expect(coups.map((c) => c.last)).toEqual([false, false, false, true]);
+  });
+
+  it('resumes from a stored state exactly as the runner goes on', () => {
+    const runner = new ShoeRunner(finish, order, 30);
+    const all = runner.all();
+    let state: ShoeState = JSON.parse(JSON.stringify(startShoe(order)));
+    for (const expected of all) {
+      const coup = nextCoup(finish, order, 30, JSON.parse(JSON.stringify(state)));
+      expect(coup).toEqual(expected);
+      state = coup.state;
+    }
+    expect(state.finished).toBe(true);
+    expect(() => nextCoup(finish, order, 30, state)).toThrow(/finished/);
+  });
+});
+
+const shuffled = (decks: number, seed: number): Uint8Array => {
+  const order = canonicalShoe(decks);
+  shuffleInPlace(order, new Xoshiro128(seed));
+  return order;
+};
+
+describe('shoe properties', () => {
+  it('property: whole shoes conserve cards, bring out the cut card once and end by the rule', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 13 }),
+        (decks, seed, more, extra) => {
+          const config = more ? oneMore : finish;
+          const behind = (more ? 12 : 7) + extra;
+          const order = shuffled(decks, seed);
+          const cutIndex = order.length - behind;
+          const runner = new ShoeRunner(config, order, cutIndex);
+          const coups = runner.all();
+          let cursor = 1 + runner.burn.burned;
+          for (const c of coups) {
+            expect(c.start).toBe(cursor);
+            cursor += c.result.cardsUsed;
+          }
+          expect(runner.state.cursor).toBe(cursor);
+          expect(cursor).toBeLessThanOrEqual(order.length);
+          const cutCoups = coups.filter((c) => c.cutCardOut);
+          expect(cutCoups).toHaveLength(1);
+          const cutAt = coups.indexOf(cutCoups[0]!);
+          expect(coups.length - 1).toBe(cutAt + (more ? 1 : 0));
+          expect(coups.filter((c) => c.last)).toEqual([coups.at(-1)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: the simulator hot path plays the same shoes as the runner', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.boolean(), fc.integer({ min: 1, max: 8 }), (seed, more, decks) => {
+        const config = tablePreset('full', {
+          decks,
+          afterCutCard: more ? 'ONE_MORE_COUP' : 'FINISH_COUP',
+          cutCard: { minCardsBehind: 12, maxCardsBehind: 30 },
+        });
+        const sim = new ShoeSimulator(config, seed, true);
+        const played = sim.playShoe();
+        const order: Card[] = Array.from(sim.order);
+        const coups = new ShoeRunner(config, order, sim.cutIndex).all();
+        expect(played).toBe(coups.length);
+        expect(Array.from(sim.codes.subarray(0, sim.codeCount))).toEqual(
+          coups.map((c) => coupCode(sim.order, c.start)),
+        );
+        expect(sim.tallies[TALLY.COUPS]).toBe(coups.length);
+        expect(sim.tallies[TALLY.CARDS]).toBe(coups.reduce((a, c) => a + c.result.cardsUsed, 0));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('the simulator is deterministic per seed and stops at exactly N coups', () => {
+    const run = (seed: string) => {
+      const sim = new ShoeSimulator(tablePreset('mini'), seed);
+      sim.playCoups(1000);
+      return Array.from(sim.tallies);
+    };
+    expect(run('a')).toEqual(run('a'));
+    expect(run('a')).not.toEqual(run('b'));
+    expect(run('a')[TALLY.COUPS]).toBe(1000);
+    const t = run('a');
+    expect(t[TALLY.PLAYER]! + t[TALLY.BANKER]! + t[TALLY.TIE]!).toBe(1000);
+  });
+});
