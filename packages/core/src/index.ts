@@ -1,5 +1,12 @@
 export * from './actor';
-export * from './errors';
-export type * from './ports/key-service';
+export * from './api';
 export * from './auth';
+export * from './core';
+export * from './errors';
 export * from './idempotency';
+export type * from './model';
+export type * from './ports/key-service';
+export * from './ports/runtime';
+export * from './ports/store';
+export { RULES_VERSION } from './rules-version';
+export { ledgerBody, walletGenesis } from './wallet-ledger';

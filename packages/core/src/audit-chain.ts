@@ -1,0 +1,55 @@
+/**
+ * Appending to a shoe's audit chain. One chain per shoe, genesis = the shoe's commitment; each round's
+ * events follow the previous round's (docs/data-model.md). An event is written by a conditional put of
+ * sequence number head+1 in the same transaction as the state change it records, so it is appended
+ * exactly once and never overwritten; a concurrent append makes the transaction fail and retry.
+ */
+import { canonicalJson, eventHash } from '@pyb/fairness';
+import type { AuditEvent, AuditEventType, AuditRecord } from './model';
+import type { Store, WriteOp } from './ports/store';
+
+/** JSON round trip: drops undefined fields, so the hashed object equals what the checker parses back. */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+export function chainRecord(
+  prev: { seq: number; hash: string } | { genesis: string },
+  shoeId: string,
+  type: AuditEventType,
+  roundId: string | undefined,
+  at: string,
+  data: Record<string, unknown>,
+): AuditRecord {
+  const seq = 'genesis' in prev ? 0 : prev.seq + 1;
+  const prevHash = 'genesis' in prev ? prev.genesis : prev.hash;
+  const event: AuditEvent = plain({ seq, type, shoeId, ...(roundId && { roundId }), at, data });
+  return {
+    shoeId,
+    seq,
+    type,
+    ...(roundId && { roundId }),
+    event: canonicalJson(event),
+    prevHash,
+    hash: eventHash(prevHash, event),
+  };
+}
+
+/** The next event after the current head (read strongly consistent). */
+export async function nextAudit(
+  store: Store,
+  shoeId: string,
+  type: AuditEventType,
+  roundId: string | undefined,
+  at: string,
+  data: Record<string, unknown>,
+): Promise<AuditRecord> {
+  const head = await store.auditHead(shoeId);
+  if (!head) throw new Error(`shoe ${shoeId} has no audit chain`);
+  return chainRecord(head, shoeId, type, roundId, at, data);
+}
+
+export const putAudit = (record: AuditRecord): WriteOp => ({
+  kind: 'put',
+  entity: 'audit',
+  key: { shoeId: record.shoeId, seq: record.seq },
+  item: record,
+});

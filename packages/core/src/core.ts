@@ -1,0 +1,35 @@
+import type { Core } from './api';
+import { checkShoeChain } from './use-cases/check-chain';
+import { leaveTable } from './use-cases/commission';
+import { type CoreDeps, context } from './use-cases/context';
+import { resolveRound } from './use-cases/resolve';
+import { getRound, openRound, placeBet } from './use-cases/rounds';
+import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
+import { createTable, getTable } from './use-cases/tables';
+import { voidRound } from './use-cases/void';
+import { getLedger, getWallet, playerRounds, walletTransaction } from './use-cases/wallets';
+
+export type { CoreDeps };
+
+/** The use cases, wired to their ports. One instance per process (it caches shoe orders). */
+export function createCore(deps: CoreDeps): Core {
+  const ctx = context(deps);
+  return {
+    createTable: (actor, input) => createTable(ctx, actor, input),
+    getTable: (actor, input) => getTable(ctx, actor, input),
+    openShoe: (actor, input) => openShoe(ctx, actor, input),
+    getShoe: (actor, input) => getShoe(ctx, actor, input),
+    closeShoe: (actor, input) => closeShoe(ctx, actor, input),
+    openRound: (actor, input) => openRound(ctx, actor, input),
+    getRound: (actor, input) => getRound(ctx, actor, input),
+    placeBet: (actor, input) => placeBet(ctx, actor, input),
+    resolveRound: (actor, input) => resolveRound(ctx, actor, input),
+    voidRound: (actor, input) => voidRound(ctx, actor, input),
+    leaveTable: (actor, input) => leaveTable(ctx, actor, input),
+    walletTransaction: (actor, input) => walletTransaction(ctx, actor, input),
+    getWallet: (actor, input) => getWallet(ctx, actor, input),
+    getLedger: (actor, input) => getLedger(ctx, actor, input),
+    playerRounds: (actor, input) => playerRounds(ctx, actor, input),
+    checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * What the use cases persist (through the Store port). Field names are the stored attribute names;
+ * docs/data-model.md describes the items, keys and sizes.
+ */
+import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
+import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
+
+export type Bets = Partial<Record<BetType, number>>;
+
+export interface TableRecord {
+  tableId: string;
+  operatorId: string;
+  name: string;
+  config: TableConfig;
+  createdAt: string;
+  /** Shoes opened on this table so far (numbers them). */
+  shoes: number;
+  /** The shoe in play (opened, not closed yet). */
+  currentShoeId?: string;
+  /** The round in play: set when it opens, cleared when it is settled or voided (one per table). */
+  openRoundId?: string;
+}
+
+/** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
+export type ShoeStatus = 'OPEN' | 'ENDED' | 'CLOSING' | 'CLOSED';
+
+export interface ShoeRecord {
+  shoeId: string;
+  tableId: string;
+  operatorId: string;
+  /** 1-based number of the shoe on its table. */
+  number: number;
+  status: ShoeStatus;
+  /** The table configuration in force for the whole shoe (also inside the signed statement). */
+  config: TableConfig;
+  /** base64 of the server seed sealed by the key service (context {shoeId, operatorId}). */
+  sealedSeed: string;
+  commitment: string;
+  statement: ShoeStatement;
+  /** base64 DER ECDSA signature of the statement. */
+  signature: string;
+  keyId: string;
+  /** Fixed when the first round opens (before the first card). */
+  clientSeed?: string;
+  /** Rounds opened on this shoe (numbers them). */
+  rounds: number;
+  /** The engine's shoe state after the last coup; absent before the first coup (burn not done). */
+  state?: ShoeState;
+  /** The burn, recorded with the first coup. */
+  burn?: Burn;
+  openedAt: string;
+  endedAt?: string;
+  closedAt?: string;
+  /** hex; revealed at close. */
+  serverSeed?: string;
+  cutIndex?: number;
+  /** The signed audit head (close). */
+  close?: { statement: ShoeCloseStatement; signature: string };
+}
+
+/**
+ * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded, settlement under way) -> SETTLED.
+ * OPEN | CLOSED -> VOIDING (refunds under way) -> VOIDED.
+ */
+export type RoundStatus = 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLED' | 'VOIDING' | 'VOIDED';
+
+export interface RoundCoup {
+  /** 0-based number of the coup in the shoe. */
+  index: number;
+  /** Position of its first card in the shoe order; it used cards [start, start + cardsUsed). */
+  start: number;
+  result: CoupResult;
+  cutCardOut: boolean;
+  /** This coup ended the shoe. */
+  last: boolean;
+}
+
+export interface RoundTotals {
+  positions: number;
+  stake: number;
+  payout: number;
+  commission: number;
+  commissionOwed: number;
+}
+
+export interface RoundRecord {
+  roundId: string;
+  tableId: string;
+  shoeId: string;
+  operatorId: string;
+  /** 1-based number of the round in its shoe. */
+  number: number;
+  status: RoundStatus;
+  /** Seat limit of the table and seats taken (one per player with a position). */
+  seats: number;
+  seatsTaken: number;
+  openedAt: string;
+  closedAt?: string;
+  betsDigest?: string;
+  coup?: RoundCoup;
+  dealtAt?: string;
+  settledAt?: string;
+  settlementsDigest?: string;
+  totals?: RoundTotals;
+  voidReason?: string;
+  voidNote?: string;
+  voidedAt?: string;
+  refundsDigest?: string;
+  /** Sequence numbers of this round's events in the shoe's audit chain. */
+  audit: { opened: number; bettingClosed?: number; dealt?: number; settled?: number; voided?: number };
+}
+
+export interface PositionRecord {
+  roundId: string;
+  playerId: string;
+  operatorId: string;
+  tableId: string;
+  shoeId: string;
+  /** When the round opened (orders a player's rounds). */
+  openedAt: string;
+  bets: Bets;
+  stake: number;
+  /** DEFERRED mode: worst-case commission of the BANKER bet, held back from the wallet until settlement. */
+  reserve: number;
+  /** Ledger keys of the bet debits. */
+  betKeys: string[];
+  createdAt: string;
+  updatedAt: string;
+  settledAt?: string;
+  settlement?: PositionSettlement;
+  /** Ledger sequence number of the settlement movement (absent when no money moved). */
+  settleSeq?: number;
+  refundedAt?: string;
+  refundSeq?: number;
+}
+
+export interface WalletRecord {
+  operatorId: string;
+  playerId: string;
+  currency: string;
+  /** The money in the wallet: always the sum of its ledger. */
+  balance: number;
+  /** Deferred commission owed (all shoes). */
+  owed: number;
+  /** Worst-case commission of open BANKER bets in DEFERRED mode. */
+  reserved: number;
+  /** balance − owed − reserved: what a bet or a debit may take. Never negative. */
+  available: number;
+  /** Sequence number of the last ledger entry (0: none). Every write is conditional on it. */
+  seq: number;
+  /** Hash of the last ledger entry (the wallet's ledger is a hash chain). */
+  head: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type LedgerKind = 'CREDIT' | 'DEBIT' | 'BET' | 'PAYOUT' | 'REFUND' | 'COMMISSION';
+
+export interface LedgerEntry {
+  operatorId: string;
+  playerId: string;
+  /** 1-based, gapless per wallet. */
+  seq: number;
+  /** The idempotency key, scoped in the wallet: `c:<client key>` or `s:<system key>`. */
+  key: string;
+  /** Hash of the request that made it (the same key with another request is refused). */
+  requestHash: string;
+  kind: LedgerKind;
+  currency: string;
+  /** Signed change of the balance. */
+  amount: number;
+  balanceBefore: number;
+  balanceAfter: number;
+  owedAfter: number;
+  reservedAfter: number;
+  roundId?: string;
+  shoeId?: string;
+  tableId?: string;
+  reference?: string;
+  bets?: Bets;
+  at: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** Deferred commission a player owes for one shoe. */
+export interface DebtRecord {
+  shoeId: string;
+  operatorId: string;
+  playerId: string;
+  owed: number;
+  collected: number;
+  collections: number;
+  updatedAt: string;
+}
+
+export type AuditEventType =
+  | 'SHOE_OPENED'
+  | 'ROUND_OPENED'
+  | 'BETTING_CLOSED'
+  | 'COUP_DEALT'
+  | 'ROUND_SETTLED'
+  | 'ROUND_VOIDED'
+  | 'PLAYER_LEFT'
+  | 'SHOE_CLOSED';
+
+/** The hashed object. */
+export interface AuditEvent {
+  seq: number;
+  type: AuditEventType;
+  shoeId: string;
+  roundId?: string;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+export interface AuditRecord {
+  shoeId: string;
+  seq: number;
+  type: AuditEventType;
+  roundId?: string;
+  /** RFC 8785 JSON of the AuditEvent, stored verbatim. */
+  event: string;
+  prevHash: string;
+  hash: string;
+}

@@ -1,0 +1,145 @@
+/**
+ * The Store port. Writes are transactions of conditional operations on entities: all or nothing, and
+ * a refused condition tells which operation failed. The use cases decide every condition (the rules);
+ * the adapter only translates them (DynamoDB: one TransactWriteItems, ConditionExpressions).
+ */
+import type {
+  AuditRecord,
+  DebtRecord,
+  LedgerEntry,
+  PositionRecord,
+  RoundRecord,
+  ShoeRecord,
+  TableRecord,
+  WalletRecord,
+} from '../model';
+
+export interface Entities {
+  table: TableRecord;
+  shoe: ShoeRecord;
+  round: RoundRecord;
+  position: PositionRecord;
+  wallet: WalletRecord;
+  ledger: LedgerEntry;
+  debt: DebtRecord;
+  audit: AuditRecord;
+}
+
+export interface EntityKeys {
+  table: { tableId: string };
+  shoe: { shoeId: string };
+  round: { roundId: string };
+  position: { roundId: string; playerId: string };
+  wallet: { operatorId: string; playerId: string };
+  ledger: { operatorId: string; playerId: string; key: string };
+  debt: { shoeId: string; operatorId: string; playerId: string };
+  audit: { shoeId: string; seq: number };
+}
+
+export type Entity = keyof Entities;
+
+/**
+ * A condition on one attribute (a field name, or a dotted path into a map such as `bets.BANKER`):
+ * null = absent, 'exists' = present, a primitive = equal to it, or a comparison / membership.
+ */
+export type Condition =
+  | null
+  | 'exists'
+  | string
+  | number
+  | boolean
+  | { in: readonly (string | number)[] }
+  | { lt: number }
+  | { lte: number }
+  | { gte: number };
+
+/** All must hold (AND). */
+export type Expect = Readonly<Record<string, Condition>>;
+
+export type WriteOp = {
+  [E in Entity]:
+    | {
+        kind: 'put';
+        entity: E;
+        key: EntityKeys[E];
+        item: Entities[E];
+        /** Default: the item must not exist yet (puts never overwrite). */
+        expect?: Expect;
+      }
+    | {
+        kind: 'update';
+        entity: E;
+        key: EntityKeys[E];
+        /** Attribute (or dotted path) -> new value; `null` removes it. */
+        set?: Readonly<Record<string, unknown>>;
+        /** Attribute (or dotted path) -> number added (a missing attribute counts as 0). */
+        add?: Readonly<Record<string, number>>;
+        /** Attribute -> values appended to a list (created when missing). */
+        append?: Readonly<Record<string, readonly unknown[]>>;
+        /** Conditions; the item must exist unless `upsert`. */
+        expect?: Expect;
+        /** Create the item if it does not exist (only `set` and `add` apply then). */
+        upsert?: boolean;
+      }
+    | { kind: 'check'; entity: E; key: EntityKeys[E]; expect: Expect };
+}[Entity];
+
+export type CancelReason = 'CONDITION' | 'CONFLICT';
+
+/**
+ * A transaction that did not happen. `reasons[i]` says why operation i was refused: its condition
+ * failed, or it collided with a concurrent write (retry). `undefined` = that operation was fine.
+ */
+export class TransactionCanceled extends Error {
+  override readonly name = 'TransactionCanceled';
+  constructor(
+    readonly reasons: readonly (CancelReason | undefined)[],
+    message = `transaction canceled: ${reasons.map((r) => r ?? '-').join(',')}`,
+  ) {
+    super(message);
+  }
+
+  failed(index: number): boolean {
+    return this.reasons[index] === 'CONDITION';
+  }
+
+  /** Only collisions (no condition failed): the same transaction may simply be tried again. */
+  get transient(): boolean {
+    return this.reasons.every((r) => r !== 'CONDITION');
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. */
+  cursor?: string;
+}
+
+export interface Store {
+  /** Strongly consistent read of one entity. */
+  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined>;
+  transact(ops: readonly WriteOp[]): Promise<void>;
+
+  /** Positions of a round (strongly consistent). */
+  listPositions(roundId: string): Promise<PositionRecord[]>;
+  /** Rounds of a shoe in order (an index: eventually consistent). */
+  listRounds(shoeId: string): Promise<RoundRecord[]>;
+  /** A player's positions, newest first (an index: eventually consistent). */
+  listPlayerPositions(
+    operatorId: string,
+    playerId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<PositionRecord>>;
+  /** A wallet's ledger by sequence number. */
+  listLedger(
+    operatorId: string,
+    playerId: string,
+    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
+  ): Promise<Page<LedgerEntry>>;
+  /** Deferred-commission debts of a shoe (strongly consistent). */
+  listDebts(shoeId: string): Promise<DebtRecord[]>;
+  /** The shoe's audit chain in order (strongly consistent). */
+  listAudit(shoeId: string): Promise<AuditRecord[]>;
+  /** The last event of the shoe's chain (strongly consistent). */
+  auditHead(shoeId: string): Promise<AuditRecord | undefined>;
+}

@@ -1,0 +1,53 @@
+/**
+ * The card order of a shoe, computed from its seeds (fairness `dealShoe`: server seed unsealed by the
+ * key service + client seed + shoe id) and cached in memory per shoe: unsealing is a KMS call, the
+ * order never changes once the client seed is fixed.
+ */
+import { base64ToBytes, commitmentOf, dealShoe, type Shoe } from '@pyb/fairness';
+import type { ShoeRecord } from './model';
+import type { KeyService } from './ports/key-service';
+
+export class ShoeDecks {
+  private readonly cache = new Map<string, Promise<Shoe>>();
+
+  constructor(
+    private readonly keys: KeyService,
+    private readonly capacity = 32,
+  ) {}
+
+  order(shoe: ShoeRecord): Promise<Shoe> {
+    if (!shoe.clientSeed) throw new Error(`shoe ${shoe.shoeId} has no client seed yet`);
+    const cacheKey = `${shoe.shoeId}\n${shoe.clientSeed}`;
+    let pending = this.cache.get(cacheKey);
+    if (!pending) {
+      pending = this.compute(shoe, shoe.clientSeed);
+      pending.catch(() => this.cache.delete(cacheKey));
+      this.cache.set(cacheKey, pending);
+      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return pending;
+  }
+
+  /** The server seed, checked against the published commitment. */
+  async serverSeed(shoe: ShoeRecord): Promise<Uint8Array> {
+    const seed = await this.keys.unsealSeed(base64ToBytes(shoe.sealedSeed), {
+      shoeId: shoe.shoeId,
+      operatorId: shoe.operatorId,
+    });
+    if (commitmentOf(seed) !== shoe.commitment) {
+      throw new Error(`shoe ${shoe.shoeId}: the unsealed seed does not match the commitment`);
+    }
+    return seed;
+  }
+
+  private async compute(shoe: ShoeRecord, clientSeed: string): Promise<Shoe> {
+    const serverSeed = await this.serverSeed(shoe);
+    return dealShoe({
+      serverSeed,
+      clientSeed,
+      shoeId: shoe.shoeId,
+      decks: shoe.config.decks,
+      cutCard: shoe.config.cutCard,
+    });
+  }
+}

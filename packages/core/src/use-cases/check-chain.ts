@@ -1,0 +1,411 @@
+/**
+ * checkShoeChain: re-walks a shoe's audit trail from the stored items and says where it breaks.
+ *
+ * - the chain itself: gapless sequence numbers, every link and hash (fairness verifyChain, genesis =
+ *   the commitment), each event's stored attributes equal to its hashed JSON;
+ * - the signed shoe statement (SHOE_OPENED) and, once closed, the signed chain head and the revealed
+ *   seed against the commitment;
+ * - per round: its events in order and matching the round item, the bets digest against the stored
+ *   positions, the settlements (recomputed with the engine) and their digest, the refunds of a void,
+ *   and the ledger entries each position's money moved by;
+ * - once the seed is revealed: every coup recomputed from the shoe order (fairness dealShoe + engine).
+ */
+import { nextCoup, type ShoeState, settle, startShoe } from '@pyb/engine';
+import {
+  base64ToBytes,
+  canonicalJson,
+  closeStatementBytes,
+  commitmentOf,
+  dealShoe,
+  digest,
+  hexToBytes,
+  isHex,
+  statementBytes,
+  verifyChain,
+  verifyDerSignature,
+} from '@pyb/fairness';
+import type { Actor } from '../actor';
+import type { ChainProblem, ChainReport } from '../api';
+import type { AuditEvent, AuditRecord, PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { betList } from '../views';
+import type { Ctx } from './context';
+import { betRecord, dealtCards, settlementRecord } from './resolve';
+import { loadShoe } from './shoes';
+import { refundRecord } from './void';
+
+const same = (a: unknown, b: unknown): boolean => {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+};
+
+interface Parsed {
+  record: AuditRecord;
+  event: AuditEvent | undefined;
+}
+
+export async function checkShoeChain(
+  ctx: Ctx,
+  actor: Actor,
+  input: { shoeId: string },
+): Promise<ChainReport> {
+  const shoe = await loadShoe(ctx, actor, input.shoeId, 'read');
+  const problems: ChainProblem[] = [];
+  const problem = (roundId: string | null | undefined, seq: number | null, code: string, detail: string) =>
+    problems.push({ roundId: roundId ?? null, seq, code, detail });
+
+  const records = await ctx.store.listAudit(shoe.shoeId);
+  const parsed: Parsed[] = records.map((record) => {
+    try {
+      return { record, event: JSON.parse(record.event) as AuditEvent };
+    } catch {
+      problem(record.roundId, record.seq, 'EVENT_UNREADABLE', `event ${record.seq} is not JSON`);
+      return { record, event: undefined };
+    }
+  });
+  // The round an event belongs to: from the hashed JSON when it can be read, else the stored attribute.
+  const roundOf = (p: Parsed) => p.event?.roundId ?? p.record.roundId ?? null;
+
+  parsed.forEach((p, index) => {
+    const { record, event } = p;
+    if (record.seq !== index) {
+      problem(roundOf(p), record.seq, 'CHAIN_GAP', `event #${index} has sequence number ${record.seq}`);
+    }
+    if (
+      event &&
+      (event.seq !== record.seq ||
+        event.type !== record.type ||
+        event.shoeId !== shoe.shoeId ||
+        (event.roundId ?? null) !== (record.roundId ?? null))
+    ) {
+      problem(
+        roundOf(p),
+        record.seq,
+        'EVENT_MISMATCH',
+        `event ${record.seq}: stored attributes differ from the hashed event`,
+      );
+    }
+  });
+  const verdict = verifyChain(
+    parsed.map((p) => ({
+      hash: p.record.hash,
+      prevHash: p.record.prevHash,
+      event: p.event ?? p.record.event,
+    })),
+    shoe.commitment,
+  );
+  if (!verdict.ok) {
+    const p = parsed[verdict.index]!;
+    problem(roundOf(p), p.record.seq, `CHAIN_${verdict.reason}`, verdict.detail);
+  }
+
+  const publicKey = await ctx.keys.publicKey();
+  checkOpening(shoe, parsed[0], publicKey.spki, problem);
+
+  // Rounds, as the chain lists them (ROUND_OPENED), and as the index lists them.
+  const byRound = new Map<string, Parsed[]>();
+  for (const p of parsed) {
+    const roundId = roundOf(p);
+    if (roundId) byRound.set(roundId, [...(byRound.get(roundId) ?? []), p]);
+  }
+  for (const r of await ctx.store.listRounds(shoe.shoeId)) {
+    if (!byRound.has(r.roundId))
+      problem(r.roundId, null, 'ROUND_NOT_IN_CHAIN', `round ${r.roundId} has no events in the chain`);
+  }
+  const rounds = new Map<string, { round: RoundRecord; positions: PositionRecord[] }>();
+  for (const [roundId, events] of byRound) {
+    const round = await ctx.store.get('round', { roundId });
+    if (!round || round.shoeId !== shoe.shoeId) {
+      problem(
+        roundId,
+        events[0]!.record.seq,
+        'ROUND_MISSING',
+        `round ${roundId} is in the chain but not stored`,
+      );
+      continue;
+    }
+    const positions = await ctx.store.listPositions(roundId);
+    rounds.set(roundId, { round, positions });
+    await checkRound(ctx, shoe, round, positions, events, problem);
+  }
+
+  let coupsVerified = false;
+  const closing = parsed.at(-1);
+  if (shoe.status === 'CLOSED') {
+    coupsVerified = checkClosed(shoe, parsed, closing, publicKey.spki, rounds, problem);
+  }
+  return {
+    shoeId: shoe.shoeId,
+    ok: problems.length === 0,
+    events: records.length,
+    head: records.at(-1)?.hash ?? null,
+    rounds: byRound.size,
+    coupsVerified,
+    problems,
+  };
+}
+
+type Report = (roundId: string | null | undefined, seq: number | null, code: string, detail: string) => void;
+
+function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, spki: Uint8Array, problem: Report): void {
+  const event = first?.event;
+  if (event?.type !== 'SHOE_OPENED') {
+    problem(null, 0, 'EVENT_MISSING', 'the chain does not start with SHOE_OPENED');
+    return;
+  }
+  const data = event.data as { statement?: unknown; signature?: string };
+  if (!same(data.statement, shoe.statement) || data.signature !== shoe.signature) {
+    problem(null, 0, 'STATEMENT_MISMATCH', 'the statement in the chain differs from the shoe record');
+  }
+  if (shoe.statement.commitment !== shoe.commitment) {
+    problem(null, 0, 'STATEMENT_MISMATCH', 'the statement commits to another seed');
+  }
+  if (
+    shoe.statement.keyId === shoe.keyId &&
+    !verifyDerSignature(statementBytes(shoe.statement), base64ToBytes(shoe.signature), spki)
+  ) {
+    problem(null, 0, 'STATEMENT_SIGNATURE', 'the shoe statement signature does not verify');
+  }
+}
+
+async function checkRound(
+  ctx: Ctx,
+  shoe: ShoeRecord,
+  round: RoundRecord,
+  positions: PositionRecord[],
+  events: Parsed[],
+  problem: Report,
+): Promise<void> {
+  const id = round.roundId;
+  const find = (type: string) => events.find((e) => e.event?.type === type);
+  const types = events.map((e) => e.event?.type ?? '?');
+  const base = ['ROUND_OPENED', ...(round.audit.bettingClosed !== undefined ? ['BETTING_CLOSED'] : [])];
+  const expected = {
+    OPEN: base,
+    CLOSED: base,
+    DEALT: [...base, 'COUP_DEALT'],
+    SETTLED: [...base, 'COUP_DEALT', 'ROUND_SETTLED'],
+    VOIDING: base,
+    VOIDED: [...base, 'ROUND_VOIDED'],
+  }[round.status];
+  if (!same(types, expected)) {
+    problem(
+      id,
+      events[0]!.record.seq,
+      'EVENT_ORDER',
+      `round ${id} (${round.status}) has events ${types.join(', ')}; expected ${expected.join(', ')}`,
+    );
+  }
+  const seqOf = (type: string) => find(type)?.record.seq;
+  const audit = round.audit;
+  if (
+    audit.opened !== seqOf('ROUND_OPENED') ||
+    audit.bettingClosed !== seqOf('BETTING_CLOSED') ||
+    audit.dealt !== seqOf('COUP_DEALT') ||
+    audit.settled !== seqOf('ROUND_SETTLED') ||
+    audit.voided !== seqOf('ROUND_VOIDED')
+  ) {
+    problem(
+      id,
+      null,
+      'ROUND_MISMATCH',
+      `round ${id}: the round item points at other events than the chain holds`,
+    );
+  }
+
+  const closed = find('BETTING_CLOSED')?.event;
+  if (closed) {
+    const recomputed = digest(positions.map(betRecord));
+    if (closed.data.betsDigest !== recomputed || round.betsDigest !== recomputed) {
+      problem(
+        id,
+        closed.seq,
+        'BETS_DIGEST',
+        `round ${id}: the stored bets do not match the digest committed at betting close`,
+      );
+    }
+  }
+  const dealt = find('COUP_DEALT')?.event;
+  if (dealt) {
+    const coup = round.coup;
+    if (
+      !coup ||
+      !same(dealt.data.coup, coup.result) ||
+      dealt.data.start !== coup.start ||
+      dealt.data.index !== coup.index ||
+      dealt.data.last !== coup.last ||
+      !same(dealt.data.cards, dealtCards(coup.result))
+    ) {
+      problem(id, dealt.seq, 'COUP_MISMATCH', `round ${id}: the stored outcome differs from COUP_DEALT`);
+    }
+  }
+  const settledEvent = find('ROUND_SETTLED')?.event;
+  if (settledEvent) {
+    const recomputed = digest(positions.map(settlementRecord));
+    if (settledEvent.data.settlementsDigest !== recomputed || round.settlementsDigest !== recomputed) {
+      problem(
+        id,
+        settledEvent.seq,
+        'SETTLEMENTS_DIGEST',
+        `round ${id}: the stored settlements do not match ROUND_SETTLED`,
+      );
+    }
+  }
+  const voided = find('ROUND_VOIDED')?.event;
+  if (voided) {
+    const recomputed = digest(positions.map(refundRecord));
+    if (
+      voided.data.refundsDigest !== recomputed ||
+      round.refundsDigest !== recomputed ||
+      voided.data.reason !== round.voidReason
+    ) {
+      problem(id, voided.seq, 'REFUNDS_DIGEST', `round ${id}: the stored refunds do not match ROUND_VOIDED`);
+    }
+  }
+  for (const p of positions) await checkPosition(ctx, shoe, round, p, problem);
+}
+
+/** The position's money: recomputed settlement, and the ledger entries that moved it. */
+async function checkPosition(
+  ctx: Ctx,
+  shoe: ShoeRecord,
+  round: RoundRecord,
+  p: PositionRecord,
+  problem: Report,
+) {
+  const id = round.roundId;
+  const wallet = { operatorId: round.operatorId, playerId: p.playerId };
+  let staked = 0;
+  for (const key of p.betKeys) {
+    const entry = await ctx.store.get('ledger', { ...wallet, key });
+    if (entry?.kind !== 'BET' || entry.roundId !== id) {
+      problem(
+        id,
+        null,
+        'LEDGER_MISMATCH',
+        `round ${id}: bet ${key} of ${p.playerId} has no matching ledger entry`,
+      );
+    } else staked -= entry.amount;
+  }
+  if (staked !== p.stake)
+    problem(
+      id,
+      null,
+      'LEDGER_MISMATCH',
+      `round ${id}: ${p.playerId} staked ${p.stake} but the ledger says ${staked}`,
+    );
+  if (p.settledAt) {
+    const expected = round.coup ? settle(shoe.config, betList(p.bets), round.coup.result) : undefined;
+    if (!expected || !same(expected, p.settlement)) {
+      problem(
+        id,
+        null,
+        'SETTLEMENT_MISMATCH',
+        `round ${id}: the settlement of ${p.playerId} is not what the rules give`,
+      );
+    }
+    const entry = await ctx.store.get('ledger', { ...wallet, key: `s:settle#${id}#${p.playerId}` });
+    const moved = entry ? entry.amount : 0;
+    if (moved !== (p.settlement?.payout ?? 0) || (entry?.seq ?? undefined) !== p.settleSeq) {
+      problem(
+        id,
+        null,
+        'LEDGER_MISMATCH',
+        `round ${id}: the payout of ${p.playerId} and its ledger entry differ`,
+      );
+    }
+  }
+  if (p.refundedAt) {
+    const entry = await ctx.store.get('ledger', { ...wallet, key: `s:refund#${id}#${p.playerId}` });
+    if (!entry || entry.amount !== p.stake || entry.seq !== p.refundSeq) {
+      problem(
+        id,
+        null,
+        'LEDGER_MISMATCH',
+        `round ${id}: the refund of ${p.playerId} and its ledger entry differ`,
+      );
+    }
+  }
+}
+
+function checkClosed(
+  shoe: ShoeRecord,
+  parsed: Parsed[],
+  closing: Parsed | undefined,
+  spki: Uint8Array,
+  rounds: Map<string, { round: RoundRecord }>,
+  problem: Report,
+): boolean {
+  const event = closing?.event;
+  if (!closing || event?.type !== 'SHOE_CLOSED') {
+    problem(null, closing?.record.seq ?? null, 'EVENT_MISSING', 'a closed shoe must end with SHOE_CLOSED');
+    return false;
+  }
+  const close = shoe.close;
+  if (
+    !close ||
+    close.statement.head !== closing.record.hash ||
+    close.statement.length !== parsed.length ||
+    close.statement.commitment !== shoe.commitment ||
+    !verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki)
+  ) {
+    problem(
+      null,
+      event.seq,
+      'HEAD_SIGNATURE',
+      'the signed chain head does not match the chain or does not verify',
+    );
+  }
+  const seedHex = event.data.serverSeed;
+  if (
+    typeof seedHex !== 'string' ||
+    !isHex(seedHex, 32) ||
+    commitmentOf(hexToBytes(seedHex)) !== shoe.commitment
+  ) {
+    problem(null, event.seq, 'SEED_COMMITMENT', 'the revealed seed does not match the commitment');
+    return false;
+  }
+  if (!shoe.clientSeed) return true;
+  const deck = dealShoe({
+    serverSeed: hexToBytes(seedHex),
+    clientSeed: shoe.clientSeed,
+    shoeId: shoe.shoeId,
+    decks: shoe.config.decks,
+    cutCard: shoe.config.cutCard,
+  });
+  // Replay every coup in chain order from the shoe order.
+  let state: ShoeState = startShoe(deck.order);
+  for (const p of parsed) {
+    if (p.event?.type !== 'COUP_DEALT') continue;
+    const roundId = p.event.roundId ?? null;
+    if (state.finished) {
+      problem(
+        roundId,
+        p.event.seq,
+        'COUP_MISMATCH',
+        `round ${roundId}: a coup was dealt after the shoe ended`,
+      );
+      return true;
+    }
+    const coup = nextCoup(shoe.config, deck.order, deck.cutIndex, state);
+    const stored = roundId ? rounds.get(roundId)?.round.coup : undefined;
+    if (
+      !same(p.event.data.coup, coup.result) ||
+      p.event.data.start !== coup.start ||
+      p.event.data.last !== coup.last ||
+      !stored ||
+      !same(stored.result, coup.result)
+    ) {
+      problem(
+        roundId,
+        p.event.seq,
+        'COUP_MISMATCH',
+        `round ${roundId}: the coup is not the one the revealed shoe deals`,
+      );
+    }
+    state = coup.state;
+  }
+  return true;
+}

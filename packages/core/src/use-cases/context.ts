@@ -1,0 +1,111 @@
+import { eventHash } from '@pyb/fairness';
+import { type Actor, canRead, canWrite } from '../actor';
+import { DomainError, notFound } from '../errors';
+import type { KeyService } from '../ports/key-service';
+import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
+import type { Store } from '../ports/store';
+import { ShoeDecks } from '../shoe-decks';
+
+export interface CoreDeps {
+  store: Store;
+  keys: KeyService;
+  clock?: Clock;
+  ids?: Ids;
+  /** Positions settled (or refunded) at once when a round is resolved (or voided). Default 8. */
+  settleConcurrency?: number;
+}
+
+export interface Ctx {
+  store: Store;
+  keys: KeyService;
+  clock: Clock;
+  ids: Ids;
+  decks: ShoeDecks;
+  settleConcurrency: number;
+  now(): string;
+}
+
+export function context(deps: CoreDeps): Ctx {
+  const clock = deps.clock ?? systemClock;
+  return {
+    store: deps.store,
+    keys: deps.keys,
+    clock,
+    ids: deps.ids ?? randomIds,
+    decks: new ShoeDecks(deps.keys),
+    settleConcurrency: deps.settleConcurrency ?? 8,
+    now: () => clock.now().toISOString(),
+  };
+}
+
+export type Access = 'read' | 'write';
+
+/** Tenancy: unknown and foreign resources look the same (NOT_FOUND); regulators cannot write. */
+export function guard<T extends { operatorId: string }>(
+  actor: Actor,
+  record: T | undefined,
+  what: string,
+  id: string,
+  access: Access,
+): T {
+  if (!record || !canRead(actor, record.operatorId)) throw notFound(what, id);
+  if (access === 'write' && !canWrite(actor, record.operatorId)) {
+    throw new DomainError('FORBIDDEN', 'READ_ONLY', `this key may not change ${what} ${id}`);
+  }
+  return record;
+}
+
+/** The operator a wallet call is about: regulators name a supervised one, others act on their own. */
+export function walletOperator(actor: Actor, operatorId: string | undefined, access: Access): string {
+  const op = operatorId ?? actor.operatorId;
+  if (!canRead(actor, op)) throw notFound('wallet', op);
+  if (access === 'write' && !canWrite(actor, op)) {
+    throw new DomainError('FORBIDDEN', 'READ_ONLY', 'this key may not move money');
+  }
+  return op;
+}
+
+export function requireWriter(actor: Actor): void {
+  if (!canWrite(actor, actor.operatorId)) {
+    throw new DomainError('FORBIDDEN', 'READ_ONLY', 'this key is read-only');
+  }
+}
+
+export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
+  new DomainError('INVALID', code, message, details);
+
+export const conflict = (code: string, message: string): DomainError =>
+  new DomainError('CONFLICT', code, message);
+
+const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+export function checkId(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !ID.test(value)) {
+    throw invalid('INVALID_INPUT', `${name} must be 1-64 of letters, digits, ".", "_", ":" and "-"`);
+  }
+  return value;
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+export function checkIdempotencyKey(value: unknown): string {
+  if (typeof value !== 'string' || !KEY.test(value)) {
+    throw invalid('IDEMPOTENCY_KEY_INVALID', 'the idempotency key must be 1-255 printable ASCII characters');
+  }
+  return value;
+}
+
+export function checkAmount(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw invalid('AMOUNT_INVALID', `${name} must be a positive safe integer (minor units)`);
+  }
+  return value;
+}
+
+/** Domain-separated SHA-256 of a request body (RFC 8785): the same key with another body is refused. */
+export const requestHash = (kind: string, body: unknown): string => eventHash(`request:${kind}`, body);
+
+export const keyReused = (): DomainError =>
+  new DomainError(
+    'UNPROCESSABLE',
+    'IDEMPOTENCY_KEY_REUSED',
+    'this idempotency key was already used for a different request',
+  );

@@ -1,0 +1,50 @@
+import { type TableConfig, tablePreset } from '@pyb/engine';
+import { ZodError } from 'zod';
+import type { Actor } from '../actor';
+import type { CreateTableInput, TableView } from '../api';
+import type { TableRecord } from '../model';
+import { tableView } from '../views';
+import { type Ctx, checkId, guard, invalid, requireWriter } from './context';
+
+const VARIANTS = ['mini', 'midi', 'full'];
+
+export function parseConfig(input: CreateTableInput): TableConfig {
+  if (!VARIANTS.includes(input.variant))
+    throw invalid('TABLE_CONFIG_INVALID', 'variant must be mini, midi or full');
+  try {
+    return tablePreset(input.variant, input.config);
+  } catch (error) {
+    if (error instanceof ZodError) {
+      throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
+        issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+    }
+    throw error;
+  }
+}
+
+export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInput): Promise<TableView> {
+  requireWriter(actor);
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
+  const config = parseConfig(input);
+  const table: TableRecord = {
+    tableId: ctx.ids.next('tbl'),
+    operatorId: actor.operatorId,
+    name,
+    config,
+    createdAt: ctx.now(),
+    shoes: 0,
+  };
+  await ctx.store.transact([{ kind: 'put', entity: 'table', key: { tableId: table.tableId }, item: table }]);
+  return tableView(table);
+}
+
+export async function loadTable(ctx: Ctx, actor: Actor, tableId: string, access: 'read' | 'write') {
+  checkId('tableId', tableId);
+  return guard(actor, await ctx.store.get('table', { tableId }), 'table', tableId, access);
+}
+
+export async function getTable(ctx: Ctx, actor: Actor, input: { tableId: string }): Promise<TableView> {
+  return tableView(await loadTable(ctx, actor, input.tableId, 'read'));
+}

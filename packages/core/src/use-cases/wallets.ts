@@ -1,0 +1,148 @@
+/** Operator credits and debits (idempotent by the client's key), balances, ledger pages, a player's rounds. */
+import type { Actor } from '../actor';
+import type {
+  LedgerPageView,
+  LedgerQuery,
+  PlayerRoundsQuery,
+  PlayerRoundView,
+  WalletRef,
+  WalletTransactionInput,
+  WalletTransactionResult,
+  WalletView,
+} from '../api';
+import { DomainError } from '../errors';
+import { TransactionCanceled } from '../ports/store';
+import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { ledgerEntryView, positionView, walletView } from '../views';
+import { newWallet, planMovement } from '../wallet-ledger';
+import {
+  type Ctx,
+  checkAmount,
+  checkId,
+  checkIdempotencyKey,
+  invalid,
+  keyReused,
+  requestHash,
+  walletOperator,
+} from './context';
+
+const walletNotFound = (playerId: string) =>
+  new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+
+export async function walletTransaction(
+  ctx: Ctx,
+  actor: Actor,
+  input: WalletTransactionInput,
+): Promise<WalletTransactionResult> {
+  const operatorId = walletOperator(actor, undefined, 'write');
+  const playerId = checkId('playerId', input.playerId);
+  const amount = checkAmount('amount', input.amount);
+  const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
+  if (input.type !== 'CREDIT' && input.type !== 'DEBIT')
+    throw invalid('INVALID_INPUT', 'type must be CREDIT or DEBIT');
+  if (typeof input.currency !== 'string' || !/^[A-Z]{3}$/.test(input.currency)) {
+    throw invalid('INVALID_INPUT', 'currency must be an ISO 4217 code such as EUR');
+  }
+  if (
+    input.reference !== undefined &&
+    (typeof input.reference !== 'string' || input.reference.length > 128)
+  ) {
+    throw invalid('INVALID_INPUT', 'reference must be at most 128 characters');
+  }
+  const key = `c:${idempotencyKey}`;
+  const hash = requestHash('wallet', {
+    type: input.type,
+    amount,
+    currency: input.currency,
+    reference: input.reference ?? null,
+  });
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const used = await ctx.store.get('ledger', { operatorId, playerId, key });
+    if (used) {
+      if (used.requestHash !== hash) throw keyReused();
+      const wallet = (await ctx.store.get('wallet', { operatorId, playerId }))!;
+      return { entry: ledgerEntryView(used), wallet: walletView(wallet), replayed: true };
+    }
+    const existing = await ctx.store.get('wallet', { operatorId, playerId });
+    if (!existing && input.type === 'DEBIT') throw walletNotFound(playerId);
+    const at = ctx.now();
+    const wallet = existing ?? newWallet(operatorId, playerId, input.currency, at);
+    if (wallet.currency !== input.currency) {
+      throw new DomainError('UNPROCESSABLE', 'CURRENCY_MISMATCH', `the wallet is in ${wallet.currency}`);
+    }
+    const plan = planMovement(
+      wallet,
+      {
+        kind: input.type,
+        key,
+        requestHash: hash,
+        amount: input.type === 'CREDIT' ? amount : -amount,
+        ...(input.reference !== undefined && { reference: input.reference }),
+        at,
+      },
+      !existing,
+    );
+    try {
+      await ctx.store.transact(plan.ops);
+      return { entry: ledgerEntryView(plan.entry), wallet: walletView(plan.wallet), replayed: false };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      if (!error.failed(1)) await backoff(attempt);
+    }
+  }
+  throw tooMuchContention('moving money');
+}
+
+export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promise<WalletView> {
+  const operatorId = walletOperator(actor, input.operatorId, 'read');
+  const playerId = checkId('playerId', input.playerId);
+  const wallet = await ctx.store.get('wallet', { operatorId, playerId });
+  if (!wallet) throw walletNotFound(playerId);
+  return walletView(wallet);
+}
+
+const pageLimit = (limit: number | undefined): number => {
+  if (limit === undefined) return 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw invalid('INVALID_INPUT', 'limit must be 1-100');
+  return limit;
+};
+
+/** Newest first. */
+export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Promise<LedgerPageView> {
+  const operatorId = walletOperator(actor, input.operatorId, 'read');
+  const playerId = checkId('playerId', input.playerId);
+  const limit = pageLimit(input.limit);
+  const wallet = await ctx.store.get('wallet', { operatorId, playerId });
+  if (!wallet) throw walletNotFound(playerId);
+  const page = await ctx.store.listLedger(operatorId, playerId, {
+    limit,
+    order: 'desc',
+    ...(input.cursor !== undefined && { cursor: input.cursor }),
+  });
+  return { entries: page.items.map(ledgerEntryView), nextCursor: page.cursor ?? null };
+}
+
+/** A player's rounds, newest first (game recall). */
+export async function playerRounds(
+  ctx: Ctx,
+  actor: Actor,
+  input: PlayerRoundsQuery,
+): Promise<{ rounds: PlayerRoundView[]; nextCursor: string | null }> {
+  const operatorId = walletOperator(actor, input.operatorId, 'read');
+  const playerId = checkId('playerId', input.playerId);
+  const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
+    limit: pageLimit(input.limit),
+    ...(input.cursor !== undefined && { cursor: input.cursor }),
+  });
+  return {
+    rounds: page.items.map((p) => ({
+      roundId: p.roundId,
+      tableId: p.tableId,
+      shoeId: p.shoeId,
+      openedAt: p.openedAt,
+      position: positionView(p),
+    })),
+    nextCursor: page.cursor ?? null,
+  };
+}

@@ -1,0 +1,159 @@
+/** Records -> what the use cases return. */
+import { BET_TYPES, type CoupResult, formatCard, NO_CARD } from '@pyb/engine';
+import type {
+  BetView,
+  CoupView,
+  LedgerEntryView,
+  PositionView,
+  RoundView,
+  ShoeView,
+  TableView,
+  WalletView,
+} from './api';
+import type {
+  Bets,
+  LedgerEntry,
+  PositionRecord,
+  RoundCoup,
+  RoundRecord,
+  ShoeRecord,
+  TableRecord,
+  WalletRecord,
+} from './model';
+
+export const tableView = (t: TableRecord): TableView => ({
+  tableId: t.tableId,
+  operatorId: t.operatorId,
+  name: t.name,
+  config: t.config,
+  currentShoeId: t.currentShoeId ?? null,
+  openRoundId: t.openRoundId ?? null,
+  createdAt: t.createdAt,
+});
+
+export const shoeView = (s: ShoeRecord): ShoeView => ({
+  shoeId: s.shoeId,
+  tableId: s.tableId,
+  operatorId: s.operatorId,
+  number: s.number,
+  status: s.status === 'CLOSED' ? 'CLOSED' : 'OPEN',
+  phase: s.status,
+  ended: s.status !== 'OPEN',
+  decks: s.config.decks,
+  commitment: s.commitment,
+  statement: s.statement,
+  signature: s.signature,
+  keyId: s.keyId,
+  clientSeed: s.clientSeed ?? null,
+  rounds: s.rounds,
+  coups: s.state?.coups ?? 0,
+  burn: s.burn ? { shown: formatCard(s.burn.shown), burned: s.burn.burned } : null,
+  openedAt: s.openedAt,
+  closedAt: s.closedAt ?? null,
+  serverSeed: s.serverSeed ?? null,
+  cutIndex: s.status === 'CLOSED' ? (s.cutIndex ?? null) : null,
+  close: s.close ?? null,
+});
+
+export const coupView = (c: RoundCoup): CoupView => {
+  const r: CoupResult = c.result;
+  return {
+    player: { cards: r.player.cards.map(formatCard), total: r.player.total },
+    banker: { cards: r.banker.cards.map(formatCard), total: r.banker.total },
+    winner: r.winner,
+    natural: r.natural,
+    playerPair: r.playerPair,
+    bankerPair: r.bankerPair,
+    steps: r.steps.map((s) => ({
+      card: s.card === NO_CARD ? null : formatCard(s.card),
+      to: s.to,
+      action: s.action,
+      rule: s.rule,
+      note: s.note,
+    })),
+    start: c.start,
+    cardsUsed: r.cardsUsed,
+    cutCardOut: c.cutCardOut,
+  };
+};
+
+/** Bets in the engine's canonical type order. */
+export const betList = (bets: Bets): { type: (typeof BET_TYPES)[number]; amount: number }[] =>
+  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
+
+export function positionView(p: PositionRecord): PositionView {
+  const settled = p.settlement;
+  const bets: BetView[] = betList(p.bets).map(({ type, amount }) => {
+    const s = settled?.bets.find((b) => b.type === type);
+    return {
+      type,
+      amount,
+      result: s?.result ?? null,
+      payout: s ? s.payout : p.refundedAt ? amount : null,
+      commission: s ? s.commission : null,
+      commissionOwed: s ? s.commissionOwed : null,
+    };
+  });
+  return {
+    roundId: p.roundId,
+    playerId: p.playerId,
+    bets,
+    stake: p.stake,
+    payout: settled ? settled.payout : p.refundedAt ? p.stake : null,
+    commission: settled ? settled.commission : null,
+    commissionOwed: settled ? settled.commissionOwed : null,
+    status: p.settledAt ? 'SETTLED' : p.refundedAt ? 'REFUNDED' : 'OPEN',
+  };
+}
+
+const ROUND_STATUS: Record<RoundRecord['status'], RoundView['status']> = {
+  OPEN: 'OPEN',
+  CLOSED: 'CLOSED',
+  DEALT: 'CLOSED',
+  SETTLED: 'RESOLVED',
+  VOIDING: 'CLOSED',
+  VOIDED: 'VOIDED',
+};
+
+export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]): RoundView => ({
+  roundId: r.roundId,
+  tableId: r.tableId,
+  shoeId: r.shoeId,
+  operatorId: r.operatorId,
+  coup: r.number,
+  status: ROUND_STATUS[r.status],
+  phase: r.status,
+  openedAt: r.openedAt,
+  resolvedAt: r.settledAt ?? r.voidedAt ?? null,
+  result: r.coup ? coupView(r.coup) : null,
+  positions: [...positions].sort((a, b) => (a.playerId < b.playerId ? -1 : 1)).map(positionView),
+  lastCoup: r.coup?.last ?? false,
+  voidReason: r.voidReason ?? null,
+  betsDigest: r.betsDigest ?? null,
+  settlementsDigest: r.settlementsDigest ?? null,
+});
+
+export const walletView = (w: WalletRecord): WalletView => ({
+  operatorId: w.operatorId,
+  playerId: w.playerId,
+  currency: w.currency,
+  balance: w.balance,
+  commissionOwed: w.owed,
+  reserved: w.reserved,
+  available: w.available,
+  updatedAt: w.updatedAt,
+});
+
+export const ledgerEntryView = (e: LedgerEntry): LedgerEntryView => ({
+  entryId: String(e.seq),
+  seq: e.seq,
+  playerId: e.playerId,
+  kind: e.kind,
+  amount: e.amount,
+  balanceBefore: e.balanceBefore,
+  balanceAfter: e.balanceAfter,
+  roundId: e.roundId ?? null,
+  shoeId: e.shoeId ?? null,
+  reference: e.reference ?? null,
+  createdAt: e.at,
+});
