@@ -1,0 +1,30 @@
+import { App, type AppProps, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ROUTES, type Route } from '../../functions/src/routes';
+import { readConfig } from './config';
+import { PuntoYBancaStack } from './stack';
+
+export interface BuiltApp {
+  app: App;
+  stack: PuntoYBancaStack;
+}
+
+/**
+ * The CDK app: one stack per stage, cdk-nag's AwsSolutions pack as a synth-time policy check (cdk-nag 3
+ * plugs into CDK validation, so an unacknowledged finding fails the synth). Shared by bin/app.ts and
+ * the tests so they synthesise the same thing.
+ */
+export function buildApp(props: AppProps = {}, routes: readonly Route[] = ROUTES): BuiltApp {
+  const app = new App(props);
+  const config = readConfig(app.node);
+  const stack = new PuntoYBancaStack(app, `PuntoYBanca-${config.stage}`, {
+    config,
+    routes,
+    description: `Punto y Banca game-round service (${config.stage})`,
+    // Environment-agnostic unless the CLI has credentials: synth needs no AWS account.
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    tags: { project: 'punto-y-banca', stage: config.stage },
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}

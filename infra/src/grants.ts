@@ -1,0 +1,64 @@
+import type { DataTable, KmsOperation, Route, TableAccess } from '../../functions/src/routes';
+
+/**
+ * Least-privilege grants derived from one entry of functions/src/routes.ts. Pure data, so the mapping
+ * from "this route reads the game table" to IAM actions is written (and reviewed) once.
+ */
+
+/** Reads, including the per-item checks of TransactGetItems (which needs GetItem on each item). */
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+
+/**
+ * Writes. DynamoDB has no "TransactWriteItems" action: a transaction is authorised item by item with
+ * PutItem / UpdateItem / DeleteItem / ConditionCheckItem, so these cover the money transactions too.
+ */
+export const TABLE_WRITE_ACTIONS = [
+  ...TABLE_READ_ACTIONS,
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** The two customer-managed keys; GenerateRandom is not a key operation. */
+export type KeyName = 'seal' | 'signing';
+
+const KMS_KEY_OF: Record<KmsOperation, KeyName | undefined> = {
+  GenerateRandom: undefined,
+  Encrypt: 'seal',
+  Decrypt: 'seal',
+  Sign: 'signing',
+  GetPublicKey: 'signing',
+};
+
+export interface TableGrant {
+  table: DataTable;
+  access: TableAccess;
+  actions: readonly string[];
+}
+
+export interface KeyGrant {
+  /** `undefined` = not resource-scoped (kms:GenerateRandom only accepts `*`). */
+  key: KeyName | undefined;
+  actions: readonly string[];
+}
+
+export function tableActions(access: TableAccess): readonly string[] {
+  return access === 'write' ? TABLE_WRITE_ACTIONS : TABLE_READ_ACTIONS;
+}
+
+export function tableGrants(route: Route): TableGrant[] {
+  return (Object.entries(route.data) as [DataTable, TableAccess][])
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([table, access]) => ({ table, access, actions: tableActions(access) }));
+}
+
+/** KMS operations grouped by the key they act on, in a stable order. */
+export function keyGrants(route: Route): KeyGrant[] {
+  const byKey = new Map<KeyName | undefined, string[]>();
+  for (const op of [...new Set(route.kms)].sort()) {
+    const key = KMS_KEY_OF[op];
+    byKey.set(key, [...(byKey.get(key) ?? []), `kms:${op}`]);
+  }
+  return [...byKey].map(([key, actions]) => ({ key, actions }));
+}

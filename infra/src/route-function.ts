@@ -1,0 +1,149 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { DataTable, Route } from '../../functions/src/routes';
+import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
+import type { DeployedTable } from './data';
+import { type KeyName, keyGrants, tableGrants } from './grants';
+import { acknowledge } from './nag';
+
+export const RUNTIME = lambda.Runtime.NODEJS_22_X;
+export const MEMORY_MB = 1024;
+export const TIMEOUT = Duration.seconds(10);
+/** Settling or refunding every position of a round (or a shoe) walks all of them: give it room. */
+export const LONG_TIMEOUT = Duration.seconds(28);
+const LONG_RUNNING = new Set(['resolve-round', 'void-round', 'close-shoe']);
+
+export interface RouteFunctionProps {
+  stage: string;
+  route: Route;
+  tables: Record<DataTable, DeployedTable>;
+  keys: Record<KeyName, kms.IKey>;
+  environment: Record<string, string>;
+  logRetention: logs.RetentionDays;
+}
+
+/**
+ * One Lambda function for one routes.ts entry: its bundle, its own role holding exactly the grants
+ * the entry declares (no managed policies), its own log group, and the alarms on it.
+ */
+export class RouteFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  readonly alarms: cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: RouteFunctionProps) {
+    super(scope, id);
+    const { route, stage } = props;
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      // Kept after the stack is deleted; the events still expire with the retention.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${route.method} ${route.path} (${stage})`,
+    });
+    // Instead of AWSLambdaBasicExecutionRole (logs on every log group): this function's group only.
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'Logs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+    for (const grant of tableGrants(route)) {
+      const table = props.tables[grant.table];
+      // Queries on a secondary index are authorised on the index ARN: name each one, no wildcard.
+      const resources = [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)];
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: sid('Table', grant.table), actions: [...grant.actions], resources }),
+      );
+    }
+    for (const grant of keyGrants(route)) {
+      const key = grant.key === undefined ? undefined : props.keys[grant.key];
+      const resources = [key === undefined ? '*' : key.keyArn];
+      const name = sid('Kms', grant.key ?? 'random');
+      // Sign is pinned to ECDSA P-256 / SHA-256 (brief §5). Its own statement: GetPublicKey requests
+      // carry no kms:SigningAlgorithm, so the condition would deny them.
+      const signs = grant.actions.includes('kms:Sign');
+      const others = grant.actions.filter((a) => a !== 'kms:Sign');
+      if (signs) {
+        this.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: `${name}Sign`,
+            actions: ['kms:Sign'],
+            resources,
+            conditions: { StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } },
+          }),
+        );
+      }
+      if (others.length > 0) {
+        this.role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: name, actions: others, resources }));
+      }
+      if (key === undefined) {
+        acknowledge(
+          this.role,
+          'AwsSolutions-IAM5[Resource::*]',
+          'kms:GenerateRandom is not a key operation: IAM only accepts Resource "*" for it ' +
+            '(https://docs.aws.amazon.com/kms/latest/developerguide/kms-api-permissions-reference.html). ' +
+            `The statement grants kms:GenerateRandom and nothing else, to ${route.handler} only.`,
+        );
+      }
+    }
+
+    this.function = new NodejsFunction(this, 'Function', {
+      functionName: `pyb-${stage}-${route.handler}`,
+      description: `${route.method} ${route.path}`,
+      code: bundledHandlerCode(route.handler),
+      handler: LAMBDA_HANDLER,
+      runtime: RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: MEMORY_MB,
+      timeout: LONG_RUNNING.has(route.handler) ? LONG_TIMEOUT : TIMEOUT,
+      role: this.role,
+      logGroup: this.logGroup,
+      // Stack traces through the bundle's source map (the map is next to index.mjs).
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    });
+    acknowledge(
+      this.function,
+      'AwsSolutions-L1',
+      'Pinned to Node.js 22 on purpose: the bundles are built for node22 (infra/src/bundling.ts) and ' +
+        'the cold-start budget in docs/benchmarks.md is measured for it; a runtime upgrade is a ' +
+        'deliberate change with its own measurement, not something a synth should drift into.',
+    );
+
+    this.alarms = [
+      new cloudwatch.Alarm(this, 'ErrorsAlarm', {
+        alarmDescription: `${route.handler} (${stage}): the function failed (uncaught error or timeout)`,
+        metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, 'ThrottlesAlarm', {
+        alarmDescription: `${route.handler} (${stage}): invocations throttled (concurrency limit reached)`,
+        metric: this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    ];
+  }
+}
+
+/** IAM statement ids are alphanumeric: Table + game -> TableGame. */
+function sid(prefix: string, name: string): string {
+  return prefix + name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,162 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import type { Route } from '../../functions/src/routes';
+import type { DeployConfig } from './config';
+import { DataTables, pascal } from './data';
+import { acknowledge } from './nag';
+import { RouteFunction } from './route-function';
+
+export interface PuntoYBancaStackProps extends StackProps {
+  config: DeployConfig;
+  /** functions/src/routes.ts: one function and one route per entry. */
+  routes: readonly Route[];
+}
+
+/**
+ * The whole service for one stage: HTTP API -> one Lambda per route -> DynamoDB tables and KMS keys,
+ * with least-privilege roles, log retention and alarms.
+ */
+export class PuntoYBancaStack extends Stack {
+  readonly functions: Record<string, RouteFunction> = {};
+  readonly api: apigwv2.HttpApi;
+
+  constructor(scope: Construct, id: string, props: PuntoYBancaStackProps) {
+    super(scope, id, props);
+    const { config, routes } = props;
+    const prefix = `pyb-${config.stage}`;
+    const logRetention = config.logRetentionDays as logs.RetentionDays;
+
+    const data = new DataTables(this, 'Data', { namePrefix: prefix });
+
+    // Seeds are stored only sealed under this key (brief §5); it decrypts only in the functions that
+    // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it.
+    const sealKey = new kms.Key(this, 'SeedSealKey', {
+      alias: `alias/${prefix}-seed-seal`,
+      description: `Punto y Banca ${config.stage}: seals shoe server seeds (encryption context = shoe)`,
+      enableKeyRotation: true,
+      rotationPeriod: Duration.days(365),
+      removalPolicy: RemovalPolicy.RETAIN,
+      pendingWindow: Duration.days(30),
+    });
+    // Signs shoe statements and audit chain heads; verifiers check with its public key. Asymmetric
+    // keys cannot rotate in place: rotation is a new key (docs/deploy.md).
+    const signingKey = new kms.Key(this, 'StatementSigningKey', {
+      alias: `alias/${prefix}-statement-signing`,
+      description: `Punto y Banca ${config.stage}: signs shoe statements and audit chain heads (ECDSA P-256)`,
+      keySpec: kms.KeySpec.ECC_NIST_P256,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+      pendingWindow: Duration.days(30),
+    });
+
+    // What functions/src/context.ts reads. Every function gets every name: the composition root builds
+    // all adapters at start, and a name is not a permission (each role below is).
+    const environment: Record<string, string> = {
+      STAGE: config.stage,
+      NODE_ENV: 'production',
+      KEY_SERVICE: 'kms',
+      SEED_KEY_ID: sealKey.keyArn,
+      SIGNING_KEY_ID: signingKey.keyArn,
+    };
+    for (const [logical, table] of Object.entries(data.tables)) {
+      environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
+    }
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.api = new apigwv2.HttpApi(this, 'Api', {
+      apiName: prefix,
+      description: `Punto y Banca game-round API (${config.stage})`,
+      createDefaultStage: false,
+    });
+    const stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: apigw.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTimeEpoch',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    const topic = new sns.Topic(this, 'AlarmTopic', {
+      topicName: `${prefix}-alarms`,
+      displayName: `Punto y Banca ${config.stage} alarms`,
+      enforceSSL: true,
+    });
+    if (config.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
+    const alarmAction = new actions.SnsAction(topic);
+
+    for (const route of routes) {
+      if (this.functions[route.handler]) throw new Error(`routes.ts lists handler '${route.handler}' twice`);
+      const fn = new RouteFunction(this, pascal(route.handler), {
+        stage: config.stage,
+        route,
+        tables: data.tables,
+        keys: { seal: sealKey, signing: signingKey },
+        environment,
+        logRetention,
+      });
+      this.functions[route.handler] = fn;
+      for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
+
+      const [httpRoute] = this.api.addRoutes({
+        path: route.path,
+        methods: [route.method === 'GET' ? apigwv2.HttpMethod.GET : apigwv2.HttpMethod.POST],
+        integration: new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn.function),
+      });
+      acknowledge(
+        httpRoute!,
+        'AwsSolutions-APIG4',
+        route.roles.length === 0
+          ? `${route.method} ${route.path} has no roles in routes.ts: public by design, it serves published, ` +
+              'non-secret material (the statement-signing public key, the OpenAPI document).'
+          : `${route.method} ${route.path} authenticates in the handler: an 'Authorization: Bearer' API key ` +
+              `is hashed and looked up in the principals table, then role (${route.roles.join(', ')}) and ` +
+              'tenancy are enforced by the use case. A gateway authorizer would duplicate that on every call.',
+      );
+    }
+
+    const serverErrors = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
+      alarmDescription: `API (${config.stage}): requests answered with a 5xx`,
+      metric: stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    serverErrors.addAlarmAction(alarmAction);
+
+    new CfnOutput(this, 'ApiUrl', { value: stage.url });
+    new CfnOutput(this, 'Stage', { value: config.stage });
+    new CfnOutput(this, 'SealKeyArn', { value: sealKey.keyArn });
+    new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+    for (const [logical, table] of Object.entries(data.tables)) {
+      new CfnOutput(this, `${pascal(logical)}TableName`, { value: table.tableName });
+    }
+  }
+}
