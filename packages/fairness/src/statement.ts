@@ -2,6 +2,7 @@
  * The shoe statement (docs/provably-fair.md §2): what is signed and published before any bet.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { TableConfig } from '@pyb/engine';
 import { bytesToHex, utf8ToBytes } from './bytes';
 import { canonicalJson } from './canonical';
 import type { CutCardBounds } from './shoe';
@@ -9,6 +10,11 @@ import { SERVER_SEED_BYTES } from './stream';
 
 export const SHOE_SCHEME = 'pyb-shoe/1';
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
+/**
+ * The game rules a statement promises and this verifier replays: the tableau, burn, cut-card and
+ * settlement rules of packages/engine (seeds 000, 003, 004). A change to any of them needs a new value.
+ */
+export const RULES_VERSION = 'pyb-rules/1';
 
 /** commitment = hex(SHA-256(server seed)), lowercase. */
 export function commitmentOf(serverSeed: Uint8Array): string {
@@ -27,7 +33,7 @@ export interface ShoeStatement {
   decks: number;
   cutCard: CutCardBounds;
   /** The table configuration in force for the whole shoe (binds payouts, commission, side bets). */
-  table: Record<string, unknown> & { decks: number; cutCard: CutCardBounds };
+  table: TableConfig;
   commitment: string;
   /** ISO 8601 UTC. */
   createdAt: string;
