@@ -14,6 +14,8 @@ export interface ExactOdds {
   banker: bigint;
   player: bigint;
   tie: bigint;
+  /** a natural (8 or 9) on either hand's first two cards */
+  natural: bigint;
   /** Punto's first two cards share a rank (same count for Banca's pair, by symmetry of the deal) */
   playerPair: bigint;
   bankerPair: bigint;
@@ -35,6 +37,7 @@ export function exactOdds(composition: Composition): ExactOdds {
   if (n < 6) throw new RangeError('exact odds need at least 6 cards in the shoe');
   const v = valueCounts(composition);
   const totals = [0n, 0n, 0n];
+  let natural = 0n;
   const inner = [0, 0, 0];
   const rest = n - 4; // cards left after the first four
   for (let p1 = 0; p1 < 10; p1++) {
@@ -83,6 +86,7 @@ export function exactOdds(composition: Composition): ExactOdds {
             inner[outcome(pt, bt)]! += rest * (rest - 1);
           }
           const prefix = BigInt(n1 * n2) * BigInt(n3 * n4);
+          if (pt >= 8 || bt >= 8) natural += prefix * BigInt(rest * (rest - 1));
           for (let o = 0; o < 3; o++) if (inner[o] !== 0) totals[o]! += prefix * BigInt(inner[o]!);
           v[b2]!++;
         }
@@ -103,6 +107,7 @@ export function exactOdds(composition: Composition): ExactOdds {
     player: totals[OUT_PLAYER]!,
     banker: totals[OUT_BANKER]!,
     tie: totals[OUT_TIE]!,
+    natural,
     playerPair: samePairs * fill,
     bankerPair: samePairs * fill,
   };
@@ -171,6 +176,7 @@ export const probabilities = (odds: ExactOdds) => ({
   player: ratioToNumber({ num: odds.player, den: odds.total }),
   banker: ratioToNumber({ num: odds.banker, den: odds.total }),
   tie: ratioToNumber({ num: odds.tie, den: odds.total }),
+  natural: ratioToNumber({ num: odds.natural, den: odds.total }),
   playerPair: ratioToNumber({ num: odds.playerPair, den: odds.total }),
   bankerPair: ratioToNumber({ num: odds.bankerPair, den: odds.total }),
 });

@@ -13,7 +13,7 @@ const fallingFactorial = (n: number, k: number) => {
 
 /** Brute force: play every ordered 6-card sequence of a small multiset through playCoup. */
 function bruteForce(cards: Card[]) {
-  const counts = { banker: 0n, player: 0n, tie: 0n, playerPair: 0n, bankerPair: 0n, total: 0n };
+  const counts = { banker: 0n, player: 0n, tie: 0n, natural: 0n, playerPair: 0n, bankerPair: 0n, total: 0n };
   const used = new Array<boolean>(cards.length).fill(false);
   const seq: Card[] = [];
   const walk = () => {
@@ -21,6 +21,7 @@ function bruteForce(cards: Card[]) {
       const coup = playCoup(seq);
       counts.total++;
       counts[coup.winner === 'BANKER' ? 'banker' : coup.winner === 'PLAYER' ? 'player' : 'tie']++;
+      if (coup.natural) counts.natural++;
       if (coup.playerPair) counts.playerPair++;
       if (coup.bankerPair) counts.bankerPair++;
       return;
@@ -101,6 +102,7 @@ describe('exact odds', () => {
       banker: odds.banker,
       player: odds.player,
       tie: odds.tie,
+      natural: odds.natural,
       playerPair: odds.playerPair,
       bankerPair: odds.bankerPair,
     }).toEqual(brute);
