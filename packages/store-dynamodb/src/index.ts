@@ -1,3 +1,4 @@
 export * from './idempotency';
 export * from './principals';
+export * from './store';
 export * from './tables';

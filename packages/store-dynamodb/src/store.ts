@@ -1,0 +1,392 @@
+/**
+ * The core's Store port on DynamoDB (docs/data-model.md). A translator only: entity keys -> table,
+ * pk/sk and index attributes; the core's conditions -> ConditionExpressions; a write of several
+ * operations -> one TransactWriteItems (a single operation -> one conditional Put/Update, half the
+ * write units). No game or money rule lives here.
+ */
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  type CancelReason,
+  type Condition,
+  DomainError,
+  type Entities,
+  type Entity,
+  type EntityKeys,
+  type Expect,
+  type Page,
+  type Store,
+  TransactionCanceled,
+  type WriteOp,
+} from '@pyb/core';
+import { GSI1, LEDGER_INDEX, type LogicalTable, type TableNames } from './tables';
+
+type Item = Record<string, unknown>;
+
+interface Location {
+  table: LogicalTable;
+  pk: string;
+  sk: string;
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
+const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
+  table: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: 'TABLE' }),
+  shoe: (k) => ({ table: 'game', pk: `SHOE#${k.shoeId}`, sk: 'SHOE' }),
+  round: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: 'ROUND' }),
+  position: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `P#${k.playerId}` }),
+  wallet: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: 'WALLET' }),
+  ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
+  debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
+  audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
+};
+
+/** Index attributes written with an item (the access patterns of docs/data-model.md). */
+function indexAttributes<E extends Entity>(entity: E, item: Entities[E]): Item {
+  switch (entity) {
+    case 'table': {
+      const t = item as Entities['table'];
+      return { gsi1pk: `OPERATOR#${t.operatorId}`, gsi1sk: `TABLE#${t.createdAt}#${t.tableId}` };
+    }
+    case 'shoe': {
+      const s = item as Entities['shoe'];
+      return { gsi1pk: `TABLE#${s.tableId}`, gsi1sk: `SHOE#${pad(s.number, 6)}` };
+    }
+    case 'round': {
+      const r = item as Entities['round'];
+      return { gsi1pk: `SHOE#${r.shoeId}`, gsi1sk: `ROUND#${pad(r.number, 6)}` };
+    }
+    case 'position': {
+      const p = item as Entities['position'];
+      return { gsi1pk: `PLAYER#${p.operatorId}#${p.playerId}`, gsi1sk: `${p.openedAt}#${p.roundId}` };
+    }
+    case 'ledger':
+      return { lseq: (item as Entities['ledger']).seq };
+    default:
+      return {};
+  }
+}
+
+const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lseq'];
+const strip = <T>(item: Item): T => {
+  const out: Item = { ...item };
+  for (const k of KEY_ATTRIBUTES) delete out[k];
+  return out as T;
+};
+
+/** Builds expression names/values with stable placeholders. */
+class Expr {
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+  private n = 0;
+  private v = 0;
+  private readonly byName = new Map<string, string>();
+
+  path(dotted: string): string {
+    return dotted
+      .split('.')
+      .map((segment) => {
+        let placeholder = this.byName.get(segment);
+        if (!placeholder) {
+          placeholder = `#n${this.n++}`;
+          this.byName.set(segment, placeholder);
+          this.names[placeholder] = segment;
+        }
+        return placeholder;
+      })
+      .join('.');
+  }
+
+  value(value: unknown): string {
+    const placeholder = `:v${this.v++}`;
+    this.values[placeholder] = value;
+    return placeholder;
+  }
+
+  condition(attribute: string, c: Condition): string {
+    const p = this.path(attribute);
+    if (c === null) return `attribute_not_exists(${p})`;
+    if (c === 'exists') return `attribute_exists(${p})`;
+    if (typeof c !== 'object') return `${p} = ${this.value(c)}`;
+    if ('in' in c) return `${p} IN (${c.in.map((x) => this.value(x)).join(', ')})`;
+    if ('lt' in c) return `${p} < ${this.value(c.lt)}`;
+    if ('lte' in c) return `${p} <= ${this.value(c.lte)}`;
+    return `${p} >= ${this.value(c.gte)}`;
+  }
+
+  conditions(expect: Expect | undefined, extra: string[] = []): string | undefined {
+    const parts = [...extra, ...Object.entries(expect ?? {}).map(([a, c]) => this.condition(a, c))];
+    return parts.length > 0 ? parts.join(' AND ') : undefined;
+  }
+
+  /** Only the placeholders used (DynamoDB refuses unused ones). */
+  attach<T extends object>(input: T): T {
+    return {
+      ...input,
+      ...(Object.keys(this.names).length > 0 && { ExpressionAttributeNames: this.names }),
+      ...(Object.keys(this.values).length > 0 && { ExpressionAttributeValues: this.values }),
+    };
+  }
+}
+
+export interface DynamoStoreOptions {
+  tables: TableNames;
+  /** A document client to share, a client, or the config for one. */
+  doc?: DynamoDBDocumentClient;
+  client?: DynamoDBClient;
+  clientConfig?: DynamoDBClientConfig;
+}
+
+export class DynamoStore implements Store {
+  readonly doc: DynamoDBDocumentClient;
+  readonly tables: TableNames;
+
+  constructor(options: DynamoStoreOptions) {
+    this.doc =
+      options.doc ??
+      DynamoDBDocumentClient.from(options.client ?? new DynamoDBClient(options.clientConfig ?? {}), {
+        marshallOptions: { removeUndefinedValues: true },
+      });
+    this.tables = options.tables;
+  }
+
+  private locate<E extends Entity>(entity: E, key: EntityKeys[E]): Location & { tableName: string } {
+    const loc = LOCATE[entity](key);
+    return { ...loc, tableName: this.tables[loc.table] };
+  }
+
+  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    const loc = this.locate(entity, key);
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: loc.tableName, Key: { pk: loc.pk, sk: loc.sk }, ConsistentRead: true }),
+    );
+    return Item ? strip<Entities[E]>(Item) : undefined;
+  }
+
+  /** One write operation as a TransactWriteItems element (Put / Update / ConditionCheck). */
+  private writeItem(op: WriteOp): Record<string, Item> {
+    const loc = this.locate(op.entity, op.key as never);
+    const Key = { pk: loc.pk, sk: loc.sk };
+    const expr = new Expr();
+    if (op.kind === 'put') {
+      const Item = {
+        ...(op.item as unknown as Item),
+        ...indexAttributes(op.entity, op.item as never),
+        ...Key,
+      };
+      const ConditionExpression =
+        op.expect === undefined ? `attribute_not_exists(${expr.path('pk')})` : expr.conditions(op.expect);
+      return { Put: expr.attach({ TableName: loc.tableName, Item, ConditionExpression }) };
+    }
+    const mustExist = op.kind === 'check' || !op.upsert ? [`attribute_exists(${expr.path('pk')})`] : [];
+    const ConditionExpression = expr.conditions(op.expect, mustExist);
+    if (op.kind === 'check') {
+      return { ConditionCheck: expr.attach({ TableName: loc.tableName, Key, ConditionExpression }) };
+    }
+    const sets: string[] = [];
+    const removes: string[] = [];
+    for (const [attribute, value] of Object.entries(op.set ?? {})) {
+      if (value === null) removes.push(expr.path(attribute));
+      else if (value !== undefined) sets.push(`${expr.path(attribute)} = ${expr.value(value)}`);
+    }
+    for (const [attribute, delta] of Object.entries(op.add ?? {})) {
+      const p = expr.path(attribute);
+      sets.push(`${p} = if_not_exists(${p}, ${expr.value(0)}) + ${expr.value(delta)}`);
+    }
+    for (const [attribute, values] of Object.entries(op.append ?? {})) {
+      const p = expr.path(attribute);
+      sets.push(`${p} = list_append(if_not_exists(${p}, ${expr.value([])}), ${expr.value(values)})`);
+    }
+    const UpdateExpression = [
+      sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+      removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return {
+      Update: expr.attach({ TableName: loc.tableName, Key, UpdateExpression, ConditionExpression }),
+    };
+  }
+
+  async transact(ops: readonly WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    const items = ops.map((op) => this.writeItem(op));
+    if (ops.length === 1 && !items[0]!.ConditionCheck) {
+      // A single write needs no transaction: a conditional Put/Update is as atomic and costs half.
+      try {
+        if (items[0]!.Put) await this.doc.send(new PutCommand(items[0]!.Put as never));
+        else await this.doc.send(new UpdateCommand(items[0]!.Update as never));
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) throw new TransactionCanceled(['CONDITION']);
+        throw error;
+      }
+      return;
+    }
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        const reasons = ops.map((_, i): CancelReason | undefined => {
+          const code = error.CancellationReasons?.[i]?.Code;
+          if (!code || code === 'None') return undefined;
+          return code === 'ConditionalCheckFailed' ? 'CONDITION' : 'CONFLICT';
+        });
+        // DynamoDB may cancel without naming an item (e.g. a conflicting transaction): retryable.
+        throw new TransactionCanceled(reasons.some((r) => r) ? reasons : ops.map(() => 'CONFLICT' as const));
+      }
+      if ((error as { name?: string }).name === 'TransactionConflictException') {
+        throw new TransactionCanceled(ops.map(() => 'CONFLICT' as const));
+      }
+      throw error;
+    }
+  }
+
+  private async queryAll(input: QueryCommandInput): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }),
+      );
+      items.push(...((out.Items as Item[]) ?? []));
+      start = out.LastEvaluatedKey as Item | undefined;
+    } while (start);
+    return items;
+  }
+
+  private async queryPage<T>(
+    input: QueryCommandInput,
+    partition: string,
+    cursor: string | undefined,
+  ): Promise<Page<T>> {
+    const start = cursor === undefined ? undefined : decodeCursor(cursor, partition);
+    const out = await this.doc.send(
+      new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }),
+    );
+    const last = out.LastEvaluatedKey as Item | undefined;
+    return {
+      items: ((out.Items as Item[]) ?? []).map((i) => strip<T>(i)),
+      ...(last && { cursor: encodeCursor(last) }),
+    };
+  }
+
+  async listPositions(roundId: string) {
+    const items = await this.queryAll({
+      TableName: this.tables.game,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': `ROUND#${roundId}`, ':p': 'P#' },
+      ConsistentRead: true,
+    });
+    return items.map((i) => strip<Entities['position']>(i));
+  }
+
+  async listRounds(shoeId: string) {
+    const items = await this.queryAll({
+      TableName: this.tables.game,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
+      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':p': 'ROUND#' },
+    });
+    return items.map((i) => strip<Entities['round']>(i));
+  }
+
+  listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
+    const partition = `PLAYER#${operatorId}#${playerId}`;
+    return this.queryPage<Entities['position']>(
+      {
+        TableName: this.tables.game,
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: page.limit,
+      },
+      partition,
+      page.cursor,
+    );
+  }
+
+  listLedger(
+    operatorId: string,
+    playerId: string,
+    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
+  ) {
+    const partition = `W#${operatorId}#${playerId}`;
+    return this.queryPage<Entities['ledger']>(
+      {
+        TableName: this.tables.wallets,
+        IndexName: LEDGER_INDEX,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: page.order === 'asc',
+        Limit: page.limit,
+        ConsistentRead: true,
+      },
+      partition,
+      page.cursor,
+    );
+  }
+
+  async listDebts(shoeId: string) {
+    const items = await this.queryAll({
+      TableName: this.tables.wallets,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `DEBT#${shoeId}` },
+      ConsistentRead: true,
+    });
+    return items.map((i) => strip<Entities['debt']>(i));
+  }
+
+  async listAudit(shoeId: string) {
+    const items = await this.queryAll({
+      TableName: this.tables.audit,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':e': 'E#' },
+      ConsistentRead: true,
+    });
+    return items.map((i) => strip<Entities['audit']>(i));
+  }
+
+  async auditHead(shoeId: string) {
+    const out = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tables.audit,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)',
+        ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':e': 'E#' },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const item = out.Items?.[0];
+    return item ? strip<Entities['audit']>(item as Item) : undefined;
+  }
+}
+
+const encodeCursor = (key: Item): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+/** A cursor is only good for the partition it came from (it cannot be used to read someone else's). */
+function decodeCursor(cursor: string, partition: string): Item {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Item;
+    if (key && typeof key === 'object' && (key.pk === partition || key.gsi1pk === partition)) return key;
+  } catch {
+    // fall through
+  }
+  throw new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
+}
