@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuildOptions, build, buildSync, type Metafile } from 'esbuild';
+
+// No aws-cdk-lib here: bench/bundles.ts builds with these options without loading the CDK.
+
+export type { Metafile };
+
+/** The repository root (infra/src/ -> ../..). */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The Node version the bundles target; keep in step with the Lambda runtime in the stack. */
+export const NODE_TARGET = 'node22';
+
+/** The file Lambda loads: `.mjs` so the runtime treats the bundle as ESM without a package.json. */
+export const BUNDLE_FILE = 'index.mjs';
+export const LAMBDA_HANDLER = 'index.handler';
+
+/** `functions/<handler>/handler.ts` for a routes.ts entry. */
+export function handlerEntry(handler: string, root = REPO_ROOT): string {
+  return join(root, 'functions', handler, 'handler.ts');
+}
+
+/**
+ * The esbuild options of every Lambda bundle. One definition, used by the CDK app and by
+ * bench/bundles.ts, so the sizes and cold starts we measure are those of what we deploy.
+ *
+ * - ESM, minified, tree-shaken; `module` before `main` so packages with an ESM build (the AWS SDK v3
+ *   clients, middy, zod) are shaken as ESM.
+ * - The AWS SDK is bundled, not taken from the runtime: the modular v3 clients we pin are the ones we
+ *   tested, and a bundled client avoids the runtime's full SDK on the module path.
+ * - External source maps without sources content (stack traces only need the mappings; Lambda loads
+ *   them because the stack sets NODE_OPTIONS=--enable-source-maps).
+ * - A `require` made from `import.meta.url`, for the few CommonJS dependencies that call require()
+ *   inside an ESM bundle.
+ */
+export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions {
+  return {
+    absWorkingDir: REPO_ROOT,
+    entryPoints: { index: entry },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: NODE_TARGET,
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: 'external',
+    sourcesContent: false,
+    legalComments: 'none',
+    external: [],
+    tsconfig: join(REPO_ROOT, 'tsconfig.json'),
+    banner: {
+      js: "import{createRequire as __pybCreateRequire}from'node:module';const require=__pybCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  };
+}
+
+/** Bundles one handler entry into `outdir` (index.mjs + index.mjs.map), synchronously (CDK bundling). */
+export function bundleHandlerSync(entry: string, outdir: string): void {
+  buildSync(lambdaBuildOptions(entry, outdir));
+}
+
+/** The same bundle, with esbuild's metafile (which input contributed how many bytes). */
+export async function bundleHandlerWithMetafile(entry: string, outdir: string): Promise<Metafile> {
+  const { metafile } = await build({ ...lambdaBuildOptions(entry, outdir), metafile: true });
+  return metafile;
+}
