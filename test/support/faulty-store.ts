@@ -1,0 +1,49 @@
+import type { Entities, Entity, EntityKeys, Store, WriteOp } from '@pyb/core';
+
+/** A settlement transaction: the one that marks a position settled. */
+export const isSettlement = (ops: readonly WriteOp[]): boolean =>
+  ops.some(
+    (op) => op.entity === 'position' && op.kind === 'update' && op.set !== undefined && 'settledAt' in op.set,
+  );
+
+export class InjectedCrash extends Error {
+  override readonly name = 'InjectedCrash';
+}
+
+/**
+ * A Store that "crashes" after `after` settlement transactions: the next one fails (before it is
+ * written, or after it was written but before the caller hears back), and so does every write after
+ * it, like a process that died. Reads keep working.
+ */
+export class CrashingStore implements Store {
+  settlements = 0;
+  crashed = false;
+
+  constructor(
+    private readonly inner: Store,
+    private readonly after: number,
+    private readonly when: 'before-write' | 'after-write',
+  ) {}
+
+  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    return this.inner.get(entity, key);
+  }
+
+  async transact(ops: readonly WriteOp[]): Promise<void> {
+    if (this.crashed) throw new InjectedCrash('the process is gone');
+    if (isSettlement(ops) && ++this.settlements > this.after) {
+      this.crashed = true;
+      if (this.when === 'after-write') await this.inner.transact(ops);
+      throw new InjectedCrash(`crash during settlement #${this.settlements}`);
+    }
+    return this.inner.transact(ops);
+  }
+
+  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
+  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
+  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
+  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
+  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+}
