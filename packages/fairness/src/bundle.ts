@@ -62,8 +62,14 @@ const HandSchema = z
   .object({ cards: z.array(card).min(2).max(3), total: z.number().int().min(0).max(9) })
   .strict();
 
-export const RecordedOutcomeSchema = z
+export const RecordedCoupSchema = z
   .object({
+    /** 0-based number of the coup in the shoe (voided rounds deal no coup). */
+    index: z.number().int().min(0),
+    /** Position of its first card in the shoe order. */
+    start: z.number().int().min(0),
+    /** Cards in the order they left the shoe. */
+    cards: z.array(card).min(4).max(6),
     winner: z.enum(['PLAYER', 'BANKER', 'TIE']),
     player: HandSchema,
     banker: HandSchema,
@@ -73,46 +79,64 @@ export const RecordedOutcomeSchema = z
   })
   .strict();
 
-export const RecordedBetSchema = z
+const BetSettlementSchema = z
   .object({
     type: betType,
     amount: count.min(1),
-    /** VOID only in a voided round (full refund). */
-    result: z.enum(['WIN', 'LOSE', 'PUSH', 'VOID']),
+    result: z.enum(['WIN', 'LOSE', 'PUSH']),
     payout: count,
     commission: count,
     commissionOwed: count,
   })
   .strict();
 
-export const RecordedPositionSchema = z
+/** engine PositionSettlement, as recorded. */
+export const RecordedSettlementSchema = z
   .object({
-    positionId: id,
-    playerId: id,
-    seat: z.number().int().min(1).max(14),
-    bets: z.array(RecordedBetSchema).min(1),
+    bets: z.array(BetSettlementSchema).min(1),
+    stake: count,
     payout: count,
     commission: count,
     commissionOwed: count,
+  })
+  .strict();
+
+/** One player's position in a round (one per player per round). */
+export const RecordedPositionSchema = z
+  .object({
+    playerId: id,
+    /** Stake per bet type, integer minor units. */
+    bets: z.partialRecord(betType, count.min(1)),
+    stake: count,
+    /** Ledger idempotency keys of the bet debits. */
+    betKeys: z.array(z.string()),
+    /** null in a voided round (the stake was refunded). */
+    settlement: RecordedSettlementSchema.nullable(),
+    /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
+    ledgerSeq: count.nullable(),
   })
   .strict();
 
 export const RecordedRoundSchema = z
   .object({
     roundId: id,
-    /** 1-based, consecutive, in the order the rounds were played (voided ones included). */
-    coup: z.number().int().min(1),
+    /** 1-based number of the round in its shoe, voided rounds included. */
+    number: z.number().int().min(1),
     status: z.enum(['SETTLED', 'VOIDED']),
-    /** Cards in the order they left the shoe; a round voided before its first card has none. */
-    cards: z.array(card).max(6),
-    /** null for a voided round. */
-    outcome: RecordedOutcomeSchema.nullable(),
+    voidReason: z.string().optional(),
+    /** The coup dealt for this round; null for a voided round. */
+    coup: RecordedCoupSchema.nullable(),
     positions: z.array(RecordedPositionSchema),
   })
   .strict();
 
 export const ChainEventSchema = z
-  .object({ hash: hex32, prevHash: hex32, event: z.record(z.string(), z.unknown()) })
+  .object({
+    hash: hex32,
+    prevHash: hex32,
+    /** The hashed object: { seq, type, shoeId, roundId?, at, data }. */
+    event: z.record(z.string(), z.unknown()),
+  })
   .strict();
 
 export const ShoeBundleSchema = z
@@ -145,36 +169,39 @@ export const ShoeBundleSchema = z
 
 export type ShoeBundle = z.infer<typeof ShoeBundleSchema>;
 export type RecordedRound = z.infer<typeof RecordedRoundSchema>;
+export type RecordedCoup = z.infer<typeof RecordedCoupSchema>;
 export type RecordedPosition = z.infer<typeof RecordedPositionSchema>;
 
-/**
- * The records committed by `betsDigest` in a round's BETTING_CLOSED event: one per position, with
- * the stakes only (what was accepted before "no va más").
+/*
+ * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7). The core
+ * writes them, this verifier recomputes them: one definition, here.
  */
-export const betRecords = (positions: readonly RecordedPosition[]) =>
-  positions.map((p) => ({
-    id: p.positionId,
-    playerId: p.playerId,
-    seat: p.seat,
-    bets: p.bets.map((b) => ({ type: b.type, amount: b.amount })),
-  }));
 
-/** The records committed by `positionsDigest` in ROUND_SETTLED / ROUND_VOIDED: what each position got. */
-export const settlementRecords = (positions: readonly RecordedPosition[]) =>
-  positions.map((p) => ({
-    id: p.positionId,
-    payout: p.payout,
-    commission: p.commission,
-    commissionOwed: p.commissionOwed,
-    bets: p.bets.map((b) => ({
-      type: b.type,
-      result: b.result,
-      payout: b.payout,
-      commission: b.commission,
-      commissionOwed: b.commissionOwed,
-    })),
-  }));
+/** BETTING_CLOSED `data.betsDigest`: the accepted bets, final at "no va más". */
+export const betsRecord = (p: RecordedPosition) => ({
+  id: p.playerId,
+  bets: p.bets,
+  stake: p.stake,
+  betKeys: p.betKeys,
+});
+/** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
+export const settlementRecord = (p: RecordedPosition) => ({
+  id: p.playerId,
+  stake: p.stake,
+  settlement: p.settlement,
+  ledgerSeq: p.ledgerSeq,
+});
+/** ROUND_VOIDED `data.refundsDigest`: the stakes given back. */
+export const refundRecord = (p: RecordedPosition) => ({
+  id: p.playerId,
+  bets: p.bets,
+  stake: p.stake,
+  ledgerSeq: p.ledgerSeq,
+});
 
-export const betsDigest = (positions: readonly RecordedPosition[]): string => digest(betRecords(positions));
-export const positionsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(settlementRecords(positions));
+export const betsDigest = (positions: readonly RecordedPosition[]): string =>
+  digest(positions.map(betsRecord));
+export const settlementsDigest = (positions: readonly RecordedPosition[]): string =>
+  digest(positions.map(settlementRecord));
+export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
+  digest(positions.map(refundRecord));

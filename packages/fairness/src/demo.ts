@@ -1,17 +1,28 @@
 /**
- * Builds a complete, correctly signed bundle for a simulated shoe: the reference for what the audit
- * export must produce, the source of the example bundle in the docs, and a fixture for tests. The
- * signer is injected (KMS, the local key service, or a test key), so this stays pure.
+ * Builds a complete, correctly signed bundle for a simulated shoe, with the audit events the core
+ * writes (docs/provably-fair.md §7): the reference for what the audit export produces, the source of
+ * the example bundle in the docs, and a fixture for tests. The signer is injected (KMS, the local key
+ * service, or a test key), so this stays pure.
  */
-import { type Bet, formatCard, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
+import {
+  BET_TYPES,
+  type Bet,
+  type BetType,
+  formatCard,
+  nextCoup,
+  settle,
+  startShoe,
+  type TableConfig,
+} from '@pyb/engine';
 import { eventHash } from './audit';
 import {
   BUNDLE_FORMAT,
   betsDigest,
-  positionsDigest,
   type RecordedPosition,
   type RecordedRound,
+  refundsDigest,
   type ShoeBundle,
+  settlementsDigest,
 } from './bundle';
 import { bytesToBase64, bytesToHex } from './bytes';
 import { dealShoe } from './shoe';
@@ -32,57 +43,43 @@ export interface DemoBundleInput {
   tableId: string;
   operatorId: string;
   table: TableConfig;
+  /** ISO time the shoe opened; later events follow one second apart. */
   createdAt: string;
-  closedAt: string;
   keyId: string;
   /** PEM or base64 SPKI of the signing key. */
   publicKey: string;
   sign: (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
-  /** Coups to play (stops earlier if the cut card ends the shoe). */
-  coups: number;
-  /** 1-based coup numbers to record as voided (no cards dealt, stakes refunded). */
+  /** Rounds to play (fewer if the cut card ends the shoe first). */
+  rounds: number;
+  /** 1-based round numbers voided before betting closed (no cards dealt, stakes refunded). */
   voided?: readonly number[];
 }
 
-/** Deterministic bets for coup n: one Punto, one Banca (with a tie), one tie-only position. */
-function demoPositions(
+/** Deterministic bets for round n: Punto; Banca with a tie; a tie alone. Within the table limits. */
+function demoBets(
   table: TableConfig,
   n: number,
-): { positionId: string; playerId: string; seat: number; bets: Bet[] }[] {
-  const stake = (type: Bet['type'], k: number) => {
+): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
+  const stake = (type: BetType, k: number) => {
     const { min, max } = table.limits[type];
     return Math.min(max, min * (1 + ((n * 7 + k * 3) % 5)));
   };
   return [
-    {
-      positionId: `c${n}-p1`,
-      playerId: 'player-1',
-      seat: 1,
-      bets: [{ type: 'PLAYER', amount: stake('PLAYER', 1) }],
-    },
-    {
-      positionId: `c${n}-p2`,
-      playerId: 'player-2',
-      seat: 2,
-      bets: [
-        { type: 'BANKER', amount: stake('BANKER', 2) },
-        { type: 'TIE', amount: stake('TIE', 2) },
-      ],
-    },
-    {
-      positionId: `c${n}-p3`,
-      playerId: 'player-3',
-      seat: 3,
-      bets: [{ type: 'TIE', amount: stake('TIE', 3) }],
-    },
+    { playerId: 'player-1', bets: { PLAYER: stake('PLAYER', 1) } },
+    { playerId: 'player-2', bets: { BANKER: stake('BANKER', 2), TIE: stake('TIE', 2) } },
+    { playerId: 'player-3', bets: { TIE: stake('TIE', 3) } },
   ];
 }
 
+/** The engine's bet order, as the core settles them. */
+const list = (bets: Partial<Record<BetType, number>>): Bet[] =>
+  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
+
 export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundle> {
-  const { table } = input;
+  const { table, shoeId } = input;
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
-    shoeId: input.shoeId,
+    shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
     rulesVersion: RULES_VERSION,
@@ -95,84 +92,84 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
   const shoe = dealShoe({
     serverSeed: input.serverSeed,
     clientSeed: input.clientSeed,
-    shoeId: input.shoeId,
+    shoeId,
     decks: table.decks,
     cutCard: table.cutCard,
   });
 
   const events: ShoeBundle['audit']['events'] = [];
-  const append = (event: Record<string, unknown>) => {
+  const t0 = Date.parse(input.createdAt);
+  const at = () => new Date(t0 + events.length * 1000).toISOString();
+  const append = (type: string, roundId: string | undefined, data: Record<string, unknown>) => {
     const prevHash = events.length > 0 ? events[events.length - 1]!.hash : commitment;
+    const event = { seq: events.length, type, shoeId, ...(roundId && { roundId }), at: at(), data };
     events.push({ hash: eventHash(prevHash, event), prevHash, event });
   };
-  append({ type: 'SHOE_OPENED', shoeId: input.shoeId, commitment, statementSignature: signature });
-  append({ type: 'CLIENT_SEED_FIXED', shoeId: input.shoeId, clientSeed: input.clientSeed });
+  append('SHOE_OPENED', undefined, { tableId: input.tableId, number: 1, statement, signature });
 
   const rounds: RecordedRound[] = [];
   let state = startShoe(shoe.order);
-  for (let n = 1; n <= input.coups && !state.finished; n++) {
-    const roundId = `${input.shoeId}-r${n}`;
-    const placed = demoPositions(table, n);
-    append({ type: 'ROUND_OPENED', roundId, coup: n });
+  let ledgerSeq = 100;
+  for (let n = 1; n <= input.rounds && !state.finished; n++) {
+    const roundId = `${shoeId}-r${n}`;
+    append('ROUND_OPENED', roundId, {
+      tableId: input.tableId,
+      number: n,
+      ...(n === 1 && { clientSeed: input.clientSeed }),
+    });
+    const placed = demoBets(table, n).map((p) => ({
+      ...p,
+      stake: list(p.bets).reduce((s, b) => s + b.amount, 0),
+      betKeys: list(p.bets).map((b) => `c:${roundId}-${p.playerId}-${b.type}`),
+    }));
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
         ...p,
-        bets: p.bets.map((b) => ({
-          ...b,
-          result: 'VOID' as const,
-          payout: b.amount,
-          commission: 0,
-          commissionOwed: 0,
-        })),
-        payout: p.bets.reduce((s, b) => s + b.amount, 0),
-        commission: 0,
-        commissionOwed: 0,
+        settlement: null,
+        ledgerSeq: ledgerSeq++,
       }));
-      append({
-        type: 'ROUND_VOIDED',
-        roundId,
+      append('ROUND_VOIDED', roundId, {
         reason: 'MISDEAL',
-        positionsDigest: positionsDigest(positions),
+        refundsDigest: refundsDigest(positions),
+        positions: positions.length,
+        refunded: positions.reduce((s, p) => s + p.stake, 0),
       });
-      rounds.push({ roundId, coup: n, status: 'VOIDED', cards: [], outcome: null, positions });
+      rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
       continue;
     }
-    const unsettled: RecordedPosition[] = placed.map((p) => ({
-      ...p,
-      bets: p.bets.map((b) => ({
-        ...b,
-        result: 'PUSH' as const,
-        payout: 0,
-        commission: 0,
-        commissionOwed: 0,
-      })),
-      payout: 0,
-      commission: 0,
-      commissionOwed: 0,
-    }));
-    append({ type: 'BETTING_CLOSED', roundId, betsDigest: betsDigest(unsettled) });
+    const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
+    append('BETTING_CLOSED', roundId, {
+      betsDigest: betsDigest(open),
+      positions: open.length,
+      stake: open.reduce((s, p) => s + p.stake, 0),
+    });
     const coup = nextCoup(table, shoe.order, shoe.cutIndex, state);
+    const first = state.coups === 0;
     state = coup.state;
     const { result } = coup;
-    const cards = Array.from(shoe.order.subarray(coup.start, coup.start + result.cardsUsed), formatCard);
-    append({ type: 'COUP_RESOLVED', roundId, cards, winner: result.winner });
-    const positions: RecordedPosition[] = placed.map((p) => {
-      const s = settle(table, p.bets, result);
-      return {
-        ...p,
-        bets: s.bets,
-        payout: s.payout,
-        commission: s.commission,
-        commissionOwed: s.commissionOwed,
-      };
+    const dealt = Array.from(shoe.order.subarray(coup.start, coup.start + result.cardsUsed));
+    append('COUP_DEALT', roundId, {
+      index: coup.index,
+      start: coup.start,
+      cards: dealt,
+      coup: result,
+      cutCardOut: coup.cutCardOut,
+      last: coup.last,
+      ...(first && { burn: shoe.burn }),
     });
-    append({ type: 'ROUND_SETTLED', roundId, positionsDigest: positionsDigest(positions) });
+    const positions: RecordedPosition[] = placed.map((p) => {
+      const settlement = settle(table, list(p.bets), result);
+      return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
+    });
+    append('ROUND_SETTLED', roundId, { settlementsDigest: settlementsDigest(positions) });
     rounds.push({
       roundId,
-      coup: n,
+      number: n,
       status: 'SETTLED',
-      cards,
-      outcome: {
+      coup: {
+        index: coup.index,
+        start: coup.start,
+        cards: dealt.map(formatCard),
         winner: result.winner,
         player: { cards: result.player.cards.map(formatCard), total: result.player.total },
         banker: { cards: result.banker.cards.map(formatCard), total: result.banker.total },
@@ -183,20 +180,27 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       positions,
     });
   }
-  append({ type: 'SHOE_CLOSED', shoeId: input.shoeId, serverSeed: bytesToHex(input.serverSeed) });
+  append('SHOE_CLOSED', undefined, {
+    serverSeed: bytesToHex(input.serverSeed),
+    clientSeed: input.clientSeed,
+    commitment,
+    cutIndex: shoe.cutIndex,
+    rounds: rounds.length,
+    coups: state.coups,
+  });
 
   const close: ShoeCloseStatement = {
     scheme: SHOE_CLOSE_SCHEME,
-    shoeId: input.shoeId,
+    shoeId,
     commitment,
     head: events[events.length - 1]!.hash,
     length: events.length,
-    closedAt: input.closedAt,
+    closedAt: events[events.length - 1]!.event.at as string,
     keyId: input.keyId,
   };
   return {
     format: BUNDLE_FORMAT,
-    statement: statement as ShoeBundle['statement'],
+    statement,
     signature,
     publicKey: input.publicKey,
     serverSeed: bytesToHex(input.serverSeed),

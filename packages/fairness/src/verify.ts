@@ -4,8 +4,10 @@
  * reported, passed or failed, so a reader sees what was verified and not only what broke.
  */
 import {
+  BET_TYPES,
   type Bet,
   type Card,
+  type CoupResult,
   formatCard,
   nextCoup,
   parseCard,
@@ -18,13 +20,15 @@ import {
 import { verifyChain } from './audit';
 import {
   betsDigest,
-  positionsDigest,
   type RecordedPosition,
   type RecordedRound,
+  refundsDigest,
   type ShoeBundle,
   ShoeBundleSchema,
+  settlementsDigest,
 } from './bundle';
 import { base64ToBytes, hexToBytes } from './bytes';
+import { canonicalJson } from './canonical';
 import { dealShoe, type Shoe } from './shoe';
 import { keyFingerprint, parsePublicKey, verifyDerSignature } from './signature';
 import {
@@ -37,7 +41,7 @@ import {
 } from './statement';
 
 export interface Check {
-  /** Stable, dotted: `statement.signature`, `coup.12.cards`, `coup.12.position.p-3.payout`, … */
+  /** Stable, dotted: `statement.signature`, `round.12.cards`, `round.12.player.p-3.payout`, … */
   id: string;
   ok: boolean;
   detail: string;
@@ -115,7 +119,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Check
     checkShoe(report, bundle, shoe);
     checkRounds(report, bundle.rounds, table, shoe);
   }
-  checkAudit(report, bundle, raw.audit.close);
+  checkAudit(report, bundle, { statement: raw.statement, close: raw.audit.close });
   return report.checks;
 }
 
@@ -190,27 +194,36 @@ function checkShoe(report: Report, bundle: ShoeBundle, shoe: Shoe) {
   });
 }
 
+/** Bets of a position as the engine takes them, in the engine's bet-type order. */
+const betList = (bets: RecordedPosition['bets']): Bet[] =>
+  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
+
 function checkRounds(report: Report, rounds: readonly RecordedRound[], table: TableConfig, shoe: Shoe) {
   let state: ShoeState = startShoe(shoe.order);
   rounds.forEach((round, k) => {
-    const prefix = `coup.${round.coup}`;
+    const prefix = `round.${round.number}`;
     report.add(
       `${prefix}.sequence`,
-      round.coup === k + 1,
-      round.coup === k + 1
-        ? `round ${round.roundId}`
-        : `round ${round.roundId} is the ${k + 1}th of the shoe but numbered ${round.coup}`,
+      round.number === k + 1,
+      round.number === k + 1
+        ? `round ${round.roundId}, ${round.status.toLowerCase()}`
+        : `round ${round.roundId} is the ${k + 1}th of the shoe but numbered ${round.number}`,
     );
+    if (round.status === 'VOIDED') {
+      checkVoidedRound(report, prefix, round);
+      return;
+    }
     if (state.finished) {
       report.add(
         `${prefix}.shoe-end`,
         false,
-        `round ${round.roundId} was played after the cut card ended the shoe`,
+        `round ${round.roundId} was dealt after the cut card ended the shoe`,
       );
       return;
     }
-    if (round.status === 'VOIDED') {
-      state = checkVoidedRound(report, prefix, round, shoe, state);
+    const recorded = round.coup;
+    if (!recorded) {
+      report.add(`${prefix}.cards`, false, 'a settled round without a coup');
       return;
     }
     let next: ReturnType<typeof nextCoup>;
@@ -223,30 +236,37 @@ function checkRounds(report: Report, rounds: readonly RecordedRound[], table: Ta
     const { result } = next;
     const expected = Array.from(shoe.order.subarray(next.start, next.start + result.cardsUsed));
     report.try(`${prefix}.cards`, () => {
-      const recorded = parseAll(round.cards);
-      const at = firstDifference(expected, recorded);
+      if (recorded.index !== next.index || recorded.start !== next.start) {
+        return [
+          false,
+          `recorded as coup ${recorded.index} from card ${recorded.start}, but it is coup ${next.index} from card ${next.start}`,
+        ];
+      }
+      const cards = parseAll(recorded.cards);
+      const at = firstDifference(expected, cards);
       return at < 0
-        ? [true, `cards ${next.start}..${next.start + result.cardsUsed - 1}: ${cardsText(expected)}`]
+        ? [
+            true,
+            `coup ${next.index}, cards ${next.start}..${next.start + result.cardsUsed - 1}: ${cardsText(expected)}`,
+          ]
         : [
             false,
-            `card ${next.start + at} should be ${expected[at] === undefined ? '(none)' : formatCard(expected[at])}, recorded ${round.cards[at] ?? '(none)'}; the shoe deals ${cardsText(expected)}, recorded ${round.cards.join(' ') || '(none)'}`,
+            `card ${next.start + at} should be ${expected[at] === undefined ? '(none)' : formatCard(expected[at])}, recorded ${recorded.cards[at] ?? '(none)'}; the shoe deals ${cardsText(expected)}, recorded ${recorded.cards.join(' ')}`,
           ];
     });
     report.try(`${prefix}.outcome`, () => {
-      const o = round.outcome;
-      if (!o) return [false, 'a settled round without an outcome'];
       const diffs: string[] = [];
       const eq = (what: string, a: unknown, b: unknown) => {
         if (a !== b) diffs.push(`${what}: expected ${String(a)}, recorded ${String(b)}`);
       };
-      eq('winner', result.winner, o.winner);
-      eq('Punto cards', cardsText(result.player.cards), cardsText(parseAll(o.player.cards)));
-      eq('Banca cards', cardsText(result.banker.cards), cardsText(parseAll(o.banker.cards)));
-      eq('Punto total', result.player.total, o.player.total);
-      eq('Banca total', result.banker.total, o.banker.total);
-      eq('natural', result.natural, o.natural);
-      eq('Punto pair', result.playerPair, o.playerPair);
-      eq('Banca pair', result.bankerPair, o.bankerPair);
+      eq('winner', result.winner, recorded.winner);
+      eq('Punto cards', cardsText(result.player.cards), cardsText(parseAll(recorded.player.cards)));
+      eq('Banca cards', cardsText(result.banker.cards), cardsText(parseAll(recorded.banker.cards)));
+      eq('Punto total', result.player.total, recorded.player.total);
+      eq('Banca total', result.banker.total, recorded.banker.total);
+      eq('natural', result.natural, recorded.natural);
+      eq('Punto pair', result.playerPair, recorded.playerPair);
+      eq('Banca pair', result.bankerPair, recorded.bankerPair);
       return diffs.length === 0
         ? [
             true,
@@ -259,53 +279,35 @@ function checkRounds(report: Report, rounds: readonly RecordedRound[], table: Ta
       report.add(
         `${prefix}.shoe-end`,
         true,
-        `the last coup of the shoe (cut card rule ${table.afterCutCard})`,
+        `the last coup of the shoe (after the cut card: ${table.afterCutCard})`,
       );
     }
     state = next.state;
   });
 }
 
-function checkVoidedRound(
-  report: Report,
-  prefix: string,
-  round: RecordedRound,
-  shoe: Shoe,
-  state: ShoeState,
-): ShoeState {
-  const expected = Array.from(shoe.order.subarray(state.cursor, state.cursor + round.cards.length));
-  report.try(`${prefix}.cards`, () => {
-    const recorded = parseAll(round.cards);
-    const at = firstDifference(expected, recorded);
-    return at < 0
-      ? [true, `voided; ${recorded.length} card(s) consumed: ${cardsText(recorded)}`]
-      : [
-          false,
-          `voided round: card ${state.cursor + at} should be ${expected[at] === undefined ? '(none)' : formatCard(expected[at])}, recorded ${round.cards[at]}`,
-        ];
-  });
+/** A voided round deals no card; each position gets its stake back and nothing else. */
+function checkVoidedRound(report: Report, prefix: string, round: RecordedRound) {
   report.add(
-    `${prefix}.outcome`,
-    round.outcome === null,
-    round.outcome === null ? 'voided: no outcome' : 'a voided round must not record an outcome',
+    `${prefix}.cards`,
+    round.coup === null,
+    round.coup === null
+      ? `voided (${round.voidReason ?? 'no reason given'}): no cards dealt`
+      : 'a voided round must not record a coup',
   );
   for (const p of round.positions) {
-    const wrong = p.bets.find(
-      (b) => b.result !== 'VOID' || b.payout !== b.amount || b.commission !== 0 || b.commissionOwed !== 0,
-    );
-    const stake = p.bets.reduce((s, b) => s + b.amount, 0);
-    const ok = !wrong && p.payout === stake && p.commission === 0 && p.commissionOwed === 0;
+    const stake = betList(p.bets).reduce((s, b) => s + b.amount, 0);
+    const ok = p.settlement === null && p.stake === stake;
     report.add(
-      `${prefix}.position.${p.positionId}.payout`,
+      `${prefix}.player.${p.playerId}.refund`,
       ok,
       ok
-        ? `refunded ${stake}`
-        : wrong
-          ? `${wrong.type} bet of ${wrong.amount} should be refunded in full (VOID, payout ${wrong.amount}), recorded ${wrong.result} ${wrong.payout}`
-          : `position should get back its stake ${stake}, recorded ${p.payout} (commission ${p.commission}, owed ${p.commissionOwed})`,
+        ? `stake ${stake} refunded`
+        : p.settlement !== null
+          ? 'a voided position must not be settled'
+          : `the bets add up to ${stake}, the position records a stake of ${p.stake}`,
     );
   }
-  return { ...state, cursor: state.cursor + round.cards.length };
 }
 
 function checkSettlement(
@@ -313,27 +315,39 @@ function checkSettlement(
   prefix: string,
   position: RecordedPosition,
   table: TableConfig,
-  result: Parameters<typeof settle>[2],
+  result: CoupResult,
 ) {
-  const id = `${prefix}.position.${position.positionId}`;
-  const bets: Bet[] = position.bets.map((b) => ({ type: b.type as Bet['type'], amount: b.amount }));
+  const id = `${prefix}.player.${position.playerId}`;
+  const bets = betList(position.bets);
   report.try(`${id}.bets`, () => {
     validateBets(table, bets);
+    const stake = bets.reduce((s, b) => s + b.amount, 0);
+    if (stake !== position.stake)
+      return [false, `the bets add up to ${stake}, the position records a stake of ${position.stake}`];
     return [true, bets.map((b) => `${b.type} ${b.amount}`).join(', ')];
   });
   report.try(`${id}.payout`, () => {
     const expected = settle(table, bets, result);
+    const recorded = position.settlement;
+    if (!recorded) return [false, 'a position of a settled round without a settlement'];
     const diffs: string[] = [];
-    expected.bets.forEach((e, i) => {
-      const r = position.bets[i]!;
-      for (const field of ['result', 'payout', 'commission', 'commissionOwed'] as const) {
+    for (const e of expected.bets) {
+      const r = recorded.bets.find((b) => b.type === e.type);
+      if (!r) {
+        diffs.push(`${e.type}: not settled`);
+        continue;
+      }
+      for (const field of ['amount', 'result', 'payout', 'commission', 'commissionOwed'] as const) {
         if (e[field] !== r[field])
           diffs.push(`${e.type} ${field}: expected ${e[field]}, recorded ${r[field]}`);
       }
-    });
-    for (const field of ['payout', 'commission', 'commissionOwed'] as const) {
-      if (expected[field] !== position[field])
-        diffs.push(`position ${field}: expected ${expected[field]}, recorded ${position[field]}`);
+    }
+    if (recorded.bets.length !== expected.bets.length) {
+      diffs.push(`${recorded.bets.length} bets settled, ${expected.bets.length} placed`);
+    }
+    for (const field of ['stake', 'payout', 'commission', 'commissionOwed'] as const) {
+      if (expected[field] !== recorded[field])
+        diffs.push(`${field}: expected ${expected[field]}, recorded ${recorded[field]}`);
     }
     return diffs.length === 0
       ? [
@@ -344,7 +358,15 @@ function checkSettlement(
   });
 }
 
-function checkAudit(report: Report, bundle: ShoeBundle, rawClose: ShoeCloseStatement) {
+type Event = Record<string, unknown> & { type?: unknown; roundId?: unknown; data?: unknown };
+const dataOf = (event: Event): Record<string, unknown> =>
+  typeof event.data === 'object' && event.data !== null ? (event.data as Record<string, unknown>) : {};
+
+function checkAudit(
+  report: Report,
+  bundle: ShoeBundle,
+  raw: { statement: unknown; close: ShoeCloseStatement },
+) {
   const { statement, audit } = bundle;
   const events = audit.events;
   const chain = verifyChain(events, statement.commitment);
@@ -353,52 +375,108 @@ function checkAudit(report: Report, bundle: ShoeBundle, rawClose: ShoeCloseState
     chain.ok,
     chain.ok ? `${chain.length} events linked from the commitment to head ${chain.head}` : chain.detail,
   );
+  const list = events.map((e) => e.event as Event);
+  const ofType = (type: string) => list.filter((e) => e.type === type);
 
-  const seedAt = events.findIndex((e) => 'clientSeed' in e.event);
-  const firstRoundAt = events.findIndex((e) => 'roundId' in e.event);
-  const seedEvent = seedAt >= 0 ? events[seedAt]!.event : undefined;
+  report.try('audit.statement', () => {
+    const opened = list[0];
+    if (opened?.type !== 'SHOE_OPENED') return [false, 'the chain does not start with SHOE_OPENED'];
+    const data = dataOf(opened);
+    return canonicalJson(data.statement) === canonicalJson(raw.statement) &&
+      data.signature === bundle.signature
+      ? [true, 'SHOE_OPENED, the first event, carries this signed statement']
+      : [false, 'SHOE_OPENED records another statement or signature than the bundle'];
+  });
+
+  const seedAt = list.findIndex((e) => typeof dataOf(e).clientSeed === 'string');
+  const firstDeal = list.findIndex((e) => e.type === 'COUP_DEALT');
+  const fixed = seedAt >= 0 ? dataOf(list[seedAt]!).clientSeed : undefined;
   report.add(
     'audit.client-seed',
-    seedEvent !== undefined &&
-      seedEvent.clientSeed === bundle.clientSeed &&
-      (firstRoundAt < 0 || seedAt < firstRoundAt),
-    seedEvent === undefined
+    fixed === bundle.clientSeed && (firstDeal < 0 || seedAt < firstDeal),
+    fixed === undefined
       ? 'the audit chain never records the client seed'
-      : seedEvent.clientSeed !== bundle.clientSeed
-        ? `the chain fixed client seed ${JSON.stringify(seedEvent.clientSeed)}, the bundle uses ${JSON.stringify(bundle.clientSeed)}`
-        : firstRoundAt >= 0 && seedAt > firstRoundAt
-          ? `the client seed was fixed at event ${seedAt}, after the first round (event ${firstRoundAt})`
-          : `fixed at event ${seedAt}, after the commitment and before the first round`,
+      : fixed !== bundle.clientSeed
+        ? `the chain fixed client seed ${JSON.stringify(fixed)}, the bundle uses ${JSON.stringify(bundle.clientSeed)}`
+        : firstDeal >= 0 && seedAt > firstDeal
+          ? `the client seed was recorded at event ${seedAt}, after the first card (event ${firstDeal})`
+          : `fixed at event ${seedAt}, after the commitment and before the first card`,
   );
 
   for (const round of bundle.rounds) {
-    const mine = events.filter((e) => e.event.roundId === round.roundId).map((e) => e.event);
-    const prefix = `audit.coup.${round.coup}`;
-    const bets = mine.find((e) => 'betsDigest' in e);
-    const expectedBets = betsDigest(round.positions);
+    const mine = list.filter((e) => e.roundId === round.roundId);
+    const find = (type: string) => mine.find((e) => e.type === type);
+    const prefix = `audit.round.${round.number}`;
+    const closed = find('BETTING_CLOSED');
+    const bets = betsDigest(round.positions);
     report.add(
       `${prefix}.bets`,
-      bets ? bets.betsDigest === expectedBets : round.status === 'VOIDED',
-      bets
-        ? bets.betsDigest === expectedBets
-          ? `bets committed when betting closed (digest ${expectedBets})`
-          : `the bets in the bundle (digest ${expectedBets}) are not the ones committed when betting closed (${String(bets.betsDigest)})`
+      closed ? dataOf(closed).betsDigest === bets : round.status === 'VOIDED',
+      closed
+        ? dataOf(closed).betsDigest === bets
+          ? `bets committed when betting closed (digest ${bets})`
+          : `the bets in the bundle (digest ${bets}) are not the ones committed when betting closed (${String(dataOf(closed).betsDigest)})`
         : round.status === 'VOIDED'
           ? 'voided before betting closed'
-          : `the chain has no betting-closed digest for round ${round.roundId}`,
+          : `the chain has no BETTING_CLOSED event for round ${round.roundId}`,
     );
-    const settled = mine.find((e) => 'positionsDigest' in e);
-    const expectedPositions = positionsDigest(round.positions);
-    report.add(
-      `${prefix}.settlement`,
-      settled?.positionsDigest === expectedPositions,
-      !settled
-        ? `the chain has no settlement digest for round ${round.roundId}`
-        : settled.positionsDigest === expectedPositions
-          ? `payouts committed at settlement (digest ${expectedPositions})`
-          : `the payouts in the bundle (digest ${expectedPositions}) are not the ones committed at settlement (${String(settled.positionsDigest)})`,
-    );
+    if (round.status === 'SETTLED') {
+      const dealt = find('COUP_DEALT');
+      report.try(`${prefix}.dealt`, () => {
+        if (!dealt) return [false, `the chain has no COUP_DEALT event for round ${round.roundId}`];
+        const cards = round.coup ? parseAll(round.coup.cards) : [];
+        return canonicalJson(dataOf(dealt).cards) === canonicalJson(cards)
+          ? [true, `the cards were recorded when dealt: ${cardsText(cards)}`]
+          : [
+              false,
+              `the chain recorded other cards for this coup than the bundle (${round.coup?.cards.join(' ')})`,
+            ];
+      });
+      const settledEvent = find('ROUND_SETTLED');
+      const settled = settlementsDigest(round.positions);
+      report.add(
+        `${prefix}.settlement`,
+        settledEvent !== undefined && dataOf(settledEvent).settlementsDigest === settled,
+        !settledEvent
+          ? `the chain has no ROUND_SETTLED event for round ${round.roundId}`
+          : dataOf(settledEvent).settlementsDigest === settled
+            ? `payouts committed at settlement (digest ${settled})`
+            : `the payouts in the bundle (digest ${settled}) are not the ones committed at settlement (${String(dataOf(settledEvent).settlementsDigest)})`,
+      );
+    } else {
+      const voided = find('ROUND_VOIDED');
+      const refunds = refundsDigest(round.positions);
+      report.add(
+        `${prefix}.refunds`,
+        voided !== undefined && dataOf(voided).refundsDigest === refunds,
+        !voided
+          ? `the chain has no ROUND_VOIDED event for round ${round.roundId}`
+          : dataOf(voided).refundsDigest === refunds
+            ? `refunds committed when voided (digest ${refunds})`
+            : `the refunds in the bundle (digest ${refunds}) are not the ones committed (${String(dataOf(voided).refundsDigest)})`,
+      );
+    }
   }
+  const dealtInChain = ofType('COUP_DEALT').length;
+  const dealtInBundle = bundle.rounds.filter((r) => r.status === 'SETTLED').length;
+  report.add(
+    'audit.rounds',
+    dealtInChain === dealtInBundle && ofType('ROUND_OPENED').length === bundle.rounds.length,
+    dealtInChain === dealtInBundle && ofType('ROUND_OPENED').length === bundle.rounds.length
+      ? `${bundle.rounds.length} rounds opened, ${dealtInChain} coups dealt, all in the bundle`
+      : `the chain opened ${ofType('ROUND_OPENED').length} rounds and dealt ${dealtInChain} coups; the bundle has ${bundle.rounds.length} rounds and ${dealtInBundle} coups`,
+  );
+
+  const closedEvent = ofType('SHOE_CLOSED')[0];
+  report.add(
+    'audit.seed-revealed',
+    closedEvent !== undefined && dataOf(closedEvent).serverSeed === bundle.serverSeed,
+    !closedEvent
+      ? 'the chain has no SHOE_CLOSED event'
+      : dataOf(closedEvent).serverSeed === bundle.serverSeed
+        ? 'SHOE_CLOSED reveals this server seed'
+        : 'SHOE_CLOSED reveals another server seed than the bundle',
+  );
 
   const close = audit.close;
   const head = events.length > 0 ? events[events.length - 1]!.hash : statement.commitment;
@@ -419,7 +497,7 @@ function checkAudit(report: Report, bundle: ShoeBundle, rawClose: ShoeCloseState
   );
   report.try('audit.close.signature', () => {
     const ok = verifyDerSignature(
-      closeStatementBytes(rawClose),
+      closeStatementBytes(raw.close),
       base64ToBytes(audit.signature),
       parsePublicKey(bundle.publicKey),
     );

@@ -22,11 +22,10 @@ export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<S
     operatorId: 'op-demo',
     table: tablePreset('mini', { pairBets: true }),
     createdAt: '2025-01-01T20:00:00.000Z',
-    closedAt: '2025-01-01T21:30:00.000Z',
     keyId: 'arn:aws:kms:eu-west-1:111122223333:key/demo',
     publicKey: signer.pem,
     sign: signer.sign,
-    coups: 200,
+    rounds: 200,
     ...over,
   });
 }

@@ -33,23 +33,34 @@ function rechain(b: ShoeBundle) {
 }
 
 describe('verifyBundle on an honest shoe', () => {
-  it('passes every check, one per coup, position and link', () => {
+  it('passes every check: one per round, position, chain link and signature', () => {
     const checks = verifyBundle(clone(bundle));
     expect(failed(checks)).toEqual([]);
     expect(allPassed(checks)).toBe(true);
     const ids = checks.map((c) => c.id);
     expect(ids).toEqual(
-      expect.arrayContaining(['statement.signature', 'seed.commitment', 'shoe.cut-index', 'shoe.burn']),
-    );
-    expect(ids).toEqual(
-      expect.arrayContaining(['audit.chain', 'audit.client-seed', 'audit.close', 'audit.close.signature']),
+      expect.arrayContaining([
+        'statement.rules',
+        'statement.public-key',
+        'statement.signature',
+        'seed.commitment',
+        'shoe.deal',
+        'shoe.cut-index',
+        'shoe.burn',
+        'audit.chain',
+        'audit.statement',
+        'audit.client-seed',
+        'audit.rounds',
+        'audit.seed-revealed',
+        'audit.close',
+        'audit.close.signature',
+      ]),
     );
     const settled = bundle.rounds.filter((r) => r.status === 'SETTLED');
     expect(settled.length).toBeGreaterThan(40); // a whole 6-deck shoe, ended by the cut card
-    expect(ids.filter((id) => /^coup\.\d+\.cards$/.test(id))).toHaveLength(bundle.rounds.length);
-    expect(ids.filter((id) => /^coup\.\d+\.position\..+\.payout$/.test(id))).toHaveLength(
-      3 * bundle.rounds.length,
-    );
+    expect(ids.filter((id) => /^round\.\d+\.cards$/.test(id))).toHaveLength(bundle.rounds.length);
+    expect(ids.filter((id) => /^round\.\d+\.player\..+\.payout$/.test(id))).toHaveLength(3 * settled.length);
+    expect(ids.filter((id) => /^round\.\d+\.player\..+\.refund$/.test(id))).toHaveLength(3);
     expect(ids.filter((id) => id.endsWith('.shoe-end'))).toHaveLength(1);
   });
 
@@ -63,9 +74,10 @@ describe('verifyBundle on an honest shoe', () => {
       }),
       shoeId: 'shoe-demo-2',
     });
-    const checks = verifyBundle(other);
-    expect(failed(checks)).toEqual([]);
-    const owed = other.rounds.flatMap((r) => r.positions).reduce((s, p) => s + p.commissionOwed, 0);
+    expect(failed(verifyBundle(other))).toEqual([]);
+    const owed = other.rounds
+      .flatMap((r) => r.positions)
+      .reduce((s, p) => s + (p.settlement?.commissionOwed ?? 0), 0);
     expect(owed).toBeGreaterThan(0);
   });
 
@@ -83,16 +95,17 @@ describe('verifyBundle catches tampering and names it', () => {
     edit(b);
     return verifyBundle(b);
   };
-  const firstSettled = () => bundle.rounds.findIndex((r) => r.status === 'SETTLED' && r.coup > 3);
+  const k = 5; // round 6: settled, well inside the shoe
+  const n = () => bundle.rounds[k]!.number;
 
   it('a statement field changed after signing', () => {
     const checks = tamper((b) => {
       b.statement.createdAt = '2025-01-01T19:00:00.000Z';
     });
-    expect(failed(checks)).toEqual(['statement.signature']);
+    expect(failed(checks)).toEqual(['statement.signature', 'audit.statement']);
   });
 
-  it('a table rule changed after signing: the signature and the payouts it alters', () => {
+  it('a table rule changed after signing: the signature, and the payouts it alters', () => {
     const checks = tamper((b) => {
       b.statement.table.commission.rateBps = 400;
     });
@@ -106,61 +119,58 @@ describe('verifyBundle catches tampering and names it', () => {
       sig[sig.length - 3]! ^= 0x40;
       b.signature = bytesToBase64(sig);
     });
-    expect(failed(checks)).toEqual(['statement.signature']);
+    expect(failed(checks)).toEqual(['statement.signature', 'audit.statement']);
   });
 
   it('another server seed than the committed one', () => {
     const checks = tamper((b) => {
       b.serverSeed = `${b.serverSeed.slice(0, 63)}${b.serverSeed.endsWith('0') ? '1' : '0'}`;
     });
-    expect(failed(checks)).toContain('seed.commitment');
-    expect(failed(checks)).toContain('coup.1.cards');
+    expect(failed(checks)).toEqual(
+      expect.arrayContaining(['seed.commitment', 'round.1.cards', 'audit.seed-revealed']),
+    );
   });
 
   it('a card of one coup', () => {
-    const k = firstSettled();
-    const coup = bundle.rounds[k]!.coup;
     const checks = tamper((b) => {
-      b.rounds[k]!.cards[1] = b.rounds[k]!.cards[1] === 'AS' ? 'KD' : 'AS';
+      const cards = b.rounds[k]!.coup!.cards;
+      cards[1] = cards[1] === 'AS' ? 'KD' : 'AS';
     });
-    expect(failed(checks)).toEqual([`coup.${coup}.cards`]);
-    expect(checks.find((c) => c.id === `coup.${coup}.cards`)!.detail).toMatch(/should be/);
+    expect(failed(checks)).toEqual([`round.${n()}.cards`, `audit.round.${n()}.dealt`]);
+    expect(checks.find((c) => c.id === `round.${n()}.cards`)!.detail).toMatch(/^card \d+ should be/);
   });
 
   it('a recorded winner', () => {
-    const k = firstSettled();
     const checks = tamper((b) => {
-      const o = b.rounds[k]!.outcome!;
-      o.winner = o.winner === 'PLAYER' ? 'BANKER' : 'PLAYER';
+      const coup = b.rounds[k]!.coup!;
+      coup.winner = coup.winner === 'PLAYER' ? 'BANKER' : 'PLAYER';
     });
-    expect(failed(checks)).toEqual([`coup.${bundle.rounds[k]!.coup}.outcome`]);
+    expect(failed(checks)).toEqual([`round.${n()}.outcome`]);
+    expect(checks.find((c) => !c.ok)!.detail).toMatch(/^winner: expected/);
   });
 
   it('a payout (and the settlement digest that no longer matches it)', () => {
-    const k = firstSettled();
-    const { coup, positions } = bundle.rounds[k]!;
     const checks = tamper((b) => {
-      b.rounds[k]!.positions[0]!.payout += 100;
+      b.rounds[k]!.positions[0]!.settlement!.payout += 100;
     });
-    expect(failed(checks)).toEqual([
-      `coup.${coup}.position.${positions[0]!.positionId}.payout`,
-      `audit.coup.${coup}.settlement`,
-    ]);
-    expect(checks.find((c) => !c.ok)!.detail).toMatch(/position payout: expected \d+, recorded \d+/);
+    expect(failed(checks)).toEqual([`round.${n()}.player.player-1.payout`, `audit.round.${n()}.settlement`]);
+    expect(checks.find((c) => !c.ok)!.detail).toMatch(/^payout: expected \d+, recorded \d+$/);
   });
 
-  it('a bet raised together with its payout, so the arithmetic holds: the committed bets digest catches it', () => {
-    const k = firstSettled();
-    const { coup } = bundle.rounds[k]!;
+  it('a bet raised together with its payout so the arithmetic holds: the committed bets digest catches it', () => {
     const checks = tamper((b) => {
       const p = b.rounds[k]!.positions[0]!;
-      const bet = p.bets[0]!;
+      const s = p.settlement!;
+      const bet = s.bets[0]!;
       const factor = bet.result === 'WIN' ? 2 : bet.result === 'PUSH' ? 1 : 0;
+      p.bets.PLAYER! += 500;
+      p.stake += 500;
       bet.amount += 500;
       bet.payout += 500 * factor;
-      p.payout += 500 * factor;
+      s.stake += 500;
+      s.payout += 500 * factor;
     });
-    expect(failed(checks)).toContain(`audit.coup.${coup}.bets`);
+    expect(failed(checks)).toEqual([`audit.round.${n()}.bets`, `audit.round.${n()}.settlement`]);
   });
 
   it('an audit event rewritten (even with its own hash recomputed)', () => {
@@ -175,29 +185,27 @@ describe('verifyBundle catches tampering and names it', () => {
 
   it('a rewritten chain with every hash recomputed: the signed head no longer matches', () => {
     const checks = tamper((b) => {
-      b.audit.events.splice(4, 1); // a COUP_RESOLVED event
+      b.audit.events.splice(5, 1); // ROUND_OPENED of round 2
       rechain(b);
     });
-    expect(failed(checks)).toContain('audit.close');
-    expect(failed(checks)).not.toContain('audit.chain');
+    expect(failed(checks)).toEqual(['audit.rounds', 'audit.close']);
   });
 
   it('a close statement edited to match a rewritten chain: its signature fails', () => {
     const checks = tamper((b) => {
-      b.audit.events.splice(4, 1); // a COUP_RESOLVED event
+      b.audit.events.splice(5, 1);
       rechain(b);
       b.audit.close.head = b.audit.events[b.audit.events.length - 1]!.hash;
       b.audit.close.length = b.audit.events.length;
     });
-    expect(failed(checks)).toEqual(['audit.close.signature']);
+    expect(failed(checks)).toEqual(['audit.rounds', 'audit.close.signature']);
   });
 
   it('another client seed than the one fixed in the chain', () => {
     const checks = tamper((b) => {
       b.clientSeed = 'a different client seed';
     });
-    expect(failed(checks)).toContain('audit.client-seed');
-    expect(failed(checks)).toContain('coup.1.cards');
+    expect(failed(checks)).toEqual(expect.arrayContaining(['audit.client-seed', 'round.1.cards']));
   });
 
   it('a claimed cut index or burn the seeds do not give', () => {
@@ -214,18 +222,16 @@ describe('verifyBundle catches tampering and names it', () => {
   it('a coup recorded after the cut card ended the shoe', () => {
     const checks = tamper((b) => {
       const last = b.rounds[b.rounds.length - 1]!;
-      b.rounds.push({ ...clone(last), roundId: 'extra', coup: last.coup + 1 });
+      b.rounds.push({ ...clone(last), roundId: 'extra', number: last.number + 1 });
     });
-    expect(failed(checks)).toEqual(expect.arrayContaining([`coup.${bundle.rounds.length + 1}.shoe-end`]));
+    expect(failed(checks)).toContain(`round.${bundle.rounds.length + 1}.shoe-end`);
   });
 
-  it('a voided round that did not refund in full', () => {
+  it('a voided round with a refund that is not the stake', () => {
     const checks = tamper((b) => {
-      const p = b.rounds[2]!.positions[0]!;
-      p.bets[0]!.payout -= 1;
-      p.payout -= 1;
+      b.rounds[2]!.positions[0]!.stake -= 1;
     });
-    expect(failed(checks)).toEqual(['coup.3.position.c3-p1.payout', 'audit.coup.3.settlement']);
+    expect(failed(checks)).toEqual(['round.3.player.player-1.refund', 'audit.round.3.refunds']);
   });
 
   it('something that is not a bundle', () => {
@@ -238,14 +244,13 @@ describe('verifyBundle catches tampering and names it', () => {
 
 describe('signatures', () => {
   it('accept a high-S signature as KMS may return it, and its low-S twin', () => {
-    const b = clone(bundle);
-    const spki = parsePublicKey(b.publicKey);
-    const message = statementBytes(b.statement);
-    const sig = p256.Signature.fromBytes(base64ToBytes(b.signature), 'der');
-    const n = p256.Point.CURVE().n;
-    const twin = new p256.Signature(sig.r, n - sig.s).toBytes('der');
-    expect(verifyDerSignature(message, base64ToBytes(b.signature), spki)).toBe(true);
+    const spki = parsePublicKey(bundle.publicKey);
+    const message = statementBytes(bundle.statement);
+    const sig = p256.Signature.fromBytes(base64ToBytes(bundle.signature), 'der');
+    const twin = new p256.Signature(sig.r, p256.Point.CURVE().n - sig.s).toBytes('der');
+    expect(verifyDerSignature(message, base64ToBytes(bundle.signature), spki)).toBe(true);
     expect(verifyDerSignature(message, twin, spki)).toBe(true);
+    expect(verifyDerSignature(new Uint8Array([1, ...message]), twin, spki)).toBe(false);
   });
 
   it('refuse a key that is not P-256 SPKI', () => {
