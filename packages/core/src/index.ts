@@ -9,4 +9,5 @@ export type * from './ports/key-service';
 export * from './ports/runtime';
 export * from './ports/store';
 export { RULES_VERSION } from './rules-version';
+export * from './use-cases/scoreboard';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

@@ -1,0 +1,68 @@
+import { type ResultsPanel, resultsPanel, roadEntryOf } from '@pyb/engine';
+import type { Actor } from '../actor';
+import { notFound } from '../errors';
+import type { Store } from '../ports/store';
+import { checkId, guard } from './context';
+
+/** One coup on the results panel (seed 000: its P/B/T mark with natural and pair marks). */
+export interface ScoreboardCoupView {
+  roundId: string;
+  coup: number;
+  winner: 'PLAYER' | 'BANKER' | 'TIE';
+  playerTotal: number;
+  bankerTotal: number;
+  natural: boolean;
+  playerPair: boolean;
+  bankerPair: boolean;
+}
+
+export interface ScoreboardView {
+  tableId: string;
+  /** The shoe shown: the one asked for, else the table's current shoe; null when there is none. */
+  shoeId: string | null;
+  coups: ScoreboardCoupView[];
+  panel: ResultsPanel;
+}
+
+/**
+ * The table's results panel for one shoe, reset per shoe: every dealt coup in order, and the roads
+ * (bead plate, big road, derived roads) the engine draws from them.
+ */
+export async function getScoreboard(
+  deps: { store: Store },
+  actor: Actor,
+  input: { tableId: string; shoeId?: string },
+): Promise<ScoreboardView> {
+  checkId('tableId', input.tableId);
+  const table = guard(
+    actor,
+    await deps.store.get('table', { tableId: input.tableId }),
+    'table',
+    input.tableId,
+    'read',
+  );
+  const shoeId = input.shoeId ?? table.currentShoeId;
+  if (shoeId === undefined)
+    return { tableId: table.tableId, shoeId: null, coups: [], panel: resultsPanel([]) };
+  checkId('shoeId', shoeId);
+  const shoe = await deps.store.get('shoe', { shoeId });
+  if (!shoe || shoe.tableId !== table.tableId) throw notFound('shoe', shoeId);
+  const dealt = (await deps.store.listRounds(shoeId))
+    .flatMap((round) => (round.coup ? [{ round, coup: round.coup }] : []))
+    .sort((a, b) => a.coup.index - b.coup.index);
+  return {
+    tableId: table.tableId,
+    shoeId,
+    coups: dealt.map(({ round, coup }) => ({
+      roundId: round.roundId,
+      coup: round.number,
+      winner: coup.result.winner,
+      playerTotal: coup.result.player.total,
+      bankerTotal: coup.result.banker.total,
+      natural: coup.result.natural,
+      playerPair: coup.result.playerPair,
+      bankerPair: coup.result.bankerPair,
+    })),
+    panel: resultsPanel(dealt.map(({ coup }) => roadEntryOf(coup.result))),
+  };
+}
