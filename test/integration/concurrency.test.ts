@@ -1,8 +1,8 @@
 /**
  * Done-when: concurrency, idempotency and crashes never lose or double a cent (DynamoDB Local).
  */
-import type { Core, RoundView } from '@pyb/core';
-import { settle, type TableConfig, tablePreset } from '@pyb/engine';
+import type { Core, PlaceBetInput, RoundView } from '@pyb/core';
+import { type Bet, settle, type TableConfig, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { createTestStack, type TestStack } from '../support/dynamodb';
@@ -82,10 +82,10 @@ describe('idempotency keys', () => {
     const tableId = await tableInPlay('twenty');
     await fund('retrier', 50_000);
     const round = await stack.core.openRound(op, { tableId });
-    const bet = {
+    const bet: PlaceBetInput = {
       roundId: round.roundId,
       playerId: 'retrier',
-      bets: [{ type: 'PLAYER' as const, amount: 2_500 }],
+      bets: [{ type: 'PLAYER', amount: 2_500 }],
       idempotencyKey: 'same-key',
     };
     const results = await Promise.all(Array.from({ length: 20 }, () => stack.core.placeBet(op, bet)));
@@ -147,42 +147,36 @@ describe('idempotency keys', () => {
   });
 });
 
-const PLAYERS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
-
-/** A round with six players on all sides of the table, betting closed by nobody yet. */
+/** A round with six players on all sides of the table, betting still open. */
 async function roundWithBets(
   name: string,
-): Promise<{
-  roundId: string;
-  bets: Map<string, { type: 'PLAYER' | 'BANKER' | 'TIE' | 'PLAYER_PAIR' | 'BANKER_PAIR'; amount: number }[]>;
-  start: Map<string, number>;
-}> {
+): Promise<{ roundId: string; bets: Map<string, Bet[]>; start: Map<string, number> }> {
   const tableId = await tableInPlay(name);
   const round = await stack.core.openRound(op, { tableId });
-  const bets = new Map([
-    ['p1', [{ type: 'PLAYER' as const, amount: 1_000 }]],
-    ['p2', [{ type: 'BANKER' as const, amount: 1_500 }]],
-    ['p3', [{ type: 'TIE' as const, amount: 300 }]],
+  const bets = new Map<string, Bet[]>([
+    ['p1', [{ type: 'PLAYER', amount: 1_000 }]],
+    ['p2', [{ type: 'BANKER', amount: 1_500 }]],
+    ['p3', [{ type: 'TIE', amount: 300 }]],
     [
       'p4',
       [
-        { type: 'PLAYER' as const, amount: 700 },
-        { type: 'PLAYER_PAIR' as const, amount: 200 },
+        { type: 'PLAYER', amount: 700 },
+        { type: 'PLAYER_PAIR', amount: 200 },
       ],
     ],
     [
       'p5',
       [
-        { type: 'BANKER' as const, amount: 2_100 },
-        { type: 'TIE' as const, amount: 100 },
-        { type: 'BANKER_PAIR' as const, amount: 100 },
+        { type: 'BANKER', amount: 2_100 },
+        { type: 'TIE', amount: 100 },
+        { type: 'BANKER_PAIR', amount: 100 },
       ],
     ],
     [
       'p6',
       [
-        { type: 'PLAYER_PAIR' as const, amount: 500 },
-        { type: 'BANKER_PAIR' as const, amount: 500 },
+        { type: 'PLAYER_PAIR', amount: 500 },
+        { type: 'BANKER_PAIR', amount: 500 },
       ],
     ],
   ]);
@@ -211,13 +205,13 @@ async function roundWithBets(
 async function expectPaidOnce(
   core: Core,
   view: RoundView,
-  bets: Map<string, { type: never; amount: number }[]> | Map<string, unknown[]>,
+  bets: Map<string, Bet[]>,
   start: Map<string, number>,
 ) {
   const round = await core.getRound(op, { roundId: view.roundId });
   expect(round.status).toBe('RESOLVED');
   const stored = await stack.store.get('round', { roundId: view.roundId });
-  for (const [playerId, position] of bets as Map<string, { type: 'PLAYER'; amount: number }[]>) {
+  for (const [playerId, position] of bets) {
     const s = settle(config, position, stored!.coup!.result);
     expect(await balance(playerId), playerId).toBe(start.get(playerId)! - s.stake + s.payout);
     const ledger = await wholeLedger(core, op, playerId);
