@@ -11,6 +11,12 @@ export interface DeployConfig {
   /** Steady-state requests per second and burst for the whole HTTP API stage. */
   apiRateLimit: number;
   apiBurstLimit: number;
+  /**
+   * Which statement-signing key is current. Asymmetric KMS keys cannot rotate in place: raising this
+   * number creates a new key, points the alias and the functions at it, and leaves the previous key
+   * (retained) in the account so statements it signed stay verifiable (docs/deploy.md).
+   */
+  signingKeyGeneration: number;
 }
 
 export const DEFAULTS = {
@@ -18,6 +24,7 @@ export const DEFAULTS = {
   logRetentionDays: 90,
   apiRateLimit: 500,
   apiBurstLimit: 1000,
+  signingKeyGeneration: 1,
 } as const;
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
@@ -56,5 +63,10 @@ export function readConfig(node: Node): DeployConfig {
     logRetentionDays,
     apiRateLimit: positiveInt('apiRateLimit', node.tryGetContext('apiRateLimit'), DEFAULTS.apiRateLimit),
     apiBurstLimit: positiveInt('apiBurstLimit', node.tryGetContext('apiBurstLimit'), DEFAULTS.apiBurstLimit),
+    signingKeyGeneration: positiveInt(
+      'signingKeyGeneration',
+      node.tryGetContext('signingKeyGeneration'),
+      DEFAULTS.signingKeyGeneration,
+    ),
   };
 }

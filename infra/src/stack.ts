@@ -38,9 +38,9 @@ export class PuntoYBancaStack extends Stack {
     const data = new DataTables(this, 'Data', { namePrefix: prefix });
 
     // Seeds are stored only sealed under this key (brief §5); it decrypts only in the functions that
-    // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it.
+    // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it. KMS
+    // rotates its material yearly and still decrypts what older material sealed.
     const sealKey = new kms.Key(this, 'SeedSealKey', {
-      alias: `alias/${prefix}-seed-seal`,
       description: `Punto y Banca ${config.stage}: seals shoe server seeds (encryption context = shoe)`,
       enableKeyRotation: true,
       rotationPeriod: Duration.days(365),
@@ -48,14 +48,27 @@ export class PuntoYBancaStack extends Stack {
       pendingWindow: Duration.days(30),
     });
     // Signs shoe statements and audit chain heads; verifiers check with its public key. Asymmetric
-    // keys cannot rotate in place: rotation is a new key (docs/deploy.md).
-    const signingKey = new kms.Key(this, 'StatementSigningKey', {
-      alias: `alias/${prefix}-statement-signing`,
-      description: `Punto y Banca ${config.stage}: signs shoe statements and audit chain heads (ECDSA P-256)`,
-      keySpec: kms.KeySpec.ECC_NIST_P256,
-      keyUsage: kms.KeyUsage.SIGN_VERIFY,
-      removalPolicy: RemovalPolicy.RETAIN,
-      pendingWindow: Duration.days(30),
+    // keys cannot rotate in place: a new generation is a new key, and the old one is retained.
+    const generation = config.signingKeyGeneration;
+    const signingKey = new kms.Key(
+      this,
+      generation === 1 ? 'StatementSigningKey' : `StatementSigningKeyGen${generation}`,
+      {
+        description:
+          `Punto y Banca ${config.stage}: signs shoe statements and audit chain heads ` +
+          `(ECDSA P-256, generation ${generation})`,
+        keySpec: kms.KeySpec.ECC_NIST_P256,
+        keyUsage: kms.KeyUsage.SIGN_VERIFY,
+        removalPolicy: RemovalPolicy.RETAIN,
+        pendingWindow: Duration.days(30),
+      },
+    );
+    // Aliases are their own constructs so that a new signing key moves the alias instead of
+    // creating a second one with the same name.
+    new kms.Alias(this, 'SeedSealAlias', { aliasName: `alias/${prefix}-seed-seal`, targetKey: sealKey });
+    new kms.Alias(this, 'StatementSigningAlias', {
+      aliasName: `alias/${prefix}-statement-signing`,
+      targetKey: signingKey,
     });
 
     // What functions/src/context.ts reads. Every function gets every name: the composition root builds

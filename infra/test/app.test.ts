@@ -94,6 +94,38 @@ describe('stage', () => {
   });
 });
 
+describe('statement-signing key rotation', () => {
+  const signing = (generation?: number) => {
+    const context = generation === undefined ? {} : { signingKeyGeneration: generation };
+    const { app, stack } = buildApp({ outdir: outdir(), context }, []);
+    app.synth();
+    const template = Template.fromStack(stack);
+    const keys = template.findResources('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256' } });
+    const aliases = template.findResources('AWS::KMS::Alias', {
+      Properties: { AliasName: 'alias/pyb-dev-statement-signing' },
+    });
+    return { keys: Object.keys(keys), aliases: Object.values(aliases), template };
+  };
+
+  it('a new generation is a new key; the alias and the outputs move to it', () => {
+    const first = signing();
+    const second = signing(2);
+    expect(first.keys).toHaveLength(1);
+    expect(second.keys).toHaveLength(1);
+    expect(second.keys[0]).not.toBe(first.keys[0]);
+    for (const { keys, aliases, template } of [first, second]) {
+      expect(aliases).toHaveLength(1);
+      expect(aliases[0]!.Properties.TargetKeyId).toEqual({ 'Fn::GetAtt': [keys[0], 'Arn'] });
+      template.hasOutput('SigningKeyArn', { Value: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
+      // The key a generation leaves behind stays in the account: statements it signed stay verifiable.
+      template.hasResource('AWS::KMS::Key', {
+        Properties: { KeySpec: 'ECC_NIST_P256' },
+        DeletionPolicy: 'Retain',
+      });
+    }
+  });
+});
+
 describe('cdk-nag', () => {
   it('fails the synth on a finding nobody acknowledged (so a clean synth means clean)', () => {
     const { app, stack } = buildApp({ outdir: outdir() }, []);
