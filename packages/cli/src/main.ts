@@ -1,13 +1,17 @@
 import { type Command, type CommandIo, UsageError } from './command';
 import { coupCommand } from './commands/coup';
 import { oddsCommand } from './commands/odds';
+import { shoeCommand } from './commands/shoe';
 import { simulateCommand } from './commands/simulate';
+import { verifyCommand } from './commands/verify';
 
 /** The sub-commands. Add one by writing a module under ./commands and listing it here. */
 export const commands: Record<string, Command> = {
   [oddsCommand.name]: oddsCommand,
   [coupCommand.name]: coupCommand,
   [simulateCommand.name]: simulateCommand,
+  [shoeCommand.name]: shoeCommand,
+  [verifyCommand.name]: verifyCommand,
 };
 
 const processIo: CommandIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
