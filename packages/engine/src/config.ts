@@ -8,12 +8,13 @@ export type TableVariant = 'mini' | 'midi' | 'full';
 export type CommissionMode = 'AT_PAYMENT' | 'DEFERRED';
 export type AfterCutCard = 'FINISH_COUP' | 'ONE_MORE_COUP';
 
-export interface BetLimit {
+export type BetLimit = {
   min: number;
   max: number;
-}
+};
 
-export interface TableConfig {
+/** A type alias (not an interface) so it is assignable to Record<string, unknown> (e.g. zod records). */
+export type TableConfig = {
   variant: TableVariant;
   /** 7 / 9 / 14 by preset, 1..14 */
   seats: number;
@@ -30,7 +31,7 @@ export interface TableConfig {
   afterCutCard: AfterCutCard;
   /** ISO 4217 */
   currency: string;
-}
+};
 
 /** The most cards the burn can take: the shown card plus 10 (a ten or a face). */
 export const MAX_BURN = 11;

@@ -13,33 +13,8 @@ const COUP = {
   P7: 'AS 2H 6D 4C', // Punto 7 beats Banca 6, no natural
 } as const;
 
-const script: (keyof typeof COUP)[] = [
-  'T',
-  'T',
-  'B',
-  'B',
-  'T',
-  'P',
-  'P',
-  'Ppp',
-  'T',
-  'T',
-  'Bbp',
-  'P7',
-  'B',
-  'B',
-  'B',
-  'B',
-  'B',
-  'B',
-  'B', // 7 Banca: a dragon tail
-  'P',
-  'P',
-  'P',
-  'P',
-  'P',
-  'P', // 6 Punto, blocked by the tail above row 5
-];
+// 7 Banca in a row make a dragon tail; the 6 Punto after it are blocked by the tail above row 5.
+const script = 'T T B B T P P Ppp T T Bbp P7 B B B B B B B P P P P P P'.split(' ') as (keyof typeof COUP)[];
 
 /** A shoe: AS shown, one burned, the scripted coups, the cut card before the last one, filler. */
 function playScript() {
