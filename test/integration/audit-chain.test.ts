@@ -1,0 +1,221 @@
+/**
+ * Done-when: editing any stored audit item is detected by the chain check, which names the round.
+ * Also what the check recomputes beyond the chain: the bets digest against the positions, the ledger
+ * behind each payout, the coups against the revealed shoe, the signed head.
+ */
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { ChainReport, Core } from '@pyb/core';
+import { tablePreset } from '@pyb/engine';
+import { eventHash } from '@pyb/fairness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, operator } from '../support/actors';
+import { createTestStack, type TestStack } from '../support/dynamodb';
+import { playShoe } from '../support/game';
+import { deterministicSeeds } from '../support/keys';
+
+let stack: TestStack;
+let core: Core;
+let doc: DynamoDBDocumentClient;
+let shoeId: string;
+let roundIds: string[];
+const op = operator();
+
+type Item = Record<string, unknown>;
+
+beforeAll(async () => {
+  stack = await createTestStack('audit');
+  core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'audit-chain') });
+  doc = DynamoDBDocumentClient.from(stack.tables.client);
+  const overrides = { decks: 1, pairBets: true, commission: { mode: 'DEFERRED' as const } };
+  const config = tablePreset('mini', overrides);
+  const table = await core.createTable(admin(), { name: 'One deck', variant: 'mini', config: overrides });
+  for (const playerId of ['ana', 'ben', 'carla']) {
+    await core.walletTransaction(op, {
+      playerId,
+      type: 'CREDIT',
+      amount: 100_000,
+      currency: 'EUR',
+      idempotencyKey: `s-${playerId}`,
+    });
+  }
+  const shoe = await core.openShoe(admin(), { tableId: table.tableId });
+  shoeId = shoe.shoeId;
+  let left = false;
+  const rounds = await playShoe({
+    core,
+    actor: op,
+    tableId: table.tableId,
+    players: ['ana', 'ben', 'carla'],
+    config,
+    seed: 'audit',
+    clientSeed: 'audit-client-seed',
+    voidRounds: [2],
+    patterns: [['BANKER'], ['BANKER', 'TIE'], ['PLAYER', 'PLAYER_PAIR']],
+    afterRound: async () => {
+      // The first player who owes commission leaves the table (PLAYER_LEFT in the chain).
+      if (left) return;
+      for (const playerId of ['ana', 'ben', 'carla']) {
+        if ((await core.getWallet(op, { playerId })).commissionOwed > 0) {
+          left = (await core.leaveTable(op, { tableId: table.tableId, playerId })).commissionCollected > 0;
+          return;
+        }
+      }
+    },
+  });
+  roundIds = rounds.map((r) => r.roundId);
+  await core.closeShoe(admin(), { shoeId });
+});
+afterAll(() => stack?.cleanup());
+
+const check = (): Promise<ChainReport> => core.checkShoeChain(op, { shoeId });
+
+async function auditItems(): Promise<Item[]> {
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: stack.tables.names.audit,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}` },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
+}
+
+const put = (table: string, item: Item) => doc.send(new PutCommand({ TableName: table, Item: item }));
+
+/** Applies `edit` to a copy of the stored item, runs the check, then restores the original. */
+async function withEdited(table: string, key: Item, edit: (item: Item) => void): Promise<ChainReport> {
+  const { Item: original } = await doc.send(
+    new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
+  );
+  const copy = structuredClone(original!);
+  edit(copy);
+  await put(table, copy);
+  try {
+    return await check();
+  } finally {
+    await put(table, original!);
+  }
+}
+
+const named = (report: ChainReport) => new Set(report.problems.map((p) => p.roundId));
+
+describe('the chain check', () => {
+  it('passes on the untouched trail, with every coup recomputed from the revealed seed', async () => {
+    const report = await check();
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.coupsVerified).toBe(true);
+    expect(report.rounds).toBe(roundIds.length);
+    const types = (await auditItems()).map((i) => i.type);
+    expect(types).toContain('ROUND_VOIDED');
+    expect(types).toContain('PLAYER_LEFT');
+    expect(types.at(-1)).toBe('SHOE_CLOSED');
+  });
+
+  it('detects an edit of any audit item and names its round', async () => {
+    const items = await auditItems();
+    expect(items.length).toBeGreaterThan(15);
+    for (const [i, item] of items.entries()) {
+      const roundId = (item.roundId as string | undefined) ?? null;
+      const edits: ((x: Item) => void)[] = [
+        (x) => {
+          const event = JSON.parse(x.event as string);
+          event.at = '2000-01-01T00:00:00.000Z';
+          x.event = JSON.stringify(event);
+        },
+        (x) => {
+          x.hash = eventHash('forged', { i });
+        },
+        (x) => {
+          x.prevHash = eventHash('forged', { i });
+        },
+      ];
+      const report = await withEdited(
+        stack.tables.names.audit,
+        { pk: item.pk, sk: item.sk },
+        edits[i % edits.length]!,
+      );
+      expect(report.ok, `edit of ${item.sk} (${item.type})`).toBe(false);
+      expect(
+        named(report).has(roundId),
+        `${item.sk} names ${roundId}: ${JSON.stringify(report.problems)}`,
+      ).toBe(true);
+    }
+    expect((await check()).ok).toBe(true);
+  });
+
+  it('detects a deleted event, and a forger who re-hashes the rest of the chain', async () => {
+    const items = await auditItems();
+    const victim = items.find((i) => i.type === 'COUP_DEALT' && i.roundId === roundIds[2])!;
+    await doc.send(
+      new DeleteCommand({ TableName: stack.tables.names.audit, Key: { pk: victim.pk, sk: victim.sk } }),
+    );
+    try {
+      const report = await check();
+      expect(report.ok).toBe(false);
+      expect(named(report).has(roundIds[2]!)).toBe(true);
+    } finally {
+      await put(stack.tables.names.audit, victim);
+    }
+
+    // Change the winner of a dealt coup and rebuild every hash after it: the links hold again, but the
+    // coup is not what the revealed shoe deals and the signed head no longer matches.
+    const forged = items.map((i) => structuredClone(i));
+    const at = forged.findIndex((i) => i.type === 'COUP_DEALT' && i.roundId === roundIds[0]);
+    const event = JSON.parse(forged[at]!.event as string);
+    event.data.coup.winner = event.data.coup.winner === 'PLAYER' ? 'BANKER' : 'PLAYER';
+    forged[at]!.event = JSON.stringify(event);
+    for (let k = at; k < forged.length; k++) {
+      const prev = forged[k - 1]!.hash as string;
+      forged[k]!.prevHash = prev;
+      forged[k]!.hash = eventHash(prev, JSON.parse(forged[k]!.event as string));
+    }
+    for (const item of forged.slice(at)) await put(stack.tables.names.audit, item);
+    try {
+      const report = await check();
+      const codes = report.problems.map((p) => p.code);
+      expect(codes).not.toContain('CHAIN_LINK');
+      expect(codes).toContain('HEAD_SIGNATURE');
+      expect(report.problems.some((p) => p.code === 'COUP_MISMATCH' && p.roundId === roundIds[0])).toBe(true);
+    } finally {
+      for (const item of items.slice(at)) await put(stack.tables.names.audit, item);
+    }
+    expect((await check()).ok).toBe(true);
+  });
+
+  it('recomputes the bets digest from the stored positions and the payouts from the ledger', async () => {
+    const round = roundIds[0]!;
+    const positions = await stack.store.listPositions(round);
+    const p = positions[0]!;
+    const positionKey = { pk: `ROUND#${round}`, sk: `P#${p.playerId}` };
+    const betType = Object.keys(p.bets)[0]!;
+    let report = await withEdited(stack.tables.names.game, positionKey, (x) => {
+      (x.bets as Record<string, number>)[betType]! += 100;
+    });
+    expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['BETS_DIGEST', round]);
+
+    const settled = positions.find((x) => x.settleSeq !== undefined)!;
+    const ledgerKey = {
+      pk: `W#${op.operatorId}#${settled.playerId}`,
+      sk: `K#s:settle#${round}#${settled.playerId}`,
+    };
+    report = await withEdited(stack.tables.names.wallets, ledgerKey, (x) => {
+      x.amount = (x.amount as number) + 1;
+    });
+    expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['LEDGER_MISMATCH', round]);
+
+    report = await withEdited(stack.tables.names.game, { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
+      const coup = x.coup as { result: { winner: string } };
+      coup.result.winner = coup.result.winner === 'TIE' ? 'PLAYER' : 'TIE';
+    });
+    expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['COUP_MISMATCH', round]);
+    expect((await check()).ok).toBe(true);
+  });
+});
