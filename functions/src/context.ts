@@ -1,10 +1,20 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IdempotencyStore, KeyService, PrincipalStore } from '@pyb/core';
+import {
+  type Clock,
+  type Core,
+  createCore,
+  type IdempotencyStore,
+  type KeyService,
+  type PrincipalStore,
+  type Store,
+  systemClock,
+} from '@pyb/core';
 import { createKeyService, keyServiceConfigFromEnv } from '@pyb/keys';
 import {
   DynamoIdempotencyStore,
   DynamoPrincipalStore,
+  DynamoStore,
   type TableNames,
   tableNamesFromEnv,
 } from '@pyb/store-dynamodb';
@@ -19,10 +29,13 @@ import {
 export interface AppContext {
   tables: TableNames;
   doc: DynamoDBDocumentClient;
+  store: Store;
   principals: PrincipalStore;
   idempotency: IdempotencyStore;
   keys: KeyService;
-  clock: { now(): Date };
+  clock: Clock;
+  /** The use cases (one instance per container: it caches shoe orders). */
+  core: Core;
 }
 
 export function buildContext(env: Record<string, string | undefined> = process.env): AppContext {
@@ -40,13 +53,18 @@ export function buildContext(env: Record<string, string | undefined> = process.e
     marshallOptions: { removeUndefinedValues: true },
   });
   const tables = tableNamesFromEnv(env);
+  const store = new DynamoStore({ tables, doc });
+  const keys = createKeyService(keyServiceConfigFromEnv(env));
+  const clock = systemClock;
   return {
     tables,
     doc,
+    store,
     principals: new DynamoPrincipalStore(doc, tables.principals),
     idempotency: new DynamoIdempotencyStore(doc, tables.idempotency),
-    keys: createKeyService(keyServiceConfigFromEnv(env)),
-    clock: { now: () => new Date() },
+    keys,
+    clock,
+    core: createCore({ store, keys, clock }),
   };
 }
 

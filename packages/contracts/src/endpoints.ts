@@ -12,7 +12,7 @@ import {
   VoidRoundRequest,
 } from './rounds';
 import { CloseShoeRequest, OpenShoeRequest, Shoe, ShoeParams, SigningKey } from './shoes';
-import { CreateTableRequest, Scoreboard, Table, TableParams } from './tables';
+import { CreateTableRequest, Scoreboard, ScoreboardQuery, Table, TableParams } from './tables';
 import {
   LedgerPage,
   LedgerQuery,
@@ -48,8 +48,9 @@ export const ENDPOINTS = {
   },
   'get-table': { summary: 'Read a table', params: TableParams, response: Table, status: 200 },
   'get-scoreboard': {
-    summary: "The results panel of the table's current (or last) shoe",
+    summary: "The results panel (bead plate, big road, derived roads) of the table's current shoe",
     params: TableParams,
+    query: ScoreboardQuery,
     response: Scoreboard,
     status: 200,
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Card, ResourceId, Timestamp } from './common';
+import { TableConfig } from './tables';
 
 export const ShoeParams = z.strictObject({ shoeId: ResourceId });
 
@@ -14,16 +15,18 @@ export const ClientSeed = z
 export const OpenShoeRequest = z.strictObject({}).meta({ id: 'OpenShoeRequest' });
 export const CloseShoeRequest = z.strictObject({}).meta({ id: 'CloseShoeRequest' });
 
+// Signed objects are strict: a field the schema does not know makes the response fail loudly instead
+// of being stripped, which would silently break every client's signature check.
 const ShoeStatement = z
-  .object({
+  .strictObject({
     scheme: z.string(),
     shoeId: z.string(),
     tableId: z.string(),
     operatorId: z.string(),
     rulesVersion: z.string(),
     decks: z.int(),
-    cutCard: z.object({ minCardsBehind: z.int(), maxCardsBehind: z.int() }),
-    table: z.record(z.string(), z.unknown()),
+    cutCard: z.strictObject({ minCardsBehind: z.int(), maxCardsBehind: z.int() }),
+    table: TableConfig,
     commitment: z.string(),
     createdAt: z.string(),
     keyId: z.string(),
@@ -31,7 +34,7 @@ const ShoeStatement = z
   .meta({ id: 'ShoeStatement', description: 'Signed (RFC 8785 JSON) and published before any bet.' });
 
 const ShoeCloseStatement = z
-  .object({
+  .strictObject({
     scheme: z.string(),
     shoeId: z.string(),
     commitment: z.string(),

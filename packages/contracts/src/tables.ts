@@ -103,15 +103,72 @@ export const ScoreboardCoup = z
   })
   .meta({ id: 'ScoreboardCoup' });
 
+const RoadMarks = {
+  natural: z.boolean(),
+  playerPair: z.boolean(),
+  bankerPair: z.boolean(),
+};
+const BeadCell = z
+  .object({
+    winner: Winner,
+    ...RoadMarks,
+    total: z.int().optional(),
+    index: z.int(),
+    col: z.int(),
+    row: z.int(),
+  })
+  .meta({ id: 'BeadCell' });
+const BigRoadCell = z
+  .object({
+    index: z.int(),
+    winner: z.enum(['PLAYER', 'BANKER']),
+    ties: z.int(),
+    ...RoadMarks,
+    col: z.int(),
+    row: z.int(),
+  })
+  .meta({ id: 'BigRoadCell' });
+const DerivedCell = z
+  .object({ color: z.enum(['RED', 'BLUE']), col: z.int(), row: z.int() })
+  .meta({ id: 'DerivedCell', description: 'RED: the big road repeats; BLUE: it is choppy.' });
+
+export const ResultsPanel = z
+  .object({
+    coups: z.int(),
+    counts: z.object({
+      player: z.int(),
+      banker: z.int(),
+      tie: z.int(),
+      natural: z.int(),
+      playerPair: z.int(),
+      bankerPair: z.int(),
+    }),
+    beadPlate: z.array(BeadCell),
+    bigRoad: z.object({
+      leadingTies: z.int(),
+      cells: z.array(BigRoadCell),
+      columns: z.array(z.array(BigRoadCell)),
+    }),
+    bigEyeBoy: z.array(DerivedCell),
+    smallRoad: z.array(DerivedCell),
+    cockroachPig: z.array(DerivedCell),
+  })
+  .meta({ id: 'ResultsPanel', description: 'Grids are 6 rows high; columns fill top to bottom.' });
+
+export const ScoreboardQuery = z.strictObject({
+  shoeId: ResourceId.optional().meta({
+    description: "A shoe of this table (default: the table's current shoe).",
+  }),
+});
+
 export const Scoreboard = z
   .object({
     tableId: z.string(),
     shoeId: z
       .string()
       .nullable()
-      .meta({ description: 'The shoe shown: the current one, or the last closed.' }),
+      .meta({ description: 'The shoe shown; null when the table has no shoe open.' }),
     coups: z.array(ScoreboardCoup),
-    totals: z.object({ PLAYER: z.int(), BANKER: z.int(), TIE: z.int() }),
-    roads: z.record(z.string(), z.unknown()).meta({ description: 'Bead plate, big road and derived roads.' }),
+    panel: ResultsPanel,
   })
   .meta({ id: 'Scoreboard' });

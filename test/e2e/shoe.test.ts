@@ -1,0 +1,170 @@
+/**
+ * A whole shoe over real HTTP, as an operator integrates: table, wallets, shoe (commitment signed and
+ * published), rounds with bets of every type from three players, resolve, scoreboard, ledgers, then
+ * close and reveal — and the reveal checks out against the commitment and the signature.
+ */
+import { createHash, createVerify } from 'node:crypto';
+import { canonicalJson } from '@pyb/fairness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, client } from './support/http';
+import { type E2eStack, startStack } from './support/stack';
+
+let stack: E2eStack;
+let api: Client;
+
+beforeAll(async () => {
+  stack = await startStack();
+  api = client(stack.url);
+});
+afterAll(() => stack?.stop());
+
+const PLAYERS = ['ana', 'bruno', 'carla'] as const;
+const START = 1_000_000;
+
+/** Bets per player per coup: every type, never Punto and Banca together. */
+const betsFor = (coup: number, player: number) =>
+  [
+    [
+      { type: 'PLAYER', amount: 1_000 },
+      { type: 'PLAYER_PAIR', amount: 200 },
+    ],
+    [
+      { type: 'BANKER', amount: 2_000 },
+      { type: 'BANKER_PAIR', amount: 100 },
+    ],
+    [
+      { type: 'TIE', amount: 500 },
+      { type: 'PLAYER', amount: 700 },
+    ],
+  ][(coup + player) % 3]!;
+
+describe('a shoe played through the API', () => {
+  it('plays from the first coup to the cut card, pays by the rules, and reveals a seed that checks out', async () => {
+    const { admin, operator, regulator } = stack.a;
+
+    const table = await api.post('/v1/tables', {
+      key: admin,
+      body: {
+        name: 'Mini e2e',
+        variant: 'mini',
+        // One deck and a deep cut card: a short shoe (a handful of coups) keeps the test quick.
+        config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
+      },
+    });
+    expect(table.status).toBe(201);
+    const tableId: string = table.body.tableId;
+    expect(table.body.config).toMatchObject({ variant: 'mini', decks: 1, pairBets: true, seats: 7 });
+
+    for (const player of PLAYERS) {
+      const credit = await api.post(`/v1/wallets/${player}/transactions`, {
+        key: operator,
+        body: { type: 'CREDIT', amount: START, currency: 'EUR', reference: 'cash-in' },
+      });
+      expect(credit.status).toBe(201);
+      expect(credit.body.wallet.balance).toBe(START);
+    }
+
+    const shoe = await api.post(`/v1/tables/${tableId}/shoes`, { key: admin });
+    expect(shoe.status).toBe(201);
+    const shoeId: string = shoe.body.shoeId;
+    expect(shoe.body).toMatchObject({
+      status: 'OPEN',
+      serverSeed: null,
+      decks: 1,
+      commitment: expect.any(String),
+    });
+
+    const expected: Record<string, number> = Object.fromEntries(PLAYERS.map((p) => [p, START]));
+    const rounds: string[] = [];
+    for (let coup = 0; coup < 30; coup++) {
+      const round = await api.post(`/v1/tables/${tableId}/rounds`, {
+        key: operator,
+        body: coup === 0 ? { clientSeed: 'e2e-client-seed' } : {},
+      });
+      expect(round.status).toBe(201);
+      const roundId: string = round.body.roundId;
+      rounds.push(roundId);
+      expect(round.body).toMatchObject({ status: 'OPEN', coup: coup + 1, shoeId });
+
+      for (const [i, player] of PLAYERS.entries()) {
+        const bets = betsFor(coup, i);
+        const bet = await api.post(`/v1/rounds/${roundId}/bets`, {
+          key: operator,
+          body: { playerId: player, bets },
+        });
+        expect(bet.status, JSON.stringify(bet.body)).toBe(201);
+        const stake = bets.reduce((sum, b) => sum + b.amount, 0);
+        expected[player]! -= stake;
+        expect(bet.body.balance).toBe(expected[player]);
+        expect(bet.body.position.stake).toBe(stake);
+      }
+
+      const resolved = await api.post(`/v1/rounds/${roundId}/resolve`, { key: operator });
+      expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
+      const r = resolved.body;
+      expect(r.status).toBe('RESOLVED');
+      expect(r.result.player.cards.length + r.result.banker.cards.length).toBe(r.result.cardsUsed);
+      expect(r.positions).toHaveLength(PLAYERS.length);
+      for (const position of r.positions) {
+        expect(position.status).toBe('SETTLED');
+        // A position pays what its bets pay, to the unit.
+        expect(position.payout).toBe(
+          position.bets.reduce((s: number, b: { payout: number }) => s + b.payout, 0),
+        );
+        for (const b of position.bets) {
+          if (b.result === 'LOSE') expect(b.payout).toBe(0);
+          if (b.type === 'TIE' && b.result === 'WIN') expect(b.payout).toBe(b.amount * 9);
+          if (b.type === 'PLAYER' && b.result === 'WIN') expect(b.payout).toBe(b.amount * 2);
+          if (b.type.endsWith('_PAIR') && b.result === 'WIN') expect(b.payout).toBe(b.amount * 12);
+          if (b.type === 'BANKER' && b.result === 'WIN') {
+            expect(b.payout).toBe(b.amount * 2 - Math.ceil((b.amount * 500) / 10_000));
+          }
+          if (r.result.winner === 'TIE' && (b.type === 'PLAYER' || b.type === 'BANKER')) {
+            expect([b.result, b.payout]).toEqual(['PUSH', b.amount]);
+          }
+        }
+        expected[position.playerId]! += position.payout;
+      }
+      if (r.lastCoup) break;
+    }
+    expect(rounds.length).toBeGreaterThan(1);
+    expect(rounds.length).toBeLessThan(30);
+
+    // The cut card came out: no more rounds on this shoe.
+    const late = await api.post(`/v1/tables/${tableId}/rounds`, { key: operator, body: {} });
+    expect([late.status, late.body.code]).toEqual([409, 'SHOE_ENDED']);
+
+    for (const player of PLAYERS) {
+      const wallet = await api.get(`/v1/wallets/${player}`, { key: operator });
+      expect(wallet.body.balance).toBe(expected[player]);
+      const ledger = await api.get(`/v1/wallets/${player}/ledger?limit=100`, { key: operator });
+      expect(ledger.status).toBe(200);
+      const entries: { amount: number }[] = ledger.body.entries;
+      expect(entries.reduce((s, e) => s + e.amount, 0)).toBe(expected[player]);
+    }
+
+    const board = await api.get(`/v1/tables/${tableId}/scoreboard`, { key: regulator });
+    expect(board.status).toBe(200);
+    expect(board.body.shoeId).toBe(shoeId);
+    expect(board.body.coups.map((c: { roundId: string }) => c.roundId)).toEqual(rounds);
+    expect(board.body.panel.coups).toBe(rounds.length);
+    const { player, banker, tie } = board.body.panel.counts;
+    expect(player + banker + tie).toBe(rounds.length);
+
+    const closed = await api.post(`/v1/shoes/${shoeId}/close`, { key: admin });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body.status).toBe('CLOSED');
+    const seed: string = closed.body.serverSeed;
+    expect(seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex')).toBe(closed.body.commitment);
+
+    const key = await api.get('/v1/signing-key');
+    const verifier = createVerify('sha256');
+    verifier.update(canonicalJson(closed.body.statement));
+    expect(verifier.verify(key.body.pem, Buffer.from(closed.body.signature, 'base64'))).toBe(true);
+
+    // The reveal is also what a later GET shows, to any reader of the tenant.
+    const read = await api.get(`/v1/shoes/${shoeId}`, { key: regulator });
+    expect(read.body.serverSeed).toBe(seed);
+  });
+});
