@@ -1,0 +1,287 @@
+/**
+ * Table rules, tenancy and round life cycle through the use cases, on DynamoDB Local.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, operator, regulator } from '../support/actors';
+import { createTestStack, type TestStack } from '../support/dynamodb';
+import { codeOf, wholeLedger } from '../support/game';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await createTestStack('rules');
+});
+afterAll(() => stack?.cleanup());
+
+const op = operator('op-1');
+const stranger = operator('op-2');
+
+async function freshRound(config: Record<string, unknown> = {}, clientSeed?: string) {
+  const table = await stack.core.createTable(admin(), { name: 'T', variant: 'mini', config });
+  const shoe = await stack.core.openShoe(admin(), { tableId: table.tableId });
+  const round = await stack.core.openRound(op, { tableId: table.tableId, ...(clientSeed && { clientSeed }) });
+  return { table, shoe, round };
+}
+
+let funded = 0;
+async function player(amount = 100_000, currency = 'EUR'): Promise<string> {
+  const playerId = `pl-${++funded}`;
+  await stack.core.walletTransaction(op, {
+    playerId,
+    type: 'CREDIT',
+    amount,
+    currency,
+    idempotencyKey: `fund-${playerId}`,
+  });
+  return playerId;
+}
+
+describe('tenancy', () => {
+  it("treats another operator's resources as not found, and regulators as read-only", async () => {
+    const { table, shoe, round } = await freshRound();
+    const p = await player();
+    await stack.core.placeBet(op, {
+      roundId: round.roundId,
+      playerId: p,
+      bets: [{ type: 'PLAYER', amount: 1_000 }],
+      idempotencyKey: 'k',
+    });
+
+    expect(await codeOf(stack.core.getTable(stranger, { tableId: table.tableId }))).toBe('TABLE_NOT_FOUND');
+    expect(await codeOf(stack.core.getShoe(stranger, { shoeId: shoe.shoeId }))).toBe('SHOE_NOT_FOUND');
+    expect(await codeOf(stack.core.getRound(stranger, { roundId: round.roundId }))).toBe('ROUND_NOT_FOUND');
+    expect(await codeOf(stack.core.resolveRound(stranger, { roundId: round.roundId }))).toBe(
+      'ROUND_NOT_FOUND',
+    );
+    expect(
+      await codeOf(
+        stack.core.placeBet(stranger, {
+          roundId: round.roundId,
+          playerId: p,
+          bets: [{ type: 'TIE', amount: 100 }],
+          idempotencyKey: 'x',
+        }),
+      ),
+    ).toBe('ROUND_NOT_FOUND');
+    expect(await codeOf(stack.core.getWallet(stranger, { playerId: p }))).toBe('WALLET_NOT_FOUND');
+    expect(await codeOf(stack.core.checkShoeChain(stranger, { shoeId: shoe.shoeId }))).toBe('SHOE_NOT_FOUND');
+
+    const inspector = regulator('op-1');
+    expect((await stack.core.getRound(inspector, { roundId: round.roundId })).positions).toHaveLength(1);
+    expect((await stack.core.getLedger(inspector, { operatorId: 'op-1', playerId: p })).entries).toHaveLength(
+      2,
+    );
+    expect(await codeOf(stack.core.resolveRound(inspector, { roundId: round.roundId }))).toBe('READ_ONLY');
+    expect(await codeOf(stack.core.getRound(regulator('op-9'), { roundId: round.roundId }))).toBe(
+      'ROUND_NOT_FOUND',
+    );
+    expect(await codeOf(stack.core.getLedger(regulator('op-9'), { operatorId: 'op-1', playerId: p }))).toBe(
+      'WALLET_NOT_FOUND',
+    );
+  });
+});
+
+describe('bets', () => {
+  it('enforces the table rules on the whole position, across calls', async () => {
+    const { round } = await freshRound();
+    const p = await player(500_100);
+    const bet = (type: 'PLAYER' | 'BANKER' | 'TIE' | 'PLAYER_PAIR', amount: number, key: string) =>
+      stack.core.placeBet(op, {
+        roundId: round.roundId,
+        playerId: p,
+        bets: [{ type, amount }],
+        idempotencyKey: key,
+      });
+    await bet('PLAYER', 1_000, 'a');
+    expect(await codeOf(bet('BANKER', 1_000, 'b'))).toBe('BET_PLAYER_AND_BANKER');
+    expect(await codeOf(bet('PLAYER', 499_500, 'c'))).toBe('BET_ABOVE_MAX'); // mini max 500 000 in total
+    expect(await codeOf(bet('TIE', 50, 'd'))).toBe('BET_BELOW_MIN');
+    expect(await codeOf(bet('PLAYER_PAIR', 100, 'e'))).toBe('BET_SIDE_DISABLED');
+    expect(await codeOf(bet('PLAYER', 1.5, 'f'))).toBe('BET_AMOUNT_INVALID');
+    const raised = await bet('PLAYER', 499_000, 'g');
+    expect(raised.position.stake).toBe(500_000);
+    const withTie = await bet('TIE', 100, 'h');
+    expect(withTie.position.bets.map((b) => [b.type, b.amount])).toEqual([
+      ['PLAYER', 500_000],
+      ['TIE', 100],
+    ]);
+    expect((await stack.core.getWallet(op, { playerId: p })).balance).toBe(0);
+    expect(await codeOf(bet('TIE', 100, 'i'))).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('gives one seat per player within the table seats, even under concurrency', async () => {
+    const { round } = await freshRound({ seats: 2 });
+    const players = await Promise.all(Array.from({ length: 5 }, () => player()));
+    const results = await Promise.allSettled(
+      players.map((p) =>
+        stack.core.placeBet(op, {
+          roundId: round.roundId,
+          playerId: p,
+          bets: [{ type: 'BANKER', amount: 500 }],
+          idempotencyKey: 'seat',
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(results.flatMap((r) => (r.status === 'rejected' ? [r.reason.code] : []))).toEqual([
+      'TABLE_FULL',
+      'TABLE_FULL',
+      'TABLE_FULL',
+    ]);
+    // A seated player may add to his position.
+    const seated = players[results.findIndex((r) => r.status === 'fulfilled')]!;
+    await stack.core.placeBet(op, {
+      roundId: round.roundId,
+      playerId: seated,
+      bets: [{ type: 'TIE', amount: 100 }],
+      idempotencyKey: 'more',
+    });
+    const view = await stack.core.getRound(op, { roundId: round.roundId });
+    expect(view.positions).toHaveLength(2);
+  });
+
+  it('refuses bets once betting is closed, and a wallet in another currency', async () => {
+    const { round } = await freshRound();
+    const p = await player();
+    const usd = await player(100_000, 'USD');
+    expect(
+      await codeOf(
+        stack.core.placeBet(op, {
+          roundId: round.roundId,
+          playerId: usd,
+          bets: [{ type: 'TIE', amount: 100 }],
+          idempotencyKey: 'u',
+        }),
+      ),
+    ).toBe('CURRENCY_MISMATCH');
+    expect(
+      await codeOf(
+        stack.core.placeBet(op, {
+          roundId: round.roundId,
+          playerId: 'nobody',
+          bets: [{ type: 'TIE', amount: 100 }],
+          idempotencyKey: 'n',
+        }),
+      ),
+    ).toBe('WALLET_NOT_FOUND');
+    await stack.core.resolveRound(op, { roundId: round.roundId });
+    expect(
+      await codeOf(
+        stack.core.placeBet(op, {
+          roundId: round.roundId,
+          playerId: p,
+          bets: [{ type: 'TIE', amount: 100 }],
+          idempotencyKey: 'late',
+        }),
+      ),
+    ).toBe('ROUND_NOT_OPEN');
+    expect((await stack.core.getWallet(op, { playerId: p })).balance).toBe(100_000);
+  });
+});
+
+describe('rounds and shoes', () => {
+  it('keeps one round in play per table, even when opened concurrently', async () => {
+    const table = await stack.core.createTable(admin(), { name: 'T', variant: 'midi' });
+    expect(await codeOf(stack.core.openRound(op, { tableId: table.tableId }))).toBe('NO_SHOE_OPEN');
+    const shoe = await stack.core.openShoe(admin(), { tableId: table.tableId });
+    expect(await codeOf(stack.core.openShoe(admin(), { tableId: table.tableId }))).toBe('SHOE_ALREADY_OPEN');
+    const opened = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        stack.core.openRound(op, { tableId: table.tableId, clientSeed: 'seed-a' }),
+      ),
+    );
+    const won = opened.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(await codeOf(stack.core.closeShoe(admin(), { shoeId: shoe.shoeId }))).toBe('ROUND_IN_PLAY');
+    const first = (won[0] as PromiseFulfilledResult<{ roundId: string }>).value;
+    await stack.core.resolveRound(op, { roundId: first.roundId });
+    // The client seed was fixed by the first round.
+    expect(await codeOf(stack.core.openRound(op, { tableId: table.tableId, clientSeed: 'seed-b' }))).toBe(
+      'CLIENT_SEED_ALREADY_FIXED',
+    );
+    const second = await stack.core.openRound(op, { tableId: table.tableId, clientSeed: 'seed-a' });
+    expect(second.coup).toBe(2);
+    expect((await stack.core.getShoe(op, { shoeId: shoe.shoeId })).clientSeed).toBe('seed-a');
+  });
+
+  it('voids a round: every stake refunded exactly once, with the reason in the audit trail', async () => {
+    const { shoe, round } = await freshRound({ commission: { mode: 'DEFERRED' } });
+    const players = [await player(10_000), await player(10_000)];
+    await stack.core.placeBet(op, {
+      roundId: round.roundId,
+      playerId: players[0]!,
+      bets: [{ type: 'BANKER', amount: 5_000 }],
+      idempotencyKey: 'a',
+    });
+    await stack.core.placeBet(op, {
+      roundId: round.roundId,
+      playerId: players[1]!,
+      bets: [
+        { type: 'TIE', amount: 800 },
+        { type: 'PLAYER', amount: 600 },
+      ],
+      idempotencyKey: 'b',
+    });
+    expect((await stack.core.getWallet(op, { playerId: players[0]! })).reserved).toBe(250);
+    expect(
+      await codeOf(stack.core.voidRound(op, { roundId: round.roundId, reason: 'NOT_A_REASON' as never })),
+    ).toBe('VOID_REASON_INVALID');
+    const [a, b] = await Promise.all([
+      stack
+        .coreWith({})
+        .voidRound(op, { roundId: round.roundId, reason: 'MISDEAL', note: 'two cards stuck together' }),
+      stack.coreWith({}).voidRound(op, { roundId: round.roundId, reason: 'MISDEAL' }),
+    ]);
+    expect(a.status).toBe('VOIDED');
+    expect(b.status).toBe('VOIDED');
+    expect(a.positions.map((p) => p.status)).toEqual(['REFUNDED', 'REFUNDED']);
+    for (const p of players) {
+      const wallet = await stack.core.getWallet(op, { playerId: p });
+      expect([wallet.balance, wallet.reserved, wallet.available]).toEqual([10_000, 0, 10_000]);
+      const refunds = (await wholeLedger(stack.core, op, p)).filter((e) => e.kind === 'REFUND');
+      expect(refunds).toHaveLength(1);
+    }
+    expect(await codeOf(stack.core.resolveRound(op, { roundId: round.roundId }))).toBe('ROUND_VOIDED');
+    const audit = await stack.store.listAudit(shoe.shoeId);
+    const voided = audit.find((e) => e.type === 'ROUND_VOIDED')!;
+    expect(JSON.parse(voided.event).data).toMatchObject({
+      reason: 'MISDEAL',
+      note: 'two cards stuck together',
+      refunded: 6_400,
+    });
+    expect((await stack.core.checkShoeChain(op, { shoeId: shoe.shoeId })).problems).toEqual([]);
+    // The table is free again; a dealt round cannot be voided.
+    const next = await stack.core.openRound(op, { tableId: a.tableId });
+    await stack.core.resolveRound(op, { roundId: next.roundId });
+    expect(await codeOf(stack.core.voidRound(op, { roundId: next.roundId, reason: 'EXPOSED_CARD' }))).toBe(
+      'ROUND_ALREADY_DEALT',
+    );
+  });
+
+  it('validates table configurations', async () => {
+    expect(
+      await codeOf(stack.core.createTable(admin(), { name: 'T', variant: 'mini', config: { seats: 20 } })),
+    ).toBe('TABLE_CONFIG_INVALID');
+    expect(
+      await codeOf(
+        stack.core.createTable(admin(), {
+          name: 'T',
+          variant: 'mini',
+          config: { afterCutCard: 'ONE_MORE_COUP', cutCard: { minCardsBehind: 7 } },
+        }),
+      ),
+    ).toBe('TABLE_CONFIG_INVALID');
+    const table = await stack.core.createTable(admin(), {
+      name: '  Full 1 ',
+      variant: 'full',
+      config: { commission: { rateBps: 400 } },
+    });
+    const read = await stack.core.getTable(op, { tableId: table.tableId });
+    expect(read).toMatchObject({
+      name: 'Full 1',
+      config: { seats: 14, decks: 8, commission: { rateBps: 400, mode: 'AT_PAYMENT' } },
+    });
+    expect(await codeOf(stack.core.createTable(regulator('op-1'), { name: 'T', variant: 'mini' }))).toBe(
+      'READ_ONLY',
+    );
+  });
+});
