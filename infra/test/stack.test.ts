@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { buildSync } from 'esbuild';
@@ -117,6 +119,32 @@ function expectedPermissions(route: Route): Record<string, string[]> {
     out[key] = [...(out[key] ?? []), `kms:${op}`].sort();
   }
   return out;
+}
+
+function assetDir(handler: string): string {
+  return join(outdir, `asset.${String(props(functionId(handler)).Code.S3Key).replace(/\.zip$/, '')}`);
+}
+
+/**
+ * Imports a bundle in a fresh Node process with the deployed function's settings (its environment,
+ * source maps on, no AWS credentials or network needed to load) and runs `code` with the module as `m`.
+ * Returns what `code` wrote after MARK (logs may come before it).
+ */
+function runInNode(bundle: string, code: string, handler: string): string {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'SILENT' };
+  for (const [name, value] of Object.entries(props(functionId(handler)).Environment.Variables)) {
+    env[name] = typeof value === 'string' ? value : `${name}-from-the-stack`;
+  }
+  env.SEED_KEY_ID = 'arn:aws:kms:us-east-1:123456789012:key/seal';
+  env.SIGNING_KEY_ID = 'arn:aws:kms:us-east-1:123456789012:key/signing';
+  Object.assign(env, { AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: `pyb-dev-${handler}` });
+  delete env.NODE_OPTIONS; // passed as a flag below
+  const script = `const MARK = '@@'; const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); ${code}`;
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env,
+  });
+  return out.slice(out.lastIndexOf('@@') + 2);
 }
 
 const kmsHolders = (action: string) =>
@@ -255,8 +283,7 @@ describe('functions', () => {
   });
 
   it.each(ROUTES.map((r) => r.handler))('%s: the deployed bundle is self-contained ESM', (handler) => {
-    const key = String(props(functionId(handler)).Code.S3Key).replace(/\.zip$/, '');
-    const dir = join(outdir, `asset.${key}`);
+    const dir = assetDir(handler);
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(code).toMatch(/export\s*\{[^}]*\bas handler\s*\}|export\s*\{\s*handler\s*\}/);
@@ -275,6 +302,52 @@ describe('functions', () => {
     const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
     const builtins = new Set(builtinModules);
     expect(imports.filter((s) => !s.startsWith('node:') && !builtins.has(s))).toEqual([]);
+  });
+
+  it.each(ROUTES.map((r) => r.handler))(
+    '%s: the bundle loads in a fresh Node and exports handler',
+    (handler) => {
+      const out = runInNode(
+        join(assetDir(handler), 'index.mjs'),
+        'process.stdout.write(MARK + typeof m.handler)',
+        handler,
+      );
+      expect(out).toBe('function');
+    },
+  );
+
+  it('the get-openapi bundle answers an API Gateway v2 event with the OpenAPI document', () => {
+    const path = '/v1/openapi.json';
+    const event = {
+      version: '2.0',
+      routeKey: `GET ${path}`,
+      rawPath: path,
+      rawQueryString: '',
+      headers: { accept: 'application/json' },
+      requestContext: {
+        accountId: '123456789012',
+        apiId: 'api',
+        domainName: 'api.example.com',
+        domainPrefix: 'api',
+        http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'infra-test' },
+        requestId: 'req-1',
+        routeKey: `GET ${path}`,
+        stage: '$default',
+        time: '29/Nov/2026:00:00:00 +0000',
+        timeEpoch: 0,
+      },
+      isBase64Encoded: false,
+    };
+    const out = runInNode(
+      join(assetDir('get-openapi'), 'index.mjs'),
+      `const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'req-1', functionName: 'pyb-dev-get-openapi', ` +
+        "functionVersion: '$LATEST', invokedFunctionArn: 'arn', memoryLimitInMB: '1024', " +
+        'getRemainingTimeInMillis: () => 10000 }); process.stdout.write(MARK + JSON.stringify(r))',
+      'get-openapi',
+    );
+    const result = JSON.parse(out);
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body).openapi).toMatch(/^3\.1\./);
   });
 
   it('each function logs to its own group with the retention', () => {
