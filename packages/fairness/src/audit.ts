@@ -60,7 +60,19 @@ export function verifyChain(events: readonly ChainedEvent[], genesis: string): C
         detail: `event ${index}: prevHash ${prevHash} does not link to ${index === 0 ? 'the genesis' : `event ${index - 1}`} (${prev})`,
       };
     }
-    const computed = eventHash(prevHash, event);
+    let computed: string;
+    try {
+      computed = eventHash(prevHash, event);
+    } catch (error) {
+      return {
+        ok: false,
+        index,
+        reason: 'HASH',
+        expected: '',
+        actual: hash,
+        detail: `event ${index}: ${(error as Error).message}`,
+      };
+    }
     if (hash !== computed) {
       return {
         ok: false,

@@ -77,6 +77,12 @@ describe('verifyChain', () => {
     expect(verifyChain(links, genesis)).toMatchObject({ ok: false, index: 1, reason: 'LINK' });
   });
 
+  it('reports an event with no JSON form as a HASH break instead of throwing', () => {
+    const links = chain(genesis, events);
+    links[2] = { ...links[2]!, event: undefined };
+    expect(verifyChain(links, genesis)).toMatchObject({ ok: false, index: 2, reason: 'HASH' });
+  });
+
   it('reports a chain started from another genesis', () => {
     const links = chain('ff'.repeat(32), events);
     expect(verifyChain(links, genesis)).toMatchObject({
