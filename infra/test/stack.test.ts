@@ -161,7 +161,8 @@ beforeAll(() => {
   template = Template.fromStack(built.stack);
   resources = template.toJSON().Resources as Resources;
   console.log(`synth with ${ROUTES.length} bundled functions: ${(synthMs / 1000).toFixed(1)} s`);
-});
+  // Bundling twenty handlers shares two cores with the rest of the suite in CI: a generous limit.
+}, 300_000);
 
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
