@@ -79,7 +79,8 @@ export const ROUTES: readonly Route[] = [
     handler: 'open-round',
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
-    kms: [],
+    // The first round of a shoe fixes the client seed; when the operator supplies none, it is drawn here.
+    kms: ['GenerateRandom'],
   },
   {
     method: 'GET',
