@@ -1,0 +1,188 @@
+/**
+ * The local stack behind `./scripts/dev`: DynamoDB Local with its data in .data/dynamodb (kept
+ * between runs), the tables, the local key service (.data/keys), a demo operator seeded once, and the
+ * API on http://localhost:$PORT through the same handlers the Lambdas run. Ctrl-C stops it all.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type Actor, authenticate, DomainError, type Role } from '@pyb/core';
+import {
+  createTables,
+  type DynamoDbLocal,
+  DynamoDbLocalError,
+  localClientConfig,
+  startDynamoDbLocal,
+  tableNames,
+} from '@pyb/store-dynamodb/local';
+import type { AppContext } from '../context';
+import type { LocalServer } from '../local-server';
+import { provisionOperator } from './provision';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const DATA = join(ROOT, '.data');
+const PORT = Number(process.env.PORT ?? 3000);
+const DYNAMODB_PORT = Number(process.env.DYNAMODB_PORT ?? 8000);
+const PREFIX = process.env.TABLE_PREFIX ?? 'pyb-dev';
+const OPERATOR = 'demo';
+const PLAYERS = ['player-1', 'player-2', 'player-3'];
+const FUNDS = 100_000; // 1,000.00 EUR each
+
+interface DemoState {
+  operatorId: string;
+  keys: Record<Role, string>;
+  tableId?: string;
+}
+
+const statePath = join(DATA, 'demo.json');
+
+function readState(): DemoState | undefined {
+  if (!existsSync(statePath)) return undefined;
+  try {
+    return JSON.parse(readFileSync(statePath, 'utf8')) as DemoState;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The demo operator, once: keys are stored hashed, so the plaintext demo keys are kept in
+ * .data/demo.json (dev only) and re-issued if the database no longer knows them.
+ */
+async function seed(context: AppContext): Promise<Required<DemoState>> {
+  const previous = readState();
+  let keys = previous?.keys;
+  const known = async (key: string) =>
+    authenticate(context.principals, `Bearer ${key}`).then(
+      () => true,
+      () => false,
+    );
+  if (
+    !keys ||
+    !(await known(keys.admin)) ||
+    !(await known(keys.operator)) ||
+    !(await known(keys.regulator))
+  ) {
+    const issued = await provisionOperator(context.principals, context.clock, {
+      operatorId: OPERATOR,
+      roles: ['admin', 'operator', 'regulator'],
+      label: 'demo',
+    });
+    keys = Object.fromEntries(issued.map((k) => [k.role, k.key])) as Record<Role, string>;
+  }
+  const admin: Actor = { operatorId: OPERATOR, role: 'admin', supervises: [] };
+  let tableId = previous?.tableId;
+  const tableExists = tableId
+    ? await context.core.getTable(admin, { tableId }).then(
+        () => true,
+        () => false,
+      )
+    : false;
+  if (!tableId || !tableExists) {
+    tableId = (
+      await context.core.createTable(admin, {
+        name: 'Demo mini table',
+        variant: 'mini',
+        config: { pairBets: true },
+      })
+    ).tableId;
+  }
+  for (const playerId of PLAYERS) {
+    const funded = await context.core.getWallet(admin, { playerId }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'WALLET_NOT_FOUND') return false;
+        throw error;
+      },
+    );
+    if (!funded) {
+      await context.core.walletTransaction(admin, {
+        playerId,
+        type: 'CREDIT',
+        amount: FUNDS,
+        currency: 'EUR',
+        idempotencyKey: `demo-seed-${playerId}`,
+        reference: 'demo seed',
+      });
+    }
+  }
+  const state = { operatorId: OPERATOR, keys, tableId };
+  writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  return state;
+}
+
+function banner(url: string, endpoint: string, state: Required<DemoState>): string {
+  const { keys, tableId } = state;
+  return `
+Punto y Banca API on ${url}  (DynamoDB Local ${endpoint}, data in .data/)
+
+Demo operator "${state.operatorId}" — API keys (also in .data/demo.json):
+  export ADMIN_KEY=${keys.admin}
+  export OPERATOR_KEY=${keys.operator}
+  export REGULATOR_KEY=${keys.regulator}
+  export TABLE_ID=${tableId}
+  export API=${url}
+Wallets player-1, player-2, player-3 hold ${FUNDS} minor units (EUR) each.
+
+First curl:
+  curl -s ${url}/v1/tables/${tableId} -H "Authorization: Bearer ${keys.operator}"
+
+Next: docs/api.md walks a whole shoe in curl (open a shoe, rounds, bets, resolve, close).
+OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
+`;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(DATA, { recursive: true });
+  let dynamodb: DynamoDbLocal | undefined;
+  let server: LocalServer | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await server?.close().catch(() => undefined);
+    await dynamodb?.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    dynamodb = await startDynamoDbLocal({ dbPath: join(DATA, 'dynamodb'), port: DYNAMODB_PORT });
+  } catch (error) {
+    const hint =
+      error instanceof DynamoDbLocalError
+        ? ''
+        : `\n(is port ${DYNAMODB_PORT} taken? DYNAMODB_PORT=<port> ./scripts/dev picks another)`;
+    console.error(`Could not start DynamoDB Local: ${(error as Error).message}${hint}`);
+    return stop(1);
+  }
+  const client = new DynamoDBClient(localClientConfig(dynamodb.endpoint));
+  await createTables(client, tableNames(PREFIX));
+  client.destroy();
+
+  // The handlers build their adapters from these, exactly as a Lambda does from its configuration.
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: dynamodb.endpoint,
+    TABLE_PREFIX: PREFIX,
+    KEY_SERVICE: 'local',
+    LOCAL_KEYS_DIR: join(DATA, 'keys'),
+  });
+  const { appContext } = await import('../context');
+  const { startLocalServer } = await import('../local-server');
+  const state = await seed(appContext());
+  try {
+    server = await startLocalServer({ port: PORT, host: process.env.HOST ?? '127.0.0.1' });
+  } catch (error) {
+    console.error(
+      `Could not listen on port ${PORT}: ${(error as Error).message}\nPORT=<port> ./scripts/dev picks another.`,
+    );
+    return stop(1);
+  }
+  console.log(banner(`http://localhost:${server.port}`, dynamodb.endpoint, state));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
