@@ -27,6 +27,7 @@ import {
 import type { Actor } from '../actor';
 import type { ChainProblem, ChainReport } from '../api';
 import type { AuditEvent, AuditRecord, PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { mapBounded } from '../retry';
 import { betList } from '../views';
 import type { Ctx } from './context';
 import { betRecord, dealtCards, settlementRecord } from './resolve';
@@ -115,21 +116,26 @@ export async function checkShoeChain(
       problem(r.roundId, null, 'ROUND_NOT_IN_CHAIN', `round ${r.roundId} has no events in the chain`);
   }
   const rounds = new Map<string, { round: RoundRecord; positions: PositionRecord[] }>();
-  for (const [roundId, events] of byRound) {
+  // Rounds are independent: checked a few at a time, their problems reported in chain order.
+  const perRound = await mapBounded([...byRound], 8, async ([roundId, events]) => {
+    const found: ChainProblem[] = [];
+    const report: Report = (r, seq, code, detail) => found.push({ roundId: r ?? null, seq, code, detail });
     const round = await ctx.store.get('round', { roundId });
     if (!round || round.shoeId !== shoe.shoeId) {
-      problem(
+      report(
         roundId,
         events[0]!.record.seq,
         'ROUND_MISSING',
         `round ${roundId} is in the chain but not stored`,
       );
-      continue;
+      return found;
     }
     const positions = await ctx.store.listPositions(roundId);
     rounds.set(roundId, { round, positions });
-    await checkRound(ctx, shoe, round, positions, events, problem);
-  }
+    await checkRound(ctx, shoe, round, positions, events, report);
+    return found;
+  });
+  problems.push(...perRound.flat());
 
   let coupsVerified = false;
   const closing = parsed.at(-1);
@@ -264,7 +270,7 @@ async function checkRound(
       problem(id, voided.seq, 'REFUNDS_DIGEST', `round ${id}: the stored refunds do not match ROUND_VOIDED`);
     }
   }
-  for (const p of positions) await checkPosition(ctx, shoe, round, p, problem);
+  await Promise.all(positions.map((p) => checkPosition(ctx, shoe, round, p, problem)));
 }
 
 /** The position's money: recomputed settlement, and the ledger entries that moved it. */
@@ -278,8 +284,9 @@ async function checkPosition(
   const id = round.roundId;
   const wallet = { operatorId: round.operatorId, playerId: p.playerId };
   let staked = 0;
-  for (const key of p.betKeys) {
-    const entry = await ctx.store.get('ledger', { ...wallet, key });
+  const bets = await Promise.all(p.betKeys.map((key) => ctx.store.get('ledger', { ...wallet, key })));
+  for (const [i, key] of p.betKeys.entries()) {
+    const entry = bets[i];
     if (entry?.kind !== 'BET' || entry.roundId !== id) {
       problem(
         id,
