@@ -3,9 +3,10 @@
  * resource is NOT_FOUND; a refusal is a DomainError with a stable code (listed in docs/data-model.md).
  */
 import type { BetType, DeepPartial, TableConfig, TableVariant } from '@pyb/engine';
-import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
+import type { ShoeBundle, ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
 import type { Actor } from './actor';
 import type { LedgerKind, RoundStatus, ShoeStatus } from './model';
+import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -298,4 +299,11 @@ export interface Core {
 
   /** Recomputes the shoe's audit chain from the stored items and reports where it breaks. */
   checkShoeChain(actor: Actor, input: { shoeId: string }): Promise<ChainReport>;
+
+  /** A round step by step with its verification; seed-dependent checks are PENDING_REVEAL until close. */
+  replayRound(actor: Actor, input: { roundId: string }): Promise<RoundReplay>;
+  /** Game recall: a player's most recent rounds (a page, in play order), each replayed. */
+  recallPlayerRounds(actor: Actor, input: PlayerRecallQuery): Promise<PlayerRecall>;
+  /** A closed shoe as one public bundle that `baccarat verify` checks offline. SHOE_NOT_CLOSED before. */
+  exportAudit(actor: Actor, input: { shoeId: string }): Promise<ShoeBundle>;
 }

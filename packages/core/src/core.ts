@@ -2,6 +2,9 @@ import type { Core } from './api';
 import { checkShoeChain } from './use-cases/check-chain';
 import { leaveTable } from './use-cases/commission';
 import { type CoreDeps, context } from './use-cases/context';
+import { exportAudit } from './use-cases/export-audit';
+import { recallPlayerRounds } from './use-cases/player-rounds';
+import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
 import { getRound, openRound, placeBet } from './use-cases/rounds';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
@@ -31,5 +34,8 @@ export function createCore(deps: CoreDeps): Core {
     getLedger: (actor, input) => getLedger(ctx, actor, input),
     playerRounds: (actor, input) => playerRounds(ctx, actor, input),
     checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
+    replayRound: (actor, input) => replayRound(ctx, actor, input),
+    recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),
+    exportAudit: (actor, input) => exportAudit(ctx, actor, input),
   };
 }

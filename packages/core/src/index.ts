@@ -8,6 +8,8 @@ export type * from './model';
 export type * from './ports/key-service';
 export * from './ports/runtime';
 export * from './ports/store';
+export type * from './replay/types';
 export { RULES_VERSION } from './rules-version';
+export { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from './use-cases/player-rounds';
 export * from './use-cases/scoreboard';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

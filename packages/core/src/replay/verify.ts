@@ -1,0 +1,656 @@
+/**
+ * The verification block of a round replay. Each check re-derives what the round should be from
+ * something the operator cannot rewrite unnoticed — the signed statement, the hash chain, the engine's
+ * rules, the revealed seed — and names what differs. Checks that need the seed say PENDING_REVEAL
+ * until the shoe is closed.
+ */
+import { BET_TYPES, type BetType, type CoupResult, playCoup, settle, type TableConfig } from '@pyb/engine';
+import {
+  base64ToBytes,
+  canonicalJson,
+  closeStatementBytes,
+  digest,
+  statementBytes,
+  verifyChain,
+  verifyDerSignature,
+} from '@pyb/fairness';
+import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { betRecord, dealtCards, settlementRecord, totalsOf } from '../use-cases/resolve';
+import { refundRecord } from '../use-cases/void';
+import { betList } from '../views';
+import { type AuditLog, checkChainPrefix, type ParsedEvent } from './audit-log';
+import type { PositionLedger } from './ledger';
+import type { Reveal } from './revealed';
+import type { CheckStatus, ReplayCheck, ReplayProblem, RoundVerification } from './types';
+import { showCard } from './view';
+
+export interface RoundEvidence {
+  shoe: ShoeRecord;
+  round: RoundRecord;
+  /** Every position of the round. */
+  positions: readonly PositionRecord[];
+  log: AuditLog;
+  /** The signing key (DER SPKI) and its id. */
+  key: { keyId: string; spki: Uint8Array };
+  reveal: Reveal;
+  /** Ledger entries of the positions whose money is shown (by player). */
+  ledgers: ReadonlyMap<string, PositionLedger>;
+}
+
+const same = (a: unknown, b: unknown): boolean => {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+};
+
+class Problems {
+  readonly list: ReplayProblem[] = [];
+  add(code: string, detail: string, seq: number | null = null, playerId: string | null = null): void {
+    this.list.push({ code, detail, seq, playerId });
+  }
+  /** PASSED with `passed` as the detail, or FAILED listing what broke. */
+  check(passed: string): ReplayCheck {
+    return this.list.length === 0
+      ? { status: 'PASSED', detail: passed, problems: [] }
+      : { status: 'FAILED', detail: this.list.map((p) => p.detail).join('; '), problems: this.list };
+  }
+}
+
+const other = (status: CheckStatus, detail: string): ReplayCheck => ({ status, detail, problems: [] });
+const cardText = (cards: readonly number[]) => cards.map(showCard).join(' ') || '(none)';
+const HAND = { PLAYER: 'Punto', BANKER: 'Banca' } as const;
+/** Two coups that differ somewhere coupDiffs does not name (a note, a flag) still differ. */
+const orAny = (diffs: string[]): string[] => (diffs.length > 0 ? diffs : ['the coup records differ']);
+
+export function verifyRound(e: RoundEvidence): RoundVerification {
+  const checks = {
+    statementSignature: statementCheck(e),
+    commitment: commitmentCheck(e),
+    cards: cardsCheck(e),
+    tableau: tableauCheck(e),
+    auditChain: chainCheck(e),
+    bets: betsCheck(e),
+    settlement: settlementCheck(e),
+    chainHead: headCheck(e),
+  };
+  const entries = Object.entries(checks) as [keyof typeof checks, ReplayCheck][];
+  const pendingReveal = entries.filter(([, c]) => c.status === 'PENDING_REVEAL').map(([name]) => name);
+  const failed = entries.some(([, c]) => c.status === 'FAILED');
+  return {
+    status: failed ? 'FAILED' : pendingReveal.length > 0 ? 'PENDING_REVEAL' : 'VERIFIED',
+    ...checks,
+    pendingReveal,
+  };
+}
+
+function statementCheck({ shoe, round, log, key }: RoundEvidence): ReplayCheck {
+  const p = new Problems();
+  const { statement } = shoe;
+  let valid = false;
+  try {
+    valid = verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), key.spki);
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    p.add(
+      'STATEMENT_SIGNATURE',
+      `the shoe statement's signature does not verify with key ${key.keyId}: the statement or its signature was altered`,
+    );
+  }
+  if (
+    statement.shoeId !== shoe.shoeId ||
+    statement.operatorId !== round.operatorId ||
+    statement.tableId !== round.tableId ||
+    statement.commitment !== shoe.commitment
+  ) {
+    p.add('STATEMENT_MISMATCH', 'the signed statement names another shoe, table, operator or commitment');
+  }
+  if (!same(statement.table, shoe.config)) {
+    p.add('CONFIG_MISMATCH', "the shoe's table configuration differs from the one its statement signed");
+  }
+  const opened = log.events[0];
+  const data = opened?.event?.data as { statement?: unknown; signature?: unknown } | undefined;
+  if (opened?.event?.type !== 'SHOE_OPENED') {
+    p.add('EVENT_MISSING', "the shoe's audit chain does not start with SHOE_OPENED", 0);
+  } else if (!same(data?.statement, statement) || data?.signature !== shoe.signature) {
+    p.add(
+      'STATEMENT_MISMATCH',
+      'the statement published in the chain (SHOE_OPENED) differs from the shoe record',
+      opened.record.seq,
+    );
+  }
+  return p.check(
+    `ECDSA P-256/SHA-256 signature by ${key.keyId} of the RFC 8785 statement is valid; SHOE_OPENED published it (commitment ${shoe.commitment}) at ${statement.createdAt}, before any bet`,
+  );
+}
+
+function commitmentCheck({ shoe, reveal }: RoundEvidence): ReplayCheck {
+  if (reveal.status === 'PENDING') {
+    return other(
+      'PENDING_REVEAL',
+      `the server seed stays sealed until the shoe is closed; then SHA-256(seed) must equal ${shoe.commitment}`,
+    );
+  }
+  const p = new Problems();
+  for (const x of reveal.seed) p.add(x.code, x.detail, x.seq);
+  return p.check(
+    `the revealed seed hashes to the commitment ${shoe.commitment} published before any bet, and SHOE_CLOSED revealed the same seed`,
+  );
+}
+
+/** The coup the engine deals from the recorded cards (undefined if they are not a whole coup). */
+function engineCoup(round: RoundRecord): { result?: CoupResult; error?: string } {
+  if (!round.coup) return {};
+  try {
+    return { result: playCoup(dealtCards(round.coup.result)) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/** What differs between the coup the rules give and the recorded one, in words. */
+function coupDiffs(expected: CoupResult, recorded: CoupResult): string[] {
+  const diffs: string[] = [];
+  for (const side of ['player', 'banker'] as const) {
+    const name = HAND[side === 'player' ? 'PLAYER' : 'BANKER'];
+    if (!same(expected[side].cards, recorded[side].cards))
+      diffs.push(
+        `${name}'s cards: ${cardText(expected[side].cards)}, recorded ${cardText(recorded[side].cards)}`,
+      );
+    if (expected[side].total !== recorded[side].total)
+      diffs.push(`${name}'s total: ${expected[side].total}, recorded ${recorded[side].total}`);
+  }
+  for (const f of [
+    'winner',
+    'natural',
+    'playerNatural',
+    'bankerNatural',
+    'playerPair',
+    'bankerPair',
+    'cardsUsed',
+  ] as const) {
+    if (expected[f] !== recorded[f])
+      diffs.push(`${f}: ${String(expected[f])}, recorded ${String(recorded[f])}`);
+  }
+  const n = Math.max(expected.steps.length, recorded.steps.length);
+  for (let i = 0; i < n; i++) {
+    const a = expected.steps[i];
+    const b = recorded.steps[i];
+    if (!same(a, b)) {
+      diffs.push(
+        `step ${i + 1}: the rules give ${a ? `${a.to} ${a.action} (${a.rule})` : 'no step'}, recorded ${b ? `${b.to} ${b.action} (${b.rule})` : 'no step'}`,
+      );
+      break;
+    }
+  }
+  return diffs;
+}
+
+function tableauCheck({ round }: RoundEvidence): ReplayCheck {
+  if (!round.coup)
+    return other('NOT_APPLICABLE', round.status === 'VOIDED' ? 'voided: no card was dealt' : 'not dealt yet');
+  const p = new Problems();
+  const { result, error } = engineCoup(round);
+  const seq = round.audit.dealt ?? null;
+  if (!result) {
+    p.add('TABLEAU_MISMATCH', `the recorded cards are not a whole coup: ${error}`, seq);
+  } else {
+    const diffs = same(result, round.coup.result) ? [] : orAny(coupDiffs(result, round.coup.result));
+    if (diffs.length > 0)
+      p.add(
+        'TABLEAU_MISMATCH',
+        `the recorded cards, played by the rules, give another coup: ${diffs.join('; ')}`,
+        seq,
+      );
+  }
+  const r = round.coup.result;
+  return p.check(
+    `the ${r.cardsUsed} cards dealt (${cardText(dealtCards(r))}), played by the rules (naturals, Punto's rule, Banca's tableau), give exactly the recorded steps: ${r.winner} ${r.player.total}-${r.banker.total}`,
+  );
+}
+
+function cardsCheck({ shoe, round, reveal }: RoundEvidence): ReplayCheck {
+  if (!round.coup)
+    return other('NOT_APPLICABLE', round.status === 'VOIDED' ? 'voided: no card was dealt' : 'not dealt yet');
+  const coup = round.coup;
+  const positions = `${coup.start}..${coup.start + coup.result.cardsUsed - 1}`;
+  if (reveal.status === 'PENDING') {
+    return other(
+      'PENDING_REVEAL',
+      `the cards at shoe positions ${positions} are checked against the shoe re-dealt from the seeds once the shoe is closed`,
+    );
+  }
+  const p = new Problems();
+  const seq = round.audit.dealt ?? null;
+  if (!reveal.shoe) {
+    for (const x of reveal.deal) p.add(x.code, x.detail, x.seq);
+    if (p.list.length === 0)
+      p.add('SHOE_NOT_RECOMPUTED', 'the shoe cannot be re-dealt: the revealed seed is not the committed one');
+    return p.check('');
+  }
+  const dealt = reveal.shoe;
+  for (const x of reveal.deal) p.add(x.code, x.detail, x.seq);
+  if (shoe.burn && (shoe.burn.shown !== dealt.burn.shown || shoe.burn.burned !== dealt.burn.burned)) {
+    p.add(
+      'BURN_MISMATCH',
+      `the seeds burn ${showCard(dealt.burn.shown)} shown and ${dealt.burn.burned} burned, the shoe records ${showCard(shoe.burn.shown)} and ${shoe.burn.burned}`,
+    );
+  }
+  const expected = dealt.coups[coup.index];
+  if (!expected) {
+    p.add(
+      'COUP_POSITION',
+      `the re-dealt shoe has ${dealt.coups.length} coups; there is no coup #${coup.index + 1}`,
+      seq,
+    );
+    return p.check('');
+  }
+  if (expected.start !== coup.start) {
+    p.add(
+      'COUP_POSITION',
+      `after the burn and the coups before it, coup #${coup.index + 1} starts at shoe position ${expected.start}; the round records ${coup.start}`,
+      seq,
+    );
+  }
+  const want = Array.from(dealt.order.subarray(expected.start, expected.start + expected.result.cardsUsed));
+  const got = dealtCards(coup.result);
+  const at = want.findIndex((c, i) => c !== got[i]);
+  if (at >= 0 || want.length !== got.length) {
+    const i = at >= 0 ? at : Math.min(want.length, got.length);
+    p.add(
+      'CARDS_MISMATCH',
+      `shoe position ${expected.start + i}: the shoe deals ${want[i] === undefined ? '(none)' : showCard(want[i])}, the round records ${got[i] === undefined ? '(none)' : showCard(got[i])} (the shoe deals ${cardText(want)}, recorded ${cardText(got)})`,
+      seq,
+    );
+  } else {
+    const diffs = same(expected.result, coup.result) ? [] : orAny(coupDiffs(expected.result, coup.result));
+    if (diffs.length > 0)
+      p.add('COUP_MISMATCH', `the recorded outcome is not the dealt coup's: ${diffs.join('; ')}`, seq);
+  }
+  if (expected.cutCardOut !== coup.cutCardOut || expected.last !== coup.last) {
+    p.add(
+      'COUP_MISMATCH',
+      `cut card out ${expected.cutCardOut} and last coup ${expected.last} by the seeds, recorded ${coup.cutCardOut} and ${coup.last}`,
+      seq,
+    );
+  }
+  return p.check(
+    `re-dealt from the revealed server seed, client seed "${dealt.clientSeed}" and the shoe id: burn ${showCard(dealt.burn.shown)} + ${dealt.burn.burned}, coup #${coup.index + 1} at positions ${positions} deals ${cardText(want)}, as recorded`,
+  );
+}
+
+const EXPECTED_EVENTS: Record<RoundRecord['status'], (closed: boolean) => string[]> = {
+  OPEN: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
+  CLOSED: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
+  DEALT: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT'],
+  SETTLED: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT', 'ROUND_SETTLED'],
+  VOIDING: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
+  VOIDED: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : []), 'ROUND_VOIDED'],
+};
+
+function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
+  const p = new Problems();
+  const id = round.roundId;
+  const mine = log.ofRound(id);
+  if (mine.length === 0) {
+    p.add('EVENT_MISSING', `round ${id} has no events in the shoe's audit chain`);
+    return p.check('');
+  }
+  const last = mine[mine.length - 1]!;
+  for (const x of checkChainPrefix(log, shoe.shoeId, shoe.commitment, log.events.indexOf(last))) {
+    p.add(x.code, x.detail, x.seq);
+  }
+  const find = (type: string): ParsedEvent | undefined => mine.find((x) => x.event?.type === type);
+  const types = mine.map((x) => x.event?.type ?? '?');
+  const expected = EXPECTED_EVENTS[round.status](round.audit.bettingClosed !== undefined);
+  if (!same(types, expected)) {
+    p.add(
+      'EVENT_ORDER',
+      `round ${id} (${round.status}) has events ${types.join(', ')}; expected ${expected.join(', ')}`,
+    );
+  }
+  const seqOf = (type: string) => find(type)?.record.seq;
+  const a = round.audit;
+  if (
+    a.opened !== seqOf('ROUND_OPENED') ||
+    a.bettingClosed !== seqOf('BETTING_CLOSED') ||
+    a.dealt !== seqOf('COUP_DEALT') ||
+    a.settled !== seqOf('ROUND_SETTLED') ||
+    a.voided !== seqOf('ROUND_VOIDED')
+  ) {
+    p.add('ROUND_MISMATCH', `the round item points at other events than the chain holds for round ${id}`);
+  }
+  const opened = find('ROUND_OPENED')?.event;
+  if (opened && opened.data.number !== round.number) {
+    p.add(
+      'ROUND_MISMATCH',
+      `ROUND_OPENED numbers the round ${String(opened.data.number)}, the round item ${round.number}`,
+      opened.seq,
+    );
+  }
+  const closed = find('BETTING_CLOSED')?.event;
+  if (closed && closed.data.betsDigest !== round.betsDigest) {
+    p.add(
+      'ROUND_MISMATCH',
+      "the round item's bets digest differs from the one BETTING_CLOSED committed",
+      closed.seq,
+    );
+  }
+  const dealt = find('COUP_DEALT')?.event;
+  if (dealt) {
+    const coup = round.coup;
+    const recorded = dealt.data.coup as CoupResult | undefined;
+    if (!coup || !recorded) {
+      p.add('COUP_MISMATCH', 'COUP_DEALT was recorded but the round item has no coup', dealt.seq);
+    } else {
+      const diffs = [
+        ...(same(recorded, coup.result) ? [] : orAny(coupDiffs(recorded, coup.result))),
+        ...(same(dealt.data.cards, dealtCards(coup.result))
+          ? []
+          : [
+              `cards dealt ${cardText((dealt.data.cards as number[]) ?? [])}, stored ${cardText(dealtCards(coup.result))}`,
+            ]),
+        ...(dealt.data.start !== coup.start
+          ? [`start ${String(dealt.data.start)}, stored ${coup.start}`]
+          : []),
+        ...(dealt.data.index !== coup.index
+          ? [`coup index ${String(dealt.data.index)}, stored ${coup.index}`]
+          : []),
+        ...(dealt.data.last !== coup.last ? [`last ${String(dealt.data.last)}, stored ${coup.last}`] : []),
+      ];
+      if (diffs.length > 0) {
+        p.add(
+          'COUP_MISMATCH',
+          `the stored coup is not the one COUP_DEALT recorded when it was dealt: ${diffs.join('; ')}`,
+          dealt.seq,
+        );
+      }
+    }
+  }
+  const settled = find('ROUND_SETTLED')?.event;
+  if (
+    settled &&
+    (settled.data.settlementsDigest !== round.settlementsDigest || !same(settled.data.totals, round.totals))
+  ) {
+    p.add(
+      'ROUND_MISMATCH',
+      "the round item's settlements digest or totals differ from ROUND_SETTLED",
+      settled.seq,
+    );
+  }
+  const voided = find('ROUND_VOIDED')?.event;
+  if (
+    voided &&
+    (voided.data.refundsDigest !== round.refundsDigest || voided.data.reason !== round.voidReason)
+  ) {
+    p.add(
+      'ROUND_MISMATCH',
+      "the round item's void reason or refunds digest differ from ROUND_VOIDED",
+      voided.seq,
+    );
+  }
+  return p.check(
+    `${log.events.indexOf(last) + 1} events linked from the genesis (the commitment) to event ${last.record.seq}; this round's: ${mine.map((x) => `${x.record.type} #${x.record.seq}`).join(', ')}, each matching the stored round`,
+  );
+}
+
+/** Bets of one position per type, as its ledger debits recorded them. */
+function ledgerBets(ledger: PositionLedger): Partial<Record<BetType, number>> {
+  const sums: Partial<Record<BetType, number>> = {};
+  for (const entry of ledger.bets) {
+    for (const [type, amount] of Object.entries(entry?.bets ?? {}) as [BetType, number][]) {
+      sums[type] = (sums[type] ?? 0) + amount;
+    }
+  }
+  return sums;
+}
+
+function betsCheck({ round, positions, log, ledgers }: RoundEvidence): ReplayCheck {
+  const p = new Problems();
+  for (const pos of positions) {
+    const sum = betList(pos.bets).reduce((s, b) => s + b.amount, 0);
+    if (sum !== pos.stake) {
+      p.add(
+        'STAKE_MISMATCH',
+        `${pos.playerId}: the bets add up to ${sum}, the position records a stake of ${pos.stake}`,
+        null,
+        pos.playerId,
+      );
+    }
+    const ledger = ledgers.get(pos.playerId);
+    if (!ledger) continue;
+    const debited = ledgerBets(ledger);
+    for (const type of BET_TYPES) {
+      if ((debited[type] ?? 0) !== (pos.bets[type] ?? 0)) {
+        p.add(
+          'BETS_MISMATCH',
+          `${pos.playerId}: the position holds ${type} ${pos.bets[type] ?? 0}, the bet debits in the ledger ${debited[type] ?? 0}`,
+          null,
+          pos.playerId,
+        );
+      }
+    }
+    const missing = ledger.bets.findIndex((e) => e?.kind !== 'BET' || e.roundId !== round.roundId);
+    const taken = -ledger.bets.reduce((s, e) => s + (e?.amount ?? 0), 0);
+    if (missing >= 0 || taken !== pos.stake) {
+      p.add(
+        'LEDGER_MISMATCH',
+        missing >= 0
+          ? `${pos.playerId}: bet ${pos.betKeys[missing]} has no matching debit in the ledger`
+          : `${pos.playerId}: staked ${pos.stake}, the ledger debited ${taken}`,
+        null,
+        pos.playerId,
+      );
+    }
+  }
+  const closed = log.ofRound(round.roundId).find((x) => x.event?.type === 'BETTING_CLOSED')?.event;
+  if (!closed) {
+    if (p.list.length > 0) return p.check('');
+    return other(
+      'NOT_APPLICABLE',
+      round.status === 'VOIDED' || round.status === 'VOIDING'
+        ? 'voided before betting closed'
+        : 'betting is still open',
+    );
+  }
+  const recomputed = digest(positions.map(betRecord));
+  if (closed.data.betsDigest !== recomputed) {
+    p.add(
+      'BETS_DIGEST',
+      `the stored bets (digest ${recomputed}) are not the bets committed when betting closed (${String(closed.data.betsDigest)})`,
+      closed.seq,
+    );
+  }
+  const stake = positions.reduce((s, x) => s + x.stake, 0);
+  if (closed.data.positions !== positions.length || closed.data.stake !== stake) {
+    p.add(
+      'BETS_TOTAL',
+      `BETTING_CLOSED recorded ${String(closed.data.positions)} positions staking ${String(closed.data.stake)}; stored: ${positions.length} staking ${stake}`,
+      closed.seq,
+    );
+  }
+  return p.check(
+    `${positions.length} position(s), ${stake} staked: the bets committed at "no va más" (digest ${recomputed}, event ${closed.seq})`,
+  );
+}
+
+function settlementCheck(e: RoundEvidence): ReplayCheck {
+  const { round, positions, log, ledgers, shoe } = e;
+  const mine = log.ofRound(round.roundId);
+  const p = new Problems();
+  const table = shoe.statement.table as TableConfig;
+  if (round.status === 'VOIDED' || round.status === 'VOIDING') {
+    for (const pos of positions) {
+      if (pos.settledAt)
+        p.add(
+          'SETTLEMENT_MISMATCH',
+          `${pos.playerId}: a voided round's position was settled`,
+          null,
+          pos.playerId,
+        );
+      if (round.status === 'VOIDED' && !pos.refundedAt)
+        p.add(
+          'REFUND_MISSING',
+          `${pos.playerId}: the round is voided but the stake was not refunded`,
+          null,
+          pos.playerId,
+        );
+      const refund = ledgers.get(pos.playerId)?.refund;
+      if (
+        ledgers.has(pos.playerId) &&
+        pos.refundedAt &&
+        (refund?.amount !== pos.stake || refund.seq !== pos.refundSeq || refund.kind !== 'REFUND')
+      ) {
+        p.add(
+          'LEDGER_MISMATCH',
+          `${pos.playerId}: refunded ${pos.stake}, the ledger refund says ${refund?.amount ?? 'nothing'}`,
+          null,
+          pos.playerId,
+        );
+      }
+    }
+    const voided = mine.find((x) => x.event?.type === 'ROUND_VOIDED')?.event;
+    if (voided) {
+      const recomputed = digest(positions.map(refundRecord));
+      if (voided.data.refundsDigest !== recomputed) {
+        p.add(
+          'REFUNDS_DIGEST',
+          `the stored refunds (digest ${recomputed}) are not the ones ROUND_VOIDED committed (${String(voided.data.refundsDigest)})`,
+          voided.seq,
+        );
+      }
+    }
+    return p.check(
+      `voided (${round.voidReason ?? 'no reason'}): every stake refunded, ${positions.reduce((s, x) => s + x.stake, 0)} in all`,
+    );
+  }
+  if (!round.coup) return other('NOT_APPLICABLE', 'not dealt yet');
+  // The coup the rules deal: from the re-dealt shoe once revealed, else the recorded cards replayed.
+  const revealed =
+    e.reveal.status === 'REVEALED' ? e.reveal.shoe?.coups[round.coup.index]?.result : undefined;
+  const coup = revealed ?? engineCoup(round).result ?? round.coup.result;
+  for (const pos of positions) {
+    if (!pos.settledAt) {
+      if (round.status === 'SETTLED')
+        p.add(
+          'SETTLEMENT_MISSING',
+          `${pos.playerId}: the round is settled but this position is not`,
+          null,
+          pos.playerId,
+        );
+      continue;
+    }
+    const expected = settle(table, betList(pos.bets), coup);
+    const stored = pos.settlement;
+    const diffs: string[] = [];
+    for (const b of expected.bets) {
+      const s = stored?.bets.find((x) => x.type === b.type);
+      if (!s) diffs.push(`${b.type} not settled`);
+      else
+        for (const f of ['amount', 'result', 'payout', 'commission', 'commissionOwed'] as const) {
+          if (b[f] !== s[f]) diffs.push(`${b.type} ${f}: the rules give ${b[f]}, stored ${s[f]}`);
+        }
+    }
+    if ((stored?.bets.length ?? 0) !== expected.bets.length)
+      diffs.push(`${stored?.bets.length ?? 0} bets settled, ${expected.bets.length} placed`);
+    for (const f of ['stake', 'payout', 'commission', 'commissionOwed'] as const) {
+      if (expected[f] !== stored?.[f])
+        diffs.push(`${f}: the rules give ${expected[f]}, stored ${stored?.[f]}`);
+    }
+    if (diffs.length > 0)
+      p.add('SETTLEMENT_MISMATCH', `${pos.playerId}: ${diffs.join('; ')}`, null, pos.playerId);
+    const ledger = ledgers.get(pos.playerId);
+    if (ledger) {
+      const moved = ledger.settle?.amount ?? 0;
+      const paid = stored?.payout ?? 0;
+      if (
+        moved !== paid ||
+        ledger.settle?.seq !== pos.settleSeq ||
+        (ledger.settle && ledger.settle.kind !== 'PAYOUT')
+      ) {
+        p.add(
+          'LEDGER_MISMATCH',
+          `${pos.playerId}: paid ${paid}, the ledger's payout entry credited ${moved}`,
+          null,
+          pos.playerId,
+        );
+      }
+    }
+  }
+  const settled = mine.find((x) => x.event?.type === 'ROUND_SETTLED')?.event;
+  if (settled) {
+    const recomputed = digest(positions.map(settlementRecord));
+    if (settled.data.settlementsDigest !== recomputed) {
+      p.add(
+        'SETTLEMENTS_DIGEST',
+        `the stored settlements (digest ${recomputed}) are not the ones ROUND_SETTLED committed (${String(settled.data.settlementsDigest)})`,
+        settled.seq,
+      );
+    }
+    if (round.totals && !same(round.totals, totalsOf(positions))) {
+      p.add('TOTALS_MISMATCH', "the round's totals are not the sum of its positions", settled.seq);
+    }
+  }
+  const t = totalsOf(positions);
+  return p.check(
+    `${positions.length} position(s) settled as the engine settles them against ${revealed ? 'the coup re-dealt from the seeds' : 'the recorded cards'} (${coup.winner}): stake ${t.stake}, paid ${t.payout}, commission ${t.commission}, owed ${t.commissionOwed}${settled ? '; committed by ROUND_SETTLED' : '; settlement under way'}`,
+  );
+}
+
+function headCheck({ shoe, log, key }: RoundEvidence): ReplayCheck {
+  if (shoe.status !== 'CLOSED')
+    return other('PENDING_REVEAL', 'the chain head is signed when the shoe is closed (with the reveal)');
+  const p = new Problems();
+  const close = shoe.close;
+  const events = log.events;
+  const verdict = verifyChain(
+    events.map((x) => ({
+      hash: x.record.hash,
+      prevHash: x.record.prevHash,
+      event: x.event ?? x.record.event,
+    })),
+    shoe.commitment,
+  );
+  if (!verdict.ok) {
+    const broken = events[verdict.index]!;
+    p.add(
+      `CHAIN_${verdict.reason}`,
+      `the signed chain is broken at event ${broken.record.seq} (${broken.record.type}): ${verdict.detail}`,
+      broken.record.seq,
+    );
+  }
+  if (!close) {
+    p.add('HEAD_SIGNATURE', 'the shoe is closed but has no signed chain head');
+    return p.check('');
+  }
+  const head = events.at(-1)?.record.hash;
+  if (
+    close.statement.head !== head ||
+    close.statement.length !== events.length ||
+    close.statement.commitment !== shoe.commitment ||
+    close.statement.shoeId !== shoe.shoeId
+  ) {
+    p.add(
+      'HEAD_MISMATCH',
+      `the signed head covers ${close.statement.length} events ending ${close.statement.head}; the chain has ${events.length} ending ${head ?? '(none)'}`,
+    );
+  }
+  let valid = false;
+  try {
+    valid = verifyDerSignature(
+      closeStatementBytes(close.statement),
+      base64ToBytes(close.signature),
+      key.spki,
+    );
+  } catch {
+    valid = false;
+  }
+  if (!valid)
+    p.add('HEAD_SIGNATURE', `the signature of the chain head does not verify with key ${key.keyId}`);
+  return p.check(
+    `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}), verifies`,
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Game recall: a player's most recent rounds, each replayed with every intermediate step, his stakes,
+ * wins and balance before and after, and its verification. Paged back in time with a cursor; each page
+ * lists its rounds in play order.
+ */
+import type { Actor } from '../actor';
+import { ReplaySession } from '../replay/session';
+import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/types';
+import { mapBounded } from '../retry';
+import { type Ctx, checkId, invalid, walletOperator } from './context';
+
+export const RECALL_DEFAULT_LIMIT = 10;
+export const RECALL_MAX_LIMIT = 50;
+/** Rounds replayed at once (each reads its positions and the player's ledger entries). */
+const CONCURRENCY = 4;
+
+export async function recallPlayerRounds(
+  ctx: Ctx,
+  actor: Actor,
+  input: PlayerRecallQuery,
+): Promise<PlayerRecall> {
+  const operatorId = walletOperator(actor, input.operatorId, 'read');
+  const playerId = checkId('playerId', input.playerId);
+  const limit = input.limit ?? RECALL_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
+    throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);
+  }
+  // Newest first from the player's index; replayed from the strongly consistent round items.
+  const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
+    limit,
+    ...(input.cursor !== undefined && { cursor: input.cursor }),
+  });
+  const session = new ReplaySession(ctx);
+  const rounds = await mapBounded(page.items, CONCURRENCY, async (p): Promise<RoundReplay> => {
+    const round = await ctx.store.get('round', { roundId: p.roundId });
+    // A position whose round is gone is a broken record: say so rather than leave the round out.
+    if (!round || round.operatorId !== operatorId)
+      throw new Error(`round ${p.roundId} of a stored position is missing`);
+    return session.replay(round, playerId);
+  });
+  rounds.reverse();
+  return { playerId, operatorId, rounds, nextCursor: page.cursor ?? null };
+}
