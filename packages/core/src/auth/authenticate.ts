@@ -39,9 +39,14 @@ export async function authenticate(store: PrincipalStore, authorization: string 
 /** The route's roles gate: a known key of the wrong role is a 403 (no resource is looked at). */
 export function authorize(actor: Actor, roles: readonly Role[]): void {
   if (!roles.includes(actor.role)) {
-    throw new DomainError('FORBIDDEN', 'ROLE_NOT_ALLOWED', `a ${actor.role} key may not call this endpoint`, {
-      role: actor.role,
-      allowed: [...roles],
-    });
+    throw new DomainError(
+      'FORBIDDEN',
+      'ROLE_NOT_ALLOWED',
+      `this ${actor.role} key may not call this endpoint`,
+      {
+        role: actor.role,
+        allowed: [...roles],
+      },
+    );
   }
 }
