@@ -45,7 +45,15 @@ export const WalletTransactionResponse = z
   .object({ entry: LedgerEntry, wallet: Wallet })
   .meta({ id: 'WalletTransactionResponse' });
 
-export const LedgerQuery = Pagination;
+export const LedgerQuery = Pagination.extend({
+  operatorId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+    .optional()
+    .meta({
+      description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
+    }),
+});
 
 export const LedgerPage = z
   .object({ entries: z.array(LedgerEntry), nextCursor: z.string().nullable() })
