@@ -257,7 +257,9 @@ describe('once the shoe is closed', () => {
     expect(
       await codeOf(core.recallPlayerRounds(regulator('op-2'), { playerId: 'ana', operatorId: 'op-1' })),
     ).toBe('WALLET_NOT_FOUND');
-    expect((await core.recallPlayerRounds(operator('op-2'), { playerId: 'ana' })).rounds).toEqual([]);
+    expect(await codeOf(core.recallPlayerRounds(operator('op-2'), { playerId: 'ana' }))).toBe(
+      'PLAYER_NOT_FOUND',
+    );
   });
 
   describe('tamper evidence', () => {

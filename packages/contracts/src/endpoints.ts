@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import {
+  AuditParams,
+  PlayerRecall,
+  PlayerRoundsParams,
+  PlayerRoundsQuery,
+  ReplayParams,
+  RoundReplay,
+  ShoeBundle,
+} from './replay';
+import {
   LeaveParams,
   LeaveTableRequest,
   LeaveTableResponse,
@@ -128,6 +137,31 @@ export const ENDPOINTS = {
     params: WalletParams,
     query: LedgerQuery,
     response: LedgerPage,
+    status: 200,
+  },
+  'replay-round': {
+    summary: 'Replay a round step by step, with its verification (regulator, operator)',
+    description:
+      'Every card in dealing order with its shoe position and the rule that called for it, every bet with its payout and the balance around it, and checks: statement signature, audit chain, bets, settlement, and once the shoe is closed the revealed seed and the re-dealt cards (PENDING_REVEAL before). Never shows an unrevealed seed.',
+    params: ReplayParams,
+    response: RoundReplay,
+    status: 200,
+  },
+  'player-rounds': {
+    summary: "Game recall: a player's most recent rounds, replayed (regulator, operator)",
+    description:
+      'The last rounds of the player (10 by default), in play order, each with the same detail and verification as the replay; `nextCursor` pages further back. Regulators name the operator with `operatorId`.',
+    params: PlayerRoundsParams,
+    query: PlayerRoundsQuery,
+    response: PlayerRecall,
+    status: 200,
+  },
+  'export-audit': {
+    summary: 'Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)',
+    description:
+      'Statement, signature, public key, revealed server seed, client seed, every round, bet and settlement, and the audit chain with its signed head. 409 SHOE_NOT_CLOSED before the shoe is closed.',
+    params: AuditParams,
+    response: ShoeBundle,
     status: 200,
   },
   'get-signing-key': {

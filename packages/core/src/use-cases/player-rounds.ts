@@ -4,6 +4,7 @@
  * lists its rounds in play order.
  */
 import type { Actor } from '../actor';
+import { DomainError } from '../errors';
 import { ReplaySession } from '../replay/session';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
@@ -24,6 +25,10 @@ export async function recallPlayerRounds(
   const limit = input.limit ?? RECALL_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
     throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);
+  }
+  // A player of this operator has a wallet; anyone else (another operator's player) is not found.
+  if (!(await ctx.store.get('wallet', { operatorId, playerId }))) {
+    throw new DomainError('NOT_FOUND', 'PLAYER_NOT_FOUND', `player ${playerId} not found`);
   }
   // Newest first from the player's index; replayed from the strongly consistent round items.
   const page = await ctx.store.listPlayerPositions(operatorId, playerId, {

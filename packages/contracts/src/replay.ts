@@ -1,0 +1,297 @@
+import { z } from 'zod';
+import { BetType, MinorUnits, Pagination, PlayerId, ResourceId, Timestamp, Winner } from './common';
+import { Shoe } from './shoes';
+
+/*
+ * Regulator endpoints: round replay, game recall, audit export (docs/regulators.md). What these return
+ * is evidence, so their schemas describe stored values rather than constrain them: a card or an amount
+ * that was altered in storage must reach the auditor as it is (and fail a check), not turn the answer
+ * into a 500. The export is checked strictly by `baccarat verify` (fairness ShoeBundleSchema).
+ */
+
+const ShoeStatement = Shoe.shape.statement;
+const ShoeClose = Shoe.shape.close.unwrap();
+
+/** A card as stored, in notation (`AS`, `TD`, `KH`); a stored value that is no card shows as `?<n>`. */
+const StoredCard = z.string().meta({ description: 'Card notation, e.g. KH', example: 'KH' });
+
+export const ReplayParams = z.strictObject({ roundId: ResourceId });
+
+export const CheckStatus = z.enum(['PASSED', 'FAILED', 'PENDING_REVEAL', 'NOT_APPLICABLE']).meta({
+  id: 'CheckStatus',
+  description: 'PENDING_REVEAL: needs the server seed, revealed when the shoe is closed.',
+});
+
+export const ReplayProblem = z
+  .object({
+    code: z
+      .string()
+      .meta({ description: 'Stable: CHAIN_HASH, BETS_DIGEST, SETTLEMENT_MISMATCH, CARDS_MISMATCH, ...' }),
+    detail: z.string(),
+    seq: z.int().nullable().meta({ description: 'The audit event concerned.' }),
+    playerId: z.string().nullable(),
+  })
+  .meta({ id: 'ReplayProblem' });
+
+export const ReplayCheck = z
+  .object({ status: CheckStatus, detail: z.string(), problems: z.array(ReplayProblem) })
+  .meta({ id: 'ReplayCheck' });
+
+export const RoundVerification = z
+  .object({
+    status: z.enum(['VERIFIED', 'PENDING_REVEAL', 'FAILED']),
+    statementSignature: ReplayCheck.meta({
+      description: 'The signed shoe statement, as SHOE_OPENED published it.',
+    }),
+    commitment: ReplayCheck.meta({ description: 'SHA-256 of the revealed server seed = the commitment.' }),
+    cards: ReplayCheck.meta({
+      description: 'The shoe re-dealt from the seeds: burn, coup position, cards, outcome.',
+    }),
+    tableau: ReplayCheck.meta({
+      description: 'The recorded cards played by the rules give the recorded steps.',
+    }),
+    auditChain: ReplayCheck.meta({
+      description: "The hash chain from its genesis to this round's last event.",
+    }),
+    bets: ReplayCheck.meta({ description: 'The stored bets are the ones committed at "no va más".' }),
+    settlement: ReplayCheck.meta({
+      description: 'Every position settled as the engine settles it, and paid so.',
+    }),
+    chainHead: ReplayCheck.meta({ description: 'The chain head signed at close covers the chain.' }),
+    pendingReveal: z.array(z.string()).meta({ description: 'The checks that wait for the reveal.' }),
+  })
+  .meta({ id: 'RoundVerification' });
+
+const Hand = z.object({ cards: z.array(StoredCard), total: z.int() });
+
+export const ReplayStep = z
+  .object({
+    step: z.int().min(1),
+    action: z.enum(['DEAL', 'DRAW', 'STAND']),
+    to: z.enum(['PLAYER', 'BANKER']),
+    card: StoredCard.nullable().meta({ description: 'null for a stand decision' }),
+    position: z.int().nullable().meta({ description: 'Position of the card in the shoe order.' }),
+    rule: z
+      .string()
+      .meta({ description: 'INITIAL, NATURAL_9, PLAYER_DRAWS_0_5, BANKER_TABLEAU_3_VS_8_STANDS, ...' }),
+    note: z.string(),
+    playerTotal: z.int(),
+    bankerTotal: z.int(),
+  })
+  .meta({ id: 'ReplayStep' });
+
+export const ReplayCoup = z
+  .object({
+    index: z.int().meta({ description: '0-based number of the coup in the shoe.' }),
+    start: z.int(),
+    cardsUsed: z.int(),
+    positions: z.array(z.int()),
+    steps: z.array(ReplayStep),
+    player: Hand,
+    banker: Hand,
+    winner: Winner,
+    natural: z.boolean(),
+    playerNatural: z.boolean(),
+    bankerNatural: z.boolean(),
+    playerPair: z.boolean(),
+    bankerPair: z.boolean(),
+    cutCardOut: z.boolean(),
+    last: z.boolean(),
+  })
+  .meta({ id: 'ReplayCoup' });
+
+export const ReplayPosition = z
+  .object({
+    playerId: z.string(),
+    status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
+    bets: z.array(
+      z.object({
+        type: BetType,
+        stake: MinorUnits,
+        result: z.enum(['WIN', 'LOSE', 'PUSH', 'REFUNDED']).nullable(),
+        payout: MinorUnits.nullable(),
+        commission: MinorUnits.nullable(),
+        commissionOwed: MinorUnits.nullable(),
+      }),
+    ),
+    stake: MinorUnits,
+    payout: MinorUnits.nullable(),
+    commission: MinorUnits.nullable(),
+    commissionOwed: MinorUnits.nullable(),
+    balance: z
+      .object({
+        currency: z.string().nullable(),
+        before: MinorUnits.nullable(),
+        after: MinorUnits.nullable(),
+      })
+      .meta({ description: "The wallet before the round's first bet and after its payout or refund." }),
+    movements: z.array(
+      z.object({
+        seq: z.int(),
+        kind: z.enum(['CREDIT', 'DEBIT', 'BET', 'PAYOUT', 'REFUND', 'COMMISSION']),
+        amount: MinorUnits,
+        balanceBefore: MinorUnits,
+        balanceAfter: MinorUnits,
+        at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'ReplayPosition' });
+
+export const ReplayShoe = z
+  .object({
+    shoeId: z.string(),
+    tableId: z.string(),
+    number: z.int(),
+    status: z.enum(['OPEN', 'CLOSED']),
+    phase: z.enum(['OPEN', 'ENDED', 'CLOSING', 'CLOSED']),
+    statement: ShoeStatement,
+    signature: z.string(),
+    keyId: z.string(),
+    publicKey: z.object({ keyId: z.string(), pem: z.string() }),
+    commitment: z.string(),
+    clientSeed: z.string().nullable(),
+    serverSeed: z.string().nullable().meta({ description: 'hex; null until the shoe is closed.' }),
+    cutIndex: z.int().nullable().meta({ description: 'null until the shoe is closed.' }),
+    burn: z
+      .object({
+        shown: StoredCard,
+        burned: z.int(),
+        positions: z.object({ from: z.int(), to: z.int() }),
+      })
+      .nullable(),
+    close: ShoeClose.nullable(),
+  })
+  .meta({ id: 'ReplayShoe' });
+
+const Totals = z.object({
+  positions: z.int(),
+  stake: MinorUnits,
+  payout: MinorUnits,
+  commission: MinorUnits,
+  commissionOwed: MinorUnits,
+});
+
+export const RoundReplay = z
+  .object({
+    roundId: z.string(),
+    tableId: z.string(),
+    shoeId: z.string(),
+    operatorId: z.string(),
+    number: z.int().meta({ description: 'Number of the round in its shoe, from 1.' }),
+    phase: z.enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLED', 'VOIDING', 'VOIDED']),
+    openedAt: Timestamp,
+    closedAt: Timestamp.nullable(),
+    dealtAt: Timestamp.nullable(),
+    settledAt: Timestamp.nullable(),
+    voidedAt: Timestamp.nullable(),
+    voidReason: z.string().nullable(),
+    shoe: ReplayShoe,
+    coup: ReplayCoup.nullable(),
+    positions: z.array(ReplayPosition),
+    totals: Totals.nullable(),
+    betsDigest: z.string().nullable(),
+    settlementsDigest: z.string().nullable(),
+    events: z.array(
+      z.object({ seq: z.int(), type: z.string(), at: z.string(), hash: z.string(), prevHash: z.string() }),
+    ),
+    verification: RoundVerification,
+  })
+  .meta({ id: 'RoundReplay' });
+
+export const PlayerRoundsParams = z.strictObject({ playerId: PlayerId });
+
+export const PlayerRoundsQuery = z.strictObject({
+  limit: z.coerce.number().pipe(z.int().min(1).max(50)).optional().meta({ description: 'Default 10.' }),
+  cursor: Pagination.shape.cursor,
+  operatorId: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
+    .optional()
+    .meta({ description: 'Regulators: the supervised operator whose player this is.' }),
+});
+
+export const PlayerRecall = z
+  .object({
+    playerId: z.string(),
+    operatorId: z.string(),
+    rounds: z
+      .array(RoundReplay)
+      .meta({ description: "This page's rounds in play order; positions: this player's." }),
+    nextCursor: z.string().nullable().meta({ description: 'Older rounds.' }),
+  })
+  .meta({ id: 'PlayerRecall' });
+
+export const AuditParams = z.strictObject({ shoeId: ResourceId });
+
+const Num = z.number();
+const BundlePosition = z.object({
+  playerId: z.string(),
+  bets: z.partialRecord(z.string(), Num),
+  stake: Num,
+  betKeys: z.array(z.string()),
+  settlement: z
+    .object({
+      bets: z.array(
+        z.object({
+          type: z.string(),
+          amount: Num,
+          result: z.string(),
+          payout: Num,
+          commission: Num,
+          commissionOwed: Num,
+        }),
+      ),
+      stake: Num,
+      payout: Num,
+      commission: Num,
+      commissionOwed: Num,
+    })
+    .nullable(),
+  ledgerSeq: Num.nullable(),
+});
+
+export const ShoeBundle = z
+  .object({
+    format: z.string().meta({ example: 'pyb-shoe-bundle/1' }),
+    statement: ShoeStatement,
+    signature: z.string(),
+    publicKey: z.string().meta({ description: 'PEM of the signing key.' }),
+    serverSeed: z.string(),
+    clientSeed: z.string(),
+    cutIndex: Num,
+    burn: z.object({ shown: StoredCard, burned: Num }),
+    rounds: z.array(
+      z.object({
+        roundId: z.string(),
+        number: Num,
+        status: z.string().meta({ description: 'SETTLED or VOIDED' }),
+        voidReason: z.string().optional(),
+        coup: z
+          .object({
+            index: Num,
+            start: Num,
+            cards: z.array(StoredCard),
+            winner: z.string(),
+            player: z.object({ cards: z.array(StoredCard), total: Num }),
+            banker: z.object({ cards: z.array(StoredCard), total: Num }),
+            natural: z.boolean(),
+            playerPair: z.boolean(),
+            bankerPair: z.boolean(),
+          })
+          .nullable(),
+        positions: z.array(BundlePosition),
+      }),
+    ),
+    audit: z.object({
+      events: z.array(
+        z.object({ hash: z.string(), prevHash: z.string(), event: z.record(z.string(), z.unknown()) }),
+      ),
+      close: ShoeClose.shape.statement,
+      signature: z.string(),
+    }),
+  })
+  .meta({
+    id: 'ShoeBundle',
+    description: 'A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md).',
+  });
