@@ -229,7 +229,9 @@ describe('rounds and shoes', () => {
       stack
         .coreWith({})
         .voidRound(op, { roundId: round.roundId, reason: 'MISDEAL', note: 'two cards stuck together' }),
-      stack.coreWith({}).voidRound(op, { roundId: round.roundId, reason: 'MISDEAL' }),
+      stack
+        .coreWith({})
+        .voidRound(op, { roundId: round.roundId, reason: 'MISDEAL', note: 'two cards stuck together' }),
     ]);
     expect(a.status).toBe('VOIDED');
     expect(b.status).toBe('VOIDED');

@@ -1,3 +1,4 @@
+import type { TableConfig } from '@pyb/engine';
 import { eventHash } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound } from '../errors';
@@ -21,6 +22,8 @@ export interface Ctx {
   clock: Clock;
   ids: Ids;
   decks: ShoeDecks;
+  /** Shoe configurations (fixed for a shoe's life), so a bet does not read the shoe. */
+  configs: Map<string, TableConfig>;
   settleConcurrency: number;
   now(): string;
 }
@@ -33,6 +36,7 @@ export function context(deps: CoreDeps): Ctx {
     clock,
     ids: deps.ids ?? randomIds,
     decks: new ShoeDecks(deps.keys),
+    configs: new Map(),
     settleConcurrency: deps.settleConcurrency ?? 8,
     now: () => clock.now().toISOString(),
   };

@@ -3,6 +3,7 @@ import {
   type Bet,
   BetRuleError,
   type BetType,
+  type TableConfig,
   validateBets,
   worstCaseCommission,
 } from '@pyb/engine';
@@ -154,9 +155,13 @@ function normalizeBets(input: readonly { type: BetType; amount: number }[]): Bet
 }
 
 /** The shoe's configuration, read once per shoe (it never changes while the shoe is in play). */
-async function shoeConfig(ctx: Ctx, shoeId: string) {
+async function shoeConfig(ctx: Ctx, shoeId: string): Promise<TableConfig> {
+  const cached = ctx.configs.get(shoeId);
+  if (cached) return cached;
   const shoe = await ctx.store.get('shoe', { shoeId });
   if (!shoe) throw new Error(`shoe ${shoeId} missing`);
+  ctx.configs.set(shoeId, shoe.config);
+  if (ctx.configs.size > 256) ctx.configs.delete(ctx.configs.keys().next().value!);
   return shoe.config;
 }
 
@@ -184,13 +189,17 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   const walletKey = { operatorId: first.operatorId, playerId };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const used = await ctx.store.get('ledger', { ...walletKey, key: ledgerKey });
+    // Read in parallel: the transaction's conditions pin every one of these states anyway.
+    const [used, round, wallet, position] = await Promise.all([
+      ctx.store.get('ledger', { ...walletKey, key: ledgerKey }),
+      ctx.store.get('round', { roundId: first.roundId }).then((r) => r!),
+      ctx.store.get('wallet', walletKey),
+      ctx.store.get('position', { roundId: first.roundId, playerId }),
+    ]);
+    // A retry is answered as the first time, whatever happened to the round since.
     if (used) return replay(ctx, used, hash, first.roundId, playerId);
-
-    const round = (await ctx.store.get('round', { roundId: first.roundId }))!;
     if (round.status !== 'OPEN')
       throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is not taking bets (${round.status})`);
-    const wallet = await ctx.store.get('wallet', walletKey);
     if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
     if (wallet.currency !== config.currency) {
       throw new DomainError(
@@ -199,7 +208,6 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
         `the wallet is in ${wallet.currency}, the table plays in ${config.currency}`,
       );
     }
-    const position = await ctx.store.get('position', { roundId: round.roundId, playerId });
     if (position?.settledAt || position?.refundedAt)
       throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is over`);
     if (!position && round.seatsTaken >= round.seats)
