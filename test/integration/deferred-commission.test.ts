@@ -26,7 +26,13 @@ beforeAll(async () => {
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-const overrides = { decks: 2, pairBets: true, commission: { mode: 'DEFERRED' as const } };
+// Two decks, and the variant where one more coup follows the one that brings out the cut card.
+const overrides = {
+  decks: 2,
+  pairBets: true,
+  commission: { mode: 'DEFERRED' as const },
+  afterCutCard: 'ONE_MORE_COUP' as const,
+};
 const config = tablePreset('mini', overrides);
 const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 500_000;
@@ -147,6 +153,11 @@ describe('deferred commission', () => {
     });
     played.push(...rest);
     expect(collectedOnLeave).toBeGreaterThan(0); // this seed's shoe: Banca won while she played
+
+    const dealt = played.filter((r) => !r.voided).map((r) => r.view.result!);
+    expect(dealt.at(-2)!.cutCardOut).toBe(true);
+    expect(dealt.at(-1)!.cutCardOut).toBe(false);
+    expect(played.at(-1)!.view.lastCoup).toBe(true);
 
     const closed = await core.closeShoe(admin(), { shoeId: shoe.shoeId });
     const expected = expectedOutcome(config, played, coupsOfClosedShoe(closed, config));
