@@ -12,6 +12,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import type { Core, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
 import { base64ToBytes, bytesToHex, type Check, type ShoeBundle, verifyBundle } from '@pyb/fairness';
+import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { createTestStack, type TestStack } from '../support/dynamodb';
@@ -260,6 +261,18 @@ describe('once the shoe is closed', () => {
     expect(await codeOf(core.recallPlayerRounds(operator('op-2'), { playerId: 'ana' }))).toBe(
       'PLAYER_NOT_FOUND',
     );
+  });
+
+  it('after a signing-key rotation, says the key changed rather than calling it a forgery', async () => {
+    const rotated = stack.coreWith({
+      keys: new LocalKeyService({ dir: join(tmp, 'rotated-keys'), env: {} }),
+    });
+    const replay = await rotated.replayRound(op, { roundId: target().roundId });
+    expect(replay.verification.statementSignature.problems.map((p) => p.code)).toEqual([
+      'SIGNING_KEY_ROTATED',
+    ]);
+    expect(replay.verification.chainHead.problems.map((p) => p.code)).toEqual(['SIGNING_KEY_ROTATED']);
+    expect(failedChecks(replay)).toEqual(['chainHead', 'statementSignature']);
   });
 
   describe('tamper evidence', () => {

@@ -88,13 +88,10 @@ export function verifyRound(e: RoundEvidence): RoundVerification {
 function statementCheck({ shoe, round, log, key }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   const { statement } = shoe;
-  let valid = false;
-  try {
-    valid = verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), key.spki);
-  } catch {
-    valid = false;
-  }
-  if (!valid) {
+  const valid = signedBy(key, statement.keyId, p, () =>
+    verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), key.spki),
+  );
+  if (valid === false) {
     p.add(
       'STATEMENT_SIGNATURE',
       `the shoe statement's signature does not verify with key ${key.keyId}: the statement or its signature was altered`,
@@ -125,6 +122,31 @@ function statementCheck({ shoe, round, log, key }: RoundEvidence): ReplayCheck {
   return p.check(
     `ECDSA P-256/SHA-256 signature by ${key.keyId} of the RFC 8785 statement is valid; SHOE_OPENED published it (commitment ${shoe.commitment}) at ${statement.createdAt}, before any bet`,
   );
+}
+
+/**
+ * Runs a signature check with the key service's current key, if that is the key that signed; after a
+ * key rotation the old key's public half is needed, which this replay does not have (reported as such,
+ * not as a forgery). Undefined when it could not check.
+ */
+function signedBy(
+  key: RoundEvidence['key'],
+  signer: string,
+  p: Problems,
+  verify: () => boolean,
+): boolean | undefined {
+  if (signer !== key.keyId) {
+    p.add(
+      'SIGNING_KEY_ROTATED',
+      `signed by key ${signer}, but the key service now signs with ${key.keyId}: check it with ${signer}'s published public key`,
+    );
+    return undefined;
+  }
+  try {
+    return verify();
+  } catch {
+    return false;
+  }
 }
 
 function commitmentCheck({ shoe, reveal }: RoundEvidence): ReplayCheck {
@@ -638,17 +660,10 @@ function headCheck({ shoe, log, key }: RoundEvidence): ReplayCheck {
       `the signed head covers ${close.statement.length} events ending ${close.statement.head}; the chain has ${events.length} ending ${head ?? '(none)'}`,
     );
   }
-  let valid = false;
-  try {
-    valid = verifyDerSignature(
-      closeStatementBytes(close.statement),
-      base64ToBytes(close.signature),
-      key.spki,
-    );
-  } catch {
-    valid = false;
-  }
-  if (!valid)
+  const valid = signedBy(key, close.statement.keyId, p, () =>
+    verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), key.spki),
+  );
+  if (valid === false)
     p.add('HEAD_SIGNATURE', `the signature of the chain head does not verify with key ${key.keyId}`);
   return p.check(
     `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}), verifies`,
