@@ -21,7 +21,8 @@ export interface OpenRoundInput {
   tableId: string;
   /**
    * Only for the first round of a shoe, which fixes it (after the commitment was published, before the
-   * first card). Omitted there: a random one is drawn. On a later round it must equal the fixed one.
+   * first card). Omitted there: a random one is drawn (Ids port, no key-service call). On a later
+   * round it must equal the fixed one.
    */
   clientSeed?: string;
 }

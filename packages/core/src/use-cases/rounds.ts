@@ -7,7 +7,7 @@ import {
   validateBets,
   worstCaseCommission,
 } from '@pyb/engine';
-import { bytesToHex, MAX_CLIENT_SEED_BYTES, textInput } from '@pyb/fairness';
+import { MAX_CLIENT_SEED_BYTES, textInput } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { OpenRoundInput, PlaceBetInput, PlaceBetResult, RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
@@ -71,7 +71,9 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     if (shoe.clientSeed && wanted !== undefined && wanted !== shoe.clientSeed) {
       throw conflict('CLIENT_SEED_ALREADY_FIXED', `shoe ${shoe.shoeId} already has its client seed`);
     }
-    const fixing = shoe.clientSeed ? undefined : (wanted ?? bytesToHex(await ctx.keys.generateSeed()));
+    // Omitted on the first round: a random one from the Ids port (no key-service call, so opening a
+    // round needs no KMS permission). Players wanting a guarantee supply their own.
+    const fixing = shoe.clientSeed ? undefined : (wanted ?? ctx.ids.next('cs'));
     const openedAt = ctx.now();
     const round: RoundRecord = {
       roundId: ctx.ids.next('rnd'),
