@@ -1,0 +1,94 @@
+/**
+ * The handler factory's own behaviour, invoked the way Lambda invokes it (an API Gateway v2 event):
+ * correlation ids, response validation, and what a failure shows (nothing from the inside).
+ */
+import { SigningKey } from '@pyb/contracts';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { type HttpEvent, httpHandler } from '../src/http';
+import { matchRoute } from '../src/local-server';
+
+// The logger reads its level when it loads: quiet before any import runs.
+vi.hoisted(() => {
+  process.env.LOG_LEVEL ??= 'SILENT';
+});
+
+const event = (headers: Record<string, string> = {}): HttpEvent =>
+  ({
+    version: '2.0',
+    routeKey: 'GET /v1/signing-key',
+    rawPath: '/v1/signing-key',
+    rawQueryString: '',
+    headers,
+    requestContext: { requestId: 'gw-request-1', http: { method: 'GET', path: '/v1/signing-key' } },
+    isBase64Encoded: false,
+  }) as unknown as HttpEvent;
+const context = { awsRequestId: 'lambda-1', functionName: 'test' } as Context;
+
+const GOOD = { keyId: 'k', algorithm: 'ECDSA_SHA_256', curve: 'P-256', pem: 'PEM', spki: 'AA==' } as const;
+const contract = { summary: 't', response: SigningKey, status: 200 } as const;
+
+describe('httpHandler', () => {
+  it('answers the contract, echoing the caller’s request id (or API Gateway’s)', async () => {
+    const handler = httpHandler('get-signing-key', contract, async () => GOOD);
+    const mine = await handler(event({ 'X-Request-Id': 'req-42' }), context);
+    expect([mine.statusCode, mine.headers['X-Request-Id'], JSON.parse(mine.body)]).toEqual([
+      200,
+      'req-42',
+      GOOD,
+    ]);
+    const correlation = await handler(event({ 'x-correlation-id': 'corr-7' }), context);
+    expect(correlation.headers['X-Request-Id']).toBe('corr-7');
+    const gateway = await handler(event({ 'x-request-id': 'has spaces in it' }), context);
+    expect(gateway.headers['X-Request-Id']).toBe('gw-request-1');
+  });
+
+  it('strips what the contract does not name from an answer', async () => {
+    const handler = httpHandler('get-signing-key', contract, async () => ({ ...GOOD, privateKey: 'secret' }));
+    const answer = await handler(event(), context);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).not.toContain('secret');
+  });
+
+  it('turns an answer that breaks its contract into a 500 that says nothing inside', async () => {
+    const handler = httpHandler(
+      'get-signing-key',
+      contract,
+      async () => ({ ...GOOD, curve: 'P-384' }) as never,
+    );
+    const answer = await handler(event({ 'x-request-id': 'req-bad' }), context);
+    expect(answer.statusCode).toBe(500);
+    expect(answer.headers['Content-Type']).toBe('application/problem+json');
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'INTERNAL_ERROR',
+      requestId: 'req-bad',
+      status: 500,
+    });
+    expect(answer.body).not.toContain('P-384');
+  });
+
+  it('hides the message of an unexpected error', async () => {
+    const handler = httpHandler('get-signing-key', contract, async () => {
+      throw new Error('connection string postgres://user:pw@host');
+    });
+    const answer = await handler(event(), context);
+    expect([answer.statusCode, JSON.parse(answer.body).code]).toEqual([500, 'INTERNAL_ERROR']);
+    expect(answer.body).not.toContain('postgres');
+  });
+});
+
+describe('local server routing', () => {
+  it('routes by ROUTES, decodes path parameters, and tells a wrong method from an unknown path', () => {
+    expect(matchRoute('POST', '/v1/rounds/rnd_1/bets')).toMatchObject({
+      route: { handler: 'place-bet' },
+      pathParameters: { roundId: 'rnd_1' },
+    });
+    expect(matchRoute('POST', '/v1/tables/t1/players/p%3A1/leave')).toMatchObject({
+      pathParameters: { tableId: 't1', playerId: 'p:1' },
+    });
+    expect(matchRoute('GET', '/v1/openapi.json')).toMatchObject({ route: { handler: 'get-openapi' } });
+    expect(matchRoute('GET', '/v1/openapiXjson')).toBeUndefined();
+    expect(matchRoute('DELETE', '/v1/rounds/rnd_1')).toBe('METHOD');
+    expect(matchRoute('GET', '/v1/rounds/rnd_1/bets/extra')).toBeUndefined();
+  });
+});
