@@ -75,16 +75,40 @@ describe('a shoe played through the API', () => {
     });
 
     const expected: Record<string, number> = Object.fromEntries(PLAYERS.map((p) => [p, START]));
+
+    // An irregularity before the deal: the round is voided and every stake comes back.
+    const spoiled = await api.post(`/v1/tables/${tableId}/rounds`, {
+      key: operator,
+      body: { clientSeed: 'e2e-client-seed' },
+    });
+    expect(spoiled.status).toBe(201);
+    for (const [i, player] of PLAYERS.entries()) {
+      const bet = await api.post(`/v1/rounds/${spoiled.body.roundId}/bets`, {
+        key: operator,
+        body: { playerId: player, bets: betsFor(0, i) },
+      });
+      expect(bet.status).toBe(201);
+    }
+    const voided = await api.post(`/v1/rounds/${spoiled.body.roundId}/void`, {
+      key: operator,
+      body: { reason: 'EXPOSED_CARD', note: 'card shown while dealing' },
+    });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    expect(voided.body).toMatchObject({ status: 'VOIDED', voidReason: 'EXPOSED_CARD', result: null });
+    expect(voided.body.positions.map((p: { status: string }) => p.status)).toEqual(
+      PLAYERS.map(() => 'REFUNDED'),
+    );
+    for (const player of PLAYERS) {
+      expect((await api.get(`/v1/wallets/${player}`, { key: operator })).body.balance).toBe(START);
+    }
+
     const rounds: string[] = [];
     for (let coup = 0; coup < 30; coup++) {
-      const round = await api.post(`/v1/tables/${tableId}/rounds`, {
-        key: operator,
-        body: coup === 0 ? { clientSeed: 'e2e-client-seed' } : {},
-      });
+      const round = await api.post(`/v1/tables/${tableId}/rounds`, { key: operator, body: {} });
       expect(round.status).toBe(201);
       const roundId: string = round.body.roundId;
       rounds.push(roundId);
-      expect(round.body).toMatchObject({ status: 'OPEN', coup: coup + 1, shoeId });
+      expect(round.body).toMatchObject({ status: 'OPEN', coup: coup + 2, shoeId });
 
       for (const [i, player] of PLAYERS.entries()) {
         const bets = betsFor(coup, i);
@@ -150,6 +174,13 @@ describe('a shoe played through the API', () => {
     expect(board.body.panel.coups).toBe(rounds.length);
     const { player, banker, tie } = board.body.panel.counts;
     expect(player + banker + tie).toBe(rounds.length);
+
+    const left = await api.post(`/v1/tables/${tableId}/players/${PLAYERS[0]}/leave`, { key: operator });
+    expect([left.status, left.body.commissionCollected, left.body.balance]).toEqual([
+      200,
+      0,
+      expected[PLAYERS[0]],
+    ]);
 
     const closed = await api.post(`/v1/shoes/${shoeId}/close`, { key: admin });
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
