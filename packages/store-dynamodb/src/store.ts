@@ -42,6 +42,14 @@ interface Location {
   sk: string;
 }
 
+/** Cancellation reasons that mean "try again": a concurrent write or throttling. */
+const RETRYABLE = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+]);
+
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
@@ -241,11 +249,14 @@ export class DynamoStore implements Store {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
     } catch (error) {
       if (error instanceof TransactionCanceledException) {
-        const reasons = ops.map((_, i): CancelReason | undefined => {
-          const code = error.CancellationReasons?.[i]?.Code;
-          if (!code || code === 'None') return undefined;
-          return code === 'ConditionalCheckFailed' ? 'CONDITION' : 'CONFLICT';
-        });
+        const codes = ops.map((_, i) => error.CancellationReasons?.[i]?.Code ?? 'None');
+        // Anything but a failed condition or a collision (a validation error, an item collection over
+        // its size limit) is a bug or a limit: surface it instead of retrying.
+        const fatal = codes.find((c) => c !== 'None' && c !== 'ConditionalCheckFailed' && !RETRYABLE.has(c));
+        if (fatal) throw error;
+        const reasons = codes.map((code): CancelReason | undefined =>
+          code === 'None' ? undefined : code === 'ConditionalCheckFailed' ? 'CONDITION' : 'CONFLICT',
+        );
         // DynamoDB may cancel without naming an item (e.g. a conflicting transaction): retryable.
         throw new TransactionCanceled(reasons.some((r) => r) ? reasons : ops.map(() => 'CONFLICT' as const));
       }
