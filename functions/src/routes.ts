@@ -79,8 +79,7 @@ export const ROUTES: readonly Route[] = [
     handler: 'open-round',
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
-    // The first round of a shoe fixes the client seed; when the operator supplies none, it is drawn here.
-    kms: ['GenerateRandom'],
+    kms: [],
   },
   {
     method: 'GET',
