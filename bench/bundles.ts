@@ -4,7 +4,8 @@
  * cold-start init time — the time a fresh `node` process takes to import the bundle, median of
  * several runs, without and with `--enable-source-maps` (the deployed functions set it).
  *
- *   node_modules/.bin/tsx bench/bundles.ts [--runs 7] [--no-write]
+ *   pnpm bench bundles                      (or: node_modules/.bin/tsx bench/bundles.ts)
+ *   node_modules/.bin/tsx bench/bundles.ts --runs=7 --no-write
  *
  * Writes the `## Lambda bundles and cold start` section of docs/benchmarks.md (other sections are
  * left as they are). Numbers are for this machine and Node version; Lambda's arm64 cores differ, the
@@ -38,7 +39,10 @@ interface Row {
   topPackages: Array<[string, number]>;
 }
 
+/** `--name value` or `--name=value`. */
 function arg(name: string): string | undefined {
+  const inline = process.argv.find((a) => a.startsWith(`${name}=`));
+  if (inline) return inline.slice(name.length + 1);
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
@@ -166,7 +170,8 @@ function writeSection(text: string): void {
   writeFileSync(DOC, `${doc.slice(0, start)}${text}${rest ? `\n${rest}` : ''}`);
 }
 
-async function main(): Promise<void> {
+/** The suite entry for bench/run.ts (`pnpm bench bundles`). */
+export async function run(): Promise<void> {
   const runs = Number(arg('--runs') ?? 7);
   if (!Number.isSafeInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
   const present = ROUTES.filter((r) => existsSync(handlerEntry(r.handler))).map((r) => r.handler);
@@ -202,4 +207,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
