@@ -21,7 +21,10 @@ let stack: TestStack;
 let core: Core;
 beforeAll(async () => {
   stack = await createTestStack('deferred');
-  core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'deferred-commission') });
+  // Seed, client seed and shoe id all fixed, so the shoe (and what this test expects of it) never changes.
+  let n = 0;
+  const ids = { next: (prefix: string) => `${prefix}_${String(++n).padStart(12, '0')}` };
+  core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'deferred-commission'), ids });
 });
 afterAll(() => stack?.cleanup());
 
