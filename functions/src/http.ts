@@ -13,7 +13,7 @@ import {
   type StoredResponse,
 } from '@pyb/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type AppContext, appContext } from './context';
 import { logger } from './logger';
 import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';

@@ -1,6 +1,6 @@
 import type { FieldError, Problem } from '@pyb/contracts';
 import { AuthenticationError, DomainError, type ErrorKind } from '@pyb/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every refusal leaves as RFC 9457 problem+json with a stable `code` (docs/api.md lists them). This

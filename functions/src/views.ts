@@ -1,6 +1,6 @@
 import type { SigningKey } from '@pyb/contracts';
 import type { PublicKey } from '@pyb/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Domain objects -> the HTTP contract's shapes. Only mapping: no rule lives here, and the response

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Building blocks shared by every endpoint's schemas. Component names (`meta({ id })`) are what the

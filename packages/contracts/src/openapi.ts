@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Problem } from './common';
 import { acceptsEmptyBody, ENDPOINTS, type EndpointContract } from './endpoints';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BetType, MinorUnits, Pagination, PlayerId, ResourceId, Timestamp, Winner } from './common';
 import { Shoe } from './shoes';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, BetType, Card, MinorUnits, PlayerId, ResourceId, Timestamp, Winner } from './common';
 import { ClientSeed } from './shoes';
 import { LedgerEntry } from './wallets';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Card, ResourceId, Timestamp } from './common';
 import { TableConfig } from './tables';
 

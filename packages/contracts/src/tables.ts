@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, ResourceId, Timestamp, Winner } from './common';
 
 const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, MinorUnits, Pagination, PlayerId, Timestamp } from './common';
 
 export const WalletParams = z.strictObject({ playerId: PlayerId });

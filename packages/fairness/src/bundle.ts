@@ -5,7 +5,7 @@
  * verifier never silently skips something the producer meant to be checked.
  */
 import { BET_TYPES, parseCard, TableConfigSchema } from '@pyb/engine';
-import { z } from 'zod';
+import * as z from 'zod';
 import { digest } from './audit';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
 import { MAX_CLIENT_SEED_BYTES } from './stream';
