@@ -1,4 +1,5 @@
 import { DomainError } from './errors';
+import { type Store, TransactionCanceled, type WriteOp } from './ports/store';
 
 /** Attempts before a write that keeps colliding gives up (each collision means another write won). */
 export const MAX_ATTEMPTS = 80;
@@ -33,4 +34,15 @@ export async function mapBounded<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   if (failure) throw failure.error;
   return results;
+}
+
+/** Runs one conditional transaction; false when a condition refused it (another writer moved first). */
+export async function tryTransact(store: Store, ops: readonly WriteOp[]): Promise<boolean> {
+  try {
+    await store.transact(ops);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceled) return false;
+    throw error;
+  }
 }

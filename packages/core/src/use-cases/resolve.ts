@@ -17,7 +17,7 @@ import type { RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import type { PositionRecord, RoundCoup, RoundRecord, RoundTotals } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
+import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { betList, roundView } from '../views';
 import { planMovement } from '../wallet-ledger';
 import { type Ctx, conflict, requestHash } from './context';
@@ -51,20 +51,9 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
   throw tooMuchContention('resolving the round');
 }
 
-/** Runs a step's transaction; false when it was refused (someone else moved the round, or a collision). */
-async function attempt(ctx: Ctx, ops: readonly WriteOp[]): Promise<boolean> {
-  try {
-    await ctx.store.transact(ops);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceled) return false;
-    throw error;
-  }
-}
-
 /** "No va más": from now on no bet can land (every bet checks the round is OPEN in its transaction). */
 const closeBetting = (ctx: Ctx, round: RoundRecord) =>
-  attempt(ctx, [
+  tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -92,7 +81,7 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     positions: positions.length,
     stake: positions.reduce((s, p) => s + p.stake, 0),
   });
-  return attempt(ctx, [
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -130,7 +119,7 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     last: coup.last,
     ...(first && { burn: deck.burn }),
   });
-  return attempt(ctx, [
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'shoe',
@@ -260,7 +249,7 @@ async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     settlementsDigest,
     totals,
   });
-  return attempt(ctx, [
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',

@@ -9,8 +9,8 @@ import type { Actor } from '../actor';
 import { type RoundView, VOID_REASONS, type VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import type { PositionRecord, RoundRecord } from '../model';
-import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
+import { TransactionCanceled } from '../ports/store';
+import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
 import { planMovement } from '../wallet-ledger';
 import { type Ctx, conflict, invalid, requestHash } from './context';
@@ -47,18 +47,8 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   throw tooMuchContention('voiding the round');
 }
 
-async function run(ctx: Ctx, ops: readonly WriteOp[]): Promise<boolean> {
-  try {
-    await ctx.store.transact(ops);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceled) return false;
-    throw error;
-  }
-}
-
 const startVoid = (ctx: Ctx, round: RoundRecord, input: VoidRoundInput) =>
-  run(ctx, [
+  tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -140,7 +130,7 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     positions: positions.length,
     refunded: positions.reduce((s, p) => s + p.stake, 0),
   });
-  return run(ctx, [
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
