@@ -1,3 +1,4 @@
+export { RULES_VERSION } from '@pyb/fairness';
 export * from './actor';
 export * from './api';
 export * from './auth';
@@ -9,7 +10,6 @@ export type * from './ports/key-service';
 export * from './ports/runtime';
 export * from './ports/store';
 export type * from './replay/types';
-export { RULES_VERSION } from './rules-version';
 export { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from './use-cases/player-rounds';
 export * from './use-cases/scoreboard';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

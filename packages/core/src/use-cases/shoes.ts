@@ -4,6 +4,7 @@ import {
   closeStatementBytes,
   commitmentOf,
   digest,
+  RULES_VERSION,
   SHOE_CLOSE_SCHEME,
   type ShoeCloseStatement,
   shoeStatement,
@@ -15,7 +16,6 @@ import { chainRecord, nextAudit, putAudit } from '../audit-chain';
 import type { ShoeRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
-import { RULES_VERSION } from '../rules-version';
 import { shoeView } from '../views';
 import { collectDebt } from './commission';
 import { type Ctx, checkId, conflict, guard } from './context';
