@@ -12,6 +12,6 @@ export function deterministicSeeds(keys: KeyService, label: string): KeyService 
     sealSeed: (seed, context) => keys.sealSeed(seed, context),
     unsealSeed: (sealed, context) => keys.unsealSeed(sealed, context),
     sign: (message) => keys.sign(message),
-    publicKey: () => keys.publicKey(),
+    publicKey: (keyId) => keys.publicKey(keyId),
   };
 }

@@ -6,7 +6,7 @@ export * from './core';
 export * from './errors';
 export * from './idempotency';
 export type * from './model';
-export type * from './ports/key-service';
+export * from './ports/key-service';
 export * from './ports/runtime';
 export * from './ports/store';
 export type * from './replay/types';

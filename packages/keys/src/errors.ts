@@ -12,6 +12,8 @@ export type KeyServiceErrorCode =
   | 'SEALED_SEED_INVALID'
   /** The service answered something the port cannot honour (e.g. a seed of the wrong size). */
   | 'KEY_SERVICE_BAD_RESPONSE'
+  /** `publicKey(keyId)`: no such signing key, or not one this service may read (port SIGNING_KEY_UNKNOWN). */
+  | 'SIGNING_KEY_UNKNOWN'
   /** The local stand-in was asked to run in production. */
   | 'LOCAL_KEYS_IN_PRODUCTION'
   | 'KEY_SERVICE_FAILED';

@@ -1,6 +1,7 @@
 /**
  * KeyService on AWS KMS: GenerateRandom for seeds, Encrypt/Decrypt under a symmetric key with the
- * seed's {shoeId, operatorId} as encryption context, Sign/GetPublicKey on an ECC_NIST_P256 key.
+ * seed's {shoeId, operatorId} as encryption context, Sign/GetPublicKey on an ECC_NIST_P256 key, and
+ * GetPublicKey by id for the keys earlier generations signed with (a rotation retains them).
  * No game rules here: bytes in, bytes out, errors mapped to KeyServiceError.
  */
 import {
@@ -8,6 +9,7 @@ import {
   EncryptCommand,
   GenerateRandomCommand,
   GetPublicKeyCommand,
+  type GetPublicKeyCommandOutput,
   KMSClient,
   SignCommand,
 } from '@aws-sdk/client-kms';
@@ -48,6 +50,19 @@ const MISCONFIGURED = new Set([
   'InvalidGrantTokenException',
 ]);
 
+/**
+ * GetPublicKey refusals that mean "not a signing key this service can answer for" when the id came
+ * from a caller: no such key, a malformed id, a key outside the functions' grant, a symmetric key.
+ */
+const NOT_A_SIGNING_KEY = new Set([
+  'NotFoundException',
+  'InvalidArnException',
+  'AccessDeniedException',
+  'UnsupportedOperationException',
+  'InvalidKeyUsageException',
+  'ValidationException',
+]);
+
 export function mapKmsError(operation: string, error: unknown): KeyServiceError {
   const name = error instanceof Error ? error.name : 'UnknownError';
   const text = error instanceof Error ? error.message : String(error);
@@ -73,7 +88,10 @@ export const encryptionContext = (context: SeedContext): Record<string, string> 
 
 export class KmsKeyService implements KeyService {
   private readonly client: KMSClient;
-  private cachedKey: Promise<PublicKey> | undefined;
+  /** The configured (current) signing key. */
+  private current: Promise<PublicKey> | undefined;
+  /** Keys asked for by id: public keys never change, so a retired key's stays cached too. */
+  private readonly byId = new Map<string, Promise<PublicKey>>();
 
   constructor(private readonly options: KmsKeyServiceOptions) {
     this.client = options.client ?? new KMSClient(options.region ? { region: options.region } : {});
@@ -147,24 +165,52 @@ export class KmsKeyService implements KeyService {
     return { signature: out.Signature, keyId: out.KeyId };
   }
 
-  publicKey(): Promise<PublicKey> {
-    // Cache the promise so concurrent callers share one request; forget it on failure so a later
-    // call retries instead of replaying the error forever.
-    this.cachedKey ??= this.fetchPublicKey().catch((error: unknown) => {
-      this.cachedKey = undefined;
-      throw error;
-    });
-    return this.cachedKey;
+  publicKey(keyId?: string): Promise<PublicKey> {
+    // Cache promises so concurrent callers share one request; forget a failure so a later call
+    // retries instead of replaying the error forever.
+    if (keyId === undefined) {
+      this.current ??= this.fetchPublicKey(this.options.signKeyId, false).then(
+        (key) => {
+          // Statements name their key by the ARN KMS answered with: looking it up costs no request.
+          if (!this.byId.has(key.keyId)) this.byId.set(key.keyId, Promise.resolve(key));
+          return key;
+        },
+        (error: unknown) => {
+          this.current = undefined;
+          throw error;
+        },
+      );
+      return this.current;
+    }
+    let pending = this.byId.get(keyId);
+    if (!pending) {
+      pending = this.fetchPublicKey(keyId, true).catch((error: unknown) => {
+        this.byId.delete(keyId);
+        throw error;
+      });
+      this.byId.set(keyId, pending);
+    }
+    return pending;
   }
 
-  private async fetchPublicKey(): Promise<PublicKey> {
-    const out = await this.call('GetPublicKey', () =>
-      this.client.send(new GetPublicKeyCommand({ KeyId: this.options.signKeyId })),
-    );
+  /** `named`: the caller asked for this id (a statement's key, a query), not for the configured key. */
+  private async fetchPublicKey(keyId: string, named: boolean): Promise<PublicKey> {
+    let out: GetPublicKeyCommandOutput;
+    try {
+      out = await this.client.send(new GetPublicKeyCommand({ KeyId: keyId }));
+    } catch (error) {
+      const mapped = mapKmsError('GetPublicKey', error);
+      // A named key KMS will not show us is unknown to this service; the configured key missing is
+      // a broken setup.
+      if (named && error instanceof Error && NOT_A_SIGNING_KEY.has(error.name)) {
+        throw new KeyServiceError('SIGNING_KEY_UNKNOWN', mapped.message, false, { cause: error });
+      }
+      throw mapped;
+    }
     if (!out.PublicKey?.length || !out.KeyId) throw badResponse('GetPublicKey', 'no key');
     if (out.KeySpec !== 'ECC_NIST_P256' || !out.SigningAlgorithms?.includes('ECDSA_SHA_256')) {
       throw new KeyServiceError(
-        'KEY_SERVICE_MISCONFIGURED',
+        named ? 'SIGNING_KEY_UNKNOWN' : 'KEY_SERVICE_MISCONFIGURED',
         `KMS key ${out.KeyId} is ${out.KeySpec}, expected ECC_NIST_P256 with ECDSA_SHA_256`,
       );
     }

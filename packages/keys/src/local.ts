@@ -2,6 +2,11 @@
  * The local stand-in for KMS (dev and tests): same port, Node crypto, keys kept in a data folder.
  * Sealing is AES-256-GCM with the encryption context as additional authenticated data, so a seed
  * opened for another shoe or operator fails exactly as KMS Decrypt would. Never for production.
+ *
+ * Signing keys come in generations, as in production (docs/deploy.md, *Rotate keys*): `sign.pem` is
+ * the first, `sign-<n>.pem` the n-th. `rotateSigningKey()` adds one; earlier ones stay, so statements
+ * they signed still verify (`publicKey(keyId)`). A running service signs with the newest generation
+ * it has seen: another process's rotation reaches it at its next start, as a deploy reaches Lambda.
  */
 import {
   createCipheriv,
@@ -14,7 +19,7 @@ import {
   randomBytes,
   sign as signWith,
 } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
 import { KeyServiceError } from './errors';
@@ -46,14 +51,33 @@ function createOnce(path: string, data: string | Uint8Array): void {
   }
 }
 
+const newSigningKeyPem = (): string =>
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    format: 'pem',
+    type: 'pkcs8',
+  }) as string;
+
+/** `sign.pem` is generation 1 (the name data folders had before rotation existed). */
+const SIGN_FILE = /^sign(?:-([1-9]\d*))?\.pem$/;
+const signFile = (generation: number) => (generation === 1 ? 'sign.pem' : `sign-${generation}.pem`);
+
+interface Generation {
+  generation: number;
+  privateKey: KeyObject;
+  key: PublicKey;
+}
+
 /** AAD bound into every sealed seed: fixed key order, so the same context always gives the same bytes. */
 const aad = (context: SeedContext): Buffer =>
   Buffer.from(JSON.stringify({ operatorId: context.operatorId, shoeId: context.shoeId }), 'utf8');
 
 export class LocalKeyService implements KeyService {
+  private readonly dir: string;
   private readonly sealKey: Buffer;
-  private readonly signKey: KeyObject;
-  private readonly key: PublicKey;
+  /** The generation this service signs with. */
+  private signing: Generation;
+  /** Every generation seen in the folder, by key id. */
+  private readonly known = new Map<string, PublicKey>();
 
   constructor(options: LocalKeyServiceOptions) {
     const env = options.env ?? process.env;
@@ -64,34 +88,61 @@ export class LocalKeyService implements KeyService {
         'the local key service is for development only; configure AWS KMS (KEY_SERVICE=kms) in production',
       );
     }
+    this.dir = options.dir;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const sealPath = join(options.dir, 'seal.key');
-    const signPath = join(options.dir, 'sign.pem');
     createOnce(sealPath, randomBytes(32));
-    createOnce(
-      signPath,
-      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
-        format: 'pem',
-        type: 'pkcs8',
-      }) as string,
-    );
+    createOnce(join(options.dir, signFile(1)), newSigningKeyPem());
     this.sealKey = readFileSync(sealPath);
     if (this.sealKey.length !== 32)
       throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `${sealPath} is not a 32-byte key`);
-    this.signKey = createPrivateKey(readFileSync(signPath));
-    if (
-      this.signKey.asymmetricKeyType !== 'ec' ||
-      this.signKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1'
-    ) {
-      throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `${signPath} is not a P-256 private key`);
+    this.signing = this.scan();
+  }
+
+  /** Reads every generation in the folder into `known`; returns the newest. */
+  private scan(): Generation {
+    let newest: Generation | undefined;
+    for (const name of readdirSync(this.dir)) {
+      const match = SIGN_FILE.exec(name);
+      if (!match) continue;
+      const generation = match[1] === undefined ? 1 : Number(match[1]);
+      const loaded = this.load(generation);
+      if (!newest || loaded.generation > newest.generation) newest = loaded;
     }
-    const publicKey = createPublicKey(this.signKey);
+    if (!newest) throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `no signing key in ${this.dir}`);
+    return newest;
+  }
+
+  private load(generation: number): Generation {
+    const path = join(this.dir, signFile(generation));
+    const privateKey = createPrivateKey(readFileSync(path));
+    if (
+      privateKey.asymmetricKeyType !== 'ec' ||
+      privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1'
+    ) {
+      throw new KeyServiceError('KEY_SERVICE_MISCONFIGURED', `${path} is not a P-256 private key`);
+    }
+    const publicKey = createPublicKey(privateKey);
     const spki = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }));
-    this.key = {
+    const key: PublicKey = {
       keyId: `local:${createHash('sha256').update(spki).digest('hex').slice(0, 32)}`,
       spki,
       pem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
     };
+    this.known.set(key.keyId, key);
+    return { generation, privateKey, key };
+  }
+
+  /**
+   * A new signing key (the next generation), as a production key rotation makes one: this service
+   * signs with it from now on, and keeps answering for the earlier ones. Used by tests and by hand.
+   */
+  rotateSigningKey(): PublicKey {
+    const next = this.scan().generation + 1;
+    // If another process took this number first, its key is the newest: both then sign with it.
+    createOnce(join(this.dir, signFile(next)), newSigningKeyPem());
+    this.signing = this.scan();
+    return this.signing.key;
   }
 
   async generateSeed(): Promise<Uint8Array> {
@@ -133,11 +184,22 @@ export class LocalKeyService implements KeyService {
   }
 
   async sign(message: Uint8Array): Promise<Signature> {
-    const signature = signWith('sha256', message, { key: this.signKey, dsaEncoding: 'der' });
-    return { signature: new Uint8Array(signature), keyId: this.key.keyId };
+    const { privateKey, key } = this.signing;
+    const signature = signWith('sha256', message, { key: privateKey, dsaEncoding: 'der' });
+    return { signature: new Uint8Array(signature), keyId: key.keyId };
   }
 
-  async publicKey(): Promise<PublicKey> {
-    return this.key;
+  async publicKey(keyId?: string): Promise<PublicKey> {
+    if (keyId === undefined) return this.signing.key;
+    let key = this.known.get(keyId);
+    // Another process may have rotated since this one last looked.
+    if (!key && keyId.startsWith('local:')) {
+      this.scan();
+      key = this.known.get(keyId);
+    }
+    if (!key) {
+      throw new KeyServiceError('SIGNING_KEY_UNKNOWN', `no signing key ${keyId} in ${this.dir}`);
+    }
+    return key;
   }
 }

@@ -16,17 +16,44 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const adapters: [string, () => KeyService][] = [
+/**
+ * Each adapter, and how its signing key is rotated: `rotate()` makes a new key current and returns
+ * the service that signs with it (for KMS, a new instance, as a deploy starts new functions).
+ */
+interface Rotatable {
+  keys: KeyService;
+  rotate(): KeyService;
+}
+
+const adapters: [string, () => Rotatable][] = [
   [
     'KmsKeyService',
-    () => new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client: fakeKms().client }),
+    () => {
+      const kms = fakeKms();
+      const make = () =>
+        new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client: kms.client });
+      return {
+        keys: make(),
+        rotate: () => {
+          kms.rotate();
+          return make();
+        },
+      };
+    },
   ],
   [
     'LocalKeyService',
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
       dirs.push(dir);
-      return new LocalKeyService({ dir, env: {} });
+      const keys = new LocalKeyService({ dir, env: {} });
+      return {
+        keys,
+        rotate: () => {
+          keys.rotateSigningKey();
+          return keys;
+        },
+      };
     },
   ],
 ];
@@ -42,7 +69,8 @@ const rejectsWith = async (promise: Promise<unknown>, code: string) => {
   expect((error as KeyServiceError).code).toBe(code);
 };
 
-describe.each(adapters)('%s honours the KeyService port', (_name, make) => {
+describe.each(adapters)('%s honours the KeyService port', (_name, rotatable) => {
+  const make = () => rotatable().keys;
   it('generates 32 fresh random bytes each time', async () => {
     const keys = make();
     const a = await keys.generateSeed();
@@ -101,5 +129,40 @@ describe.each(adapters)('%s honours the KeyService port', (_name, make) => {
     const b = await keys.publicKey();
     expect(Buffer.from(a.spki).equals(Buffer.from(b.spki))).toBe(true);
     expect(a.keyId).toBe(b.keyId);
+    const byId = await keys.publicKey(a.keyId);
+    expect([byId.keyId, Buffer.from(byId.spki).equals(Buffer.from(a.spki))]).toEqual([a.keyId, true]);
+  });
+
+  it('after a rotation signs with a new key and still answers for the old one by its id', async () => {
+    const { keys, rotate } = rotatable();
+    const message = new TextEncoder().encode('{"commitment":"ab","shoeId":"shoe-1"}');
+    const before = await keys.sign(message);
+    const rotated = rotate();
+    const after = await rotated.sign(message);
+    expect(after.keyId).not.toBe(before.keyId);
+    expect((await rotated.publicKey()).keyId).toBe(after.keyId);
+
+    const verifies = async (keyId: string, signature: Uint8Array) => {
+      const { spki, keyId: answered } = await rotated.publicKey(keyId);
+      expect(answered).toBe(keyId);
+      const key = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
+      return verify('sha256', message, { key, dsaEncoding: 'der' }, signature);
+    };
+    expect(await verifies(before.keyId, before.signature)).toBe(true);
+    expect(await verifies(after.keyId, after.signature)).toBe(true);
+    // Each key answers for its own signatures only.
+    expect(await verifies(before.keyId, after.signature)).toBe(false);
+    expect(await verifies(after.keyId, before.signature)).toBe(false);
+  });
+
+  it('refuses a key id it does not know as SIGNING_KEY_UNKNOWN', async () => {
+    const keys = make();
+    await rejectsWith(keys.publicKey('local:00000000000000000000000000000000'), 'SIGNING_KEY_UNKNOWN');
+    await rejectsWith(
+      keys.publicKey('arn:aws:kms:eu-west-1:111122223333:key/00000000-0000-0000-0000-000000000000'),
+      'SIGNING_KEY_UNKNOWN',
+    );
+    // Unknown ids are not remembered as known: the current key still answers.
+    expect((await keys.publicKey()).keyId).toBe((await keys.sign(new Uint8Array(1))).keyId);
   });
 });

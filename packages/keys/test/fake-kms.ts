@@ -16,6 +16,7 @@ import {
   KMSClient,
   NotFoundException,
   SignCommand,
+  UnsupportedOperationException,
 } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 
@@ -24,13 +25,11 @@ export const SIGN_KEY_ARN = 'arn:aws:kms:eu-west-1:111122223333:key/0d1b2a3c-sig
 export const SEAL_ALIAS = 'alias/pyb-seeds';
 export const SIGN_ALIAS = 'alias/pyb-statements';
 
+/** The ARN of the signing key that the n-th rotation creates (1: the first new key). */
+export const rotatedSignKeyArn = (n: number) =>
+  `arn:aws:kms:eu-west-1:111122223333:key/0d1b2a3c-sign-4e5f-8a9b-${String(100 + n).padStart(12, '0')}`;
+
 const meta = { $metadata: {} };
-const resolve = (keyId: string | undefined): string | undefined =>
-  keyId === SEAL_ALIAS || keyId === SEAL_KEY_ARN
-    ? SEAL_KEY_ARN
-    : keyId === SIGN_ALIAS || keyId === SIGN_KEY_ARN
-      ? SIGN_KEY_ARN
-      : undefined;
 
 /** Context pairs are authenticated regardless of order, as in KMS. */
 const contextAad = (context: Record<string, string> | undefined) =>
@@ -43,8 +42,18 @@ export function fakeKms() {
   });
   const mock = mockClient(client);
   const symmetric = randomBytes(32);
-  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // Signing keys by ARN; the alias points at the newest, older ones stay (as a stack update retains them).
+  const signing = new Map([[SIGN_KEY_ARN, generateKeyPairSync('ec', { namedCurve: 'P-256' })]]);
+  let current = SIGN_KEY_ARN;
   const keyTag = Buffer.from(SEAL_KEY_ARN);
+  const resolve = (keyId: string | undefined): string | undefined =>
+    keyId === SEAL_ALIAS || keyId === SEAL_KEY_ARN
+      ? SEAL_KEY_ARN
+      : keyId === SIGN_ALIAS
+        ? current
+        : keyId !== undefined && signing.has(keyId)
+          ? keyId
+          : undefined;
 
   mock.on(GenerateRandomCommand).callsFake(({ NumberOfBytes }) => {
     if (!Number.isInteger(NumberOfBytes) || NumberOfBytes < 1 || NumberOfBytes > 1024) {
@@ -96,33 +105,44 @@ export function fakeKms() {
   mock.on(SignCommand).callsFake(({ KeyId, Message, MessageType, SigningAlgorithm }) => {
     const arn = resolve(KeyId);
     if (!arn) throw new NotFoundException({ message: `Key '${KeyId}' does not exist`, ...meta });
-    if (arn !== SIGN_KEY_ARN)
-      throw new InvalidKeyUsageException({ message: 'KeyUsage is ENCRYPT_DECRYPT', ...meta });
+    const key = signing.get(arn);
+    if (!key) throw new InvalidKeyUsageException({ message: 'KeyUsage is ENCRYPT_DECRYPT', ...meta });
     if (SigningAlgorithm !== 'ECDSA_SHA_256')
       throw new InvalidKeyUsageException({ message: 'bad algorithm', ...meta });
     if (MessageType !== 'RAW' || (Message as Uint8Array).length > 4096) {
       throw validation('MessageType RAW takes at most 4096 bytes');
     }
-    const signature = sign('sha256', Message as Uint8Array, { key: signing.privateKey, dsaEncoding: 'der' });
-    return { KeyId: SIGN_KEY_ARN, Signature: new Uint8Array(signature), SigningAlgorithm };
+    const signature = sign('sha256', Message as Uint8Array, { key: key.privateKey, dsaEncoding: 'der' });
+    return { KeyId: arn, Signature: new Uint8Array(signature), SigningAlgorithm };
   });
 
   mock.on(GetPublicKeyCommand).callsFake(({ KeyId }) => {
     const arn = resolve(KeyId);
     if (!arn) throw new NotFoundException({ message: `Key '${KeyId}' does not exist`, ...meta });
-    if (arn !== SIGN_KEY_ARN) {
-      throw new InvalidKeyUsageException({ message: 'GetPublicKey needs an asymmetric key', ...meta });
+    const key = signing.get(arn);
+    if (!key) {
+      throw new UnsupportedOperationException({
+        message: 'GetPublicKey needs an asymmetric key',
+        ...meta,
+      });
     }
     return {
-      KeyId: SIGN_KEY_ARN,
-      PublicKey: new Uint8Array(signing.publicKey.export({ format: 'der', type: 'spki' })),
+      KeyId: arn,
+      PublicKey: new Uint8Array(key.publicKey.export({ format: 'der', type: 'spki' })),
       KeySpec: 'ECC_NIST_P256',
       KeyUsage: 'SIGN_VERIFY',
       SigningAlgorithms: ['ECDSA_SHA_256'],
     };
   });
 
-  return { client, mock };
+  /** A new signing key; the alias moves to it, the old key stays. Returns the new ARN. */
+  const rotate = (): string => {
+    current = rotatedSignKeyArn(signing.size);
+    signing.set(current, generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+    return current;
+  };
+
+  return { client, mock, rotate };
 }
 
 /** KMS's (unmodelled) request validation error. */

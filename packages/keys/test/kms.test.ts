@@ -84,6 +84,84 @@ describe('KmsKeyService requests', () => {
     ]);
   });
 
+  it('fetches a key by the id a statement names (KeyId = that id), once per id', async () => {
+    const { client, mock, rotate } = fakeKms();
+    const newer = rotate();
+    const keys = new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client });
+    const [a, b] = await Promise.all([keys.publicKey(SIGN_KEY_ARN), keys.publicKey(SIGN_KEY_ARN)]);
+    const current = await keys.publicKey();
+    expect(a).toBe(b);
+    expect(await keys.publicKey(SIGN_KEY_ARN)).toBe(a);
+    expect([a.keyId, current.keyId]).toEqual([SIGN_KEY_ARN, newer]);
+    expect(Buffer.from(a.spki).equals(Buffer.from(current.spki))).toBe(false);
+    // The current key is cached under the ARN it answered with too: statements name it by that ARN.
+    expect(await keys.publicKey(newer)).toBe(current);
+    expect(mock.commandCalls(GetPublicKeyCommand).map((x) => x.args[0].input)).toEqual([
+      { KeyId: SIGN_KEY_ARN },
+      { KeyId: SIGN_ALIAS },
+    ]);
+  });
+
+  it('calls a key KMS will not show for an id SIGNING_KEY_UNKNOWN, and the configured one misconfigured', async () => {
+    const client = new KMSClient({ region: 'eu-west-1' });
+    const mock = mockClient(client);
+    mock.on(GetPublicKeyCommand).rejects(awsError('AccessDeniedException', 'not authorized'));
+    const keys = new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client });
+    const named = await caught(keys.publicKey('arn:aws:kms:eu-west-1:444455556666:key/other'));
+    expect(named).toMatchObject({ code: 'SIGNING_KEY_UNKNOWN', retryable: false });
+    expect(named.message).toBe('KMS GetPublicKey failed: AccessDeniedException: not authorized');
+    expect((await caught(keys.publicKey())).code).toBe('KEY_SERVICE_MISCONFIGURED');
+
+    const { client: fake } = fakeKms();
+    const real = new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client: fake });
+    // The seed key is symmetric (UnsupportedOperationException); an unknown key is NotFoundException.
+    expect((await caught(real.publicKey(SEAL_KEY_ARN))).code).toBe('SIGNING_KEY_UNKNOWN');
+    expect((await caught(real.publicKey(`${SIGN_KEY_ARN}0`))).code).toBe('SIGNING_KEY_UNKNOWN');
+  });
+
+  it('does not take a key of another spec for a signing key', async () => {
+    const client = new KMSClient({ region: 'eu-west-1' });
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({
+      format: 'der',
+      type: 'spki',
+    });
+    mockClient(client)
+      .on(GetPublicKeyCommand)
+      .resolves({
+        KeyId: SIGN_KEY_ARN,
+        PublicKey: new Uint8Array(rsa),
+        KeySpec: 'RSA_2048',
+        SigningAlgorithms: ['RSASSA_PSS_SHA_256'],
+      });
+    const keys = new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client });
+    expect((await caught(keys.publicKey(SIGN_KEY_ARN))).code).toBe('SIGNING_KEY_UNKNOWN');
+  });
+
+  it('does not cache a failed fetch by id either', async () => {
+    const { client, mock } = fakeKms();
+    mock
+      .on(GetPublicKeyCommand, { KeyId: SIGN_KEY_ARN })
+      .rejectsOnce(awsError('ThrottlingException'))
+      .callsFakeOnce(() => ({
+        KeyId: SIGN_KEY_ARN,
+        PublicKey: new Uint8Array(
+          generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+            format: 'der',
+            type: 'spki',
+          }),
+        ),
+        KeySpec: 'ECC_NIST_P256',
+        SigningAlgorithms: ['ECDSA_SHA_256'],
+      }));
+    const keys = new KmsKeyService({ sealKeyId: SEAL_ALIAS, signKeyId: SIGN_ALIAS, client });
+    expect(await caught(keys.publicKey(SIGN_KEY_ARN))).toMatchObject({
+      code: 'KEY_SERVICE_UNAVAILABLE',
+      retryable: true,
+    });
+    expect((await keys.publicKey(SIGN_KEY_ARN)).keyId).toBe(SIGN_KEY_ARN);
+    expect(mock.commandCalls(GetPublicKeyCommand)).toHaveLength(2);
+  });
+
   it('does not cache a failed public-key fetch', async () => {
     const client = new KMSClient({ region: 'eu-west-1' });
     const mock = mockClient(client);

@@ -43,10 +43,39 @@ describe('LocalKeyService', () => {
     expect(statSync(join(dir, 'sign.pem')).mode & 0o077).toBe(0);
   });
 
+  it('keeps every generation of its signing key on disk, and signs with the newest', async () => {
+    const dir = freshDir();
+    const keys = new LocalKeyService({ dir, env: {} });
+    const first = await keys.publicKey();
+    const second = keys.rotateSigningKey();
+    const third = keys.rotateSigningKey();
+    expect(new Set([first.keyId, second.keyId, third.keyId]).size).toBe(3);
+    expect((await keys.sign(new Uint8Array(1))).keyId).toBe(third.keyId);
+    for (const name of ['sign.pem', 'sign-2.pem', 'sign-3.pem']) {
+      expect(statSync(join(dir, name)).mode & 0o077).toBe(0);
+    }
+    // The next start finds the newest as current and still answers for the first.
+    const restarted = new LocalKeyService({ dir, env: {} });
+    expect((await restarted.publicKey()).keyId).toBe(third.keyId);
+    expect((await restarted.publicKey(first.keyId)).pem).toBe(first.pem);
+  });
+
+  it('answers for a key another process rotated to, but signs on with its own until restarted', async () => {
+    const dir = freshDir();
+    const running = new LocalKeyService({ dir, env: {} });
+    const before = await running.publicKey();
+    const rotated = new LocalKeyService({ dir, env: {} }).rotateSigningKey();
+    expect((await running.publicKey(rotated.keyId)).pem).toBe(rotated.pem);
+    expect((await running.sign(new Uint8Array(1))).keyId).toBe(before.keyId);
+  });
+
   it('another data folder has other keys', async () => {
     const a = new LocalKeyService({ dir: freshDir(), env: {} });
     const b = new LocalKeyService({ dir: freshDir(), env: {} });
     expect((await a.publicKey()).keyId).not.toBe((await b.publicKey()).keyId);
+    await expect(b.publicKey((await a.publicKey()).keyId)).rejects.toMatchObject({
+      code: 'SIGNING_KEY_UNKNOWN',
+    });
     const sealed = await a.sealSeed(new Uint8Array(32), ctx);
     await expect(b.unsealSeed(sealed, ctx)).rejects.toMatchObject({ code: 'SEALED_SEED_INVALID' });
   });

@@ -27,6 +27,18 @@ export interface KeyService {
   sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array>;
   /** Decrypts a sealed seed; fails if the context differs from the one it was sealed with. */
   unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array>;
+  /** Signs with the current signing key; `keyId` names it (statements carry it). */
   sign(message: Uint8Array): Promise<Signature>;
-  publicKey(): Promise<PublicKey>;
+  /**
+   * Without an id, the current signing key. With one, that key, current or retired: statements keep
+   * the id of the key that signed them, and a rotation must not make them unverifiable. A key the
+   * service does not know, or may not read, rejects with `code` SIGNING_KEY_UNKNOWN.
+   */
+  publicKey(keyId?: string): Promise<PublicKey>;
 }
+
+/** The `code` of the error `publicKey(keyId)` rejects with for a key the service cannot answer for. */
+export const SIGNING_KEY_UNKNOWN = 'SIGNING_KEY_UNKNOWN';
+
+export const isUnknownSigningKey = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === SIGNING_KEY_UNKNOWN;
