@@ -47,3 +47,33 @@ export class CrashingStore implements Store {
   listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
   auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
 }
+
+/**
+ * A Store that runs `hook` once, just before its first read of a wallet: lets a test make another
+ * caller commit between a use case's read of a position and its read of the wallet.
+ */
+export class InterleavingStore implements Store {
+  private fired = false;
+
+  constructor(
+    private readonly inner: Store,
+    private readonly hook: () => Promise<unknown>,
+  ) {}
+
+  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    if (entity === 'wallet' && !this.fired) {
+      this.fired = true;
+      await this.hook();
+    }
+    return this.inner.get(entity, key);
+  }
+
+  transact: Store['transact'] = (ops) => this.inner.transact(ops);
+  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
+  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
+  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
+  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
+  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+}

@@ -19,8 +19,8 @@ import type { PositionRecord, RoundCoup, RoundRecord, RoundTotals } from '../mod
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { betList, roundView } from '../views';
-import { planMovement } from '../wallet-ledger';
 import { type Ctx, conflict, requestHash } from './context';
+import { planPositionMovement } from './position-movement';
 import { loadRound } from './rounds';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
@@ -175,7 +175,7 @@ export async function settlePosition(
     let settleSeq: number | undefined;
     if (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0) {
       const wallet = (await ctx.store.get('wallet', walletKey))!;
-      const plan = planMovement(wallet, {
+      const plan = await planPositionMovement(ctx, key, wallet, {
         kind: 'PAYOUT',
         key: `s:settle#${round.roundId}#${position.playerId}`,
         requestHash: requestHash('settle', { roundId: round.roundId, settlement }),
@@ -187,6 +187,7 @@ export async function settlePosition(
         tableId: round.tableId,
         at,
       });
+      if (!plan) return; // settled by a concurrent resolver
       settleSeq = plan.entry.seq;
       ops.push(...plan.ops);
       if (settlement.commissionOwed > 0) {

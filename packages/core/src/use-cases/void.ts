@@ -12,8 +12,8 @@ import type { PositionRecord, RoundRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
-import { planMovement } from '../wallet-ledger';
 import { type Ctx, conflict, invalid, requestHash } from './context';
+import { planPositionMovement } from './position-movement';
 import { loadRound } from './rounds';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -78,7 +78,7 @@ async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionReco
       playerId: position.playerId,
     }))!;
     const at = ctx.now();
-    const plan = planMovement(wallet, {
+    const plan = await planPositionMovement(ctx, key, wallet, {
       kind: 'REFUND',
       key: `s:refund#${round.roundId}#${position.playerId}`,
       requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
@@ -90,6 +90,7 @@ async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionReco
       reference: round.voidReason,
       at,
     });
+    if (!plan) return; // refunded by a concurrent call
     try {
       await ctx.store.transact([
         {

@@ -1,0 +1,80 @@
+/**
+ * Two callers finishing the same round, interleaved at the worst moment: the second has read a
+ * position as still open, then reads the wallet only after the first has paid or refunded it (and
+ * released its reserve). It must see the position is done, not refuse for lack of funds, and nothing
+ * may be paid twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, operator } from '../support/actors';
+import { createTestStack, type TestStack } from '../support/dynamodb';
+import { InterleavingStore } from '../support/faulty-store';
+import { wholeLedger } from '../support/game';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await createTestStack('interleave');
+});
+afterAll(() => stack?.cleanup());
+
+const op = operator();
+let funded = 0;
+
+/** A DEFERRED table (so a BANKER bet holds a reserve) with one round and two players' bets in it. */
+async function roundWithBets() {
+  const core = stack.core;
+  const table = await core.createTable(admin(), {
+    name: 'T',
+    variant: 'mini',
+    config: { commission: { mode: 'DEFERRED' } },
+  });
+  await core.openShoe(admin(), { tableId: table.tableId });
+  const round = await core.openRound(op, { tableId: table.tableId, clientSeed: 'interleave' });
+  const players: string[] = [];
+  for (const bets of [
+    [{ type: 'BANKER' as const, amount: 5_000 }],
+    [{ type: 'PLAYER' as const, amount: 600 }],
+  ]) {
+    const playerId = `il-${++funded}`;
+    await core.walletTransaction(op, {
+      playerId,
+      type: 'CREDIT',
+      amount: 10_000,
+      currency: 'EUR',
+      idempotencyKey: `fund-${playerId}`,
+    });
+    await core.placeBet(op, { roundId: round.roundId, playerId, bets, idempotencyKey: `bet-${playerId}` });
+    players.push(playerId);
+  }
+  return { round, players };
+}
+
+describe('a second caller that read a position just before the first one finished it', () => {
+  it('void: refunds each stake once and releases each reserve once', async () => {
+    const { round, players } = await roundWithBets();
+    const first = () => stack.core.voidRound(op, { roundId: round.roundId, reason: 'MISDEAL' });
+    const late = stack.coreWith({ store: new InterleavingStore(stack.store, first) });
+    const view = await late.voidRound(op, { roundId: round.roundId, reason: 'MISDEAL' });
+    expect(view.status).toBe('VOIDED');
+    for (const playerId of players) {
+      const wallet = await stack.core.getWallet(op, { playerId });
+      expect([wallet.balance, wallet.reserved, wallet.available]).toEqual([10_000, 0, 10_000]);
+      const refunds = (await wholeLedger(stack.core, op, playerId)).filter((e) => e.kind === 'REFUND');
+      expect(refunds).toHaveLength(1);
+    }
+  });
+
+  it('resolve: pays each position once and releases each reserve once', async () => {
+    const { round, players } = await roundWithBets();
+    const first = () => stack.core.resolveRound(op, { roundId: round.roundId });
+    const late = stack.coreWith({ store: new InterleavingStore(stack.store, first) });
+    const view = await late.resolveRound(op, { roundId: round.roundId });
+    expect(view.status).toBe('RESOLVED');
+    for (const playerId of players) {
+      const wallet = await stack.core.getWallet(op, { playerId });
+      expect(wallet.reserved).toBe(0);
+      const ledger = await wholeLedger(stack.core, op, playerId);
+      expect(ledger.filter((e) => e.kind === 'PAYOUT').length).toBeLessThanOrEqual(1);
+      expect(wallet.balance).toBe(ledger.reduce((sum, e) => sum + e.amount, 0));
+    }
+  });
+});
