@@ -9,6 +9,7 @@ import { admin, operator } from '../support/actors';
 import { createTestStack, type TestStack } from '../support/dynamodb';
 import { InterleavingStore } from '../support/faulty-store';
 import { wholeLedger } from '../support/game';
+import { deterministicSeeds } from '../support/keys';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -76,5 +77,48 @@ describe('a second caller that read a position just before the first one finishe
       expect(ledger.filter((e) => e.kind === 'PAYOUT').length).toBeLessThanOrEqual(1);
       expect(wallet.balance).toBe(ledger.reduce((sum, e) => sum + e.amount, 0));
     }
+  });
+
+  it('leave: collects the deferred commission once', async () => {
+    // Seeds and ids fixed, so the shoe (and when Banca first wins) is always the same.
+    let n = 0;
+    const deps = {
+      keys: deterministicSeeds(stack.keys, 'interleave-leave'),
+      ids: { next: (prefix: string) => `${prefix}_${String(++n).padStart(12, '0')}` },
+    };
+    const core = stack.coreWith(deps);
+    const table = await core.createTable(admin(), {
+      name: 'T',
+      variant: 'mini',
+      config: { commission: { mode: 'DEFERRED' } },
+    });
+    await core.openShoe(admin(), { tableId: table.tableId });
+    const playerId = `il-${++funded}`;
+    await core.walletTransaction(op, {
+      playerId,
+      type: 'CREDIT',
+      amount: 100_000,
+      currency: 'EUR',
+      idempotencyKey: `fund-${playerId}`,
+    });
+    for (let coup = 1; (await core.getWallet(op, { playerId })).commissionOwed === 0; coup++) {
+      expect(coup).toBeLessThan(20);
+      const round = await core.openRound(op, { tableId: table.tableId, clientSeed: 'interleave' });
+      const bets = [{ type: 'BANKER' as const, amount: 1_000 }];
+      await core.placeBet(op, { roundId: round.roundId, playerId, bets, idempotencyKey: `bet-${coup}` });
+      await core.resolveRound(op, { roundId: round.roundId });
+    }
+    const before = await core.getWallet(op, { playerId });
+    let first = -1;
+    const leave = async () => {
+      first = (await core.leaveTable(op, { tableId: table.tableId, playerId })).commissionCollected;
+    };
+    const late = stack.coreWith({ ...deps, store: new InterleavingStore(stack.store, leave) });
+    const second = await late.leaveTable(op, { tableId: table.tableId, playerId });
+    expect([first, second.commissionCollected]).toEqual([before.commissionOwed, 0]);
+    const after = await core.getWallet(op, { playerId });
+    expect([after.balance, after.commissionOwed]).toEqual([before.balance - before.commissionOwed, 0]);
+    const collections = (await wholeLedger(core, op, playerId)).filter((e) => e.kind === 'COMMISSION');
+    expect(collections).toHaveLength(1);
   });
 });

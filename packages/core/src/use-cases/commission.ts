@@ -10,7 +10,7 @@ import { DomainError } from '../errors';
 import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { planMovement } from '../wallet-ledger';
+import { type MovementPlan, planMovement } from '../wallet-ledger';
 import { type Ctx, checkId, requestHash } from './context';
 import { loadTable } from './tables';
 
@@ -28,15 +28,23 @@ export async function collectDebt(
     if (!wallet) throw new Error(`wallet of ${debt.playerId} missing while it owes commission`);
     const at = ctx.now();
     const n = debt.collections + 1;
-    const plan = planMovement(wallet, {
-      kind: 'COMMISSION',
-      key: `s:commission#${debt.shoeId}#${debt.playerId}#${n}`,
-      requestHash: requestHash('commission', { shoeId: debt.shoeId, owed: debt.owed, n }),
-      amount: -debt.owed,
-      owed: -debt.owed,
-      shoeId: debt.shoeId,
-      at,
-    });
+    let plan: MovementPlan;
+    try {
+      plan = planMovement(wallet, {
+        kind: 'COMMISSION',
+        key: `s:commission#${debt.shoeId}#${debt.playerId}#${n}`,
+        requestHash: requestHash('commission', { shoeId: debt.shoeId, owed: debt.owed, n }),
+        amount: -debt.owed,
+        owed: -debt.owed,
+        shoeId: debt.shoeId,
+        at,
+      });
+    } catch (error) {
+      // A concurrent collection may have landed between the two reads: start again from what is there.
+      const now = await ctx.store.get('debt', key);
+      if (now?.collections === debt.collections && now.owed === debt.owed) throw error;
+      continue;
+    }
     const ops: WriteOp[] = [
       {
         kind: 'update',
