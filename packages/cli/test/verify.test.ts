@@ -94,6 +94,37 @@ describe('baccarat verify', () => {
     expect(JSON.parse(pinnedBad.stdout)).toMatchObject({ ok: false, failed: ['statement.public-key'] });
   });
 
+  it('takes one --public-key per key when the signing key was rotated during the shoe', async () => {
+    const next = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const nextPem = next.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+    const first = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signer = (key: typeof first) => (m: Uint8Array) =>
+      new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' }));
+    const firstPem = first.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+    const rotated = await buildDemoBundle({
+      serverSeed: new Uint8Array(32).fill(7),
+      clientSeed: 'cli rotation',
+      shoeId: 'shoe-cli-rotated',
+      tableId: 'table-1',
+      operatorId: 'op-1',
+      table: tablePreset('midi'),
+      createdAt: '2025-02-01T10:00:00.000Z',
+      keyId: 'local:first',
+      publicKey: firstPem,
+      sign: signer(first),
+      closeKey: { keyId: 'local:next', publicKey: nextPem, sign: signer(next) },
+      rounds: 6,
+    });
+    const path = write('rotated.json', rotated);
+    const keys = ['--public-key', write('first.pem', firstPem), '--public-key', write('next.pem', nextPem)];
+    const both = await cli(['verify', path, ...keys]);
+    expect(both.code).toBe(0);
+    expect(both.stdout).toMatch(/^PASS {2}audit\.public-key +P-256 key local:next, SHA-256 \w+, matches/m);
+    const one = await cli(['verify', path, ...keys.slice(0, 2), '--json']);
+    expect(one.code).toBe(1);
+    expect(JSON.parse(one.stdout)).toMatchObject({ ok: false, failed: ['audit.public-key'] });
+  });
+
   it('reports a file that is not JSON as a failed bundle.format check', async () => {
     const { code, stdout } = await cli(['verify', write('junk.json', '{ nope')]);
     expect(code).toBe(1);

@@ -162,6 +162,12 @@ export const ShoeBundleSchema = z
         close: ShoeCloseStatementSchema,
         /** base64 DER ECDSA signature of the close statement bytes. */
         signature: base64,
+        /**
+         * PEM or base64 SPKI of the key that signed the close statement, present only when that is
+         * not the statement's key (the signing key was rotated while the shoe was open). Without
+         * it, `publicKey` checks both signatures, as in every bundle made before key rotation.
+         */
+        publicKey: z.string().min(1).optional(),
       })
       .strict(),
   })

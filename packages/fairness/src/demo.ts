@@ -49,6 +49,15 @@ export interface DemoBundleInput {
   /** PEM or base64 SPKI of the signing key. */
   publicKey: string;
   sign: (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+  /**
+   * The key that signs the close statement when the signing key was rotated while the shoe was open
+   * (default: the statement's key). Another key id puts its public key in `audit.publicKey`.
+   */
+  closeKey?: {
+    keyId: string;
+    publicKey: string;
+    sign: (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+  };
   /** Rounds to play (fewer if the cut card ends the shoe first). */
   rounds: number;
   /** 1-based round numbers voided before betting closed (no cards dealt, stakes refunded). */
@@ -196,8 +205,9 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     head: events[events.length - 1]!.hash,
     length: events.length,
     closedAt: events[events.length - 1]!.event.at as string,
-    keyId: input.keyId,
+    keyId: input.closeKey?.keyId ?? input.keyId,
   };
+  const closer = input.closeKey ?? input;
   return {
     format: BUNDLE_FORMAT,
     statement,
@@ -208,6 +218,11 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
     rounds,
-    audit: { events, close, signature: bytesToBase64(await input.sign(closeStatementBytes(close))) },
+    audit: {
+      events,
+      close,
+      signature: bytesToBase64(await closer.sign(closeStatementBytes(close))),
+      ...(close.keyId !== input.keyId && { publicKey: closer.publicKey }),
+    },
   };
 }

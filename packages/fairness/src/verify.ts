@@ -48,8 +48,35 @@ export interface Check {
 }
 
 export interface VerifyOptions {
-  /** The operator's published key (PEM or base64 SPKI): the bundle's key must be this one. */
-  trustedPublicKey?: string;
+  /**
+   * The operator's published key(s) (PEM or base64 SPKI): every key in the bundle must be one of
+   * them. Several when the operator rotated its signing key (a shoe may be opened under one key and
+   * closed under the next).
+   */
+  trustedPublicKey?: string | readonly string[];
+}
+
+/** SHA-256 fingerprints of the trusted keys; undefined when none were given. */
+const trustedFingerprints = (options: VerifyOptions): Set<string> | undefined => {
+  const { trustedPublicKey: trusted } = options;
+  if (trusted === undefined) return undefined;
+  const list: readonly string[] = typeof trusted === 'string' ? [trusted] : trusted;
+  return new Set(list.map((key) => keyFingerprint(parsePublicKey(key))));
+};
+
+/** The `public-key` check of one key in the bundle: its fingerprint, and whether it is trusted. */
+function keyCheck(keyId: string, spki: Uint8Array, options: VerifyOptions): [ok: boolean, detail: string] {
+  const fingerprint = keyFingerprint(spki);
+  const trusted = trustedFingerprints(options);
+  if (trusted === undefined) {
+    return [true, `P-256 key ${keyId}, SHA-256 ${fingerprint} (compare with the operator's published key)`];
+  }
+  return trusted.has(fingerprint)
+    ? [true, `P-256 key ${keyId}, SHA-256 ${fingerprint}, matches the trusted key`]
+    : [
+        false,
+        `the bundle's key ${keyId} (SHA-256 ${fingerprint}) is not a trusted key (SHA-256 ${[...trusted].join(', ')})`,
+      ];
 }
 
 const cardsText = (cards: readonly Card[]) => cards.map(formatCard).join(' ') || '(none)';
@@ -119,7 +146,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions = {}): Check
     checkShoe(report, bundle, shoe);
     checkRounds(report, bundle.rounds, table, shoe);
   }
-  checkAudit(report, bundle, { statement: raw.statement, close: raw.audit.close });
+  checkAudit(report, bundle, { statement: raw.statement, close: raw.audit.close }, options);
   return report.checks;
 }
 
@@ -148,21 +175,7 @@ function checkStatement(
   let spki: Uint8Array | undefined;
   report.try('statement.public-key', () => {
     spki = parsePublicKey(bundle.publicKey);
-    const fingerprint = keyFingerprint(spki);
-    if (options.trustedPublicKey !== undefined) {
-      const trusted = keyFingerprint(parsePublicKey(options.trustedPublicKey));
-      if (trusted !== fingerprint) {
-        return [
-          false,
-          `the bundle's key (SHA-256 ${fingerprint}) is not the trusted key (SHA-256 ${trusted})`,
-        ];
-      }
-      return [true, `P-256 key ${statement.keyId}, SHA-256 ${fingerprint}, matches the trusted key`];
-    }
-    return [
-      true,
-      `P-256 key ${statement.keyId}, SHA-256 ${fingerprint} (compare with the operator's published key)`,
-    ];
+    return keyCheck(statement.keyId, spki, options);
   });
   report.try('statement.signature', () => {
     if (!spki) return [false, 'no usable public key'];
@@ -366,6 +379,7 @@ function checkAudit(
   report: Report,
   bundle: ShoeBundle,
   raw: { statement: unknown; close: ShoeCloseStatement },
+  options: VerifyOptions,
 ) {
   const { statement, audit } = bundle;
   const events = audit.events;
@@ -480,29 +494,51 @@ function checkAudit(
 
   const close = audit.close;
   const head = events.length > 0 ? events[events.length - 1]!.hash : statement.commitment;
+  // A rotation between open and close: the close names the next key, and the bundle carries it.
+  const rotated = close.keyId !== statement.keyId;
   const closeProblems = [
     close.shoeId !== statement.shoeId && `shoe ${close.shoeId}`,
     close.commitment !== statement.commitment && `commitment ${close.commitment}`,
     close.head !== head && `head ${close.head} but the chain ends at ${head}`,
     close.length !== events.length && `length ${close.length} but the chain has ${events.length} events`,
-    close.keyId !== statement.keyId &&
-      `key ${close.keyId} but the statement was signed by ${statement.keyId}`,
+    rotated &&
+      audit.publicKey === undefined &&
+      `key ${close.keyId} but the statement was signed by ${statement.keyId}, and the bundle carries no public key for ${close.keyId} (audit.publicKey)`,
   ].filter(Boolean);
   report.add(
     'audit.close',
     closeProblems.length === 0,
     closeProblems.length === 0
-      ? `closed at ${close.closedAt} with head ${close.head} over ${close.length} events`
+      ? `closed at ${close.closedAt} with head ${close.head} over ${close.length} events${rotated ? `, signed by the next key ${close.keyId}` : ''}`
       : `the close statement does not match: ${closeProblems.join('; ')}`,
   );
+  let closeKey: Uint8Array | undefined;
+  if (audit.publicKey === undefined) {
+    try {
+      closeKey = parsePublicKey(bundle.publicKey);
+    } catch {
+      // statement.public-key has failed on it already; the signature check below says so too.
+    }
+  } else {
+    report.try('audit.public-key', () => {
+      closeKey = parsePublicKey(audit.publicKey!);
+      if (!rotated && keyFingerprint(closeKey) !== keyFingerprint(parsePublicKey(bundle.publicKey))) {
+        return [
+          false,
+          `the close names the statement's key ${close.keyId}, but the bundle gives another public key for it`,
+        ];
+      }
+      return keyCheck(close.keyId, closeKey, options);
+    });
+  }
   report.try('audit.close.signature', () => {
-    const ok = verifyDerSignature(
-      closeStatementBytes(raw.close),
-      base64ToBytes(audit.signature),
-      parsePublicKey(bundle.publicKey),
-    );
+    if (!closeKey) return [false, 'no usable public key for the close statement'];
+    const ok = verifyDerSignature(closeStatementBytes(raw.close), base64ToBytes(audit.signature), closeKey);
     return ok
-      ? [true, 'ECDSA P-256/SHA-256 signature of the chain head is valid']
+      ? [
+          true,
+          `ECDSA P-256/SHA-256 signature of the chain head is valid${rotated ? ` (key ${close.keyId})` : ''}`,
+        ]
       : [
           false,
           'the signature of the chain head does not verify: the close statement or its signature was altered',

@@ -257,3 +257,69 @@ describe('signatures', () => {
     expect(() => parsePublicKey('AAAA')).toThrow(/P-256/);
   });
 });
+
+describe('a signing key rotated while the shoe was open (opened under one key, closed under the next)', () => {
+  const opener = testSigner();
+  const closer = testSigner();
+  let rotated: ShoeBundle;
+  beforeAll(async () => {
+    rotated = await demoBundle({
+      publicKey: opener.pem,
+      sign: opener.sign,
+      keyId: 'key-1',
+      closeKey: { keyId: 'key-2', publicKey: closer.pem, sign: closer.sign },
+      rounds: 20,
+    });
+  });
+  const edited = (edit: (b: ShoeBundle) => void, options = {}) => {
+    const b = clone(rotated);
+    edit(b);
+    return failed(verifyBundle(b, options));
+  };
+
+  it('carries the second key in audit.publicKey and checks each signature with its own key', () => {
+    expect([rotated.statement.keyId, rotated.audit.close.keyId]).toEqual(['key-1', 'key-2']);
+    expect(rotated.audit.publicKey).toBe(closer.pem);
+    const checks = verifyBundle(clone(rotated));
+    expect(failed(checks)).toEqual([]);
+    expect(checks.find((c) => c.id === 'audit.public-key')!.detail).toMatch(/^P-256 key key-2, SHA-256 /);
+    expect(checks.find((c) => c.id === 'audit.close.signature')!.detail).toContain('(key key-2)');
+  });
+
+  it('trusts it only if both keys are trusted', () => {
+    expect(failed(verifyBundle(clone(rotated), { trustedPublicKey: [opener.pem, closer.pem] }))).toEqual([]);
+    expect(failed(verifyBundle(clone(rotated), { trustedPublicKey: opener.pem }))).toEqual([
+      'audit.public-key',
+    ]);
+    expect(failed(verifyBundle(clone(rotated), { trustedPublicKey: [closer.pem] }))).toEqual([
+      'statement.public-key',
+    ]);
+  });
+
+  it('fails without the second key, or with another one in its place', () => {
+    expect(
+      edited((b) => {
+        delete b.audit.publicKey;
+      }),
+    ).toEqual(['audit.close', 'audit.close.signature']);
+    expect(
+      edited((b) => {
+        b.audit.publicKey = testSigner().pem;
+      }),
+    ).toEqual(['audit.close.signature']);
+  });
+
+  it("fails a close that claims the statement's key but brings another public key for it", () => {
+    expect(
+      edited((b) => {
+        b.audit.close.keyId = b.statement.keyId;
+      }),
+    ).toEqual(['audit.public-key', 'audit.close.signature']);
+  });
+
+  it('a one-key bundle is unchanged: no audit.publicKey, format 1', () => {
+    expect(bundle.audit.publicKey).toBeUndefined();
+    expect(bundle.format).toBe('pyb-shoe-bundle/1');
+    expect('publicKey' in bundle.audit).toBe(false);
+  });
+});

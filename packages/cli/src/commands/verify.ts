@@ -2,13 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { verifyBundle } from '@pyb/fairness';
 import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from '../command';
 
-const usage = `usage: baccarat verify BUNDLE.json [--public-key KEY.pem] [--json]
+const usage = `usage: baccarat verify BUNDLE.json [--public-key KEY.pem ...] [--json]
        baccarat verify - ...        read the bundle from stdin
 
 Verifies a closed shoe's public bundle (the audit export): the signed statement, the revealed seed
 against its commitment, the shoe order, cut card and burn, every coup's cards and outcome, every
 payout, the audit chain and its signed head. Prints every check; exit code 1 if any failed.
-  --public-key FILE  the operator's published key (PEM or base64 SPKI): the bundle must be signed by it`;
+  --public-key FILE  the operator's published key (PEM or base64 SPKI): the bundle must be signed by it.
+                     Repeat it for each key of a rotation (a shoe opened under one key, closed under
+                     the next carries both): every key in the bundle must be one of them`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,18 +34,19 @@ export const verifyCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parseOptions(
       args,
-      { 'public-key': { type: 'string' }, json: { type: 'boolean', default: false } },
+      { 'public-key': { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
       true,
     );
     if (positionals.length !== 1) throw new UsageError('give one bundle file (or - for stdin)');
     const text = await readInput(positionals[0]!, io, 'bundle');
-    const trusted =
-      values['public-key'] === undefined ? undefined : await readInput(values['public-key'], io, 'key');
+    const keyFiles = values['public-key'] ?? [];
+    const trusted: string[] = [];
+    for (const file of keyFiles) trusted.push(await readInput(file, io, 'key'));
     let bundle: unknown;
     let checks: ReturnType<typeof verifyBundle>;
     try {
       bundle = JSON.parse(text);
-      checks = verifyBundle(bundle, trusted === undefined ? {} : { trustedPublicKey: trusted });
+      checks = verifyBundle(bundle, trusted.length === 0 ? {} : { trustedPublicKey: trusted });
     } catch (error) {
       checks = [{ id: 'bundle.format', ok: false, detail: `not JSON: ${(error as Error).message}` }];
     }
