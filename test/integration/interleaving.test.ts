@@ -122,3 +122,60 @@ describe('a second caller that read a position just before the first one finishe
     expect(collections).toHaveLength(1);
   });
 });
+
+describe('a retry that reads the wallet just after the first call with its key committed', () => {
+  async function wallet(amount: number) {
+    const playerId = `il-${++funded}`;
+    await stack.core.walletTransaction(op, {
+      playerId,
+      type: 'CREDIT',
+      amount,
+      currency: 'EUR',
+      idempotencyKey: `fund-${playerId}`,
+    });
+    return playerId;
+  }
+
+  it('debit: is answered with the first result, not refused for the money the first took', async () => {
+    const playerId = await wallet(1_000);
+    const debit = {
+      playerId,
+      type: 'DEBIT' as const,
+      amount: 800,
+      currency: 'EUR',
+      idempotencyKey: 'cash-out',
+    };
+    let first: Awaited<ReturnType<typeof stack.core.walletTransaction>> | undefined;
+    const late = stack.coreWith({
+      store: new InterleavingStore(stack.store, async () => {
+        first = await stack.core.walletTransaction(op, debit);
+      }),
+    });
+    const retry = await late.walletTransaction(op, debit);
+    expect(retry.replayed).toBe(true);
+    expect(retry.entry).toEqual(first!.entry);
+    expect((await stack.core.getWallet(op, { playerId })).balance).toBe(200);
+  });
+
+  it('bet: is answered with the first result, not refused for the money the first took', async () => {
+    const { round } = await roundWithBets();
+    const playerId = await wallet(1_000);
+    const bet = {
+      roundId: round.roundId,
+      playerId,
+      bets: [{ type: 'BANKER' as const, amount: 800 }],
+      idempotencyKey: 'bet-once',
+    };
+    let first: Awaited<ReturnType<typeof stack.core.placeBet>> | undefined;
+    const late = stack.coreWith({
+      store: new InterleavingStore(stack.store, async () => {
+        first = await stack.core.placeBet(op, bet);
+      }),
+    });
+    const retry = await late.placeBet(op, bet);
+    expect(retry.replayed).toBe(true);
+    expect(retry.entry).toEqual(first!.entry);
+    const after = await stack.core.getWallet(op, { playerId });
+    expect([after.balance, after.reserved]).toEqual([200, 40]);
+  });
+});

@@ -16,7 +16,7 @@ import type { Bets, LedgerEntry, PositionRecord, RoundRecord, ShoeRecord } from 
 import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { betList, ledgerEntryView, positionView, roundView } from '../views';
-import { planMovement } from '../wallet-ledger';
+import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkId,
@@ -200,40 +200,52 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
     ]);
     // A retry is answered as the first time, whatever happened to the round since.
     if (used) return replay(ctx, used, hash, first.roundId, playerId);
-    if (round.status !== 'OPEN')
-      throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is not taking bets (${round.status})`);
-    if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
-    if (wallet.currency !== config.currency) {
-      throw new DomainError(
-        'UNPROCESSABLE',
-        'CURRENCY_MISMATCH',
-        `the wallet is in ${wallet.currency}, the table plays in ${config.currency}`,
-      );
-    }
-    if (position?.settledAt || position?.refundedAt)
-      throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is over`);
-    if (!position && round.seatsTaken >= round.seats)
-      throw conflict('TABLE_FULL', `all ${round.seats} seats are taken`);
+    let merged: Bets;
+    let reserve: number;
+    let at: string;
+    let plan: MovementPlan;
+    try {
+      if (round.status !== 'OPEN')
+        throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is not taking bets (${round.status})`);
+      if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+      if (wallet.currency !== config.currency) {
+        throw new DomainError(
+          'UNPROCESSABLE',
+          'CURRENCY_MISMATCH',
+          `the wallet is in ${wallet.currency}, the table plays in ${config.currency}`,
+        );
+      }
+      if (position?.settledAt || position?.refundedAt)
+        throw conflict('ROUND_NOT_OPEN', `round ${round.roundId} is over`);
+      if (!position && round.seatsTaken >= round.seats)
+        throw conflict('TABLE_FULL', `all ${round.seats} seats are taken`);
 
-    // The whole position after this call must still follow the rules.
-    const merged: Bets = { ...position?.bets };
-    for (const b of ordered) merged[b.type] = (merged[b.type] ?? 0) + b.amount;
-    validate(config, betList(merged));
-    const reserve = worstCaseCommission(config, betList(merged));
-    const reserveDelta = reserve - (position?.reserve ?? 0);
-    const at = ctx.now();
-    const plan = planMovement(wallet, {
-      kind: 'BET',
-      key: ledgerKey,
-      requestHash: hash,
-      amount: -stake,
-      reserved: reserveDelta,
-      roundId: round.roundId,
-      shoeId: round.shoeId,
-      tableId: round.tableId,
-      bets: Object.fromEntries(ordered.map((b) => [b.type, b.amount])),
-      at,
-    });
+      // The whole position after this call must still follow the rules.
+      merged = { ...position?.bets };
+      for (const b of ordered) merged[b.type] = (merged[b.type] ?? 0) + b.amount;
+      validate(config, betList(merged));
+      reserve = worstCaseCommission(config, betList(merged));
+      const reserveDelta = reserve - (position?.reserve ?? 0);
+      at = ctx.now();
+      plan = planMovement(wallet, {
+        kind: 'BET',
+        key: ledgerKey,
+        requestHash: hash,
+        amount: -stake,
+        reserved: reserveDelta,
+        roundId: round.roundId,
+        shoeId: round.shoeId,
+        tableId: round.tableId,
+        bets: Object.fromEntries(ordered.map((b) => [b.type, b.amount])),
+        at,
+      });
+    } catch (error) {
+      // Refused on state read after a concurrent call with this key committed: that call's answer is
+      // the answer (the next read replays it), not this refusal.
+      if (error instanceof DomainError && (await ctx.store.get('ledger', { ...walletKey, key: ledgerKey })))
+        continue;
+      throw error;
+    }
     const ops: WriteOp[] = [
       ...plan.ops,
       positionOp(round, position, playerId, ordered, merged, reserve, stake, ledgerKey, at, config),

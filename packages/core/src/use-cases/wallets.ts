@@ -14,7 +14,7 @@ import { DomainError } from '../errors';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { ledgerEntryView, positionView, walletView } from '../views';
-import { newWallet, planMovement } from '../wallet-ledger';
+import { type MovementPlan, newWallet, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkAmount,
@@ -70,18 +70,25 @@ export async function walletTransaction(
     if (wallet.currency !== input.currency) {
       throw new DomainError('UNPROCESSABLE', 'CURRENCY_MISMATCH', `the wallet is in ${wallet.currency}`);
     }
-    const plan = planMovement(
-      wallet,
-      {
-        kind: input.type,
-        key,
-        requestHash: hash,
-        amount: input.type === 'CREDIT' ? amount : -amount,
-        ...(input.reference !== undefined && { reference: input.reference }),
-        at,
-      },
-      !existing,
-    );
+    let plan: MovementPlan;
+    try {
+      plan = planMovement(
+        wallet,
+        {
+          kind: input.type,
+          key,
+          requestHash: hash,
+          amount: input.type === 'CREDIT' ? amount : -amount,
+          ...(input.reference !== undefined && { reference: input.reference }),
+          at,
+        },
+        !existing,
+      );
+    } catch (error) {
+      // The wallet was read after a concurrent call with this key committed: replay that call instead.
+      if (await ctx.store.get('ledger', { operatorId, playerId, key })) continue;
+      throw error;
+    }
     try {
       await ctx.store.transact(plan.ops);
       return { entry: ledgerEntryView(plan.entry), wallet: walletView(plan.wallet), replayed: false };
