@@ -134,8 +134,9 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/players/{playerId}/rounds',
     handler: 'player-rounds',
     roles: ['operator', 'regulator'],
-    data: { principals: 'read', game: 'read', wallets: 'read' },
-    kms: [],
+    // Each recalled round is replayed: its shoe's audit chain, and the keys that signed the shoe.
+    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+    kms: ['GetPublicKey'],
   },
   {
     method: 'GET',

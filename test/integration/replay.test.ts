@@ -1,9 +1,11 @@
 /**
  * Round replay, game recall and the audit export on DynamoDB Local, and tamper evidence: stored items
  * edited directly in DynamoDB (a card, a payout, a bet, an audit event, the sealed or the revealed
- * seed) make replay and `baccarat verify` fail, naming what broke.
+ * seed, a signature) make replay and `baccarat verify` fail, naming what broke. A rotation of the
+ * signing key after the shoe does not (test/integration/key-rotation.test.ts rotates one mid-shoe).
  */
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,14 @@ import { promisify } from 'node:util';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Core, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
-import { base64ToBytes, bytesToHex, type Check, type ShoeBundle, verifyBundle } from '@pyb/fairness';
+import {
+  base64ToBytes,
+  bytesToHex,
+  type Check,
+  type ShoeBundle,
+  statementBytes,
+  verifyBundle,
+} from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
@@ -263,15 +272,32 @@ describe('once the shoe is closed', () => {
     );
   });
 
-  it('after a signing-key rotation, says the key changed rather than calling it a forgery', async () => {
-    const rotated = stack.coreWith({
-      keys: new LocalKeyService({ dir: join(tmp, 'rotated-keys'), env: {} }),
-    });
+  it('after a signing-key rotation, checks each signature with the key it names: the shoe still verifies', async () => {
+    // A rotation in the same key folder: the service now signs with a new key, the old one is kept.
+    const rotatedKeys = new LocalKeyService({ dir: stack.keysDir, env: {} });
+    const newer = rotatedKeys.rotateSigningKey();
+    expect(newer.keyId).not.toBe(shoe.statement.keyId);
+    const rotated = stack.coreWith({ keys: rotatedKeys });
     const replay = await rotated.replayRound(op, { roundId: target().roundId });
+    expect(replay.verification.status, JSON.stringify(failedChecks(replay))).toBe('VERIFIED');
+    expect(replay.shoe.publicKey?.keyId).toBe(shoe.statement.keyId);
+    expect(replay.shoe.closePublicKey).toBeNull(); // opened and closed under the same key
+    const exported = await rotated.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId });
+    expect(exported.publicKey).toBe((await stack.keys.publicKey(shoe.statement.keyId)).pem);
+    expect(exported.publicKey).not.toBe(newer.pem);
+    expect('publicKey' in exported.audit).toBe(false);
+    expect(verifyBundle(exported).filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('a key service that never had the key says so (SIGNING_KEY_UNKNOWN), it does not pass', async () => {
+    const stranger = stack.coreWith({
+      keys: new LocalKeyService({ dir: join(tmp, 'other-keys'), env: {} }),
+    });
+    const replay = await stranger.replayRound(op, { roundId: target().roundId });
     expect(replay.verification.statementSignature.problems.map((p) => p.code)).toEqual([
-      'SIGNING_KEY_ROTATED',
+      'SIGNING_KEY_UNKNOWN',
     ]);
-    expect(replay.verification.chainHead.problems.map((p) => p.code)).toEqual(['SIGNING_KEY_ROTATED']);
+    expect(replay.verification.chainHead.problems.map((p) => p.code)).toEqual(['SIGNING_KEY_UNKNOWN']);
     expect(failedChecks(replay)).toEqual(['chainHead', 'statementSignature']);
   });
 
@@ -390,6 +416,28 @@ describe('once the shoe is closed', () => {
           const cli = await cliVerify(await exported());
           expect(cli.failed).toContain('audit.chain');
           expect(cli.checks.find((c) => c.id === 'audit.chain')!.detail).toContain(`event ${seq}:`);
+        },
+      );
+    });
+
+    it('the statement signature: one that no key of the operator made', async () => {
+      const foreign = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+      const forged = sign('sha256', statementBytes(shoe.statement), { key: foreign, dsaEncoding: 'der' });
+      await tampered(
+        'game',
+        { pk: `SHOE#${shoe.shoeId}`, sk: 'SHOE' },
+        (item) => {
+          item.signature = forged.toString('base64');
+        },
+        async () => {
+          const replay = await replayTarget();
+          expect(replay.verification.statementSignature.problems.map((p) => p.code)).toEqual([
+            'STATEMENT_SIGNATURE', // the key the statement names did not make it
+            'STATEMENT_MISMATCH', // SHOE_OPENED published the real one
+          ]);
+          expect(failedChecks(replay)).toEqual(['statementSignature']);
+          const cli = await cliVerify(await exported());
+          expect(cli.failed).toEqual(['statement.signature', 'audit.statement']);
         },
       );
     });

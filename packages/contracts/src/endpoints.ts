@@ -20,7 +20,7 @@ import {
   RoundParams,
   VoidRoundRequest,
 } from './rounds';
-import { CloseShoeRequest, OpenShoeRequest, Shoe, ShoeParams, SigningKey } from './shoes';
+import { CloseShoeRequest, OpenShoeRequest, Shoe, ShoeParams, SigningKey, SigningKeyQuery } from './shoes';
 import { CreateTableRequest, Scoreboard, ScoreboardQuery, Table, TableParams } from './tables';
 import {
   LedgerPage,
@@ -166,6 +166,9 @@ export const ENDPOINTS = {
   },
   'get-signing-key': {
     summary: 'The public key that signs shoe statements and audit heads',
+    description:
+      'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
+    query: SigningKeyQuery,
     response: SigningKey,
     status: 200,
   },

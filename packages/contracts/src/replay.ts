@@ -148,7 +148,14 @@ export const ReplayShoe = z
     statement: ShoeStatement,
     signature: z.string(),
     keyId: z.string(),
-    publicKey: z.object({ keyId: z.string(), pem: z.string() }),
+    publicKey: z.object({ keyId: z.string(), pem: z.string() }).nullable().meta({
+      description:
+        'The key the statement names (current or retired), that its signature was checked with; null if the key service does not know it.',
+    }),
+    closePublicKey: z.object({ keyId: z.string(), pem: z.string() }).nullable().meta({
+      description:
+        'The key the close statement names when it is another one (the signing key was rotated while the shoe was open); null otherwise.',
+    }),
     commitment: z.string(),
     clientSeed: z.string().nullable(),
     serverSeed: z.string().nullable().meta({ description: 'hex; null until the shoe is closed.' }),
@@ -256,7 +263,7 @@ export const ShoeBundle = z
     format: z.string().meta({ example: 'pyb-shoe-bundle/1' }),
     statement: ShoeStatement,
     signature: z.string(),
-    publicKey: z.string().meta({ description: 'PEM of the signing key.' }),
+    publicKey: z.string().meta({ description: 'PEM of the key the statement names (`statement.keyId`).' }),
     serverSeed: z.string(),
     clientSeed: z.string(),
     cutIndex: Num,
@@ -289,6 +296,10 @@ export const ShoeBundle = z
       ),
       close: ShoeClose.shape.statement,
       signature: z.string(),
+      publicKey: z.string().optional().meta({
+        description:
+          'PEM of the key the close statement names, only when it is not the statement’s (the signing key was rotated while the shoe was open).',
+      }),
     }),
   })
   .meta({

@@ -78,6 +78,18 @@ export const Shoe = z
   })
   .meta({ id: 'Shoe' });
 
+export const SigningKeyQuery = z.strictObject({
+  keyId: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9:/_.-]{0,511}$/, 'a key id, key ARN or alias (letters, digits, : / _ . -)')
+    .optional()
+    .meta({
+      description:
+        'The key a statement or close statement names (`keyId`), current or retired. Default: the key that signs now.',
+      example: 'arn:aws:kms:eu-west-1:111122223333:key/0d1b2a3c-4e5f-8a9b-0c1d-2e3f4a5b6c7d',
+    }),
+});
+
 export const SigningKey = z
   .object({
     keyId: z.string(),

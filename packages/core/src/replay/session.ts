@@ -4,12 +4,13 @@
  * player's rounds, often several of the same shoe).
  */
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
-import type { KeyService, PublicKey } from '../ports/key-service';
+import type { KeyService } from '../ports/key-service';
 import type { Store } from '../ports/store';
 import { mapBounded } from '../retry';
 import { type AuditLog, parseAuditLog } from './audit-log';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
 import { type Reveal, revealShoe } from './revealed';
+import { type KeyLookup, SigningKeys } from './signing-keys';
 import type { RoundReplay } from './types';
 import { verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
@@ -18,20 +19,19 @@ interface ShoeEvidence {
   shoe: ShoeRecord;
   log: AuditLog;
   reveal: Reveal;
+  /** The key its statement names, and the key its close statement names (once closed). */
+  keys: { statement: KeyLookup; close: KeyLookup | undefined };
 }
 
 /** Ledger reads in flight at once per round. */
 const LEDGER_CONCURRENCY = 4;
 
 export class ReplaySession {
-  private key: Promise<PublicKey> | undefined;
   private readonly shoes = new Map<string, Promise<ShoeEvidence>>();
+  private readonly signingKeys: SigningKeys;
 
-  constructor(private readonly deps: { store: Store; keys: KeyService }) {}
-
-  private publicKey(): Promise<PublicKey> {
-    this.key ??= this.deps.keys.publicKey();
-    return this.key;
+  constructor(private readonly deps: { store: Store; keys: KeyService }) {
+    this.signingKeys = new SigningKeys(deps.keys);
   }
 
   shoe(shoeId: string): Promise<ShoeEvidence> {
@@ -50,7 +50,12 @@ export class ReplaySession {
     ]);
     if (!shoe) throw new Error(`shoe ${shoeId} of a stored round is missing`);
     const log = parseAuditLog(records);
-    return { shoe, log, reveal: revealShoe(shoe, log) };
+    const closeKeyId = shoe.close?.statement.keyId;
+    const [statement, close] = await Promise.all([
+      this.signingKeys.get(shoe.statement.keyId),
+      closeKeyId === undefined ? undefined : this.signingKeys.get(closeKeyId),
+    ]);
+    return { shoe, log, reveal: revealShoe(shoe, log), keys: { statement, close } };
   }
 
   /**
@@ -58,10 +63,9 @@ export class ReplaySession {
    * recall); the round's checks still cover every position.
    */
   async replay(round: RoundRecord, player?: string): Promise<RoundReplay> {
-    const [evidence, positions, key] = await Promise.all([
+    const [evidence, positions] = await Promise.all([
       this.shoe(round.shoeId),
       this.deps.store.listPositions(round.roundId),
-      this.publicKey(),
     ]);
     positions.sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0));
     const shown = player === undefined ? positions : positions.filter((p) => p.playerId === player);
@@ -69,8 +73,8 @@ export class ReplaySession {
     await mapBounded(shown, LEDGER_CONCURRENCY, async (p: PositionRecord) => {
       ledgers.set(p.playerId, await loadPositionLedger(this.deps.store, round, p));
     });
-    const { shoe, log, reveal } = evidence;
-    const verification = verifyRound({ shoe, round, positions, log, key, reveal, ledgers });
+    const { shoe, log, reveal, keys } = evidence;
+    const verification = verifyRound({ shoe, round, positions, log, keys, reveal, ledgers });
     return {
       roundId: round.roundId,
       tableId: round.tableId,
@@ -84,7 +88,7 @@ export class ReplaySession {
       settledAt: round.settledAt ?? null,
       voidedAt: round.voidedAt ?? null,
       voidReason: round.voidReason ?? null,
-      shoe: replayShoe(shoe, key),
+      shoe: replayShoe(shoe, keys),
       coup: round.coup ? replayCoup(round.coup) : null,
       positions: shown.map((p) => replayPosition(p, ledgerEntries(ledgers.get(p.playerId)!))),
       totals: round.totals ?? null,

@@ -59,8 +59,13 @@ export interface ReplayShoe {
   /** base64 DER ECDSA P-256 over the RFC 8785 statement. */
   signature: string;
   keyId: string;
-  /** The key the replay checked the signatures with. */
-  publicKey: { keyId: string; pem: string };
+  /** The key the statement names, that the replay checked its signature with; null if unknown. */
+  publicKey: { keyId: string; pem: string } | null;
+  /**
+   * The key the close statement names, when it is another (the signing key was rotated while the
+   * shoe was open): the chain head's signature was checked with it. Null otherwise, or if unknown.
+   */
+  closePublicKey: { keyId: string; pem: string } | null;
   commitment: string;
   clientSeed: string | null;
   /** hex; null until the shoe is closed (never the sealed seed). */

@@ -21,6 +21,7 @@ import { betList } from '../views';
 import { type AuditLog, checkChainPrefix, type ParsedEvent } from './audit-log';
 import type { PositionLedger } from './ledger';
 import type { Reveal } from './revealed';
+import type { KeyLookup } from './signing-keys';
 import type { CheckStatus, ReplayCheck, ReplayProblem, RoundVerification } from './types';
 import { showCard } from './view';
 
@@ -30,8 +31,8 @@ export interface RoundEvidence {
   /** Every position of the round. */
   positions: readonly PositionRecord[];
   log: AuditLog;
-  /** The signing key (DER SPKI) and its id. */
-  key: { keyId: string; spki: Uint8Array };
+  /** The keys the statement and the close statement name (the close's once the shoe is closed). */
+  keys: { statement: KeyLookup; close: KeyLookup | undefined };
   reveal: Reveal;
   /** Ledger entries of the positions whose money is shown (by player). */
   ledgers: ReadonlyMap<string, PositionLedger>;
@@ -85,16 +86,22 @@ export function verifyRound(e: RoundEvidence): RoundVerification {
   };
 }
 
-function statementCheck({ shoe, round, log, key }: RoundEvidence): ReplayCheck {
+function statementCheck({ shoe, round, log, keys }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   const { statement } = shoe;
-  const valid = signedBy(key, statement.keyId, p, () =>
-    verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), key.spki),
+  const valid = signedBy(keys.statement, 'the shoe statement', p, (spki) =>
+    verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), spki),
   );
   if (valid === false) {
     p.add(
       'STATEMENT_SIGNATURE',
-      `the shoe statement's signature does not verify with key ${key.keyId}: the statement or its signature was altered`,
+      `the shoe statement's signature does not verify with key ${statement.keyId}, the key it names: the statement or its signature was altered`,
+    );
+  }
+  if (shoe.keyId !== statement.keyId) {
+    p.add(
+      'STATEMENT_MISMATCH',
+      `the shoe record names key ${shoe.keyId}, its signed statement ${statement.keyId}`,
     );
   }
   if (
@@ -120,30 +127,29 @@ function statementCheck({ shoe, round, log, key }: RoundEvidence): ReplayCheck {
     );
   }
   return p.check(
-    `ECDSA P-256/SHA-256 signature by ${key.keyId} of the RFC 8785 statement is valid; SHOE_OPENED published it (commitment ${shoe.commitment}) at ${statement.createdAt}, before any bet`,
+    `ECDSA P-256/SHA-256 signature by ${statement.keyId} of the RFC 8785 statement is valid; SHOE_OPENED published it (commitment ${shoe.commitment}) at ${statement.createdAt}, before any bet`,
   );
 }
 
 /**
- * Runs a signature check with the key service's current key, if that is the key that signed; after a
- * key rotation the old key's public half is needed, which this replay does not have (reported as such,
- * not as a forgery). Undefined when it could not check.
+ * Runs a signature check with the key the signed statement names (current or retired: the key service
+ * answers for both). Undefined when it could not check: the key service does not know that key.
  */
 function signedBy(
-  key: RoundEvidence['key'],
-  signer: string,
+  lookup: KeyLookup,
+  what: string,
   p: Problems,
-  verify: () => boolean,
+  verify: (spki: Uint8Array) => boolean,
 ): boolean | undefined {
-  if (signer !== key.keyId) {
+  if (!lookup.key) {
     p.add(
-      'SIGNING_KEY_ROTATED',
-      `signed by key ${signer}, but the key service now signs with ${key.keyId}: check it with ${signer}'s published public key`,
+      'SIGNING_KEY_UNKNOWN',
+      `${what} names signing key ${lookup.keyId}, which the key service does not know or may not read: its signature cannot be checked`,
     );
     return undefined;
   }
   try {
-    return verify();
+    return verify(lookup.key.spki);
   } catch {
     return false;
   }
@@ -622,7 +628,7 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
   );
 }
 
-function headCheck({ shoe, log, key }: RoundEvidence): ReplayCheck {
+function headCheck({ shoe, log, keys }: RoundEvidence): ReplayCheck {
   if (shoe.status !== 'CLOSED')
     return other('PENDING_REVEAL', 'the chain head is signed when the shoe is closed (with the reveal)');
   const p = new Problems();
@@ -660,12 +666,18 @@ function headCheck({ shoe, log, key }: RoundEvidence): ReplayCheck {
       `the signed head covers ${close.statement.length} events ending ${close.statement.head}; the chain has ${events.length} ending ${head ?? '(none)'}`,
     );
   }
-  const valid = signedBy(key, close.statement.keyId, p, () =>
-    verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), key.spki),
+  // The shoe's evidence looked up the key this close statement names.
+  const lookup = keys.close ?? { keyId: close.statement.keyId, key: undefined };
+  const valid = signedBy(lookup, 'the close statement', p, (spki) =>
+    verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
   );
   if (valid === false)
-    p.add('HEAD_SIGNATURE', `the signature of the chain head does not verify with key ${key.keyId}`);
+    p.add(
+      'HEAD_SIGNATURE',
+      `the signature of the chain head does not verify with key ${close.statement.keyId}, the key it names`,
+    );
+  const rotated = close.statement.keyId !== shoe.statement.keyId;
   return p.check(
-    `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}), verifies`,
+    `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}) by ${close.statement.keyId}${rotated ? ' (the key that replaced the statement’s)' : ''}, verifies`,
   );
 }

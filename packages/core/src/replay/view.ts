@@ -1,9 +1,9 @@
 /** Stored records -> the replay's shapes (no checks here: see verify.ts). */
 import { type CoupResult, formatCard, NO_CARD, pointValue } from '@pyb/engine';
 import type { LedgerEntry, PositionRecord, RoundCoup, ShoeRecord } from '../model';
-import type { PublicKey } from '../ports/key-service';
 import { betList } from '../views';
 import type { ParsedEvent } from './audit-log';
+import type { KeyLookup } from './signing-keys';
 import type { ReplayBet, ReplayCoup, ReplayEvent, ReplayPosition, ReplayShoe, ReplayStep } from './types';
 
 /** Notation of a stored card; a stored value that is not a card is shown as written (never a crash). */
@@ -15,9 +15,16 @@ export const showCard = (card: number): string => {
   }
 };
 
+const shown = (lookup: KeyLookup | undefined) =>
+  lookup?.key ? { keyId: lookup.key.keyId, pem: lookup.key.pem } : null;
+
 /** Never the sealed seed; the server seed and the cut index only once the shoe is closed. */
-export function replayShoe(shoe: ShoeRecord, key: PublicKey): ReplayShoe {
+export function replayShoe(
+  shoe: ShoeRecord,
+  keys: { statement: KeyLookup; close: KeyLookup | undefined },
+): ReplayShoe {
   const closed = shoe.status === 'CLOSED';
+  const rotated = closed && keys.close !== undefined && keys.close.keyId !== keys.statement.keyId;
   return {
     shoeId: shoe.shoeId,
     tableId: shoe.tableId,
@@ -27,7 +34,8 @@ export function replayShoe(shoe: ShoeRecord, key: PublicKey): ReplayShoe {
     statement: shoe.statement,
     signature: shoe.signature,
     keyId: shoe.keyId,
-    publicKey: { keyId: key.keyId, pem: key.pem },
+    publicKey: shown(keys.statement),
+    closePublicKey: rotated ? shown(keys.close) : null,
     commitment: shoe.commitment,
     clientSeed: shoe.clientSeed ?? null,
     serverSeed: closed ? (shoe.serverSeed ?? null) : null,

@@ -27,6 +27,7 @@ import {
 import type { Actor } from '../actor';
 import type { ChainProblem, ChainReport } from '../api';
 import type { AuditEvent, AuditRecord, PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { betList } from '../views';
 import type { Ctx } from './context';
@@ -102,8 +103,9 @@ export async function checkShoeChain(
     problem(roundOf(p), p.record.seq, `CHAIN_${verdict.reason}`, verdict.detail);
   }
 
-  const publicKey = await ctx.keys.publicKey();
-  checkOpening(shoe, parsed[0], publicKey.spki, problem);
+  // Each signature with the key it names: a key rotation since leaves older shoes verifiable.
+  const signingKeys = new SigningKeys(ctx.keys);
+  checkOpening(shoe, parsed[0], await signingKeys.get(shoe.statement.keyId), problem);
 
   // Rounds, as the chain lists them (ROUND_OPENED), and as the index lists them.
   const byRound = new Map<string, Parsed[]>();
@@ -140,7 +142,8 @@ export async function checkShoeChain(
   let coupsVerified = false;
   const closing = parsed.at(-1);
   if (shoe.status === 'CLOSED') {
-    coupsVerified = checkClosed(shoe, parsed, closing, publicKey.spki, rounds, problem);
+    const closeKey = shoe.close ? await signingKeys.get(shoe.close.statement.keyId) : undefined;
+    coupsVerified = checkClosed(shoe, parsed, closing, closeKey, rounds, problem);
   }
   return {
     shoeId: shoe.shoeId,
@@ -155,7 +158,34 @@ export async function checkShoeChain(
 
 type Report = (roundId: string | null | undefined, seq: number | null, code: string, detail: string) => void;
 
-function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, spki: Uint8Array, problem: Report): void {
+/**
+ * Whether a signature verifies with the key it names; 'unknown' (reported here as SIGNING_KEY_UNKNOWN)
+ * when the key service cannot give that key.
+ */
+function checkSignature(
+  lookup: KeyLookup | undefined,
+  what: string,
+  seq: number | null,
+  problem: Report,
+  verify: (spki: Uint8Array) => boolean,
+): boolean | 'unknown' {
+  if (!lookup?.key) {
+    problem(
+      null,
+      seq,
+      'SIGNING_KEY_UNKNOWN',
+      `${what} names signing key ${lookup?.keyId ?? '(none)'}, which the key service does not know or may not read`,
+    );
+    return 'unknown';
+  }
+  try {
+    return verify(lookup.key.spki);
+  } catch {
+    return false;
+  }
+}
+
+function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, key: KeyLookup, problem: Report): void {
   const event = first?.event;
   if (event?.type !== 'SHOE_OPENED') {
     problem(null, 0, 'EVENT_MISSING', 'the chain does not start with SHOE_OPENED');
@@ -168,9 +198,13 @@ function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, spki: Uint8Ar
   if (shoe.statement.commitment !== shoe.commitment) {
     problem(null, 0, 'STATEMENT_MISMATCH', 'the statement commits to another seed');
   }
+  if (shoe.statement.keyId !== shoe.keyId) {
+    problem(null, 0, 'STATEMENT_MISMATCH', 'the shoe record names another key than its signed statement');
+  }
   if (
-    shoe.statement.keyId === shoe.keyId &&
-    !verifyDerSignature(statementBytes(shoe.statement), base64ToBytes(shoe.signature), spki)
+    checkSignature(key, 'the shoe statement', 0, problem, (spki) =>
+      verifyDerSignature(statementBytes(shoe.statement), base64ToBytes(shoe.signature), spki),
+    ) === false
   ) {
     problem(null, 0, 'STATEMENT_SIGNATURE', 'the shoe statement signature does not verify');
   }
@@ -341,7 +375,7 @@ function checkClosed(
   shoe: ShoeRecord,
   parsed: Parsed[],
   closing: Parsed | undefined,
-  spki: Uint8Array,
+  closeKey: KeyLookup | undefined,
   rounds: Map<string, { round: RoundRecord }>,
   problem: Report,
 ): boolean {
@@ -356,7 +390,9 @@ function checkClosed(
     close.statement.head !== closing.record.hash ||
     close.statement.length !== parsed.length ||
     close.statement.commitment !== shoe.commitment ||
-    !verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki)
+    checkSignature(closeKey, 'the close statement', event.seq, problem, (spki) =>
+      verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+    ) === false
   ) {
     problem(
       null,

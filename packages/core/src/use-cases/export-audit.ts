@@ -3,6 +3,9 @@
  * checks offline — statement, signature, public key, revealed seed, client seed, every round with its
  * bets and settlements, and the whole audit chain with its signed head. It is a faithful copy of what
  * is stored, not a recomputation: a stored item that was altered shows up as a failed check.
+ *
+ * The public keys are the ones the signed statements name, current or retired: a shoe opened before a
+ * key rotation carries the key it was signed with, and one closed after it carries the close's key too.
  */
 import { formatCard } from '@pyb/engine';
 import {
@@ -15,7 +18,9 @@ import {
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { PositionRecord, RoundRecord } from '../model';
+import type { PublicKey } from '../ports/key-service';
 import { parseAuditLog } from '../replay/audit-log';
+import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { type Ctx, conflict } from './context';
 import { dealtCards } from './resolve';
@@ -47,11 +52,23 @@ export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: strin
       `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,
     );
   }
-  const [records, key, indexed] = await Promise.all([
+  const close = shoe.close;
+  const signingKeys = new SigningKeys(ctx.keys);
+  const [records, opener, closer, indexed] = await Promise.all([
     ctx.store.listAudit(shoe.shoeId),
-    ctx.keys.publicKey(),
+    signingKeys.get(shoe.statement.keyId),
+    signingKeys.get(close.statement.keyId),
     ctx.store.listRounds(shoe.shoeId),
   ]);
+  const keyOf = (lookup: KeyLookup): PublicKey => {
+    if (lookup.key) return lookup.key;
+    throw conflict(
+      'SIGNING_KEY_UNKNOWN',
+      `shoe ${shoe.shoeId} names signing key ${lookup.keyId}, which the key service does not know or may not read: its bundle could not carry the key that verifies it`,
+    );
+  };
+  const statementKey = keyOf(opener);
+  const closeKey = keyOf(closer);
   const log = parseAuditLog(records);
   // The rounds the chain opened, and any stored round it does not know of (so the verifier sees it).
   const ids = new Set<string>();
@@ -82,7 +99,7 @@ export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: strin
     format: BUNDLE_FORMAT,
     statement: shoe.statement,
     signature: shoe.signature,
-    publicKey: key.pem,
+    publicKey: statementKey.pem,
     serverSeed: shoe.serverSeed,
     clientSeed: shoe.clientSeed,
     cutIndex: shoe.cutIndex ?? -1,
@@ -95,8 +112,10 @@ export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: strin
         // An unreadable stored event still goes out: its hash will not match, and the verifier says so.
         event: p.event ? (p.event as unknown as Record<string, unknown>) : { unreadable: p.record.event },
       })),
-      close: shoe.close.statement,
-      signature: shoe.close.signature,
+      close: close.statement,
+      signature: close.signature,
+      // Only a shoe whose close was signed by another key carries a second one (bundle format 1).
+      ...(closer.keyId !== opener.keyId && { publicKey: closeKey.pem }),
     },
   };
 }
