@@ -4,19 +4,22 @@
  * rules, the revealed seed — and names what differs. Checks that need the seed say PENDING_REVEAL
  * until the shoe is closed.
  */
+
 import { BET_TYPES, type BetType, type CoupResult, playCoup, settle, type TableConfig } from '@pyb/engine';
 import {
   base64ToBytes,
+  betsDigest,
   canonicalJson,
   closeStatementBytes,
-  digest,
+  refundsDigest,
+  settlementsDigest,
   statementBytes,
   verifyChain,
   verifyDerSignature,
 } from '@pyb/fairness';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
-import { betRecord, dealtCards, settlementRecord, totalsOf } from '../use-cases/resolve';
-import { refundRecord } from '../use-cases/void';
+import { recordedPositions } from '../recorded';
+import { dealtCards, totalsOf } from '../use-cases/resolve';
 import { betList } from '../views';
 import { type AuditLog, checkChainPrefix, type ParsedEvent } from './audit-log';
 import type { PositionLedger } from './ledger';
@@ -484,7 +487,7 @@ function betsCheck({ round, positions, log, ledgers }: RoundEvidence): ReplayChe
         : 'betting is still open',
     );
   }
-  const recomputed = digest(positions.map(betRecord));
+  const recomputed = betsDigest(recordedPositions(positions));
   if (closed.data.betsDigest !== recomputed) {
     p.add(
       'BETS_DIGEST',
@@ -542,7 +545,7 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
     }
     const voided = mine.find((x) => x.event?.type === 'ROUND_VOIDED')?.event;
     if (voided) {
-      const recomputed = digest(positions.map(refundRecord));
+      const recomputed = refundsDigest(recordedPositions(positions, true));
       if (voided.data.refundsDigest !== recomputed) {
         p.add(
           'REFUNDS_DIGEST',
@@ -610,7 +613,7 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
   }
   const settled = mine.find((x) => x.event?.type === 'ROUND_SETTLED')?.event;
   if (settled) {
-    const recomputed = digest(positions.map(settlementRecord));
+    const recomputed = settlementsDigest(recordedPositions(positions));
     if (settled.data.settlementsDigest !== recomputed) {
       p.add(
         'SETTLEMENTS_DIGEST',

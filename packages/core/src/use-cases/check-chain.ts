@@ -10,16 +10,19 @@
  *   and the ledger entries each position's money moved by;
  * - once the seed is revealed: every coup recomputed from the shoe order (fairness dealShoe + engine).
  */
+
 import { nextCoup, type ShoeState, settle, startShoe } from '@pyb/engine';
 import {
   base64ToBytes,
+  betsDigest,
   canonicalJson,
   closeStatementBytes,
   commitmentOf,
   dealShoe,
-  digest,
   hexToBytes,
   isHex,
+  refundsDigest,
+  settlementsDigest,
   statementBytes,
   verifyChain,
   verifyDerSignature,
@@ -27,13 +30,13 @@ import {
 import type { Actor } from '../actor';
 import type { ChainProblem, ChainReport } from '../api';
 import type { AuditEvent, AuditRecord, PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { recordedPositions } from '../recorded';
 import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { betList } from '../views';
 import type { Ctx } from './context';
-import { betRecord, dealtCards, settlementRecord } from './resolve';
+import { dealtCards } from './resolve';
 import { loadShoe } from './shoes';
-import { refundRecord } from './void';
 
 const same = (a: unknown, b: unknown): boolean => {
   try {
@@ -257,7 +260,7 @@ async function checkRound(
 
   const closed = find('BETTING_CLOSED')?.event;
   if (closed) {
-    const recomputed = digest(positions.map(betRecord));
+    const recomputed = betsDigest(recordedPositions(positions));
     if (closed.data.betsDigest !== recomputed || round.betsDigest !== recomputed) {
       problem(
         id,
@@ -283,7 +286,7 @@ async function checkRound(
   }
   const settledEvent = find('ROUND_SETTLED')?.event;
   if (settledEvent) {
-    const recomputed = digest(positions.map(settlementRecord));
+    const recomputed = settlementsDigest(recordedPositions(positions));
     if (settledEvent.data.settlementsDigest !== recomputed || round.settlementsDigest !== recomputed) {
       problem(
         id,
@@ -295,7 +298,7 @@ async function checkRound(
   }
   const voided = find('ROUND_VOIDED')?.event;
   if (voided) {
-    const recomputed = digest(positions.map(refundRecord));
+    const recomputed = refundsDigest(recordedPositions(positions, true));
     if (
       voided.data.refundsDigest !== recomputed ||
       round.refundsDigest !== recomputed ||

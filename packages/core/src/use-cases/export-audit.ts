@@ -7,18 +7,13 @@
  * The public keys are the ones the signed statements name, current or retired: a shoe opened before a
  * key rotation carries the key it was signed with, and one closed after it carries the close's key too.
  */
+
 import { formatCard } from '@pyb/engine';
-import {
-  BUNDLE_FORMAT,
-  dealShoe,
-  hexToBytes,
-  type RecordedPosition,
-  type RecordedRound,
-  type ShoeBundle,
-} from '@pyb/fairness';
+import { BUNDLE_FORMAT, dealShoe, hexToBytes, type RecordedRound, type ShoeBundle } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { PositionRecord, RoundRecord } from '../model';
 import type { PublicKey } from '../ports/key-service';
+import { recordedPosition } from '../recorded';
 import { parseAuditLog } from '../replay/audit-log';
 import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
@@ -146,15 +141,6 @@ function recordedRound(round: RoundRecord, positions: PositionRecord[]): Recorde
         : null,
     positions: [...positions]
       .sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0))
-      .map(
-        (p): RecordedPosition => ({
-          playerId: p.playerId,
-          bets: p.bets,
-          stake: p.stake,
-          betKeys: p.betKeys,
-          settlement: p.settlement ?? null,
-          ledgerSeq: (voided ? p.refundSeq : p.settleSeq) ?? null,
-        }),
-      ),
+      .map((p) => recordedPosition(p, voided)),
   };
 }

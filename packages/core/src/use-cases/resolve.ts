@@ -11,12 +11,13 @@
  * continues, so there is one outcome and each position is paid once.
  */
 import { type CoupResult, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
-import { digest } from '@pyb/fairness';
+import { betsDigest as betsDigestOf, settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import type { PositionRecord, RoundCoup, RoundRecord, RoundTotals } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
+import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { betList, roundView } from '../views';
 import { type Ctx, conflict, requestHash } from './context';
@@ -63,18 +64,10 @@ const closeBetting = (ctx: Ctx, round: RoundRecord) =>
     },
   ]);
 
-/** What the bets digest commits to, per position. */
-export const betRecord = (p: PositionRecord) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  betKeys: p.betKeys,
-});
-
 /** The bets, now final, committed into the chain by their digest. */
 async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
-  const betsDigest = digest(positions.map(betRecord));
+  const betsDigest = betsDigestOf(recordedPositions(positions));
   const at = ctx.now();
   const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
     betsDigest,
@@ -220,14 +213,6 @@ export async function settlePosition(
   throw tooMuchContention('settling a position');
 }
 
-/** What the settlements digest commits to, per position. */
-export const settlementRecord = (p: PositionRecord) => ({
-  id: p.playerId,
-  stake: p.stake,
-  settlement: p.settlement ?? null,
-  ledgerSeq: p.settleSeq ?? null,
-});
-
 export function totalsOf(positions: readonly PositionRecord[]): RoundTotals {
   const sum = (f: (p: PositionRecord) => number) => positions.reduce((s, p) => s + f(p), 0);
   return {
@@ -243,7 +228,7 @@ export function totalsOf(positions: readonly PositionRecord[]): RoundTotals {
 async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.settledAt)) return false;
-  const settlementsDigest = digest(positions.map(settlementRecord));
+  const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
   const totals = totalsOf(positions);
   const at = ctx.now();
   const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {

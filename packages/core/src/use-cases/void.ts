@@ -4,12 +4,13 @@
  * `refund#<round>#<player>`), then ROUND_VOIDED with the reason and a digest of the refunds. Resumable
  * like resolve.
  */
-import { digest } from '@pyb/fairness';
+import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import { type RoundView, VOID_REASONS, type VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import type { PositionRecord, RoundRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
+import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
 import { type Ctx, conflict, invalid, requestHash } from './context';
@@ -112,17 +113,10 @@ async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionReco
   throw tooMuchContention('refunding a position');
 }
 
-export const refundRecord = (p: PositionRecord) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  ledgerSeq: p.refundSeq ?? null,
-});
-
 async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.refundedAt)) return false;
-  const refundsDigest = digest(positions.map(refundRecord));
+  const refundsDigest = refundsDigestOf(recordedPositions(positions, true));
   const at = ctx.now();
   const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_VOIDED', round.roundId, at, {
     reason: round.voidReason,

@@ -1,0 +1,19 @@
+import type { RecordedPosition } from '@pyb/fairness';
+import type { PositionRecord } from './model';
+
+/**
+ * A stored position as the audit chain and the exported bundle record it. The digests of the chain
+ * (`betsDigest`, `settlementsDigest`, `refundsDigest` in @pyb/fairness) are computed over this shape,
+ * by the core when it writes the chain and by every verifier when it checks it: one definition.
+ */
+export const recordedPosition = (p: PositionRecord, voided = false): RecordedPosition => ({
+  playerId: p.playerId,
+  bets: p.bets,
+  stake: p.stake,
+  betKeys: p.betKeys,
+  settlement: p.settlement ?? null,
+  ledgerSeq: (voided ? p.refundSeq : p.settleSeq) ?? null,
+});
+
+export const recordedPositions = (positions: readonly PositionRecord[], voided = false): RecordedPosition[] =>
+  positions.map((p) => recordedPosition(p, voided));
