@@ -13,8 +13,9 @@ export interface DeployConfig {
   apiBurstLimit: number;
   /**
    * Which statement-signing key is current. Asymmetric KMS keys cannot rotate in place: raising this
-   * number creates a new key, points the alias and the functions at it, and leaves the previous key
-   * (retained) in the account so statements it signed stay verifiable (docs/deploy.md).
+   * number adds a key, points the alias and kms:Sign at it, and keeps every earlier generation in the
+   * stack, retired (verify only) but readable, so statements they signed stay verifiable
+   * (infra/src/signing-keys.ts, docs/deploy.md).
    */
   signingKeyGeneration: number;
 }

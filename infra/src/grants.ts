@@ -20,15 +20,27 @@ export const TABLE_WRITE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
-/** The two customer-managed keys; GenerateRandom is not a key operation. */
-export type KeyName = 'seal' | 'signing';
+/**
+ * The keys a KMS operation acts on. `seal`: the seed-sealing key. `sign`: the current generation of
+ * the statement-signing key only (nothing signs with a retired one). `verify`: every generation of it,
+ * since each statement is verified with the key it names. GenerateRandom is not a key operation.
+ */
+export type KeyName = 'seal' | 'sign' | 'verify';
 
 const KMS_KEY_OF: Record<KmsOperation, KeyName | undefined> = {
   GenerateRandom: undefined,
   Encrypt: 'seal',
   Decrypt: 'seal',
-  Sign: 'signing',
-  GetPublicKey: 'signing',
+  Sign: 'sign',
+  GetPublicKey: 'verify',
+};
+
+/**
+ * Conditions per key. Sign is pinned to ECDSA P-256 / SHA-256 (brief §5); it is the only operation on
+ * `sign`, so the condition cannot deny another one (GetPublicKey requests carry no kms:SigningAlgorithm).
+ */
+const KEY_CONDITIONS: Partial<Record<KeyName, Record<string, Record<string, string>>>> = {
+  sign: { StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } },
 };
 
 export interface TableGrant {
@@ -41,6 +53,7 @@ export interface KeyGrant {
   /** `undefined` = not resource-scoped (kms:GenerateRandom only accepts `*`). */
   key: KeyName | undefined;
   actions: readonly string[];
+  conditions?: Record<string, Record<string, string>>;
 }
 
 export function tableActions(access: TableAccess): readonly string[] {
@@ -60,5 +73,8 @@ export function keyGrants(route: Route): KeyGrant[] {
     const key = KMS_KEY_OF[op];
     byKey.set(key, [...(byKey.get(key) ?? []), `kms:${op}`]);
   }
-  return [...byKey].map(([key, actions]) => ({ key, actions }));
+  return [...byKey].map(([key, actions]) => {
+    const conditions = key === undefined ? undefined : KEY_CONDITIONS[key];
+    return conditions ? { key, actions, conditions } : { key, actions };
+  });
 }

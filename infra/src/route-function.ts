@@ -23,7 +23,8 @@ export interface RouteFunctionProps {
   stage: string;
   route: Route;
   tables: Record<DataTable, DeployedTable>;
-  keys: Record<KeyName, kms.IKey>;
+  /** The keys each KeyName covers (`verify`: every signing-key generation). */
+  keys: Record<KeyName, readonly kms.IKey[]>;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
 }
@@ -69,27 +70,17 @@ export class RouteFunction extends Construct {
       );
     }
     for (const grant of keyGrants(route)) {
-      const key = grant.key === undefined ? undefined : props.keys[grant.key];
-      const resources = [key === undefined ? '*' : key.keyArn];
-      const name = sid('Kms', grant.key ?? 'random');
-      // Sign is pinned to ECDSA P-256 / SHA-256 (brief §5). Its own statement: GetPublicKey requests
-      // carry no kms:SigningAlgorithm, so the condition would deny them.
-      const signs = grant.actions.includes('kms:Sign');
-      const others = grant.actions.filter((a) => a !== 'kms:Sign');
-      if (signs) {
-        this.role.addToPrincipalPolicy(
-          new iam.PolicyStatement({
-            sid: `${name}Sign`,
-            actions: ['kms:Sign'],
-            resources,
-            conditions: { StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } },
-          }),
-        );
-      }
-      if (others.length > 0) {
-        this.role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: name, actions: others, resources }));
-      }
-      if (key === undefined) {
+      const keys = grant.key === undefined ? undefined : props.keys[grant.key];
+      if (keys?.length === 0) throw new Error(`no KMS key for '${grant.key}' (${route.handler})`);
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: sid('Kms', grant.key ?? 'random'),
+          actions: [...grant.actions],
+          resources: keys === undefined ? ['*'] : keys.map((k) => k.keyArn),
+          ...(grant.conditions && { conditions: grant.conditions }),
+        }),
+      );
+      if (keys === undefined) {
         acknowledge(
           this.role,
           'AwsSolutions-IAM5[Resource::*]',

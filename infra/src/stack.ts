@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -14,6 +14,7 @@ import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
 import { acknowledge } from './nag';
 import { RouteFunction } from './route-function';
+import { statementSigningKeys } from './signing-keys';
 
 export interface PuntoYBancaStackProps extends StackProps {
   config: DeployConfig;
@@ -47,28 +48,15 @@ export class PuntoYBancaStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       pendingWindow: Duration.days(30),
     });
-    // Signs shoe statements and audit chain heads; verifiers check with its public key. Asymmetric
-    // keys cannot rotate in place: a new generation is a new key, and the old one is retained.
-    const generation = config.signingKeyGeneration;
-    const signingKey = new kms.Key(
-      this,
-      generation === 1 ? 'StatementSigningKey' : `StatementSigningKeyGen${generation}`,
-      {
-        description:
-          `Punto y Banca ${config.stage}: signs shoe statements and audit chain heads ` +
-          `(ECDSA P-256, generation ${generation})`,
-        keySpec: kms.KeySpec.ECC_NIST_P256,
-        keyUsage: kms.KeyUsage.SIGN_VERIFY,
-        removalPolicy: RemovalPolicy.RETAIN,
-        pendingWindow: Duration.days(30),
-      },
-    );
+    // Signs shoe statements and audit chain heads; verifiers check with its public key. Every
+    // generation stays in the stack (signing-keys.ts); only the newest signs.
+    const signing = statementSigningKeys(this, config.stage, config.signingKeyGeneration);
     // Aliases are their own constructs so that a new signing key moves the alias instead of
     // creating a second one with the same name.
     new kms.Alias(this, 'SeedSealAlias', { aliasName: `alias/${prefix}-seed-seal`, targetKey: sealKey });
     new kms.Alias(this, 'StatementSigningAlias', {
       aliasName: `alias/${prefix}-statement-signing`,
-      targetKey: signingKey,
+      targetKey: signing.current,
     });
 
     // What functions/src/context.ts reads. Every function gets every name: the composition root builds
@@ -78,7 +66,7 @@ export class PuntoYBancaStack extends Stack {
       NODE_ENV: 'production',
       KEY_SERVICE: 'kms',
       SEED_KEY_ID: sealKey.keyArn,
-      SIGNING_KEY_ID: signingKey.keyArn,
+      SIGNING_KEY_ID: signing.current.keyArn,
     };
     for (const [logical, table] of Object.entries(data.tables)) {
       environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
@@ -129,7 +117,7 @@ export class PuntoYBancaStack extends Stack {
         stage: config.stage,
         route,
         tables: data.tables,
-        keys: { seal: sealKey, signing: signingKey },
+        keys: { seal: [sealKey], sign: [signing.current], verify: signing.generations },
         environment,
         logRetention,
       });
@@ -166,7 +154,14 @@ export class PuntoYBancaStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: stage.url });
     new CfnOutput(this, 'Stage', { value: config.stage });
     new CfnOutput(this, 'SealKeyArn', { value: sealKey.keyArn });
-    new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
+    new CfnOutput(this, 'SigningKeyArn', { value: signing.current.keyArn });
+    // Every generation, oldest first: the keys verifiers may meet in statements (current one last).
+    new CfnOutput(this, 'SigningKeyArns', {
+      value: Fn.join(
+        ',',
+        signing.generations.map((k) => k.keyArn),
+      ),
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
     for (const [logical, table] of Object.entries(data.tables)) {
       new CfnOutput(this, `${pascal(logical)}TableName`, { value: table.tableName });

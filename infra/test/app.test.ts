@@ -94,34 +94,101 @@ describe('stage', () => {
   });
 });
 
-describe('statement-signing key rotation', () => {
+describe('statement-signing key generations', () => {
+  // The logical ids deployed stacks have: a different one would make CloudFormation create a new key.
+  const LOGICAL_IDS = [
+    'StatementSigningKey1132329E',
+    'StatementSigningKeyGen23E1461ED',
+    'StatementSigningKeyGen3DB44EDEB',
+  ];
+  const ROOT = {
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']],
+  };
+  const ADMIN = { Action: 'kms:*', Effect: 'Allow', Principal: { AWS: ROOT }, Resource: '*' };
+  const DENY_SIGN = {
+    Action: 'kms:Sign',
+    Effect: 'Deny',
+    Principal: { AWS: '*' },
+    Resource: '*',
+    Sid: 'RetiredVerifyOnly',
+  };
+  // Changing any of these replaces a KMS key (a new key, a new public key): they never change.
+  const REPLACING = { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' };
+
   const signing = (generation?: number) => {
     const context = generation === undefined ? {} : { signingKeyGeneration: generation };
     const { app, stack } = buildApp({ outdir: outdir(), context }, []);
     app.synth();
     const template = Template.fromStack(stack);
-    const keys = template.findResources('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256' } });
+    // biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON
+    const keys: Record<string, any> = template.findResources('AWS::KMS::Key', {
+      Properties: { KeySpec: 'ECC_NIST_P256' },
+    });
     const aliases = template.findResources('AWS::KMS::Alias', {
       Properties: { AliasName: 'alias/pyb-dev-statement-signing' },
     });
-    return { keys: Object.keys(keys), aliases: Object.values(aliases), template };
+    return { keys, aliases: Object.values(aliases), template };
   };
 
-  it('a new generation is a new key; the alias and the outputs move to it', () => {
-    const first = signing();
-    const second = signing(2);
-    expect(first.keys).toHaveLength(1);
-    expect(second.keys).toHaveLength(1);
-    expect(second.keys[0]).not.toBe(first.keys[0]);
-    for (const { keys, aliases, template } of [first, second]) {
-      expect(aliases).toHaveLength(1);
-      expect(aliases[0]!.Properties.TargetKeyId).toEqual({ 'Fn::GetAtt': [keys[0], 'Arn'] });
-      template.hasOutput('SigningKeyArn', { Value: { 'Fn::GetAtt': [keys[0], 'Arn'] } });
-      // The key a generation leaves behind stays in the account: statements it signed stay verifiable.
-      template.hasResource('AWS::KMS::Key', {
-        Properties: { KeySpec: 'ECC_NIST_P256' },
+  it('generation 1 (the default) is the key deployed stacks have: same logical id, same resource', () => {
+    const { keys } = signing();
+    expect(keys).toEqual({
+      StatementSigningKey1132329E: {
+        Type: 'AWS::KMS::Key',
+        Properties: {
+          Description:
+            'Punto y Banca dev: signs shoe statements and audit chain heads (ECDSA P-256, generation 1)',
+          KeyPolicy: { Statement: [ADMIN], Version: '2012-10-17' },
+          ...REPLACING,
+          PendingWindowInDays: 30,
+        },
+        UpdateReplacePolicy: 'Retain',
         DeletionPolicy: 'Retain',
+      },
+    });
+  });
+
+  it.each([1, 2, 3])(
+    'generation %i: keys 1..n, all retained; the alias and SigningKeyArn on the newest',
+    (n) => {
+      const { keys, aliases, template } = signing(n);
+      const ids = LOGICAL_IDS.slice(0, n);
+      expect(Object.keys(keys).sort()).toEqual([...ids].sort());
+      const current = ids.at(-1)!;
+      expect(aliases).toHaveLength(1);
+      expect(aliases[0]!.Properties.TargetKeyId).toEqual({ 'Fn::GetAtt': [current, 'Arn'] });
+      template.hasOutput('SigningKeyArn', { Value: { 'Fn::GetAtt': [current, 'Arn'] } });
+      template.hasOutput('SigningKeyArns', {
+        Value:
+          n === 1
+            ? { 'Fn::GetAtt': [current, 'Arn'] }
+            : { 'Fn::Join': [',', ids.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] }))] },
       });
+      ids.forEach((id, i) => {
+        const key = keys[id];
+        const generation = i + 1;
+        expect(key).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+        expect(key.Properties).toMatchObject({ ...REPLACING, PendingWindowInDays: 30 });
+        if (id === current) {
+          expect(key.Properties.Description).toBe(
+            `Punto y Banca dev: signs shoe statements and audit chain heads (ECDSA P-256, generation ${generation})`,
+          );
+          expect(key.Properties.KeyPolicy.Statement).toEqual([ADMIN]);
+        } else {
+          expect(key.Properties.Description).toMatch(/^Punto y Banca dev: retired: verify only\. /);
+          expect(key.Properties.Description).toContain(`(ECDSA P-256, generation ${generation})`);
+          // The explicit deny outranks any Allow in IAM, the account admin's kms:* included.
+          expect(key.Properties.KeyPolicy.Statement).toEqual([ADMIN, DENY_SIGN]);
+        }
+      });
+    },
+  );
+
+  it('refuses a generation below 1', () => {
+    for (const signingKeyGeneration of [0, -1, 1.5, 'two']) {
+      expect(() => buildApp({ outdir: outdir(), context: { signingKeyGeneration } }, [])).toThrow(
+        /signingKeyGeneration/,
+      );
     }
   });
 });

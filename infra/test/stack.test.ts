@@ -12,7 +12,9 @@ import { ROUTES, type Route } from '../../functions/src/routes';
 import { LOGICAL_TABLES, TABLES } from '../../packages/store-dynamodb/src/tables';
 import { type BuiltApp, buildApp } from '../src/app';
 
-// One synth for the whole file: it bundles every handler with esbuild, which is the slow part.
+// One synth per configuration: the default (generation 1 of the signing key) and a stage that has
+// rotated it twice. Bundling every handler with esbuild is the slow part; both synths write to the same
+// outdir, so the second reuses the first's bundles (the CDK caches staged assets by outdir and source).
 
 // Written out here rather than imported from src/grants.ts, so the test checks the mapping.
 const READ = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
@@ -23,55 +25,29 @@ const WRITE = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
 ].sort();
-const KMS_KEY: Record<string, string> = {
-  'kms:Encrypt': 'key:seal',
-  'kms:Decrypt': 'key:seal',
-  'kms:Sign': 'key:signing',
-  'kms:GetPublicKey': 'key:signing',
-  'kms:GenerateRandom': '*',
+/** Which keys an action is granted on, for a stage at signing-key generation `n`. */
+const KMS_KEYS: Record<string, (n: number) => string[]> = {
+  'kms:Encrypt': () => ['key:seal'],
+  'kms:Decrypt': () => ['key:seal'],
+  // Only the newest generation signs; every generation verifies what it signed.
+  'kms:Sign': (n) => [`key:signing-gen${n}`],
+  'kms:GetPublicKey': (n) => Array.from({ length: n }, (_, i) => `key:signing-gen${i + 1}`),
+  'kms:GenerateRandom': () => ['*'],
 };
+/** Logical ids of the signing-key generations (app.test.ts pins them to what stacks have deployed). */
+const SIGNING_KEY_IDS = [
+  'StatementSigningKey1132329E',
+  'StatementSigningKeyGen23E1461ED',
+  'StatementSigningKeyGen3DB44EDEB',
+];
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; [k: string]: unknown }>;
-
-let built: BuiltApp;
-let outdir: string;
-let template: Template;
-let resources: Resources;
-let synthMs = 0;
 
 /** Logical id of a `{ Ref }` or `{ Fn::GetAtt: [id, ...] }`. */
 const refId = (value: unknown): string | undefined => {
   const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
   return v?.Ref ?? v?.['Fn::GetAtt']?.[0];
 };
-
-const idsOfType = (type: string) => Object.keys(resources).filter((id) => resources[id]!.Type === type);
-// biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON, walked by the assertions below
-const props = (id: string) => resources[id]!.Properties as Record<string, any>;
-
-function functionId(handler: string): string {
-  const id = idsOfType('AWS::Lambda::Function').find((f) => props(f).FunctionName === `pyb-dev-${handler}`);
-  if (!id) throw new Error(`no function for ${handler}`);
-  return id;
-}
-
-/** A friendly name for an IAM resource: `table:game`, `table:game/index/gsi1`, `key:seal`, `logs:own`, `*`. */
-function nameResource(resource: unknown, ownLogGroup: string): string {
-  if (resource === '*') return '*';
-  const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
-  if (join) {
-    const [base, ...rest] = join[1];
-    return nameResource(base, ownLogGroup) + rest.join('');
-  }
-  const id = refId(resource);
-  if (!id) return JSON.stringify(resource);
-  const r = resources[id]!;
-  if (r.Type === 'AWS::DynamoDB::Table')
-    return `table:${String(props(id).TableName).replace('pyb-dev-', '')}`;
-  if (r.Type === 'AWS::KMS::Key') return props(id).KeySpec === 'ECC_NIST_P256' ? 'key:signing' : 'key:seal';
-  if (r.Type === 'AWS::Logs::LogGroup') return id === ownLogGroup ? 'logs:own' : `logs:${id}`;
-  return id;
-}
 
 interface Permissions {
   /** resource name -> sorted actions */
@@ -80,50 +56,131 @@ interface Permissions {
   managedPolicies: unknown;
 }
 
-function permissionsOf(handler: string): Permissions {
-  const fn = functionId(handler);
-  const roleId = refId(props(fn).Role)!;
-  const ownLogGroup = refId(props(fn).LoggingConfig.LogGroup)!;
-  const policies = idsOfType('AWS::IAM::Policy').filter((p) =>
-    (props(p).Roles as unknown[]).some((r) => refId(r) === roleId),
-  );
-  const statements = policies.flatMap((p) => props(p).PolicyDocument.Statement);
-  const byResource: Record<string, Set<string>> = {};
-  for (const s of statements) {
-    for (const resource of [s.Resource].flat()) {
-      const name = nameResource(resource, ownLogGroup);
-      byResource[name] ??= new Set();
-      for (const action of [s.Action].flat()) byResource[name].add(action);
-    }
+/** One synthesised app and the walks over its template that the assertions below share. */
+class Synthesis {
+  readonly template: Template;
+  readonly resources: Resources;
+  /** cdk-nag's findings in this synth's validation report. */
+  readonly violations: unknown[];
+
+  constructor(
+    readonly built: BuiltApp,
+    readonly signingGeneration: number,
+  ) {
+    built.app.synth(); // throws if cdk-nag reports anything unacknowledged
+    // Read now: the next synth into the same outdir writes its own report over this one.
+    const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
+    this.violations = report.pluginReports.flatMap((p: { violations: unknown[] }) => p.violations);
+    this.template = Template.fromStack(built.stack);
+    this.resources = this.template.toJSON().Resources as Resources;
   }
-  return {
-    byResource: Object.fromEntries(Object.entries(byResource).map(([k, v]) => [k, [...v].sort()])),
-    statements,
-    managedPolicies: props(roleId).ManagedPolicyArns,
-  };
+
+  idsOfType(type: string): string[] {
+    return Object.keys(this.resources).filter((id) => this.resources[id]!.Type === type);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON, walked by the assertions below
+  props(id: string): Record<string, any> {
+    return this.resources[id]!.Properties as Record<string, unknown>;
+  }
+
+  functionId(handler: string): string {
+    const id = this.idsOfType('AWS::Lambda::Function').find(
+      (f) => this.props(f).FunctionName === `pyb-dev-${handler}`,
+    );
+    if (!id) throw new Error(`no function for ${handler}`);
+    return id;
+  }
+
+  /**
+   * A friendly name for an IAM resource: `table:game`, `table:game/index/gsi1`, `key:seal`,
+   * `key:signing-gen2`, `logs:own`, `*`.
+   */
+  nameResource(resource: unknown, ownLogGroup: string): string {
+    if (resource === '*') return '*';
+    const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join) {
+      const [base, ...rest] = join[1];
+      return this.nameResource(base, ownLogGroup) + rest.join('');
+    }
+    const id = refId(resource);
+    if (!id) return JSON.stringify(resource);
+    const r = this.resources[id]!;
+    if (r.Type === 'AWS::DynamoDB::Table')
+      return `table:${String(this.props(id).TableName).replace('pyb-dev-', '')}`;
+    if (r.Type === 'AWS::KMS::Key') {
+      if (this.props(id).KeySpec !== 'ECC_NIST_P256') return 'key:seal';
+      const generation = SIGNING_KEY_IDS.indexOf(id) + 1;
+      return generation > 0 ? `key:signing-gen${generation}` : `key:signing-unknown:${id}`;
+    }
+    if (r.Type === 'AWS::Logs::LogGroup') return id === ownLogGroup ? 'logs:own' : `logs:${id}`;
+    return id;
+  }
+
+  permissionsOf(handler: string): Permissions {
+    const fn = this.functionId(handler);
+    const roleId = refId(this.props(fn).Role)!;
+    const ownLogGroup = refId(this.props(fn).LoggingConfig.LogGroup)!;
+    const policies = this.idsOfType('AWS::IAM::Policy').filter((p) =>
+      (this.props(p).Roles as unknown[]).some((r) => refId(r) === roleId),
+    );
+    const statements = policies.flatMap((p) => this.props(p).PolicyDocument.Statement);
+    const byResource: Record<string, Set<string>> = {};
+    for (const s of statements) {
+      for (const resource of [s.Resource].flat()) {
+        const name = this.nameResource(resource, ownLogGroup);
+        byResource[name] ??= new Set();
+        for (const action of [s.Action].flat()) byResource[name].add(action);
+      }
+    }
+    return {
+      byResource: Object.fromEntries(Object.entries(byResource).map(([k, v]) => [k, [...v].sort()])),
+      statements,
+      managedPolicies: this.props(roleId).ManagedPolicyArns,
+    };
+  }
+
+  /** Handlers whose role holds `action` on some resource. */
+  holders(action: string): string[] {
+    return ROUTES.filter((r) =>
+      Object.values(this.permissionsOf(r.handler).byResource).flat().includes(action),
+    )
+      .map((r) => r.handler)
+      .sort();
+  }
+
+  /** What routes.ts says the function may do, in the shape of `permissionsOf(...).byResource`. */
+  expectedPermissions(route: Route): Record<string, string[]> {
+    const out: Record<string, string[]> = { 'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'] };
+    for (const [table, access] of Object.entries(route.data)) {
+      const actions = access === 'write' ? WRITE : READ;
+      out[`table:${table}`] = actions;
+      const def = TABLES[table as keyof typeof TABLES];
+      for (const index of [...def.globalIndexes, ...def.localIndexes]) {
+        out[`table:${table}/index/${index.name}`] = actions;
+      }
+    }
+    for (const op of route.kms) {
+      for (const key of KMS_KEYS[`kms:${op}`]!(this.signingGeneration)) {
+        out[key] = [...(out[key] ?? []), `kms:${op}`].sort();
+      }
+    }
+    return out;
+  }
+
+  assetDir(handler: string): string {
+    return join(
+      outdir,
+      `asset.${String(this.props(this.functionId(handler)).Code.S3Key).replace(/\.zip$/, '')}`,
+    );
+  }
 }
 
-/** What routes.ts says the function may do, in the same shape. */
-function expectedPermissions(route: Route): Record<string, string[]> {
-  const out: Record<string, string[]> = { 'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'] };
-  for (const [table, access] of Object.entries(route.data)) {
-    const actions = access === 'write' ? WRITE : READ;
-    out[`table:${table}`] = actions;
-    const def = TABLES[table as keyof typeof TABLES];
-    for (const index of [...def.globalIndexes, ...def.localIndexes]) {
-      out[`table:${table}/index/${index.name}`] = actions;
-    }
-  }
-  for (const op of route.kms) {
-    const key = KMS_KEY[`kms:${op}`]!;
-    out[key] = [...(out[key] ?? []), `kms:${op}`].sort();
-  }
-  return out;
-}
-
-function assetDir(handler: string): string {
-  return join(outdir, `asset.${String(props(functionId(handler)).Code.S3Key).replace(/\.zip$/, '')}`);
-}
+let outdir: string;
+/** The default configuration: signing-key generation 1. */
+let base: Synthesis;
+/** `signingKeyGeneration: 3`: generations 1 and 2 retired, 3 current. */
+let rotated: Synthesis;
 
 /**
  * Imports a bundle in a fresh Node process with the deployed function's settings (its environment,
@@ -132,7 +189,7 @@ function assetDir(handler: string): string {
  */
 function runInNode(bundle: string, code: string, handler: string): string {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'SILENT' };
-  for (const [name, value] of Object.entries(props(functionId(handler)).Environment.Variables)) {
+  for (const [name, value] of Object.entries(base.props(base.functionId(handler)).Environment.Variables)) {
     env[name] = typeof value === 'string' ? value : `${name}-from-the-stack`;
   }
   env.SEED_KEY_ID = 'arn:aws:kms:us-east-1:123456789012:key/seal';
@@ -147,20 +204,18 @@ function runInNode(bundle: string, code: string, handler: string): string {
   return out.slice(out.lastIndexOf('@@') + 2);
 }
 
-const kmsHolders = (action: string) =>
-  ROUTES.filter((r) => Object.values(permissionsOf(r.handler).byResource).flat().includes(action))
-    .map((r) => r.handler)
-    .sort();
-
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'pyb-cdk-stack-'));
-  const started = performance.now();
-  built = buildApp({ outdir });
-  built.app.synth(); // throws if cdk-nag reports anything unacknowledged
-  synthMs = performance.now() - started;
-  template = Template.fromStack(built.stack);
-  resources = template.toJSON().Resources as Resources;
-  console.log(`synth with ${ROUTES.length} bundled functions: ${(synthMs / 1000).toFixed(1)} s`);
+  let started = performance.now();
+  base = new Synthesis(buildApp({ outdir }), 1);
+  const baseMs = performance.now() - started;
+  started = performance.now();
+  rotated = new Synthesis(buildApp({ outdir, context: { signingKeyGeneration: 3 } }), 3);
+  const rotatedMs = performance.now() - started;
+  console.log(
+    `synth with ${ROUTES.length} bundled functions: ${(baseMs / 1000).toFixed(1)} s; ` +
+      `again at signing-key generation 3 (bundles reused): ${(rotatedMs / 1000).toFixed(1)} s`,
+  );
   // Bundling twenty handlers shares two cores with the rest of the suite in CI: a generous limit.
 }, 300_000);
 
@@ -171,11 +226,11 @@ afterAll(() => {
 describe('tables', () => {
   it.each(LOGICAL_TABLES)('%s: keys and indexes from tables.ts, on demand', (logical) => {
     const def = TABLES[logical];
-    const [id, ...others] = idsOfType('AWS::DynamoDB::Table').filter(
-      (t) => props(t).TableName === `pyb-dev-${logical}`,
-    );
+    const [id, ...others] = base
+      .idsOfType('AWS::DynamoDB::Table')
+      .filter((t) => base.props(t).TableName === `pyb-dev-${logical}`);
     expect(others).toEqual([]);
-    const table = props(id!);
+    const table = base.props(id!);
     expect(table.BillingMode).toBe('PAY_PER_REQUEST');
     expect(table.KeySchema).toEqual([
       { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
@@ -199,7 +254,7 @@ describe('tables', () => {
     const retained = LOGICAL_TABLES.filter((t) => TABLES[t].retained);
     expect(retained).toEqual(expect.arrayContaining(['game', 'wallets', 'audit', 'principals']));
     for (const logical of retained) {
-      template.hasResource('AWS::DynamoDB::Table', {
+      base.template.hasResource('AWS::DynamoDB::Table', {
         Properties: Match.objectLike({
           TableName: `pyb-dev-${logical}`,
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -212,7 +267,7 @@ describe('tables', () => {
   });
 
   it('idempotency records expire by TTL and are disposable (tables.ts: retained = false)', () => {
-    template.hasResource('AWS::DynamoDB::Table', {
+    base.template.hasResource('AWS::DynamoDB::Table', {
       Properties: Match.objectLike({
         TableName: 'pyb-dev-idempotency',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
@@ -225,7 +280,7 @@ describe('tables', () => {
 
 describe('KMS keys', () => {
   it('seed sealing: symmetric, rotated yearly, retained', () => {
-    template.hasResource('AWS::KMS::Key', {
+    base.template.hasResource('AWS::KMS::Key', {
       Properties: Match.objectLike({
         KeySpec: Match.absent(),
         KeyUsage: Match.absent(),
@@ -235,11 +290,11 @@ describe('KMS keys', () => {
       }),
       DeletionPolicy: 'Retain',
     });
-    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-seed-seal' });
+    base.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-seed-seal' });
   });
 
   it('statement signing: ECC_NIST_P256 for SIGN_VERIFY, retained', () => {
-    template.hasResource('AWS::KMS::Key', {
+    base.template.hasResource('AWS::KMS::Key', {
       Properties: Match.objectLike({
         KeySpec: 'ECC_NIST_P256',
         KeyUsage: 'SIGN_VERIFY',
@@ -248,22 +303,112 @@ describe('KMS keys', () => {
       }),
       DeletionPolicy: 'Retain',
     });
-    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-statement-signing' });
-    template.resourceCountIs('AWS::KMS::Key', 2);
+    base.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-statement-signing' });
+    base.template.resourceCountIs('AWS::KMS::Key', 2);
+  });
+});
+
+describe('a stage at signing-key generation 3', () => {
+  const signingKeys = () =>
+    rotated.idsOfType('AWS::KMS::Key').filter((id) => rotated.props(id).KeySpec === 'ECC_NIST_P256');
+  const [gen1, , gen3] = SIGNING_KEY_IDS;
+  const VERIFIERS = ROUTES.filter((r) => r.kms.includes('GetPublicKey')).map((r) => r.handler);
+
+  it('three signing keys, all retained; generation 1 keeps its logical id and the properties that would replace it', () => {
+    expect(signingKeys().sort()).toEqual([...SIGNING_KEY_IDS].sort());
+    for (const id of SIGNING_KEY_IDS) {
+      expect(rotated.resources[id]).toMatchObject({
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    }
+    const { KeySpec, KeyUsage, PendingWindowInDays } = rotated.props(gen1!);
+    expect({ KeySpec, KeyUsage, PendingWindowInDays }).toEqual({
+      KeySpec: base.props(gen1!).KeySpec,
+      KeyUsage: base.props(gen1!).KeyUsage,
+      PendingWindowInDays: base.props(gen1!).PendingWindowInDays,
+    });
+    expect(base.props(gen1!).KeySpec).toBe('ECC_NIST_P256');
+  });
+
+  it('generations 1 and 2 are retired: verify only, and their key policy refuses Sign to everyone', () => {
+    for (const id of SIGNING_KEY_IDS) {
+      const retired = id !== gen3;
+      const statements = rotated.props(id).KeyPolicy.Statement as Array<Record<string, unknown>>;
+      const denies = statements.filter((s) => s.Effect === 'Deny');
+      expect(denies).toEqual(
+        retired
+          ? [
+              {
+                Sid: 'RetiredVerifyOnly',
+                Effect: 'Deny',
+                Principal: { AWS: '*' },
+                Action: 'kms:Sign',
+                Resource: '*',
+              },
+            ]
+          : [],
+      );
+      expect(String(rotated.props(id).Description).includes('retired: verify only')).toBe(retired);
+    }
+  });
+
+  it('the alias, SIGNING_KEY_ID of every function and the SigningKeyArn output name generation 3', () => {
+    rotated.template.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: 'alias/pyb-dev-statement-signing',
+      TargetKeyId: { 'Fn::GetAtt': [gen3, 'Arn'] },
+    });
+    rotated.template.hasOutput('SigningKeyArn', { Value: { 'Fn::GetAtt': [gen3, 'Arn'] } });
+    for (const route of ROUTES) {
+      const env = rotated.props(rotated.functionId(route.handler)).Environment.Variables;
+      expect(rotated.nameResource(env.SIGNING_KEY_ID, '')).toBe('key:signing-gen3');
+    }
+  });
+
+  it('open-shoe and close-shoe sign with generation 3 only; nothing may sign with a retired key', () => {
+    expect(rotated.holders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
+    for (const handler of ['open-shoe', 'close-shoe']) {
+      const signable = Object.entries(rotated.permissionsOf(handler).byResource)
+        .filter(([, actions]) => actions.includes('kms:Sign'))
+        .map(([resource]) => resource);
+      expect(signable).toEqual(['key:signing-gen3']);
+    }
+  });
+
+  it('every function with GetPublicKey in routes.ts reads the public key of all three generations', () => {
+    expect(VERIFIERS).toEqual(
+      expect.arrayContaining([
+        'replay-round',
+        'player-rounds',
+        'export-audit',
+        'get-signing-key',
+        'open-shoe',
+        'close-shoe',
+      ]),
+    );
+    expect(rotated.holders('kms:GetPublicKey')).toEqual([...VERIFIERS].sort());
+    for (const handler of VERIFIERS) {
+      const readable = Object.entries(rotated.permissionsOf(handler).byResource)
+        .filter(([, actions]) => actions.includes('kms:GetPublicKey'))
+        .map(([resource]) => resource)
+        .sort();
+      expect(readable).toEqual(['key:signing-gen1', 'key:signing-gen2', 'key:signing-gen3']);
+    }
   });
 });
 
 describe('functions', () => {
   it('one function per routes.ts entry, nothing else', () => {
     expect(
-      idsOfType('AWS::Lambda::Function')
-        .map((f) => props(f).FunctionName)
+      base
+        .idsOfType('AWS::Lambda::Function')
+        .map((f) => base.props(f).FunctionName)
         .sort(),
     ).toEqual(ROUTES.map((r) => `pyb-dev-${r.handler}`).sort());
   });
 
   it.each(ROUTES.map((r) => r.handler))('%s: Node 22 on arm64, 1 GB, ESM bundle, env', (handler) => {
-    const fn = props(functionId(handler));
+    const fn = base.props(base.functionId(handler));
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.MemorySize).toBe(1024);
@@ -276,15 +421,15 @@ describe('functions', () => {
       KEY_SERVICE: 'kms',
       NODE_OPTIONS: '--enable-source-maps',
     });
-    expect(nameResource(env.SEED_KEY_ID, '')).toBe('key:seal');
-    expect(nameResource(env.SIGNING_KEY_ID, '')).toBe('key:signing');
+    expect(base.nameResource(env.SEED_KEY_ID, '')).toBe('key:seal');
+    expect(base.nameResource(env.SIGNING_KEY_ID, '')).toBe('key:signing-gen1');
     for (const logical of LOGICAL_TABLES) {
-      expect(nameResource(env[`TABLE_${logical.toUpperCase()}`], '')).toBe(`table:${logical}`);
+      expect(base.nameResource(env[`TABLE_${logical.toUpperCase()}`], '')).toBe(`table:${logical}`);
     }
   });
 
   it.each(ROUTES.map((r) => r.handler))('%s: the deployed bundle is self-contained ESM', (handler) => {
-    const dir = assetDir(handler);
+    const dir = base.assetDir(handler);
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(code).toMatch(/export\s*\{[^}]*\bas handler\s*\}|export\s*\{\s*handler\s*\}/);
@@ -309,7 +454,7 @@ describe('functions', () => {
     '%s: the bundle loads in a fresh Node and exports handler',
     (handler) => {
       const out = runInNode(
-        join(assetDir(handler), 'index.mjs'),
+        join(base.assetDir(handler), 'index.mjs'),
         'process.stdout.write(MARK + typeof m.handler)',
         handler,
       );
@@ -340,7 +485,7 @@ describe('functions', () => {
       isBase64Encoded: false,
     };
     const out = runInNode(
-      join(assetDir('get-openapi'), 'index.mjs'),
+      join(base.assetDir('get-openapi'), 'index.mjs'),
       `const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'req-1', functionName: 'pyb-dev-get-openapi', ` +
         "functionVersion: '$LATEST', invokedFunctionArn: 'arn', memoryLimitInMB: '1024', " +
         'getRemainingTimeInMillis: () => 10000 }); process.stdout.write(MARK + JSON.stringify(r))',
@@ -353,23 +498,26 @@ describe('functions', () => {
 
   it('each function logs to its own group with the retention', () => {
     for (const route of ROUTES) {
-      const group = refId(props(functionId(route.handler)).LoggingConfig.LogGroup)!;
-      expect(props(group).RetentionInDays).toBe(90);
+      const group = refId(base.props(base.functionId(route.handler)).LoggingConfig.LogGroup)!;
+      expect(base.props(group).RetentionInDays).toBe(90);
     }
-    for (const id of idsOfType('AWS::Logs::LogGroup')) expect(props(id).RetentionInDays).toBe(90);
+    for (const id of base.idsOfType('AWS::Logs::LogGroup')) expect(base.props(id).RetentionInDays).toBe(90);
   });
 });
 
-describe('least privilege (IAM per function)', () => {
-  it.each(ROUTES.map((r) => [r.handler, r] as const))('%s: exactly the grants of routes.ts', (_, route) => {
-    const perms = permissionsOf(route.handler);
-    expect(perms.byResource).toEqual(expectedPermissions(route));
+describe.each([
+  ['signing-key generation 1', () => base],
+  ['signing-key generation 3', () => rotated],
+] as const)('least privilege (IAM per function), %s', (_, synthesis) => {
+  it.each(ROUTES.map((r) => [r.handler, r] as const))('%s: exactly the grants of routes.ts', (__, route) => {
+    const perms = synthesis().permissionsOf(route.handler);
+    expect(perms.byResource).toEqual(synthesis().expectedPermissions(route));
     expect(perms.managedPolicies).toBeUndefined();
   });
 
   it('no wildcard actions; Resource "*" only for kms:GenerateRandom', () => {
     for (const route of ROUTES) {
-      for (const s of permissionsOf(route.handler).statements) {
+      for (const s of synthesis().permissionsOf(route.handler).statements) {
         expect(s.Effect).toBe('Allow');
         for (const action of [s.Action].flat()) expect(action).not.toContain('*');
         if ([s.Resource].flat().includes('*')) expect(s.Action).toBe('kms:GenerateRandom');
@@ -378,15 +526,15 @@ describe('least privilege (IAM per function)', () => {
   });
 
   it('only resolve-round and close-shoe can decrypt seeds; place-bet has no KMS access at all', () => {
-    expect(kmsHolders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round']);
-    const placeBet = Object.values(permissionsOf('place-bet').byResource).flat();
+    expect(synthesis().holders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round']);
+    const placeBet = Object.values(synthesis().permissionsOf('place-bet').byResource).flat();
     expect(placeBet.filter((a) => a.startsWith('kms:'))).toEqual([]);
   });
 
   it('only open-shoe and close-shoe can sign, and only with ECDSA_SHA_256', () => {
-    expect(kmsHolders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
+    expect(synthesis().holders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
     for (const route of ROUTES) {
-      for (const s of permissionsOf(route.handler).statements) {
+      for (const s of synthesis().permissionsOf(route.handler).statements) {
         if ([s.Action].flat().includes('kms:Sign')) {
           expect(s.Action).toBe('kms:Sign');
           expect(s.Condition).toEqual({ StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } });
@@ -398,12 +546,12 @@ describe('least privilege (IAM per function)', () => {
   });
 
   it('only open-shoe seals seeds', () => {
-    expect(kmsHolders('kms:Encrypt')).toEqual(['open-shoe']);
+    expect(synthesis().holders('kms:Encrypt')).toEqual(['open-shoe']);
   });
 
   it('reading functions cannot write', () => {
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
-      const actions = Object.values(permissionsOf(route.handler).byResource).flat();
+      const actions = Object.values(synthesis().permissionsOf(route.handler).byResource).flat();
       expect(actions.filter((a) => a.startsWith('dynamodb:') && !READ.includes(a))).toEqual([]);
     }
   });
@@ -411,24 +559,24 @@ describe('least privilege (IAM per function)', () => {
 
 describe('HTTP API', () => {
   it('one route per routes.ts entry, to its own function, authorised in the handler', () => {
-    const routeIds = idsOfType('AWS::ApiGatewayV2::Route');
-    expect(routeIds.map((r) => props(r).RouteKey).sort()).toEqual(
+    const routeIds = base.idsOfType('AWS::ApiGatewayV2::Route');
+    expect(routeIds.map((r) => base.props(r).RouteKey).sort()).toEqual(
       ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
     );
     for (const route of ROUTES) {
-      const id = routeIds.find((r) => props(r).RouteKey === `${route.method} ${route.path}`)!;
-      expect(props(id).AuthorizationType).toBe('NONE');
-      const target = props(id).Target['Fn::Join'][1];
-      const integration = props(refId(target[1])!);
+      const id = routeIds.find((r) => base.props(r).RouteKey === `${route.method} ${route.path}`)!;
+      expect(base.props(id).AuthorizationType).toBe('NONE');
+      const target = base.props(id).Target['Fn::Join'][1];
+      const integration = base.props(refId(target[1])!);
       expect(integration.IntegrationType).toBe('AWS_PROXY');
       expect(integration.PayloadFormatVersion).toBe('2.0');
-      expect(refId(integration.IntegrationUri)).toBe(functionId(route.handler));
+      expect(refId(integration.IntegrationUri)).toBe(base.functionId(route.handler));
     }
   });
 
   it('one auto-deployed $default stage with access logs and throttling', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+    base.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    base.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
@@ -439,16 +587,17 @@ describe('HTTP API', () => {
 
 describe('alarms', () => {
   const alarmsOn = (metric: string) =>
-    idsOfType('AWS::CloudWatch::Alarm')
-      .map((id) => props(id))
+    base
+      .idsOfType('AWS::CloudWatch::Alarm')
+      .map((id) => base.props(id))
       .filter((a) => a.MetricName === metric);
 
   it.each(['Errors', 'Throttles'])('%s alarm on every function, notifying the alarm topic', (metric) => {
     const alarms = alarmsOn(metric);
-    const topic = idsOfType('AWS::SNS::Topic')[0];
+    const topic = base.idsOfType('AWS::SNS::Topic')[0];
     expect(
       alarms.map((a) => refId(a.Dimensions.find((d: { Name: string }) => d.Name === 'FunctionName').Value)),
-    ).toEqual(expect.arrayContaining(ROUTES.map((r) => functionId(r.handler))));
+    ).toEqual(expect.arrayContaining(ROUTES.map((r) => base.functionId(r.handler))));
     expect(alarms).toHaveLength(ROUTES.length);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
@@ -464,7 +613,7 @@ describe('alarms', () => {
   });
 
   it('the alarm topic requires TLS', () => {
-    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+    base.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -474,19 +623,21 @@ describe('alarms', () => {
   });
 });
 
-describe('cdk-nag (AwsSolutions)', () => {
+describe.each([
+  ['signing-key generation 1', () => base],
+  ['signing-key generation 3', () => rotated],
+] as const)('cdk-nag (AwsSolutions), %s', (_, synthesis) => {
   it('the synth passed validation: no findings, no CDK errors or warnings', () => {
     // CDK writes the report on every synth; a clean one has no plugin findings.
-    const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
-    expect(report.pluginReports.flatMap((p: { violations: unknown[] }) => p.violations)).toEqual([]);
-    const annotations = Annotations.fromStack(built.stack);
+    expect(synthesis().violations).toEqual([]);
+    const annotations = Annotations.fromStack(synthesis().built.stack);
     expect(annotations.findError('*', Match.anyValue())).toEqual([]);
     expect(annotations.findWarning('*', Match.anyValue())).toEqual([]);
   });
 
   it('acknowledges only the expected findings, each with its reason', () => {
     const acknowledged: string[] = [];
-    for (const node of built.stack.node.findAll()) {
+    for (const node of synthesis().built.stack.node.findAll()) {
       for (const entry of node.node.metadata) {
         if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
         for (const [rule, reason] of Object.entries(entry.data as Record<string, string>)) {
