@@ -7,6 +7,7 @@ export {};
 const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   engine: () => import('./engine'),
   bundles: () => import('./bundles'),
+  api: () => import('./api'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
