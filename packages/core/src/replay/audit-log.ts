@@ -14,6 +14,8 @@ export interface ParsedEvent {
 
 export interface AuditLog {
   events: ParsedEvent[];
+  /** Every round with events, in the order the chain first names it, with its events. */
+  rounds: ReadonlyMap<string, ParsedEvent[]>;
   /** The round's events in chain order (by the hashed roundId, else the stored attribute). */
   ofRound(roundId: string): ParsedEvent[];
 }
@@ -31,8 +33,12 @@ export function parseAuditLog(records: readonly AuditRecord[]): AuditLog {
     const roundId = roundOf(p);
     if (roundId) byRound.set(roundId, [...(byRound.get(roundId) ?? []), p]);
   }
-  return { events, ofRound: (roundId) => byRound.get(roundId) ?? [] };
+  return { events, rounds: byRound, ofRound: (roundId) => byRound.get(roundId) ?? [] };
 }
+
+/** The links verifyChain walks; an unreadable event goes in as its stored text, so its link breaks. */
+export const chainLinks = (events: readonly ParsedEvent[]) =>
+  events.map((p) => ({ hash: p.record.hash, prevHash: p.record.prevHash, event: p.event ?? p.record.event }));
 
 export const roundOf = (p: ParsedEvent): string | null => p.event?.roundId ?? p.record.roundId ?? null;
 
@@ -88,14 +94,7 @@ export function checkChainPrefix(
       ),
     );
   }
-  const verdict = verifyChain(
-    prefix.map((p) => ({
-      hash: p.record.hash,
-      prevHash: p.record.prevHash,
-      event: p.event ?? p.record.event,
-    })),
-    genesis,
-  );
+  const verdict = verifyChain(chainLinks(prefix), genesis);
   if (!verdict.ok) {
     const broken = prefix[verdict.index]!;
     problems.push(

@@ -34,3 +34,27 @@ export class SigningKeys {
     return pending;
   }
 }
+
+/**
+ * Whether a signature verifies with the key it names (current or retired); 'unknown', told to
+ * `unknown` as a SIGNING_KEY_UNKNOWN detail, when the key service cannot give that key: the signature
+ * cannot be checked, which is not the same as forged.
+ */
+export function verifiedWith(
+  lookup: KeyLookup,
+  what: string,
+  verify: (spki: Uint8Array) => boolean,
+  unknown: (detail: string) => void,
+): boolean | 'unknown' {
+  if (!lookup.key) {
+    unknown(
+      `${what} names signing key ${lookup.keyId}, which the key service does not know or may not read: its signature cannot be checked`,
+    );
+    return 'unknown';
+  }
+  try {
+    return verify(lookup.key.spki);
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,6 @@ import { BET_TYPES, type BetType, type CoupResult, playCoup, settle, type TableC
 import {
   base64ToBytes,
   betsDigest,
-  canonicalJson,
   closeStatementBytes,
   refundsDigest,
   settlementsDigest,
@@ -17,14 +16,17 @@ import {
   verifyChain,
   verifyDerSignature,
 } from '@pyb/fairness';
+import { coupDealtProblems, eventOf, roundEventProblems } from '../audit-round-checks';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPositions } from '../recorded';
+import { same } from '../same-json';
 import { dealtCards, totalsOf } from '../use-cases/resolve';
 import { betList } from '../views';
-import { type AuditLog, checkChainPrefix, type ParsedEvent } from './audit-log';
+import { type AuditLog, chainLinks, checkChainPrefix } from './audit-log';
+import { cardText, coupDifferences } from './coup-diffs';
 import type { PositionLedger } from './ledger';
 import type { Reveal } from './revealed';
-import type { KeyLookup } from './signing-keys';
+import { type KeyLookup, verifiedWith } from './signing-keys';
 import type { CheckStatus, ReplayCheck, ReplayProblem, RoundVerification } from './types';
 import { showCard } from './view';
 
@@ -41,14 +43,6 @@ export interface RoundEvidence {
   ledgers: ReadonlyMap<string, PositionLedger>;
 }
 
-const same = (a: unknown, b: unknown): boolean => {
-  try {
-    return canonicalJson(a) === canonicalJson(b);
-  } catch {
-    return false;
-  }
-};
-
 class Problems {
   readonly list: ReplayProblem[] = [];
   add(code: string, detail: string, seq: number | null = null, playerId: string | null = null): void {
@@ -63,10 +57,6 @@ class Problems {
 }
 
 const other = (status: CheckStatus, detail: string): ReplayCheck => ({ status, detail, problems: [] });
-const cardText = (cards: readonly number[]) => cards.map(showCard).join(' ') || '(none)';
-const HAND = { PLAYER: 'Punto', BANKER: 'Banca' } as const;
-/** Two coups that differ somewhere coupDiffs does not name (a note, a flag) still differ. */
-const orAny = (diffs: string[]): string[] => (diffs.length > 0 ? diffs : ['the coup records differ']);
 
 export function verifyRound(e: RoundEvidence): RoundVerification {
   const checks = {
@@ -92,8 +82,11 @@ export function verifyRound(e: RoundEvidence): RoundVerification {
 function statementCheck({ shoe, round, log, keys }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   const { statement } = shoe;
-  const valid = signedBy(keys.statement, 'the shoe statement', p, (spki) =>
-    verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), spki),
+  const valid = verifiedWith(
+    keys.statement,
+    'the shoe statement',
+    (spki) => verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), spki),
+    (detail) => p.add('SIGNING_KEY_UNKNOWN', detail),
   );
   if (valid === false) {
     p.add(
@@ -134,30 +127,6 @@ function statementCheck({ shoe, round, log, keys }: RoundEvidence): ReplayCheck 
   );
 }
 
-/**
- * Runs a signature check with the key the signed statement names (current or retired: the key service
- * answers for both). Undefined when it could not check: the key service does not know that key.
- */
-function signedBy(
-  lookup: KeyLookup,
-  what: string,
-  p: Problems,
-  verify: (spki: Uint8Array) => boolean,
-): boolean | undefined {
-  if (!lookup.key) {
-    p.add(
-      'SIGNING_KEY_UNKNOWN',
-      `${what} names signing key ${lookup.keyId}, which the key service does not know or may not read: its signature cannot be checked`,
-    );
-    return undefined;
-  }
-  try {
-    return verify(lookup.key.spki);
-  } catch {
-    return false;
-  }
-}
-
 function commitmentCheck({ shoe, reveal }: RoundEvidence): ReplayCheck {
   if (reveal.status === 'PENDING') {
     return other(
@@ -182,44 +151,6 @@ function engineCoup(round: RoundRecord): { result?: CoupResult; error?: string }
   }
 }
 
-/** What differs between the coup the rules give and the recorded one, in words. */
-function coupDiffs(expected: CoupResult, recorded: CoupResult): string[] {
-  const diffs: string[] = [];
-  for (const side of ['player', 'banker'] as const) {
-    const name = HAND[side === 'player' ? 'PLAYER' : 'BANKER'];
-    if (!same(expected[side].cards, recorded[side].cards))
-      diffs.push(
-        `${name}'s cards: ${cardText(expected[side].cards)}, recorded ${cardText(recorded[side].cards)}`,
-      );
-    if (expected[side].total !== recorded[side].total)
-      diffs.push(`${name}'s total: ${expected[side].total}, recorded ${recorded[side].total}`);
-  }
-  for (const f of [
-    'winner',
-    'natural',
-    'playerNatural',
-    'bankerNatural',
-    'playerPair',
-    'bankerPair',
-    'cardsUsed',
-  ] as const) {
-    if (expected[f] !== recorded[f])
-      diffs.push(`${f}: ${String(expected[f])}, recorded ${String(recorded[f])}`);
-  }
-  const n = Math.max(expected.steps.length, recorded.steps.length);
-  for (let i = 0; i < n; i++) {
-    const a = expected.steps[i];
-    const b = recorded.steps[i];
-    if (!same(a, b)) {
-      diffs.push(
-        `step ${i + 1}: the rules give ${a ? `${a.to} ${a.action} (${a.rule})` : 'no step'}, recorded ${b ? `${b.to} ${b.action} (${b.rule})` : 'no step'}`,
-      );
-      break;
-    }
-  }
-  return diffs;
-}
-
 function tableauCheck({ round }: RoundEvidence): ReplayCheck {
   if (!round.coup)
     return other('NOT_APPLICABLE', round.status === 'VOIDED' ? 'voided: no card was dealt' : 'not dealt yet');
@@ -229,7 +160,7 @@ function tableauCheck({ round }: RoundEvidence): ReplayCheck {
   if (!result) {
     p.add('TABLEAU_MISMATCH', `the recorded cards are not a whole coup: ${error}`, seq);
   } else {
-    const diffs = same(result, round.coup.result) ? [] : orAny(coupDiffs(result, round.coup.result));
+    const diffs = coupDifferences(result, round.coup.result);
     if (diffs.length > 0)
       p.add(
         'TABLEAU_MISMATCH',
@@ -297,7 +228,7 @@ function cardsCheck({ shoe, round, reveal }: RoundEvidence): ReplayCheck {
       seq,
     );
   } else {
-    const diffs = same(expected.result, coup.result) ? [] : orAny(coupDiffs(expected.result, coup.result));
+    const diffs = coupDifferences(expected.result, coup.result);
     if (diffs.length > 0)
       p.add('COUP_MISMATCH', `the recorded outcome is not the dealt coup's: ${diffs.join('; ')}`, seq);
   }
@@ -313,15 +244,6 @@ function cardsCheck({ shoe, round, reveal }: RoundEvidence): ReplayCheck {
   );
 }
 
-const EXPECTED_EVENTS: Record<RoundRecord['status'], (closed: boolean) => string[]> = {
-  OPEN: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
-  CLOSED: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
-  DEALT: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT'],
-  SETTLED: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT', 'ROUND_SETTLED'],
-  VOIDING: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])],
-  VOIDED: (closed) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : []), 'ROUND_VOIDED'],
-};
-
 function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   const id = round.roundId;
@@ -334,27 +256,8 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
   for (const x of checkChainPrefix(log, shoe.shoeId, shoe.commitment, log.events.indexOf(last))) {
     p.add(x.code, x.detail, x.seq);
   }
-  const find = (type: string): ParsedEvent | undefined => mine.find((x) => x.event?.type === type);
-  const types = mine.map((x) => x.event?.type ?? '?');
-  const expected = EXPECTED_EVENTS[round.status](round.audit.bettingClosed !== undefined);
-  if (!same(types, expected)) {
-    p.add(
-      'EVENT_ORDER',
-      `round ${id} (${round.status}) has events ${types.join(', ')}; expected ${expected.join(', ')}`,
-    );
-  }
-  const seqOf = (type: string) => find(type)?.record.seq;
-  const a = round.audit;
-  if (
-    a.opened !== seqOf('ROUND_OPENED') ||
-    a.bettingClosed !== seqOf('BETTING_CLOSED') ||
-    a.dealt !== seqOf('COUP_DEALT') ||
-    a.settled !== seqOf('ROUND_SETTLED') ||
-    a.voided !== seqOf('ROUND_VOIDED')
-  ) {
-    p.add('ROUND_MISMATCH', `the round item points at other events than the chain holds for round ${id}`);
-  }
-  const opened = find('ROUND_OPENED')?.event;
+  for (const x of roundEventProblems(round, mine)) p.add(x.code, x.detail, x.seq);
+  const opened = eventOf(mine, 'ROUND_OPENED')?.event;
   if (opened && opened.data.number !== round.number) {
     p.add(
       'ROUND_MISMATCH',
@@ -362,7 +265,7 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
       opened.seq,
     );
   }
-  const closed = find('BETTING_CLOSED')?.event;
+  const closed = eventOf(mine, 'BETTING_CLOSED')?.event;
   if (closed && closed.data.betsDigest !== round.betsDigest) {
     p.add(
       'ROUND_MISMATCH',
@@ -370,38 +273,8 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
       closed.seq,
     );
   }
-  const dealt = find('COUP_DEALT')?.event;
-  if (dealt) {
-    const coup = round.coup;
-    const recorded = dealt.data.coup as CoupResult | undefined;
-    if (!coup || !recorded) {
-      p.add('COUP_MISMATCH', 'COUP_DEALT was recorded but the round item has no coup', dealt.seq);
-    } else {
-      const diffs = [
-        ...(same(recorded, coup.result) ? [] : orAny(coupDiffs(recorded, coup.result))),
-        ...(same(dealt.data.cards, dealtCards(coup.result))
-          ? []
-          : [
-              `cards dealt ${cardText((dealt.data.cards as number[]) ?? [])}, stored ${cardText(dealtCards(coup.result))}`,
-            ]),
-        ...(dealt.data.start !== coup.start
-          ? [`start ${String(dealt.data.start)}, stored ${coup.start}`]
-          : []),
-        ...(dealt.data.index !== coup.index
-          ? [`coup index ${String(dealt.data.index)}, stored ${coup.index}`]
-          : []),
-        ...(dealt.data.last !== coup.last ? [`last ${String(dealt.data.last)}, stored ${coup.last}`] : []),
-      ];
-      if (diffs.length > 0) {
-        p.add(
-          'COUP_MISMATCH',
-          `the stored coup is not the one COUP_DEALT recorded when it was dealt: ${diffs.join('; ')}`,
-          dealt.seq,
-        );
-      }
-    }
-  }
-  const settled = find('ROUND_SETTLED')?.event;
+  for (const x of coupDealtProblems(round, mine)) p.add(x.code, x.detail, x.seq);
+  const settled = eventOf(mine, 'ROUND_SETTLED')?.event;
   if (
     settled &&
     (settled.data.settlementsDigest !== round.settlementsDigest || !same(settled.data.totals, round.totals))
@@ -412,7 +285,7 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
       settled.seq,
     );
   }
-  const voided = find('ROUND_VOIDED')?.event;
+  const voided = eventOf(mine, 'ROUND_VOIDED')?.event;
   if (
     voided &&
     (voided.data.refundsDigest !== round.refundsDigest || voided.data.reason !== round.voidReason)
@@ -477,7 +350,7 @@ function betsCheck({ round, positions, log, ledgers }: RoundEvidence): ReplayChe
       );
     }
   }
-  const closed = log.ofRound(round.roundId).find((x) => x.event?.type === 'BETTING_CLOSED')?.event;
+  const closed = eventOf(log.ofRound(round.roundId), 'BETTING_CLOSED')?.event;
   if (!closed) {
     if (p.list.length > 0) return p.check('');
     return other(
@@ -543,7 +416,7 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
         );
       }
     }
-    const voided = mine.find((x) => x.event?.type === 'ROUND_VOIDED')?.event;
+    const voided = eventOf(mine, 'ROUND_VOIDED')?.event;
     if (voided) {
       const recomputed = refundsDigest(recordedPositions(positions, true));
       if (voided.data.refundsDigest !== recomputed) {
@@ -611,7 +484,7 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
       }
     }
   }
-  const settled = mine.find((x) => x.event?.type === 'ROUND_SETTLED')?.event;
+  const settled = eventOf(mine, 'ROUND_SETTLED')?.event;
   if (settled) {
     const recomputed = settlementsDigest(recordedPositions(positions));
     if (settled.data.settlementsDigest !== recomputed) {
@@ -637,14 +510,7 @@ function headCheck({ shoe, log, keys }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   const close = shoe.close;
   const events = log.events;
-  const verdict = verifyChain(
-    events.map((x) => ({
-      hash: x.record.hash,
-      prevHash: x.record.prevHash,
-      event: x.event ?? x.record.event,
-    })),
-    shoe.commitment,
-  );
+  const verdict = verifyChain(chainLinks(events), shoe.commitment);
   if (!verdict.ok) {
     const broken = events[verdict.index]!;
     p.add(
@@ -671,8 +537,11 @@ function headCheck({ shoe, log, keys }: RoundEvidence): ReplayCheck {
   }
   // The shoe's evidence looked up the key this close statement names.
   const lookup = keys.close ?? { keyId: close.statement.keyId, key: undefined };
-  const valid = signedBy(lookup, 'the close statement', p, (spki) =>
-    verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+  const valid = verifiedWith(
+    lookup,
+    'the close statement',
+    (spki) => verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+    (detail) => p.add('SIGNING_KEY_UNKNOWN', detail),
   );
   if (valid === false)
     p.add(

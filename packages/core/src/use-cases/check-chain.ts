@@ -15,7 +15,6 @@ import { nextCoup, type ShoeState, settle, startShoe } from '@pyb/engine';
 import {
   base64ToBytes,
   betsDigest,
-  canonicalJson,
   closeStatementBytes,
   commitmentOf,
   dealShoe,
@@ -29,27 +28,16 @@ import {
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { ChainProblem, ChainReport } from '../api';
-import type { AuditEvent, AuditRecord, PositionRecord, RoundRecord, ShoeRecord } from '../model';
+import { coupDealtProblems, eventOf, type RoundProblem, roundEventProblems } from '../audit-round-checks';
+import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPositions } from '../recorded';
-import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
+import { chainLinks, type ParsedEvent, parseAuditLog, roundOf } from '../replay/audit-log';
+import { type KeyLookup, SigningKeys, verifiedWith } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
+import { same } from '../same-json';
 import { betList } from '../views';
 import type { Ctx } from './context';
-import { dealtCards } from './resolve';
 import { loadShoe } from './shoes';
-
-const same = (a: unknown, b: unknown): boolean => {
-  try {
-    return canonicalJson(a) === canonicalJson(b);
-  } catch {
-    return false;
-  }
-};
-
-interface Parsed {
-  record: AuditRecord;
-  event: AuditEvent | undefined;
-}
 
 export async function checkShoeChain(
   ctx: Ctx,
@@ -62,16 +50,11 @@ export async function checkShoeChain(
     problems.push({ roundId: roundId ?? null, seq, code, detail });
 
   const records = await ctx.store.listAudit(shoe.shoeId);
-  const parsed: Parsed[] = records.map((record) => {
-    try {
-      return { record, event: JSON.parse(record.event) as AuditEvent };
-    } catch {
-      problem(record.roundId, record.seq, 'EVENT_UNREADABLE', `event ${record.seq} is not JSON`);
-      return { record, event: undefined };
-    }
-  });
-  // The round an event belongs to: from the hashed JSON when it can be read, else the stored attribute.
-  const roundOf = (p: Parsed) => p.event?.roundId ?? p.record.roundId ?? null;
+  const log = parseAuditLog(records);
+  const parsed = log.events;
+  for (const { record, event } of parsed) {
+    if (!event) problem(record.roundId, record.seq, 'EVENT_UNREADABLE', `event ${record.seq} is not JSON`);
+  }
 
   parsed.forEach((p, index) => {
     const { record, event } = p;
@@ -93,14 +76,7 @@ export async function checkShoeChain(
       );
     }
   });
-  const verdict = verifyChain(
-    parsed.map((p) => ({
-      hash: p.record.hash,
-      prevHash: p.record.prevHash,
-      event: p.event ?? p.record.event,
-    })),
-    shoe.commitment,
-  );
+  const verdict = verifyChain(chainLinks(parsed), shoe.commitment);
   if (!verdict.ok) {
     const p = parsed[verdict.index]!;
     problem(roundOf(p), p.record.seq, `CHAIN_${verdict.reason}`, verdict.detail);
@@ -111,11 +87,7 @@ export async function checkShoeChain(
   checkOpening(shoe, parsed[0], await signingKeys.get(shoe.statement.keyId), problem);
 
   // Rounds, as the chain lists them (ROUND_OPENED), and as the index lists them.
-  const byRound = new Map<string, Parsed[]>();
-  for (const p of parsed) {
-    const roundId = roundOf(p);
-    if (roundId) byRound.set(roundId, [...(byRound.get(roundId) ?? []), p]);
-  }
+  const byRound = log.rounds;
   for (const r of await ctx.store.listRounds(shoe.shoeId)) {
     if (!byRound.has(r.roundId))
       problem(r.roundId, null, 'ROUND_NOT_IN_CHAIN', `round ${r.roundId} has no events in the chain`);
@@ -161,34 +133,12 @@ export async function checkShoeChain(
 
 type Report = (roundId: string | null | undefined, seq: number | null, code: string, detail: string) => void;
 
-/**
- * Whether a signature verifies with the key it names; 'unknown' (reported here as SIGNING_KEY_UNKNOWN)
- * when the key service cannot give that key.
- */
-function checkSignature(
-  lookup: KeyLookup | undefined,
-  what: string,
-  seq: number | null,
+function checkOpening(
+  shoe: ShoeRecord,
+  first: ParsedEvent | undefined,
+  key: KeyLookup,
   problem: Report,
-  verify: (spki: Uint8Array) => boolean,
-): boolean | 'unknown' {
-  if (!lookup?.key) {
-    problem(
-      null,
-      seq,
-      'SIGNING_KEY_UNKNOWN',
-      `${what} names signing key ${lookup?.keyId ?? '(none)'}, which the key service does not know or may not read`,
-    );
-    return 'unknown';
-  }
-  try {
-    return verify(lookup.key.spki);
-  } catch {
-    return false;
-  }
-}
-
-function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, key: KeyLookup, problem: Report): void {
+): void {
   const event = first?.event;
   if (event?.type !== 'SHOE_OPENED') {
     problem(null, 0, 'EVENT_MISSING', 'the chain does not start with SHOE_OPENED');
@@ -205,8 +155,11 @@ function checkOpening(shoe: ShoeRecord, first: Parsed | undefined, key: KeyLooku
     problem(null, 0, 'STATEMENT_MISMATCH', 'the shoe record names another key than its signed statement');
   }
   if (
-    checkSignature(key, 'the shoe statement', 0, problem, (spki) =>
-      verifyDerSignature(statementBytes(shoe.statement), base64ToBytes(shoe.signature), spki),
+    verifiedWith(
+      key,
+      'the shoe statement',
+      (spki) => verifyDerSignature(statementBytes(shoe.statement), base64ToBytes(shoe.signature), spki),
+      (detail) => problem(null, 0, 'SIGNING_KEY_UNKNOWN', detail),
     ) === false
   ) {
     problem(null, 0, 'STATEMENT_SIGNATURE', 'the shoe statement signature does not verify');
@@ -218,47 +171,13 @@ async function checkRound(
   shoe: ShoeRecord,
   round: RoundRecord,
   positions: PositionRecord[],
-  events: Parsed[],
+  events: ParsedEvent[],
   problem: Report,
 ): Promise<void> {
   const id = round.roundId;
-  const find = (type: string) => events.find((e) => e.event?.type === type);
-  const types = events.map((e) => e.event?.type ?? '?');
-  const base = ['ROUND_OPENED', ...(round.audit.bettingClosed !== undefined ? ['BETTING_CLOSED'] : [])];
-  const expected = {
-    OPEN: base,
-    CLOSED: base,
-    DEALT: [...base, 'COUP_DEALT'],
-    SETTLED: [...base, 'COUP_DEALT', 'ROUND_SETTLED'],
-    VOIDING: base,
-    VOIDED: [...base, 'ROUND_VOIDED'],
-  }[round.status];
-  if (!same(types, expected)) {
-    problem(
-      id,
-      events[0]!.record.seq,
-      'EVENT_ORDER',
-      `round ${id} (${round.status}) has events ${types.join(', ')}; expected ${expected.join(', ')}`,
-    );
-  }
-  const seqOf = (type: string) => find(type)?.record.seq;
-  const audit = round.audit;
-  if (
-    audit.opened !== seqOf('ROUND_OPENED') ||
-    audit.bettingClosed !== seqOf('BETTING_CLOSED') ||
-    audit.dealt !== seqOf('COUP_DEALT') ||
-    audit.settled !== seqOf('ROUND_SETTLED') ||
-    audit.voided !== seqOf('ROUND_VOIDED')
-  ) {
-    problem(
-      id,
-      null,
-      'ROUND_MISMATCH',
-      `round ${id}: the round item points at other events than the chain holds`,
-    );
-  }
-
-  const closed = find('BETTING_CLOSED')?.event;
+  const report = (x: RoundProblem) => problem(id, x.seq, x.code, x.detail);
+  roundEventProblems(round, events).forEach(report);
+  const closed = eventOf(events, 'BETTING_CLOSED')?.event;
   if (closed) {
     const recomputed = betsDigest(recordedPositions(positions));
     if (closed.data.betsDigest !== recomputed || round.betsDigest !== recomputed) {
@@ -270,21 +189,8 @@ async function checkRound(
       );
     }
   }
-  const dealt = find('COUP_DEALT')?.event;
-  if (dealt) {
-    const coup = round.coup;
-    if (
-      !coup ||
-      !same(dealt.data.coup, coup.result) ||
-      dealt.data.start !== coup.start ||
-      dealt.data.index !== coup.index ||
-      dealt.data.last !== coup.last ||
-      !same(dealt.data.cards, dealtCards(coup.result))
-    ) {
-      problem(id, dealt.seq, 'COUP_MISMATCH', `round ${id}: the stored outcome differs from COUP_DEALT`);
-    }
-  }
-  const settledEvent = find('ROUND_SETTLED')?.event;
+  coupDealtProblems(round, events).forEach(report);
+  const settledEvent = eventOf(events, 'ROUND_SETTLED')?.event;
   if (settledEvent) {
     const recomputed = settlementsDigest(recordedPositions(positions));
     if (settledEvent.data.settlementsDigest !== recomputed || round.settlementsDigest !== recomputed) {
@@ -296,7 +202,7 @@ async function checkRound(
       );
     }
   }
-  const voided = find('ROUND_VOIDED')?.event;
+  const voided = eventOf(events, 'ROUND_VOIDED')?.event;
   if (voided) {
     const recomputed = refundsDigest(recordedPositions(positions, true));
     if (
@@ -376,8 +282,8 @@ async function checkPosition(
 
 function checkClosed(
   shoe: ShoeRecord,
-  parsed: Parsed[],
-  closing: Parsed | undefined,
+  parsed: ParsedEvent[],
+  closing: ParsedEvent | undefined,
   closeKey: KeyLookup | undefined,
   rounds: Map<string, { round: RoundRecord }>,
   problem: Report,
@@ -393,8 +299,12 @@ function checkClosed(
     close.statement.head !== closing.record.hash ||
     close.statement.length !== parsed.length ||
     close.statement.commitment !== shoe.commitment ||
-    checkSignature(closeKey, 'the close statement', event.seq, problem, (spki) =>
-      verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+    verifiedWith(
+      closeKey ?? { keyId: close.statement.keyId, key: undefined },
+      'the close statement',
+      (spki) =>
+        verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+      (detail) => problem(null, event.seq, 'SIGNING_KEY_UNKNOWN', detail),
     ) === false
   ) {
     problem(
