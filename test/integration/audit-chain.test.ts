@@ -216,6 +216,12 @@ describe('the chain check', () => {
       coup.result.winner = coup.result.winner === 'TIE' ? 'PLAYER' : 'TIE';
     });
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['COUP_MISMATCH', round]);
+
+    // A round item renumbered after the fact no longer agrees with the ROUND_OPENED that numbered it.
+    report = await withEdited(stack.tables.names.game, { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
+      x.number = (x.number as number) + 1;
+    });
+    expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['ROUND_MISMATCH', round]);
     expect((await check()).ok).toBe(true);
   });
 });

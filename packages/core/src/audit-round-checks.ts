@@ -39,7 +39,7 @@ const POINTERS = {
 export const eventOf = (events: readonly ParsedEvent[], type: string): ParsedEvent | undefined =>
   events.find((x) => x.event?.type === type);
 
-/** The round's events (chain order) are the ones its status calls for, and its item points at them. */
+/** The round's events (chain order) are the ones its status calls for, and its item points at them and agrees with them. */
 export function roundEventProblems(round: RoundRecord, events: readonly ParsedEvent[]): RoundProblem[] {
   const id = round.roundId;
   const problems: RoundProblem[] = [];
@@ -53,6 +53,11 @@ export function roundEventProblems(round: RoundRecord, events: readonly ParsedEv
   if (!pointers.every(([key, type]) => round.audit[key] === eventOf(events, type)?.record.seq)) {
     const detail = `round ${id}: the round item points at other events than the chain holds`;
     problems.push({ code: 'ROUND_MISMATCH', detail, seq: null });
+  }
+  const opened = eventOf(events, 'ROUND_OPENED')?.event;
+  if (opened && opened.data.number !== round.number) {
+    const detail = `round ${id}: ROUND_OPENED numbers the round ${String(opened.data.number)}, the round item ${round.number}`;
+    problems.push({ code: 'ROUND_MISMATCH', detail, seq: opened.seq });
   }
   return problems;
 }

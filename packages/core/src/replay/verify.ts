@@ -257,14 +257,6 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
     p.add(x.code, x.detail, x.seq);
   }
   for (const x of roundEventProblems(round, mine)) p.add(x.code, x.detail, x.seq);
-  const opened = eventOf(mine, 'ROUND_OPENED')?.event;
-  if (opened && opened.data.number !== round.number) {
-    p.add(
-      'ROUND_MISMATCH',
-      `ROUND_OPENED numbers the round ${String(opened.data.number)}, the round item ${round.number}`,
-      opened.seq,
-    );
-  }
   const closed = eventOf(mine, 'BETTING_CLOSED')?.event;
   if (closed && closed.data.betsDigest !== round.betsDigest) {
     p.add(
