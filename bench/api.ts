@@ -19,9 +19,9 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -44,9 +44,10 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import autocannon from 'autocannon';
+import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
 
 const SECTION = '## API on DynamoDB Local';
-const DOC = resolve(import.meta.dirname, '..', 'docs', 'benchmarks.md');
+const DOC = BENCHMARKS_DOC;
 const QUICK = process.argv.includes('--quick');
 
 const OPERATOR = 'bench';
@@ -1322,19 +1323,6 @@ function section(ops: OperationResult[], runs: ResolveRun[], startLoad: number):
   return `${lines.join('\n')}\n`;
 }
 
-/** Replaces this script's section of docs/benchmarks.md, or appends it; other sections stay as they are. */
-function writeSection(text: string): void {
-  const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const start = doc.indexOf(`${SECTION}\n`);
-  if (start < 0) {
-    writeFileSync(DOC, `${doc.trimEnd()}\n\n${text}`);
-    return;
-  }
-  const next = doc.indexOf('\n## ', start + SECTION.length);
-  const rest = next < 0 ? '' : doc.slice(next + 1);
-  writeFileSync(DOC, `${doc.slice(0, start)}${text}${rest ? `\n${rest}` : ''}`);
-}
-
 const summary = (p: Pass) => ({
   count: p.count,
   perSecond: Math.round(p.perSecond),
@@ -1415,7 +1403,7 @@ export async function run(): Promise<void> {
     );
     if (process.argv.includes('--no-write')) console.log(`\n${text}`);
     else {
-      writeSection(text);
+      writeDocSection(SECTION, text);
       console.log(`wrote "${SECTION}" in ${DOC}`);
     }
   } finally {

@@ -11,8 +11,9 @@
  * left as they are). Numbers are for this machine and Node version; Lambda's arm64 cores differ, the
  * ratios between functions do not much.
  */
+
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,11 +24,11 @@ import {
   bundleHandlerWithMetafile,
   handlerEntry,
   type Metafile,
-  REPO_ROOT,
 } from '../infra/src/esbuild-options';
+import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
 
 const SECTION = '## Lambda bundles and cold start';
-const DOC = join(REPO_ROOT, 'docs', 'benchmarks.md');
+const DOC = BENCHMARKS_DOC;
 
 interface Row {
   handler: string;
@@ -157,19 +158,6 @@ function section(rows: Row[], missing: string[], failed: string[], runs: number)
   return `${lines.join('\n')}\n`;
 }
 
-/** Replaces this script's section of docs/benchmarks.md, or appends it; other sections stay as they are. */
-function writeSection(text: string): void {
-  const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const start = doc.indexOf(`${SECTION}\n`);
-  if (start < 0) {
-    writeFileSync(DOC, `${doc.trimEnd()}\n\n${text}`);
-    return;
-  }
-  const next = doc.indexOf('\n## ', start + SECTION.length);
-  const rest = next < 0 ? '' : doc.slice(next + 1);
-  writeFileSync(DOC, `${doc.slice(0, start)}${text}${rest ? `\n${rest}` : ''}`);
-}
-
 /** The suite entry for bench/run.ts (`pnpm bench bundles`). */
 export async function run(): Promise<void> {
   const runs = Number(arg('--runs') ?? 7);
@@ -202,7 +190,7 @@ export async function run(): Promise<void> {
   const text = section(rows, missing, failed, runs);
   if (process.argv.includes('--no-write')) console.log(`\n${text}`);
   else {
-    writeSection(text);
+    writeDocSection(SECTION, text);
     console.log(`\nwrote "${SECTION}" in ${DOC}`);
   }
 }
