@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/main';
+import { runCli as inProcess } from './run-cli';
 
 const bin = fileURLToPath(new URL('../../../node_modules/.bin/baccarat', import.meta.url));
 const run = promisify(execFile);
@@ -21,18 +20,6 @@ async function baccarat(args: string[], stdin?: string) {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
-}
-
-/** Runs main() in-process with captured streams. */
-async function inProcess(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-  });
-  return { code, stdout, stderr };
 }
 
 describe('baccarat CLI (spawned bin)', () => {

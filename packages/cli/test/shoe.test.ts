@@ -1,18 +1,6 @@
-import { Readable } from 'node:stream';
 import { dealShoe, hexToBytes } from '@pyb/fairness';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/main';
-
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-  });
-  return { code, stdout, stderr };
-}
+import { runCli as cli } from './run-cli';
 
 const seed = 'a1'.repeat(32);
 

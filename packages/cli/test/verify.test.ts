@@ -3,13 +3,12 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tablePreset } from '@pyb/engine';
 import { buildDemoBundle, type ShoeBundle } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/main';
+import { runCli as cli } from './run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,17 +38,6 @@ const write = (name: string, value: unknown) => {
   writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
   return path;
 };
-
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    stdin: Readable.from([]),
-  });
-  return { code, stdout, stderr };
-}
 
 describe('baccarat verify', () => {
   it('prints every check and exits 0 for an honest bundle', async () => {
