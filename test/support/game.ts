@@ -7,6 +7,7 @@ import { type Actor, type Core, DomainError, type RoundView, type ShoeView } fro
 import {
   type Bet,
   type BetType,
+  betLimit,
   type CoupResult,
   ShoeRunner,
   settle,
@@ -54,7 +55,7 @@ export interface PlayOptions {
 }
 
 const amountFor = (config: TableConfig, type: BetType, rng: Xoshiro128): number => {
-  const { min } = config.limits[type];
+  const { min } = betLimit(config, type)!;
   return min * (1 + (rng.nextU32() % 4));
 };
 
@@ -82,7 +83,7 @@ export async function playShoe(o: PlayOptions): Promise<PlayedRound[]> {
       if (rng.nextU32() % 5 === 0) {
         // A second call raises one of his bets.
         const raised = position[rng.nextU32() % position.length]!;
-        const extra = o.config.limits[raised.type].min;
+        const extra = betLimit(o.config, raised.type)!.min;
         await o.core.placeBet(o.actor, {
           roundId: round.roundId,
           playerId,

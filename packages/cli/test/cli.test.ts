@@ -38,6 +38,36 @@ describe('baccarat CLI (spawned bin)', () => {
     expect(odds.houseEdge.player).toBeCloseTo(0.0124, 4);
     expect(odds.houseEdge.tie).toBeCloseTo(0.1436, 4);
     expect(odds.houseEdge.playerPair).toBeCloseTo(0.1036, 4);
+    // the side bets and Banca variants (docs/rules.md lists them beside the published figures)
+    expect(Object.keys(odds.houseEdge)).toEqual(
+      expect.arrayContaining([
+        'eitherPair',
+        'perfectPair',
+        'dragonBonusPlayer',
+        'dragonBonusBanker',
+        'dragon7',
+        'panda8',
+        'ezBanker',
+        'noCommissionBanker',
+        'super6',
+        'big',
+        'small',
+      ]),
+    );
+    expect(odds.houseEdge.dragonBonusPlayer).toBeCloseTo(0.0265, 4);
+    expect(odds.houseEdge.dragon7).toBeCloseTo(0.0761, 4);
+    expect(odds.houseEdge.ezBanker).toBeCloseTo(0.0102, 4);
+    expect(odds.counts.dragon7).toBe('112633011329024');
+    expect(odds.counts.dragonBonusBanker.margin['9']).toBe('15390342909952');
+  });
+
+  it('odds text output: the count of every event and the edge of every bet', async () => {
+    const { code, stdout } = await baccarat(['odds', '--decks', '6']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Punto non-natural win by 9 +\d+ +0\.00\d+/);
+    expect(stdout).toMatch(/two perfect pairs +227456349120 /);
+    expect(stdout).toMatch(/Dragon Bonus Punto .* 2\.6675%/);
+    expect(stdout).toMatch(/Small +1\.5:1 .* 5\.2687%/);
   });
 
   it('coup - --json: one JSON line per input line, error lines for bad or short sequences', async () => {
@@ -83,6 +113,8 @@ describe('baccarat CLI (spawned bin)', () => {
     expect(r.shoes).toBeGreaterThan(20000 / 70);
     expect(r.exact.banker).toBeCloseTo(0.458653, 6);
     expect(r.chiSquare.df).toBe(2);
+    expect(r.observed.small + r.observed.big).toBe(20000);
+    expect(Object.keys(r.zScore)).toEqual(expect.arrayContaining(['dragon7', 'panda8', 'perfectPairBoth']));
     expect(r.chiSquare.pValue).toBeGreaterThan(0);
     expect(r.chiSquare.pValue).toBeLessThanOrEqual(1);
   });

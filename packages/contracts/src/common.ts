@@ -39,10 +39,29 @@ export const Timestamp = z.iso
   .datetime()
   .meta({ description: 'ISO 8601, UTC', example: '2025-01-01T12:00:00.000Z' });
 
-export const BetType = z.enum(['PLAYER', 'BANKER', 'TIE', 'PLAYER_PAIR', 'BANKER_PAIR']).meta({
-  id: 'BetType',
-  description: 'PLAYER = Punto, BANKER = Banca, TIE = Empate, and the pair side bets.',
-});
+export const BetType = z
+  .enum([
+    'PLAYER',
+    'BANKER',
+    'TIE',
+    'PLAYER_PAIR',
+    'BANKER_PAIR',
+    'EITHER_PAIR',
+    'PERFECT_PAIR',
+    'DRAGON_BONUS_PLAYER',
+    'DRAGON_BONUS_BANKER',
+    'DRAGON_7',
+    'PANDA_8',
+    'SUPER_6',
+    'BIG',
+    'SMALL',
+  ])
+  .meta({
+    id: 'BetType',
+    description:
+      'PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers ' +
+      'in its configuration (docs/rules.md).',
+  });
 
 export const Winner = z.enum(['PLAYER', 'BANKER', 'TIE']).meta({ id: 'Winner' });
 

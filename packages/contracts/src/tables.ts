@@ -6,7 +6,8 @@ const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit'
 /** The table configuration as the engine defines it (docs/architecture.md, TableConfig). */
 export const TableConfig = z
   .strictObject({
-    variant: z.enum(['mini', 'midi', 'full']),
+    variant: z.enum(['mini', 'midi', 'full', 'custom']),
+    name: z.string().optional().meta({ description: 'Custom tables only: the table type name.' }),
     seats: z.int().min(1).max(14),
     decks: z.int().min(1).max(8),
     commission: z.strictObject({
@@ -69,9 +70,11 @@ export const TableConfigOverrides = z
 export const CreateTableRequest = z
   .strictObject({
     name: z.string().trim().min(1).max(80).meta({ example: 'Mini Punto Banco 1' }),
-    variant: z
-      .enum(['mini', 'midi', 'full'])
-      .meta({ description: 'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8).' }),
+    variant: z.enum(['mini', 'midi', 'full', 'custom']).meta({
+      description:
+        'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8); custom for any other seats or ' +
+        'decks (its configuration takes the table name).',
+    }),
     config: TableConfigOverrides.optional(),
   })
   .meta({ id: 'CreateTableRequest' });

@@ -1,4 +1,4 @@
-import { BET_TYPES, type BetType, SIDE_BETS, type TableConfig } from './config';
+import { BET_TYPES, type BetType, betLimit, type TableConfig } from './config';
 
 /** One bet of a position (one seat, one player, one coup). Integer minor units, > 0. */
 export interface Bet {
@@ -31,9 +31,10 @@ export class BetRuleError extends Error {
 /**
  * Checks the bets of one position for one coup (seed 000 and 004):
  * at least one bet; each a known type and a positive safe integer; one bet per type; never Punto and
- * Banca together (Empate alone or with either); pair side bets only where the table enables them;
- * each within the table's min/max for its type. "One seat per player per coup" is the caller's: it
- * holds one position (one bet list) per player per round.
+ * Banca together (Empate alone or with either); a pair or side bet only where the table offers it
+ * (`pairBets`, `sideBets`); each within the table's min/max for its type. Side bets need no main bet
+ * and combine freely (Big with Small, both Dragon Bonus sides): each is settled on its own. "One place
+ * per player per coup" is the caller's: it holds one position (one bet list) per player per round.
  */
 export function validateBets(config: TableConfig, bets: readonly Bet[]): void {
   if (bets.length === 0) throw new BetRuleError('BET_EMPTY', 'a position needs at least one bet');
@@ -58,15 +59,23 @@ export function validateBets(config: TableConfig, bets: readonly Bet[]): void {
     throw new BetRuleError('BET_PLAYER_AND_BANKER', 'Punto and Banca cannot both be bet in the same coup');
   }
   for (const bet of bets) {
-    if (SIDE_BETS.includes(bet.type) && !config.pairBets) {
+    const limit = betLimit(config, bet.type);
+    if (!limit) {
       throw new BetRuleError('BET_SIDE_DISABLED', `this table does not offer ${bet.type}`, bet.type);
     }
-    const { min, max } = config.limits[bet.type];
-    if (bet.amount < min) {
-      throw new BetRuleError('BET_BELOW_MIN', `${bet.type} minimum is ${min} (got ${bet.amount})`, bet.type);
+    if (bet.amount < limit.min) {
+      throw new BetRuleError(
+        'BET_BELOW_MIN',
+        `${bet.type} minimum is ${limit.min} (got ${bet.amount})`,
+        bet.type,
+      );
     }
-    if (bet.amount > max) {
-      throw new BetRuleError('BET_ABOVE_MAX', `${bet.type} maximum is ${max} (got ${bet.amount})`, bet.type);
+    if (bet.amount > limit.max) {
+      throw new BetRuleError(
+        'BET_ABOVE_MAX',
+        `${bet.type} maximum is ${limit.max} (got ${bet.amount})`,
+        bet.type,
+      );
     }
   }
 }

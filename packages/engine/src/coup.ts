@@ -167,9 +167,12 @@ export function playCoup(cards: ArrayLike<Card>, offset = 0): CoupResult {
  * nothing per coup:
  *   bits 0-1   winner (WINNER_PLAYER, WINNER_BANKER, WINNER_TIE)
  *   bits 2-5   Punto's total          bits 6-9  Banca's total
- *   bits 10-12 cards used (4..6)
- *   bit 13 Punto natural, 14 Banca natural, 15 Punto pair, 16 Banca pair
- * or NOT_ENOUGH (-1) when the cards run out before the coup ends.
+ *   bit 10 Punto drew a third card,   bit 11 Banca drew one
+ *   bit 12 Punto pair, 13 Banca pair (same rank), 14 Punto suited pair, 15 Banca suited pair (same card)
+ *   bit 16 Punto natural, 17 Banca natural
+ *   bits 18-20 cards used (4..6)
+ * or NOT_ENOUGH (-1) when the cards run out before the coup ends. Bits 2-11 (totals and draws) are the
+ * coup's "leaf" (events.ts), bits 2-15 its leaf and pair marks: everything a bet is settled on.
  */
 export const WINNER_PLAYER = 0;
 export const WINNER_BANKER = 1;
@@ -187,10 +190,15 @@ export function coupCode(cards: Uint8Array, offset: number): number {
   if (pt >= 10) pt -= 10;
   let bt = POINT_VALUES[c1]! + POINT_VALUES[c3]!;
   if (bt >= 10) bt -= 10;
-  let flags = (RANK_OF[c0] === RANK_OF[c2] ? 1 << 15 : 0) | (RANK_OF[c1] === RANK_OF[c3] ? 1 << 16 : 0);
+  // Card codes are suit * 13 + rank: equal codes are a suited pair, equal ranks a pair.
+  let flags =
+    (RANK_OF[c0] === RANK_OF[c2] ? 1 << 12 : 0) |
+    (RANK_OF[c1] === RANK_OF[c3] ? 1 << 13 : 0) |
+    (c0 === c2 ? 1 << 14 : 0) |
+    (c1 === c3 ? 1 << 15 : 0);
   let used = 4;
   if (pt >= 8 || bt >= 8) {
-    flags |= (pt >= 8 ? 1 << 13 : 0) | (bt >= 8 ? 1 << 14 : 0);
+    flags |= (pt >= 8 ? 1 << 16 : 0) | (bt >= 8 ? 1 << 17 : 0);
   } else {
     let third = NO_THIRD;
     if (pt <= 5) {
@@ -199,23 +207,31 @@ export function coupCode(cards: Uint8Array, offset: number): number {
       pt += third;
       if (pt >= 10) pt -= 10;
       used = 5;
+      flags |= 1 << 10;
     }
     if (BANKER_DRAWS[bt * 11 + third + 1] === 1) {
       if (offset + used + 1 > cards.length) return NOT_ENOUGH;
       bt += POINT_VALUES[cards[offset + used]!]!;
       if (bt >= 10) bt -= 10;
       used++;
+      flags |= 1 << 11;
     }
   }
   const winner = pt > bt ? WINNER_PLAYER : bt > pt ? WINNER_BANKER : WINNER_TIE;
-  return winner | (pt << 2) | (bt << 6) | (used << 10) | flags;
+  return winner | (pt << 2) | (bt << 6) | (used << 18) | flags;
 }
 
 export const codeWinner = (code: number): Winner => WINNERS[code & 3]!;
 export const codePlayerTotal = (code: number): number => (code >> 2) & 15;
 export const codeBankerTotal = (code: number): number => (code >> 6) & 15;
-export const codeCardsUsed = (code: number): number => (code >> 10) & 7;
-export const codePlayerNatural = (code: number): boolean => (code & (1 << 13)) !== 0;
-export const codeBankerNatural = (code: number): boolean => (code & (1 << 14)) !== 0;
-export const codePlayerPair = (code: number): boolean => (code & (1 << 15)) !== 0;
-export const codeBankerPair = (code: number): boolean => (code & (1 << 16)) !== 0;
+export const codeCardsUsed = (code: number): number => (code >> 18) & 7;
+export const codePlayerDrew = (code: number): boolean => (code & (1 << 10)) !== 0;
+export const codeBankerDrew = (code: number): boolean => (code & (1 << 11)) !== 0;
+export const codePlayerPair = (code: number): boolean => (code & (1 << 12)) !== 0;
+export const codeBankerPair = (code: number): boolean => (code & (1 << 13)) !== 0;
+export const codePlayerSuitedPair = (code: number): boolean => (code & (1 << 14)) !== 0;
+export const codeBankerSuitedPair = (code: number): boolean => (code & (1 << 15)) !== 0;
+export const codePlayerNatural = (code: number): boolean => (code & (1 << 16)) !== 0;
+export const codeBankerNatural = (code: number): boolean => (code & (1 << 17)) !== 0;
+/** Bits 2-11: totals and draws (events.ts `leafKey`). */
+export const codeLeaf = (code: number): number => (code >> 2) & 0x3ff;

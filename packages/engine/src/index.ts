@@ -3,6 +3,7 @@ export * from './cards';
 export * from './composition';
 export * from './config';
 export * from './coup';
+export * from './events';
 export * from './odds';
 export * from './rng';
 export * from './roads';

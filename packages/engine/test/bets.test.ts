@@ -72,4 +72,43 @@ describe('bet rules (seeds 000, 004)', () => {
     expect(error?.betType).toBe('BANKER_PAIR');
     expect(error?.name).toBe('BetRuleError');
   });
+
+  it('side bets: refused where not offered, limits from the side bet, free to combine', () => {
+    const limit = { min: 100, max: 1_000 };
+    const sides = tablePreset('mini', {
+      sideBets: {
+        BIG: { limit },
+        SMALL: { limit },
+        DRAGON_BONUS_PLAYER: { limit },
+        DRAGON_BONUS_BANKER: { limit },
+      },
+    });
+    expect(refusal([{ type: 'DRAGON_7', amount: 100 }], sides)).toBe('BET_SIDE_DISABLED');
+    expect(refusal([{ type: 'EITHER_PAIR', amount: 100 }])).toBe('BET_SIDE_DISABLED');
+    expect(refusal([{ type: 'BIG', amount: 99 }], sides)).toBe('BET_BELOW_MIN');
+    expect(refusal([{ type: 'BIG', amount: 1_001 }], sides)).toBe('BET_ABOVE_MAX');
+    // a side bet alone, Big with Small, both Dragon Bonus sides, with Punto: each settles on its own
+    expect(refusal([{ type: 'SMALL', amount: 1_000 }], sides)).toBeUndefined();
+    expect(
+      refusal(
+        [
+          { type: 'PLAYER', amount: 500 },
+          { type: 'BIG', amount: 100 },
+          { type: 'SMALL', amount: 100 },
+          { type: 'DRAGON_BONUS_PLAYER', amount: 100 },
+          { type: 'DRAGON_BONUS_BANKER', amount: 100 },
+        ],
+        sides,
+      ),
+    ).toBeUndefined();
+    expect(
+      refusal(
+        [
+          { type: 'BIG', amount: 100 },
+          { type: 'BIG', amount: 100 },
+        ],
+        sides,
+      ),
+    ).toBe('BET_DUPLICATE_TYPE');
+  });
 });

@@ -8,7 +8,13 @@ import {
   parseCards,
   pointValue,
 } from '../src/cards';
-import { compositionOfCards, compositionOfDecks, removeCards, valueCounts } from '../src/composition';
+import {
+  compositionOfCards,
+  compositionOfDecks,
+  rankCounts,
+  removeCards,
+  valueCounts,
+} from '../src/composition';
 
 describe('card notation', () => {
   it('round-trips all 52 cards', () => {
@@ -55,13 +61,17 @@ describe('shoe compositions', () => {
     expect(() => canonicalShoe(9)).toThrow(RangeError);
   });
 
-  it('counts ranks and values; removes dealt cards', () => {
-    expect(compositionOfDecks(6)).toEqual(new Array(13).fill(24));
+  it('counts cards, ranks and values; removes dealt cards', () => {
+    expect(compositionOfDecks(6)).toEqual(new Array(52).fill(6));
+    expect(rankCounts(compositionOfDecks(6))).toEqual(new Array(13).fill(24));
     expect(compositionOfCards(canonicalShoe(2))).toEqual(compositionOfDecks(2));
     expect(valueCounts(compositionOfDecks(1))).toEqual([16, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
-    const left = removeCards(compositionOfDecks(1), parseCards('KS KH 5D'));
-    expect(left[12]).toBe(2);
-    expect(left[4]).toBe(3);
-    expect(() => removeCards(left, parseCards('KS KS KD'))).toThrow(RangeError);
+    const left = removeCards(compositionOfDecks(2), parseCards('KS KH 5D KS'));
+    expect(left[parseCard('KS')]).toBe(0);
+    expect(left[parseCard('KH')]).toBe(1);
+    expect(rankCounts(left)[12]).toBe(5);
+    expect(rankCounts(left)[4]).toBe(7);
+    expect(() => removeCards(left, parseCards('KS'))).toThrow(RangeError);
+    expect(() => rankCounts([1, 2, 3])).toThrow(RangeError);
   });
 });

@@ -2,12 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCard, NO_CARD, parseCards, pointValue } from '../src/cards';
 import {
+  codeBankerDrew,
   codeBankerNatural,
   codeBankerPair,
+  codeBankerSuitedPair,
   codeBankerTotal,
   codeCardsUsed,
+  codeLeaf,
+  codePlayerDrew,
   codePlayerNatural,
   codePlayerPair,
+  codePlayerSuitedPair,
   codePlayerTotal,
   codeWinner,
   coupCode,
@@ -15,6 +20,7 @@ import {
   NotEnoughCardsError,
   playCoup,
 } from '../src/coup';
+import { leafKey } from '../src/events';
 import { byValues } from './helpers';
 
 const play = (text: string) => playCoup(parseCards(text));
@@ -142,6 +148,18 @@ describe('playCoup', () => {
         expect(codeBankerNatural(code)).toBe(coup.bankerNatural);
         expect(codePlayerPair(code)).toBe(coup.playerPair);
         expect(codeBankerPair(code)).toBe(coup.bankerPair);
+        expect(codePlayerSuitedPair(code)).toBe(coup.player.cards[0] === coup.player.cards[1]);
+        expect(codeBankerSuitedPair(code)).toBe(coup.banker.cards[0] === coup.banker.cards[1]);
+        expect(codePlayerDrew(code)).toBe(coup.player.cards.length === 3);
+        expect(codeBankerDrew(code)).toBe(coup.banker.cards.length === 3);
+        expect(codeLeaf(code)).toBe(
+          leafKey(
+            coup.player.total,
+            coup.banker.total,
+            coup.player.cards.length === 3,
+            coup.banker.cards.length === 3,
+          ),
+        );
       }),
       { numRuns: 5000 },
     );

@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Card, canonicalShoe, parseCards } from '../src/cards';
+import { compositionOfDecks } from '../src/composition';
 import { type AfterCutCard, tablePreset } from '../src/config';
-import { coupCode } from '../src/coup';
+import { type CoupResult, coupCode } from '../src/coup';
+import { flatEvents } from '../src/events';
+import { exactOdds, probabilities } from '../src/odds';
 import { shuffleInPlace, Xoshiro128 } from '../src/rng';
+import { coupFacts } from '../src/settlement';
 import { burnOf, isLastCoup, nextCoup, ShoeRunner, type ShoeState, startShoe } from '../src/shoe';
 import { ShoeSimulator, TALLY } from '../src/simulate';
 
@@ -128,7 +132,8 @@ describe('shoe properties', () => {
   it('property: the simulator hot path plays the same shoes as the runner', () => {
     fc.assert(
       fc.property(fc.integer(), fc.boolean(), fc.integer({ min: 1, max: 8 }), (seed, more, decks) => {
-        const config = tablePreset('full', {
+        const config = tablePreset('custom', {
+          name: 'simulation',
           decks,
           afterCutCard: more ? 'ONE_MORE_COUP' : 'FINISH_COUP',
           cutCard: { minCardsBehind: 12, maxCardsBehind: 30 },
@@ -143,6 +148,8 @@ describe('shoe properties', () => {
         );
         expect(sim.tallies[TALLY.COUPS]).toBe(coups.length);
         expect(sim.tallies[TALLY.CARDS]).toBe(coups.reduce((a, c) => a + c.result.cardsUsed, 0));
+        // The histogram's events are the runner's coups counted one by one.
+        expect(sim.events()).toEqual(countEvents(coups.map((c) => c.result)));
       }),
       { numRuns: 100 },
     );
@@ -160,4 +167,67 @@ describe('shoe properties', () => {
     const t = run('a');
     expect(t[TALLY.PLAYER]! + t[TALLY.BANKER]! + t[TALLY.TIE]!).toBe(1000);
   });
+
+  it('observed frequencies of every event stay within 4.5 standard errors of the exact probabilities', () => {
+    const sim = new ShoeSimulator(tablePreset('full'), 'events vs exact');
+    sim.playCoups(400_000);
+    const n = sim.coups;
+    const observed = flatEvents(sim.events());
+    const exact = flatEvents(probabilities(exactOdds(compositionOfDecks(8))));
+    for (const [key, p] of Object.entries(exact)) {
+      // whole shoes are slightly dependent coups (cards removed), so this is a sanity bound, not a test
+      // of the shuffle (fairness tests that)
+      const z = (observed[key]! - n * p) / Math.sqrt(n * p * (1 - p));
+      expect([key, Math.abs(z) < 4.5]).toEqual([key, true]);
+    }
+  });
 });
+
+/** Events counted coup by coup from the coup facts, the slow and obvious way. */
+function countEvents(coups: CoupResult[]) {
+  const margin = () => ({ 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0 });
+  const e = {
+    player: 0,
+    banker: 0,
+    tie: 0,
+    natural: 0,
+    dragonBonusPlayer: { naturalWin: 0, naturalTie: 0, margin: margin() },
+    dragonBonusBanker: { naturalWin: 0, naturalTie: 0, margin: margin() },
+    dragon7: 0,
+    panda8: 0,
+    bankerWinOn6: 0,
+    small: 0,
+    big: 0,
+    playerPair: 0,
+    bankerPair: 0,
+    eitherPair: 0,
+    perfectPairOne: 0,
+    perfectPairBoth: 0,
+  };
+  for (const coup of coups) {
+    const f = coupFacts(coup);
+    e[f.winner === 'PLAYER' ? 'player' : f.winner === 'BANKER' ? 'banker' : 'tie']++;
+    if (f.playerNatural || f.bankerNatural) e.natural++;
+    if (f.winner === 'TIE' && f.playerNatural && f.bankerNatural) {
+      e.dragonBonusPlayer.naturalTie++;
+      e.dragonBonusBanker.naturalTie++;
+    } else if (f.winner !== 'TIE') {
+      const side = f.winner === 'PLAYER' ? e.dragonBonusPlayer : e.dragonBonusBanker;
+      const m = Math.abs(f.playerTotal - f.bankerTotal);
+      if (f.winner === 'PLAYER' ? f.playerNatural : f.bankerNatural) side.naturalWin++;
+      else if (m >= 4) side.margin[m as 4]++;
+    }
+    if (f.winner === 'BANKER' && f.bankerThreeCards && f.bankerTotal === 7) e.dragon7++;
+    if (f.winner === 'PLAYER' && f.playerThreeCards && f.playerTotal === 8) e.panda8++;
+    if (f.winner === 'BANKER' && f.bankerTotal === 6) e.bankerWinOn6++;
+    if (f.cards === 4) e.small++;
+    else e.big++;
+    if (f.playerPair) e.playerPair++;
+    if (f.bankerPair) e.bankerPair++;
+    if (f.playerPair || f.bankerPair) e.eitherPair++;
+    const suited = Number(f.playerSuitedPair) + Number(f.bankerSuitedPair);
+    if (suited === 1) e.perfectPairOne++;
+    if (suited === 2) e.perfectPairBoth++;
+  }
+  return e;
+}

@@ -5,6 +5,7 @@
  * service, or a test key), so this stays pure.
  */
 import {
+  type BaseBetType,
   BET_TYPES,
   type Bet,
   type BetType,
@@ -69,7 +70,7 @@ function demoBets(
   table: TableConfig,
   n: number,
 ): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
-  const stake = (type: BetType, k: number) => {
+  const stake = (type: BaseBetType, k: number) => {
     const { min, max } = table.limits[type];
     return Math.min(max, min * (1 + ((n * 7 + k * 3) % 5)));
   };

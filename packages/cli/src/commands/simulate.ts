@@ -2,9 +2,12 @@ import {
   chiSquare,
   compositionOfDecks,
   exactOdds,
+  flatEvents,
+  PRESET_SHAPES,
   probabilities,
   ShoeSimulator,
   TALLY,
+  type TableConfig,
   tablePreset,
 } from '@pyb/engine';
 import cliProgress from 'cli-progress';
@@ -14,8 +17,9 @@ const usage = `usage: baccarat simulate --coups N --seed S [--decks 8] [--one-mo
 
 Plays whole shoes (seeded xoshiro128** shuffle, simulation only; burn; cut card 14-20 cards from the
 end) until N coups were played, and compares the observed frequencies with the exact ones of a full
-shoe: Pearson chi-square over Banca/Punto/Empate (2 degrees of freedom) and z-scores for naturals
-and pairs. A progress bar shows on stderr (when it is a terminal) for long runs.`;
+shoe: Pearson chi-square over Banca/Punto/Empate (2 degrees of freedom) and a z-score for every event a
+bet is settled on (naturals, pairs, perfect pairs, Dragon Bonus margins, Dragon 7, Panda 8, Banca wins
+on 6, Big/Small). A progress bar shows on stderr (when it is a terminal) for long runs.`;
 
 /** Long enough to be worth a progress bar. */
 const PROGRESS_FROM = 500_000;
@@ -38,17 +42,14 @@ export const simulateCommand: Command = {
     if (values.seed === undefined || values.seed === '') throw new UsageError('--seed S is required');
     const coups = intOption('coups', values.coups, 1, 1e12)!;
     const decks = intOption('decks', values.decks, 1, 8)!;
-    const config = tablePreset(decks === 8 ? 'full' : 'mini', {
-      decks,
-      afterCutCard: values['one-more-coup'] ? 'ONE_MORE_COUP' : 'FINISH_COUP',
-    });
+    const config = tableOf(decks, values['one-more-coup'] ? 'ONE_MORE_COUP' : 'FINISH_COUP');
     const sim = new ShoeSimulator(config, values.seed);
 
     const started = performance.now();
     await playWithProgress(sim, coups, io);
     const elapsedMs = performance.now() - started;
 
-    const summary = summarize(sim.tallies, decks);
+    const summary = summarize(sim, decks);
     const result = {
       decks,
       seed: values.seed,
@@ -86,35 +87,27 @@ async function playWithProgress(sim: ShoeSimulator, coups: number, io: CommandIo
   bar?.stop();
 }
 
-type Tally = Float64Array;
+/** The preset with these decks (mini for 6, full for 8), or a custom table. */
+function tableOf(decks: number, afterCutCard: TableConfig['afterCutCard']): TableConfig {
+  if (decks === PRESET_SHAPES.full.decks) return tablePreset('full', { afterCutCard });
+  if (decks === PRESET_SHAPES.mini.decks) return tablePreset('mini', { afterCutCard });
+  return tablePreset('custom', { name: `${decks}-deck simulation`, decks, afterCutCard });
+}
 
-function summarize(t: Tally, decks: number) {
+function summarize(sim: ShoeSimulator, decks: number) {
+  const t = sim.tallies;
   const coups = t[TALLY.COUPS]!;
-  const exact = probabilities(exactOdds(compositionOfDecks(decks)));
-  const observed = {
-    banker: t[TALLY.BANKER]!,
-    player: t[TALLY.PLAYER]!,
-    tie: t[TALLY.TIE]!,
-    natural: t[TALLY.NATURAL]!,
-    playerPair: t[TALLY.PLAYER_PAIR]!,
-    bankerPair: t[TALLY.BANKER_PAIR]!,
-  };
-  const keys = Object.keys(observed) as (keyof typeof observed)[];
-  const frequency = Object.fromEntries(keys.map((k) => [k, observed[k] / coups])) as Record<
-    (typeof keys)[number],
-    number
-  >;
-  const expected = Object.fromEntries(keys.map((k) => [k, exact[k]])) as Record<
-    (typeof keys)[number],
-    number
-  >;
+  const exact = flatEvents(probabilities(exactOdds(compositionOfDecks(decks))));
+  const observed = flatEvents(sim.events());
+  const keys = Object.keys(exact);
+  const frequency = Object.fromEntries(keys.map((k) => [k, observed[k]! / coups]));
   // z-score of a binomial proportion against its exact probability
   const zScore = Object.fromEntries(
-    keys.map((k) => [k, (observed[k] - coups * exact[k]) / Math.sqrt(coups * exact[k] * (1 - exact[k]))]),
-  ) as Record<(typeof keys)[number], number>;
+    keys.map((k) => [k, (observed[k]! - coups * exact[k]!) / Math.sqrt(coups * exact[k]! * (1 - exact[k]!))]),
+  );
   const gof = chiSquare(
-    [observed.banker, observed.player, observed.tie],
-    [exact.banker, exact.player, exact.tie],
+    [observed.banker!, observed.player!, observed.tie!],
+    [exact.banker!, exact.player!, exact.tie!],
   );
   return {
     coups,
@@ -122,7 +115,7 @@ function summarize(t: Tally, decks: number) {
     cardsPerCoup: t[TALLY.CARDS]! / coups,
     observed,
     frequency,
-    exact: expected,
+    exact,
     zScore,
     chiSquare: { categories: ['BANKER', 'PLAYER', 'TIE'], ...gof },
   };
@@ -136,23 +129,15 @@ function text(
     coupsPerSecond: number;
   },
 ) {
-  const names: [keyof typeof r.observed, string][] = [
-    ['banker', 'Banca'],
-    ['player', 'Punto'],
-    ['tie', 'Empate'],
-    ['natural', 'natural'],
-    ['playerPair', 'Punto pair'],
-    ['bankerPair', 'Banca pair'],
-  ];
   return [
     `${r.coups} coups in ${r.shoes} shoe(s) of ${r.decks} deck(s), seed "${r.seed}"; ` +
       `${r.cardsPerCoup.toFixed(4)} cards per coup; ${r.elapsedMs} ms (${r.coupsPerSecond} coups/s)`,
     '',
-    `${'outcome'.padEnd(12)} ${'observed'.padStart(14)} ${'frequency'.padStart(10)} ${'exact'.padStart(10)} ${'z'.padStart(8)}`,
-    ...names.map(
-      ([k, name]) =>
-        `${name.padEnd(12)} ${String(r.observed[k]).padStart(14)} ${r.frequency[k].toFixed(6).padStart(10)} ` +
-        `${r.exact[k].toFixed(6).padStart(10)} ${r.zScore[k].toFixed(2).padStart(8)}`,
+    `${'event'.padEnd(32)} ${'observed'.padStart(14)} ${'frequency'.padStart(10)} ${'exact'.padStart(10)} ${'z'.padStart(8)}`,
+    ...Object.keys(r.exact).map(
+      (k) =>
+        `${k.padEnd(32)} ${String(r.observed[k]).padStart(14)} ${r.frequency[k]!.toFixed(6).padStart(10)} ` +
+        `${r.exact[k]!.toFixed(6).padStart(10)} ${r.zScore[k]!.toFixed(2).padStart(8)}`,
     ),
     '',
     `chi-square (Banca/Punto/Empate vs exact, df ${r.chiSquare.df}): ${r.chiSquare.statistic.toFixed(4)}, ` +

@@ -3,6 +3,7 @@ import {
   type Bet,
   BetRuleError,
   type BetType,
+  betLimit,
   type TableConfig,
   validateBets,
   worstCaseCommission,
@@ -356,7 +357,7 @@ function positionOp(
   for (const bet of added) {
     const path = `bets.${bet.type}`;
     expect[path] =
-      position.bets[bet.type] === undefined ? null : { lte: config.limits[bet.type].max - bet.amount };
+      position.bets[bet.type] === undefined ? null : { lte: betLimit(config, bet.type)!.max - bet.amount };
     add[path] = bet.amount;
     const opposite = OPPOSITE[bet.type];
     if (opposite) expect[`bets.${opposite}`] = null;
