@@ -47,7 +47,7 @@ beforeAll(async () => {
     key: admin,
     body: {
       name: 'Regulated',
-      variant: 'mini',
+      variant: 'custom',
       // Two decks, a shallow cut card: a dozen and more coups, enough to recall the last ten.
       config: { decks: 2, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
     },

@@ -46,14 +46,20 @@ describe('a shoe played through the API', () => {
       key: admin,
       body: {
         name: 'Mini e2e',
-        variant: 'mini',
+        variant: 'custom',
         // One deck and a deep cut card: a short shoe (a handful of coups) keeps the test quick.
         config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
       },
     });
     expect(table.status).toBe(201);
     const tableId: string = table.body.tableId;
-    expect(table.body.config).toMatchObject({ variant: 'mini', decks: 1, pairBets: true, seats: 7 });
+    expect(table.body.config).toMatchObject({
+      variant: 'custom',
+      name: 'Mini e2e',
+      decks: 1,
+      pairBets: true,
+      seats: 7,
+    });
 
     for (const player of PLAYERS) {
       const credit = await api.post(`/v1/wallets/${player}/transactions`, {

@@ -33,8 +33,8 @@ beforeAll(async () => {
   core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'audit-chain') });
   doc = DynamoDBDocumentClient.from(stack.tables.client);
   const overrides = { decks: 1, pairBets: true, commission: { mode: 'DEFERRED' as const } };
-  const config = tablePreset('mini', overrides);
-  const table = await core.createTable(admin(), { name: 'One deck', variant: 'mini', config: overrides });
+  const config = tablePreset('custom', { ...overrides, name: 'One deck' });
+  const table = await core.createTable(admin(), { name: 'One deck', variant: 'custom', config: overrides });
   for (const playerId of ['ana', 'ben', 'carla']) {
     await core.walletTransaction(op, {
       playerId,

@@ -36,7 +36,7 @@ const overrides = {
   commission: { mode: 'DEFERRED' as const },
   afterCutCard: 'ONE_MORE_COUP' as const,
 };
-const config = tablePreset('mini', overrides);
+const config = tablePreset('custom', { ...overrides, name: 'Mini deferred' });
 const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 500_000;
 
@@ -44,7 +44,7 @@ describe('deferred commission', () => {
   it('reserves the worst case, never lets money owed be spent, and collects it on leaving and at shoe close', async () => {
     const table = await core.createTable(admin(), {
       name: 'Mini deferred',
-      variant: 'mini',
+      variant: 'custom',
       config: overrides,
     });
     for (const playerId of PLAYERS) {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'pyb-rotation-'));
   const table = await core.createTable(admin('op-1'), {
     name: 'Rotation',
-    variant: 'mini',
+    variant: 'custom',
     config: OVERRIDES,
   });
   for (const playerId of PLAYERS) {
@@ -63,7 +63,7 @@ beforeAll(async () => {
     actor: op,
     tableId: table.tableId,
     players: PLAYERS,
-    config: tablePreset('mini', OVERRIDES),
+    config: tablePreset('custom', { ...OVERRIDES, name: 'Rotation' }),
     seed: 'rotation',
     voidRounds: [2],
     afterRound: async (_round, n) => {

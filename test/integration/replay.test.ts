@@ -47,7 +47,11 @@ beforeAll(async () => {
   core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'replay-test') });
   doc = DynamoDBDocumentClient.from(stack.tables.client);
   tmp = mkdtempSync(join(tmpdir(), 'pyb-replay-'));
-  const table = await core.createTable(admin('op-1'), { name: 'Replay', variant: 'mini', config: OVERRIDES });
+  const table = await core.createTable(admin('op-1'), {
+    name: 'Replay',
+    variant: 'custom',
+    config: OVERRIDES,
+  });
   for (const playerId of PLAYERS) {
     await core.walletTransaction(op, {
       playerId,
@@ -63,7 +67,7 @@ beforeAll(async () => {
     actor: op,
     tableId: table.tableId,
     players: PLAYERS,
-    config: tablePreset('mini', OVERRIDES),
+    config: tablePreset('custom', { ...OVERRIDES, name: 'Replay' }),
     seed: 'replay',
     clientSeed: 'regulator-test',
     voidRounds: [2],

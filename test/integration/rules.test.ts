@@ -16,7 +16,9 @@ const op = operator('op-1');
 const stranger = operator('op-2');
 
 async function freshRound(config: Record<string, unknown> = {}, clientSeed?: string) {
-  const table = await stack.core.createTable(admin(), { name: 'T', variant: 'mini', config });
+  // Presets keep their seats and decks: another shape is a custom table.
+  const variant = 'seats' in config || 'decks' in config ? 'custom' : 'mini';
+  const table = await stack.core.createTable(admin(), { name: 'T', variant, config });
   const shoe = await stack.core.openShoe(admin(), { tableId: table.tableId });
   const round = await stack.core.openRound(op, { tableId: table.tableId, ...(clientSeed && { clientSeed }) });
   return { table, shoe, round };
@@ -282,6 +284,16 @@ describe('rounds and shoes', () => {
       name: 'Full 1',
       config: { seats: 14, decks: 8, commission: { rateBps: 400, mode: 'AT_PAYMENT' } },
     });
+    // A preset keeps its seats and decks (seeds 000, 004); another shape is a custom table, named.
+    expect(
+      await codeOf(stack.core.createTable(admin(), { name: 'T', variant: 'mini', config: { decks: 1 } })),
+    ).toBe('TABLE_CONFIG_INVALID');
+    const custom = await stack.core.createTable(admin(), {
+      name: ' Doce ',
+      variant: 'custom',
+      config: { seats: 12, decks: 8 },
+    });
+    expect(custom.config).toMatchObject({ variant: 'custom', name: 'Doce', seats: 12, decks: 8 });
     expect(await codeOf(stack.core.createTable(regulator('op-1'), { name: 'T', variant: 'mini' }))).toBe(
       'READ_ONLY',
     );

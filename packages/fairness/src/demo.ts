@@ -65,7 +65,10 @@ export interface DemoBundleInput {
   voided?: readonly number[];
 }
 
-/** Deterministic bets for round n: Punto; Banca with a tie; a tie alone. Within the table limits. */
+/**
+ * Deterministic bets for round n: Punto; Banca with a tie; a tie alone; and, where the table offers
+ * side bets, a fourth player on every one of them. Within the table limits.
+ */
 function demoBets(
   table: TableConfig,
   n: number,
@@ -78,6 +81,19 @@ function demoBets(
     { playerId: 'player-1', bets: { PLAYER: stake('PLAYER', 1) } },
     { playerId: 'player-2', bets: { BANKER: stake('BANKER', 2), TIE: stake('TIE', 2) } },
     { playerId: 'player-3', bets: { TIE: stake('TIE', 3) } },
+    ...(table.sideBets
+      ? [
+          {
+            playerId: 'player-4',
+            bets: Object.fromEntries(
+              Object.entries(table.sideBets).map(([type, { limit }], k) => [
+                type,
+                Math.min(limit.max, limit.min * (1 + ((n + k) % 3))),
+              ]),
+            ),
+          },
+        ]
+      : []),
   ];
 }
 

@@ -13,8 +13,9 @@ export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /**
  * The game rules a statement promises and this verifier replays: the tableau, burn, cut-card and
  * settlement rules of packages/engine (seeds 000, 003, 004). A change to any of them needs a new value.
+ * 2: settlement gained the side bets and Banca modes (docs/rules.md) and the presets their fixed shape.
  */
-export const RULES_VERSION = 'pyb-rules/1';
+export const RULES_VERSION = 'pyb-rules/2';
 
 /** commitment = hex(SHA-256(server seed)), lowercase. */
 export function commitmentOf(serverSeed: Uint8Array): string {

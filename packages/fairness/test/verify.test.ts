@@ -81,6 +81,43 @@ describe('verifyBundle on an honest shoe', () => {
     expect(owed).toBeGreaterThan(0);
   });
 
+  it('replays the side bets and the Banca modes: every side bet re-settled; a changed payout is caught', async () => {
+    const limit = { min: 100, max: 10_000 };
+    for (const bankerMode of ['EZ', 'SUPER_6'] as const) {
+      const sides = await demoBundle({
+        table: tablePreset('full', {
+          bankerMode,
+          sideBets: {
+            EITHER_PAIR: { limit },
+            PERFECT_PAIR: { limit },
+            DRAGON_BONUS_PLAYER: { limit },
+            DRAGON_BONUS_BANKER: { limit },
+            DRAGON_7: { limit },
+            PANDA_8: { limit },
+            SUPER_6: { limit },
+            BIG: { limit },
+            SMALL: { limit },
+          },
+        }),
+        shoeId: `shoe-sides-${bankerMode}`,
+      });
+      expect(failed(verifyBundle(sides))).toEqual([]);
+      const player4 = sides.rounds.flatMap((r) => r.positions).filter((p) => p.playerId === 'player-4');
+      expect(player4.length).toBeGreaterThan(40);
+      const won = player4.flatMap((p) => p.settlement?.bets ?? []).filter((b) => b.result === 'WIN');
+      // a shoe is ~80 coups: most side bets win at least once (a perfect pair may not: ~3% a coup)
+      expect(new Set(won.map((b) => b.type)).size).toBeGreaterThanOrEqual(7);
+      const forged = clone(sides);
+      const position = forged.rounds
+        .flatMap((r) => r.positions)
+        .find((p) => p.playerId === 'player-4' && p.settlement)!;
+      const big = position.settlement!.bets.find((b) => b.type === 'BIG')!;
+      big.payout += 1;
+      position.settlement!.payout += 1;
+      expect(failed(verifyBundle(forged)).some((id) => id.endsWith('player.player-4.payout'))).toBe(true);
+    }
+  });
+
   it('accepts a trusted key that matches and refuses one that does not', () => {
     expect(failed(verifyBundle(clone(bundle), { trustedPublicKey: bundle.publicKey }))).toEqual([]);
     expect(failed(verifyBundle(clone(bundle), { trustedPublicKey: testSigner().pem }))).toEqual([

@@ -6,13 +6,19 @@ import type { TableRecord } from '../model';
 import { tableView } from '../views';
 import { type Ctx, checkId, guard, invalid, requireWriter } from './context';
 
-const VARIANTS = ['mini', 'midi', 'full'];
+const VARIANTS = ['mini', 'midi', 'full', 'custom'];
 
+/**
+ * The preset with the overrides; a custom table's configuration takes the table's name (the engine's
+ * presets keep their seats and decks: any other shape is a custom table).
+ */
 export function parseConfig(input: CreateTableInput): TableConfig {
   if (!VARIANTS.includes(input.variant))
-    throw invalid('TABLE_CONFIG_INVALID', 'variant must be mini, midi or full');
+    throw invalid('TABLE_CONFIG_INVALID', 'variant must be mini, midi, full or custom');
+  const overrides =
+    input.variant === 'custom' ? { ...input.config, name: String(input.name ?? '').trim() } : input.config;
   try {
-    return tablePreset(input.variant, input.config);
+    return tablePreset(input.variant, overrides);
   } catch (error) {
     if (error instanceof ZodError) {
       throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
