@@ -14,6 +14,9 @@ import {
   playCoup,
   removeCards,
   ShoeSimulator,
+  SIDE_BET_TYPES,
+  type SideBets,
+  settle,
   shuffleInPlace,
   tablePreset,
   Xoshiro128,
@@ -40,6 +43,8 @@ export interface EngineBench {
   simulateCoupsPerCpuSecond: number;
   hotPathCoupsPerSecond: number;
   playCoupPerSecond: number;
+  /** settle() of one position holding every bet type (base bets and all nine side bets) */
+  settleAllBetsPerSecond: number;
   exactOddsMs: { decks8Cold: number; decks8: number; decks6: number; partlyDealt8: number };
   heapGrowthBytesPer10MCoups: number;
   newSpaceGrowthBytesPer10MCoups: number;
@@ -107,6 +112,25 @@ export function benchEngine(): EngineBench {
       for (let i = 0; i < 500_000; i++) sink += playCoup(seq).cardsUsed;
     }),
   );
+  // 3b. settle() of a position with every bet type on a table offering every side bet (what resolve
+  // and the replay verifier do per position).
+  const limit = { min: 1, max: 1_000_000 };
+  const sideBets = Object.fromEntries(SIDE_BET_TYPES.map((t) => [t, { limit }])) as SideBets;
+  const allBets = tablePreset('full', { pairBets: true, sideBets });
+  const position = [
+    { type: 'BANKER' as const, amount: 1_000 },
+    { type: 'TIE' as const, amount: 100 },
+    { type: 'PLAYER_PAIR' as const, amount: 100 },
+    { type: 'BANKER_PAIR' as const, amount: 100 },
+    ...SIDE_BET_TYPES.map((type) => ({ type, amount: 100 })),
+  ];
+  const coups = shoes[0]!.subarray(11, 11 + 64 * 6);
+  const played = Array.from({ length: 64 }, (_, i) => playCoup(coups, i * 6));
+  const settleMs = median(
+    repeat(5, () => {
+      for (let i = 0; i < 100_000; i++) sink += settle(allBets, position, played[i & 63]!).payout;
+    }),
+  );
   if (sink === -1) console.log(sink); // keep the loops observable
 
   // 4. Exact odds: the first call in a fresh process (what the CLI pays), then warm medians.
@@ -121,6 +145,7 @@ export function benchEngine(): EngineBench {
     simulateCoupsPerCpuSecond: perSecond(median(simCpu)),
     hotPathCoupsPerSecond: hotCoups / (hotMs / 1000),
     playCoupPerSecond: 500_000 / (playMs / 1000),
+    settleAllBetsPerSecond: 100_000 / (settleMs / 1000),
     exactOddsMs: {
       decks8Cold: coldMs,
       decks8: warm(() => exactOdds(eight)),
@@ -147,6 +172,7 @@ export async function run(): Promise<void> {
     ['simulate whole shoes, 8 decks (per CPU-second, median)', `${fmt(r.simulateCoupsPerCpuSecond)} coups/s`],
     ['coupCode hot path alone (pre-shuffled shoes)', `${fmt(r.hotPathCoupsPerSecond)} coups/s`],
     ['playCoup with step log (replay path)', `${fmt(r.playCoupPerSecond)} coups/s`],
+    ['settle a position of all 14 bet types', `${fmt(r.settleAllBetsPerSecond)} positions/s`],
     ['exact odds, 8 decks, first call (cold JIT)', `${r.exactOddsMs.decks8Cold.toFixed(1)} ms`],
     ['exact odds, 8 decks (warm median)', `${r.exactOddsMs.decks8.toFixed(1)} ms`],
     ['exact odds, 6 decks (warm median)', `${r.exactOddsMs.decks6.toFixed(1)} ms`],

@@ -1,15 +1,7 @@
 import { CARDS_PER_DECK } from './cards';
 import { assertComposition, type Composition, cardCount, rankCounts, valueCounts } from './composition';
 import { DEFAULT_SIDE_BET_PAYS, type Pays, type TableConfig } from './config';
-import {
-  type CoupEvents,
-  LEAF_KEYS,
-  leafEvents,
-  leafKey,
-  MARGINS,
-  mapEvents,
-  type PairEvents,
-} from './events';
+import { type CoupEvents, LEAF_KEYS, leafEvents, MARGINS, mapEvents, type PairEvents } from './events';
 import { PAIR_PAYS, SUPER_6_BANKER_WIN_ON_6 } from './settlement';
 import { BANKER_DRAWS, NO_THIRD } from './tableau';
 
@@ -78,32 +70,43 @@ export function exactOdds(composition: Composition): ExactOdds {
           budget += w * fill2;
           const pt = (p1 + p2) % 10;
           const bt = (b1 + b2) % 10;
+          // Leaf keys inlined (events.ts leafKey): Punto's total | Banca's << 4 | 256 Punto drew | 512 Banca drew.
           if (pt >= 8 || bt >= 8) {
-            acc[leafKey(pt, bt, false, false)]! += w * fill2;
+            acc[pt | (bt << 4)]! += w * fill2;
           } else if (pt <= 5) {
+            const row = bt * 11 + 1;
             for (let p3 = 0; p3 < 10; p3++) {
               const n5 = v[p3]!;
               if (n5 === 0) continue;
-              const pt3 = (pt + p3) % 10;
-              if (BANKER_DRAWS[bt * 11 + p3 + 1] === 1) {
+              let pt3 = pt + p3;
+              if (pt3 >= 10) pt3 -= 10;
+              if (BANKER_DRAWS[row + p3] === 1) {
                 v[p3]!--;
                 const w5 = w * n5;
+                const base = pt3 | 768;
                 for (let b3 = 0; b3 < 10; b3++) {
                   const n6 = v[b3]!;
-                  if (n6 !== 0) acc[leafKey(pt3, (bt + b3) % 10, true, true)]! += w5 * n6;
+                  if (n6 === 0) continue;
+                  let bt3 = bt + b3;
+                  if (bt3 >= 10) bt3 -= 10;
+                  acc[base | (bt3 << 4)]! += w5 * n6;
                 }
                 v[p3]!++;
               } else {
-                acc[leafKey(pt3, bt, true, false)]! += w * n5 * (rest - 1);
+                acc[pt3 | (bt << 4) | 256]! += w * n5 * (rest - 1);
               }
             }
           } else if (BANKER_DRAWS[bt * 11 + NO_THIRD + 1] === 1) {
+            const w5 = w * (rest - 1);
             for (let b3 = 0; b3 < 10; b3++) {
               const n5 = v[b3]!;
-              if (n5 !== 0) acc[leafKey(pt, (bt + b3) % 10, false, true)]! += w * n5 * (rest - 1);
+              if (n5 === 0) continue;
+              let bt3 = bt + b3;
+              if (bt3 >= 10) bt3 -= 10;
+              acc[pt | (bt3 << 4) | 512]! += w5 * n5;
             }
           } else {
-            acc[leafKey(pt, bt, false, false)]! += w * fill2;
+            acc[pt | (bt << 4)]! += w * fill2;
           }
           v[b2]!++;
         }
