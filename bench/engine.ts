@@ -7,6 +7,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
   canonicalShoe,
+  codeCardsUsed,
   compositionOfDecks,
   coupCode,
   exactOdds,
@@ -98,7 +99,7 @@ export function benchEngine(): EngineBench {
         for (let pos = 11; pos < order.length - 20; ) {
           const code = coupCode(order, pos);
           sink += code & 3;
-          pos += (code >> 10) & 7;
+          pos += codeCardsUsed(code);
           hotCoups++;
         }
       }

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Bet } from '../src/bets';
 import { type Card, canonicalShoe, parseCards } from '../src/cards';
 import { compositionOfDecks } from '../src/composition';
-import { type AfterCutCard, tablePreset } from '../src/config';
+import { type AfterCutCard, BET_TYPES, SIDE_BET_TYPES, type SideBets, tablePreset } from '../src/config';
 import { type CoupResult, coupCode } from '../src/coup';
 import { flatEvents } from '../src/events';
 import { exactOdds, probabilities } from '../src/odds';
 import { shuffleInPlace, Xoshiro128 } from '../src/rng';
-import { coupFacts } from '../src/settlement';
+import { coupFacts, settle } from '../src/settlement';
 import { burnOf, isLastCoup, nextCoup, ShoeRunner, type ShoeState, startShoe } from '../src/shoe';
 import { ShoeSimulator, TALLY } from '../src/simulate';
 
@@ -179,6 +180,64 @@ describe('shoe properties', () => {
       // of the shuffle (fairness tests that)
       const z = (observed[key]! - n * p) / Math.sqrt(n * p * (1 - p));
       expect([key, Math.abs(z) < 4.5]).toEqual([key, true]);
+    }
+  });
+});
+
+describe('a whole shoe with every bet type on every coup', () => {
+  it("the runner and settlement reconcile with the shoe's event counts, bet by bet, to the unit", () => {
+    const limit = { min: 1, max: 1_000_000 };
+    const sideBets = Object.fromEntries(SIDE_BET_TYPES.map((t) => [t, { limit }])) as SideBets;
+    for (const bankerMode of [undefined, 'EZ', 'SUPER_6'] as const) {
+      const config = tablePreset('full', { pairBets: true, sideBets, ...(bankerMode && { bankerMode }) });
+      const sim = new ShoeSimulator(config, `whole shoe ${bankerMode}`, true);
+      sim.playShoe();
+      const coups = new ShoeRunner(config, Array.from(sim.order), sim.cutIndex).all().map((c) => c.result);
+      // 100 on each bet (Banca, Empate, both pairs, every side bet) and, as a second position, 100 on Punto.
+      const position: Bet[] = BET_TYPES.filter((t) => t !== 'PLAYER').map((type) => ({ type, amount: 100 }));
+      const paid = new Map<string, number>();
+      let commission = 0;
+      for (const coup of coups) {
+        for (const bets of [position, [{ type: 'PLAYER' as const, amount: 100 }]]) {
+          const s = settle(config, bets, coup);
+          commission += s.commission;
+          for (const b of s.bets) paid.set(b.type, (paid.get(b.type) ?? 0) + b.payout);
+        }
+      }
+      const e = countEvents(coups);
+      const db = (d: typeof e.dragonBonusPlayer) =>
+        200 * d.naturalWin +
+        100 * d.naturalTie +
+        3100 * d.margin[9] +
+        1100 * d.margin[8] +
+        700 * d.margin[7] +
+        500 * d.margin[6] +
+        300 * d.margin[5] +
+        200 * d.margin[4];
+      const bankerWins =
+        bankerMode === 'EZ'
+          ? 200 * (e.banker - e.dragon7) + 100 * e.dragon7
+          : bankerMode === 'SUPER_6'
+            ? 200 * (e.banker - e.bankerWinOn6) + 150 * e.bankerWinOn6
+            : 195 * e.banker; // 5% of 100 is exactly 5
+      expect(Object.fromEntries(paid)).toEqual({
+        PLAYER: 200 * e.player + 100 * e.tie,
+        BANKER: bankerWins + 100 * e.tie,
+        TIE: 900 * e.tie,
+        PLAYER_PAIR: 1200 * e.playerPair,
+        BANKER_PAIR: 1200 * e.bankerPair,
+        EITHER_PAIR: 600 * e.eitherPair,
+        PERFECT_PAIR: 2600 * e.perfectPairOne + 20_100 * e.perfectPairBoth,
+        DRAGON_BONUS_PLAYER: db(e.dragonBonusPlayer),
+        DRAGON_BONUS_BANKER: db(e.dragonBonusBanker),
+        DRAGON_7: 4100 * e.dragon7,
+        PANDA_8: 2600 * e.panda8,
+        SUPER_6: 1300 * e.bankerWinOn6,
+        BIG: 154 * e.big,
+        SMALL: 250 * e.small,
+      });
+      expect(commission).toBe(bankerMode ? 0 : 5 * e.banker);
+      expect(e.small + e.big).toBe(coups.length);
     }
   });
 });
