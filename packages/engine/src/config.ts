@@ -132,7 +132,7 @@ export const PRESET_SHAPES: Record<PresetVariant, { seats: number; decks: number
 
 const pays = (win: number, per = 1): Pays => ({ win, per });
 
-/** The default pay tables (issue #13; the published tables of the Wizard of Odds, docs/rules.md). */
+/** The default pay tables (issue #13); docs/rules.md gives their house edges beside the published ones. */
 export const DEFAULT_SIDE_BET_PAYS = {
   EITHER_PAIR: { pays: pays(5) },
   PERFECT_PAIR: { pays: pays(25), paysBoth: pays(200) },
