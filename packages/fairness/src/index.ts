@@ -3,6 +3,7 @@ export * from './bundle';
 export * from './bytes';
 export * from './canonical';
 export * from './demo';
+export * from './randomness';
 export * from './shoe';
 export * from './signature';
 export * from './statement';
