@@ -1,6 +1,7 @@
 import { type Command, type CommandIo, UsageError } from './command';
 import { coupCommand } from './commands/coup';
 import { oddsCommand } from './commands/odds';
+import { rngSampleCommand } from './commands/rng-sample';
 import { shoeCommand } from './commands/shoe';
 import { simulateCommand } from './commands/simulate';
 import { verifyCommand } from './commands/verify';
@@ -12,6 +13,7 @@ export const commands: Record<string, Command> = {
   [simulateCommand.name]: simulateCommand,
   [shoeCommand.name]: shoeCommand,
   [verifyCommand.name]: verifyCommand,
+  [rngSampleCommand.name]: rngSampleCommand,
 };
 
 const processIo: CommandIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };

@@ -3,8 +3,8 @@ import { commitmentOf, dealShoe, hexToBytes, isHex, SERVER_SEED_BYTES } from '@p
 import { type Command, intOption, jsonLine, parseOptions, UsageError } from '../command';
 
 /** The engine's table presets leave 14..20 cards behind the cut card. */
-const DEFAULT_MIN_BEHIND = 14;
-const DEFAULT_MAX_BEHIND = 20;
+export const DEFAULT_MIN_BEHIND = 14;
+export const DEFAULT_MAX_BEHIND = 20;
 
 const usage = `usage: baccarat shoe --server-seed HEX --client-seed TEXT --shoe-id ID [--decks N]
                     [--min-behind N] [--max-behind N] [--json]
