@@ -11,12 +11,17 @@ import {
 } from '../../packages/store-dynamodb/src/tables';
 import { acknowledge } from './nag';
 
+/** Point-in-time recovery window of the retained tables: DynamoDB's maximum. */
+export const PITR_DAYS = 35;
+
 /** A deployed table and the names of its secondary indexes (granted one by one, never `index/*`). */
 export interface DeployedTable {
   readonly table: dynamodb.Table;
   readonly tableArn: string;
   readonly tableName: string;
   readonly indexNames: readonly string[];
+  /** Data kept for years (tables.ts `retained`): backed up by the retention plan. */
+  readonly retained: boolean;
 }
 
 const attribute = (a: KeyAttribute): dynamodb.Attribute => ({
@@ -34,7 +39,15 @@ const attribute = (a: KeyAttribute): dynamodb.Attribute => ({
 export class DataTables extends Construct {
   readonly tables: Record<LogicalTable, DeployedTable>;
 
-  constructor(scope: Construct, id: string, props: { namePrefix: string }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: {
+      namePrefix: string;
+      /** Tables that publish a DynamoDB stream, and what it carries (the archiver reads the game table's). */
+      streams?: Partial<Record<LogicalTable, dynamodb.StreamViewType>>;
+    },
+  ) {
     super(scope, id);
     const names = tableNames(props.namePrefix);
     const build = (def: TableDefinition): DeployedTable => {
@@ -43,7 +56,11 @@ export class DataTables extends Construct {
         partitionKey: attribute(def.partitionKey),
         ...(def.sortKey && { sortKey: attribute(def.sortKey) }),
         billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: def.retained },
+        // PITR: any second of the last 35 days (its maximum) restores; AWS Backup keeps the years.
+        pointInTimeRecoverySpecification: def.retained
+          ? { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: PITR_DAYS }
+          : { pointInTimeRecoveryEnabled: false },
+        ...(props.streams?.[def.logical] && { stream: props.streams[def.logical] }),
         deletionProtection: def.retained,
         removalPolicy: def.retained ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
         ...(def.ttlAttribute && { timeToLiveAttribute: def.ttlAttribute }),
@@ -80,6 +97,7 @@ export class DataTables extends Construct {
         tableArn: table.tableArn,
         tableName: table.tableName,
         indexNames: [...def.globalIndexes, ...def.localIndexes].map((i) => i.name),
+        retained: def.retained,
       };
     };
     this.tables = Object.fromEntries(LOGICAL_TABLES.map((t) => [t, build(TABLES[t])])) as Record<

@@ -4,6 +4,7 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -13,6 +14,7 @@ import type { Route } from '../../functions/src/routes';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
 import { acknowledge } from './nag';
+import { AuditRetention } from './retention';
 import { RouteFunction } from './route-function';
 import { statementSigningKeys } from './signing-keys';
 
@@ -36,7 +38,11 @@ export class PuntoYBancaStack extends Stack {
     const prefix = `pyb-${config.stage}`;
     const logRetention = config.logRetentionDays as logs.RetentionDays;
 
-    const data = new DataTables(this, 'Data', { namePrefix: prefix });
+    // The game table's stream feeds the archiver (retention.ts): shoes reaching CLOSED.
+    const data = new DataTables(this, 'Data', {
+      namePrefix: prefix,
+      streams: { game: dynamodb.StreamViewType.NEW_IMAGE },
+    });
 
     // Seeds are stored only sealed under this key (brief §5); it decrypts only in the functions that
     // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it. KMS
@@ -141,6 +147,14 @@ export class PuntoYBancaStack extends Stack {
       );
     }
 
+    const retention = new AuditRetention(this, 'Retention', {
+      config,
+      tables: data.tables,
+      verifyKeys: signing.generations,
+      environment,
+      alarmTopic: alarmAction,
+    });
+
     const serverErrors = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
       alarmDescription: `API (${config.stage}): requests answered with a 5xx`,
       metric: stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
@@ -163,6 +177,10 @@ export class PuntoYBancaStack extends Stack {
       ),
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+    new CfnOutput(this, 'AuditArchiveBucket', { value: retention.archive.bucketName });
+    new CfnOutput(this, 'BackupVaultName', { value: retention.vault.backupVaultName });
+    new CfnOutput(this, 'ArchiverDlqUrl', { value: retention.deadLetters.queueUrl });
+    new CfnOutput(this, 'RetentionDays', { value: String(config.retentionDays) });
     for (const [logical, table] of Object.entries(data.tables)) {
       new CfnOutput(this, `${pascal(logical)}TableName`, { value: table.tableName });
     }

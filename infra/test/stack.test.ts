@@ -398,13 +398,13 @@ describe('a stage at signing-key generation 3', () => {
 });
 
 describe('functions', () => {
-  it('one function per routes.ts entry, nothing else', () => {
+  it('one function per routes.ts entry, and the archiver (retention.test.ts), nothing else', () => {
     expect(
       base
         .idsOfType('AWS::Lambda::Function')
         .map((f) => base.props(f).FunctionName)
         .sort(),
-    ).toEqual(ROUTES.map((r) => `pyb-dev-${r.handler}`).sort());
+    ).toEqual([...ROUTES.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe'].sort());
   });
 
   it.each(ROUTES.map((r) => r.handler))('%s: Node 22 on arm64, 1 GB, ESM bundle, env', (handler) => {
@@ -496,12 +496,12 @@ describe('functions', () => {
     expect(JSON.parse(result.body).openapi).toMatch(/^3\.1\./);
   });
 
-  it('each function logs to its own group with the retention', () => {
+  it('each function logs to its own group, kept the retention period (10 years by default)', () => {
     for (const route of ROUTES) {
       const group = refId(base.props(base.functionId(route.handler)).LoggingConfig.LogGroup)!;
-      expect(base.props(group).RetentionInDays).toBe(90);
+      expect(base.props(group).RetentionInDays).toBe(3653);
     }
-    for (const id of base.idsOfType('AWS::Logs::LogGroup')) expect(base.props(id).RetentionInDays).toBe(90);
+    for (const id of base.idsOfType('AWS::Logs::LogGroup')) expect(base.props(id).RetentionInDays).toBe(3653);
   });
 });
 
@@ -598,7 +598,8 @@ describe('alarms', () => {
     expect(
       alarms.map((a) => refId(a.Dimensions.find((d: { Name: string }) => d.Name === 'FunctionName').Value)),
     ).toEqual(expect.arrayContaining(ROUTES.map((r) => base.functionId(r.handler))));
-    expect(alarms).toHaveLength(ROUTES.length);
+    // Plus the archiver's Errors alarm (retention.test.ts).
+    expect(alarms).toHaveLength(ROUTES.length + (metric === 'Errors' ? 1 : 0));
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
       expect(alarm.AlarmActions.map(refId)).toEqual([topic]);
@@ -654,6 +655,13 @@ describe.each([
         (r) => `AwsSolutions-IAM5[Resource::*] ${pascal(r.handler)}`,
       ),
       'AwsSolutions-DDB3 Data',
+      // infra/src/retention.ts: Backup's service role, the access-log bucket, the DLQ, the archiver.
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup] Retention',
+      'AwsSolutions-S1 Retention',
+      'AwsSolutions-SQS3 Retention',
+      'AwsSolutions-L1 Retention',
+      'AwsSolutions-IAM5[Resource::<RetentionAuditArchiveCD33B004.Arn>/shoes/*] Retention',
+      'AwsSolutions-IAM5[Resource::*] Retention',
     ];
     expect(acknowledged.sort()).toEqual(expected.sort());
   });
