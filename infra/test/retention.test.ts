@@ -41,6 +41,12 @@ afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The one element of a list (and the test fails if there are more or none). */
+const only = <T>(list: T[]): T => {
+  expect(list).toHaveLength(1);
+  return list[0]!;
+};
+
 const refId = (value: unknown): string | undefined => {
   const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
   return v?.Ref ?? v?.['Fn::GetAtt']?.[0];
@@ -116,7 +122,7 @@ describe('backups of the retained tables', () => {
         ],
       },
     });
-    const [[, selection]] = prod.ofType('AWS::Backup::BackupSelection') as [[string, { Properties: any }]];
+    const [, selection] = only(prod.ofType('AWS::Backup::BackupSelection'));
     const tables = selection.Properties.BackupSelection.Resources.map(
       (r: unknown) => prod.resources[refId(r)!].Properties.TableName,
     );
@@ -171,9 +177,9 @@ describe('the archive bucket of closed shoes', () => {
 
   it('TLS 1.2+ only, and no principal may delete an object or a version', () => {
     const [id] = archive(prod);
-    const [[, policy]] = prod
-      .ofType('AWS::S3::BucketPolicy')
-      .filter(([, p]) => refId(p.Properties.Bucket) === id) as [[string, { Properties: any }]];
+    const [, policy] = only(
+      prod.ofType('AWS::S3::BucketPolicy').filter(([, p]) => refId(p.Properties.Bucket) === id),
+    );
     const statements = policy.Properties.PolicyDocument.Statement;
     expect(statements).toEqual(
       expect.arrayContaining([
@@ -196,11 +202,11 @@ describe('the archive bucket of closed shoes', () => {
 
 describe('the archiver', () => {
   const archiver = () => {
-    const [[id, fn]] = prod
-      .ofType('AWS::Lambda::Function')
-      .filter(([, f]) => f.Properties.FunctionName === 'pyb-dev-archive-shoe') as [
-      [string, { Properties: any }],
-    ];
+    const [id, fn] = only(
+      prod
+        .ofType('AWS::Lambda::Function')
+        .filter(([, f]) => f.Properties.FunctionName === 'pyb-dev-archive-shoe'),
+    );
     return { id, fn: fn.Properties };
   };
 
@@ -224,7 +230,7 @@ describe('the archiver', () => {
 
   it('fed by the game table stream, only shoe items whose new image is CLOSED; partial failures, bisect, DLQ', () => {
     const { id } = archiver();
-    const [[, mapping]] = prod.ofType('AWS::Lambda::EventSourceMapping') as [[string, { Properties: any }]];
+    const [, mapping] = only(prod.ofType('AWS::Lambda::EventSourceMapping'));
     expect(refId(mapping.Properties.FunctionName)).toBe(id);
     expect(mapping.Properties.EventSourceArn['Fn::GetAtt'][1]).toBe('StreamArn');
     expect(prod.resources[refId(mapping.Properties.EventSourceArn)!].Properties.TableName).toBe(
