@@ -15,6 +15,7 @@ import { type Check, canonicalJson, verifyBundle } from '@pyb/fairness';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveStreamHandler } from '../../functions/src/archive-stream';
+import { logger } from '../../functions/src/logger';
 import { admin, operator, regulator } from '../support/actors';
 import { createTestStack, type TestStack } from '../support/dynamodb';
 import { playShoe } from '../support/game';
@@ -22,6 +23,7 @@ import { playShoe } from '../support/game';
 let stack: TestStack;
 let dir: string;
 beforeAll(async () => {
+  logger.setLogLevel('SILENT');
   stack = await createTestStack('archive');
   dir = mkdtempSync(join(tmpdir(), 'pyb-archive-it-'));
 });
