@@ -136,6 +136,32 @@ describe('baccarat rng-sample', () => {
     expect(code).toBe(manifest.tests.every((t: { pass: boolean }) => t.pass) ? 0 : 1);
   });
 
+  it('--seeds replays a published sample byte for byte (seeds, client seeds and shoe ids of each row)', async () => {
+    const first = join(dir, 'first.bin');
+    const again = join(dir, 'again.bin');
+    const base = ['rng-sample', '--kind', 'stream', '--bytes-per-seed', '40'];
+    expect(
+      (await cli([...base, '--out', first, '--count', '3', '--client-seed', 'a "quoted", seed'])).code,
+    ).toBe(0);
+    expect((await cli([...base, '--out', again, '--seeds', `${first}.seeds.csv`])).code).toBe(0);
+    expect(readFileSync(again)).toEqual(readFileSync(first));
+    expect(readFileSync(`${again}.seeds.csv`, 'utf8')).toBe(readFileSync(`${first}.seeds.csv`, 'utf8'));
+    expect(JSON.parse(readFileSync(`${again}.json`, 'utf8')).sha256).toBe(
+      JSON.parse(readFileSync(`${first}.json`, 'utf8')).sha256,
+    );
+    const { code, stderr } = await cli([
+      ...base,
+      '--out',
+      again,
+      '--seeds',
+      `${first}.seeds.csv`,
+      '--count',
+      '2',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--seeds fixes the seeds and the count');
+  });
+
   it('refuses bad options with the usage (exit 2)', async () => {
     for (const args of [
       ['--kind', 'dice', '--out', join(dir, 'x')],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { CARDS_PER_DECK } from '@pyb/engine';
 import {
   bytesToHex,
@@ -17,7 +17,8 @@ import { type Command, type CommandIo, intOption, jsonLine, parseOptions, UsageE
 import { DEFAULT_MAX_BEHIND, DEFAULT_MIN_BEHIND } from './shoe';
 
 const usage = `usage: baccarat rng-sample --kind stream|shoes --out FILE [--count N]
-                          [--server-seed HEX] [--client-seed TEXT] [--shoe-id-prefix ID]
+                          [--server-seed HEX | --seeds FILE.seeds.csv] [--client-seed TEXT]
+                          [--shoe-id-prefix ID]
                           [--bytes-per-seed N] [--decks N] [--min-behind N] [--max-behind N]
                           [--format csv|bin] [--test] [--json]
 
@@ -26,7 +27,8 @@ the HMAC-SHA256 stream of docs/provably-fair.md §6 and the shoes of §7 (reject
 cut card). Each sample i uses a fresh 32-byte server seed from the key service the environment names
 (KEY_SERVICE=kms: AWS KMS GenerateRandom, with SEED_KEY_ID and SIGNING_KEY_ID set; otherwise the local
 key service in LOCAL_KEYS_DIR, default .data/keys), or the given --server-seed, with shoe id
-"<prefix>-<i>".
+"<prefix>-<i>". --seeds replays the samples a FILE.seeds.csv lists (seed, client seed and shoe id of
+each row, in order), so a lab can regenerate a published sample byte for byte and check its sha256.
   --kind stream       raw stream bytes, binary, for dieharder (-g 201) or TestU01: the first
                       --bytes-per-seed bytes (default 1048576) of each of --count seeds, concatenated
   --kind shoes        --count dealt shoes (default 10000)
@@ -46,18 +48,90 @@ const PROGRESS_FROM = 64;
 
 type Kind = 'stream' | 'shoes';
 
-interface SeedSource {
-  readonly description: string;
-  next(): Promise<Uint8Array>;
+/** What sample i is drawn from. */
+interface Sample {
+  seed: Uint8Array;
+  clientSeed: string;
+  shoeId: string;
 }
 
-async function seedSource(given: string | undefined): Promise<SeedSource> {
+interface SeedSource {
+  readonly description: string;
+  /** How many samples the source fixes (a seeds file), if it does. */
+  readonly count?: number;
+  next(i: number): Promise<Sample>;
+}
+
+/** A FILE.seeds.csv as this command writes it: index,server_seed,client_seed,shoe_id. */
+function seedsFile(path: string): SeedSource {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --seeds ${path}: ${(error as Error).message}`);
+  }
+  const rows = text
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((line) => line !== '')
+    .map((line, i) => {
+      const cells = parseCsvLine(line);
+      const [index, seed, clientSeed, shoeId] = cells;
+      if (
+        cells.length !== 4 ||
+        Number(index) !== i ||
+        !isHex(seed ?? '', SERVER_SEED_BYTES) ||
+        !clientSeed ||
+        !shoeId
+      ) {
+        throw new UsageError(`--seeds ${path}: row ${i + 1} is not "index,server_seed,client_seed,shoe_id"`);
+      }
+      return { seed: hexToBytes(seed!.toLowerCase()), clientSeed, shoeId };
+    });
+  if (rows.length === 0) throw new UsageError(`--seeds ${path} lists no samples`);
+  return { description: `replayed from ${path}`, count: rows.length, next: async (i) => rows[i]! };
+}
+
+/** One CSV line: fields separated by commas, double-quoted when they hold a comma or a quote. */
+function parseCsvLine(line: string): string[] {
+  const cells: string[] = [];
+  let at = 0;
+  for (;;) {
+    if (line[at] === '"') {
+      let value = '';
+      at++;
+      for (;;) {
+        const end = line.indexOf('"', at);
+        if (end < 0) throw new UsageError(`unterminated quote in ${line}`);
+        value += line.slice(at, end);
+        at = end + 1;
+        if (line[at] !== '"') break;
+        value += '"';
+        at++;
+      }
+      cells.push(value);
+    } else {
+      const end = line.indexOf(',', at);
+      cells.push(line.slice(at, end < 0 ? line.length : end));
+      at = end < 0 ? line.length : end;
+    }
+    if (at >= line.length) return cells;
+    at++; // the comma
+  }
+}
+
+async function seedSource(
+  given: string | undefined,
+  clientSeed: string,
+  prefix: string,
+): Promise<SeedSource> {
+  const sample = (seed: Uint8Array, i: number): Sample => ({ seed, clientSeed, shoeId: `${prefix}-${i}` });
   if (given !== undefined) {
     if (!isHex(given, SERVER_SEED_BYTES)) {
       throw new UsageError(`--server-seed must be ${SERVER_SEED_BYTES * 2} hex digits`);
     }
     const seed = hexToBytes(given.toLowerCase());
-    return { description: 'given (--server-seed)', next: async () => seed };
+    return { description: 'given (--server-seed)', next: async (i) => sample(seed, i) };
   }
   const config = keyServiceConfigFromEnv(process.env);
   const keys = createKeyService(config);
@@ -66,7 +140,7 @@ async function seedSource(given: string | undefined): Promise<SeedSource> {
       config.kind === 'kms'
         ? 'AWS KMS GenerateRandom (KEY_SERVICE=kms), one fresh seed per sample'
         : `local key service (${config.dir}): Node crypto.randomBytes, one fresh seed per sample`,
-    next: () => keys.generateSeed(),
+    next: async (i) => sample(await keys.generateSeed(), i),
   };
 }
 
@@ -116,6 +190,7 @@ export const rngSampleCommand: Command = {
       out: { type: 'string' },
       count: { type: 'string' },
       'server-seed': { type: 'string' },
+      seeds: { type: 'string' },
       'client-seed': { type: 'string', default: 'lab-sample' },
       'shoe-id-prefix': { type: 'string', default: 'lab' },
       'bytes-per-seed': { type: 'string' },
@@ -134,7 +209,9 @@ export const rngSampleCommand: Command = {
     }
     const format = values.format ?? 'csv';
     if (format !== 'csv' && format !== 'bin') throw new UsageError('--format must be csv or bin');
-    const count = intOption('count', values.count, 1, 1e9) ?? (kind === 'stream' ? 1024 : DEFAULT_SHOES);
+    if (values.seeds !== undefined && (values['server-seed'] !== undefined || values.count !== undefined)) {
+      throw new UsageError('--seeds fixes the seeds and the count: leave out --server-seed and --count');
+    }
     const bytesPerSeed =
       intOption('bytes-per-seed', values['bytes-per-seed'], 4, 2 ** 36) ?? DEFAULT_BYTES_PER_SEED;
     if (bytesPerSeed % 4 !== 0) throw new UsageError('--bytes-per-seed must be a multiple of 4');
@@ -145,7 +222,12 @@ export const rngSampleCommand: Command = {
     };
     const clientSeed = values['client-seed'];
     const prefix = values['shoe-id-prefix'];
-    const seeds = await seedSource(values['server-seed']);
+    const seeds =
+      values.seeds !== undefined
+        ? seedsFile(values.seeds)
+        : await seedSource(values['server-seed'], clientSeed, prefix);
+    const count =
+      seeds.count ?? intOption('count', values.count, 1, 1e9) ?? (kind === 'stream' ? 1024 : DEFAULT_SHOES);
 
     const file = new SampleFile(values.out);
     const seedLines: string[] = ['index,server_seed,client_seed,shoe_id'];
@@ -158,8 +240,7 @@ export const rngSampleCommand: Command = {
         await file.write(`shoe,cut_index,${Array.from({ length: total }, (_, p) => `p${p}`).join(',')}\n`);
       }
       for (let i = 0; i < count; i++) {
-        const seed = await seeds.next();
-        const shoeId = `${prefix}-${i}`;
+        const { seed, clientSeed, shoeId } = await seeds.next(i);
         seedLines.push(`${i},${bytesToHex(seed)},${csvText(clientSeed)},${csvText(shoeId)}`);
         if (kind === 'stream') {
           await writeStream(file, new ShoeStream(seed, clientSeed, shoeId), bytesPerSeed);
@@ -193,8 +274,7 @@ export const rngSampleCommand: Command = {
           ? 'pyb-shoe stream: HMAC-SHA256(server seed, be32|c|‖c‖be32|s|‖s‖be32(k)), docs/provably-fair.md §6'
           : 'pyb-shoe deal: rejection-sampled Fisher–Yates, then the cut card, docs/provably-fair.md §7',
       seedSource: seeds.description,
-      clientSeed,
-      shoeIds: `${prefix}-0 .. ${prefix}-${count - 1}`,
+      ...(values.seeds === undefined && { clientSeed, shoeIds: `${prefix}-0 .. ${prefix}-${count - 1}` }),
       seedsFile: `${values.out}.seeds.csv`,
       elapsedMs,
       ...(tests && { tests: tests.results() }),
