@@ -13,8 +13,6 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The SDK's notice about Node 20 support ending is noise in every worker's output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const local = await startDynamoDbLocal();
   project.provide('dynamodbEndpoint', local.endpoint);
   process.env.DYNAMODB_ENDPOINT = local.endpoint;

@@ -133,6 +133,8 @@ OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
 }
 
 async function main(): Promise<void> {
+  // scripts/node22 puts Node 22 first on PATH: the runtime the Lambdas run (nodejs22.x).
+  console.log(`Node ${process.version} (${process.execPath})`);
   mkdirSync(DATA, { recursive: true });
   let dynamodb: DynamoDbLocal | undefined;
   let server: LocalServer | undefined;
