@@ -1,16 +1,54 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers (`./scripts/test` runs both; `./scripts/test --project fast` only the first):
+ *
+ * - fast: no Java, no DynamoDB Local. Pure packages, the use-case integration tests and the
+ *   model-based money test on the in-memory Store (PYB_STORE=memory), the Store contract on it.
+ * - dynamodb: DynamoDB Local is started once for the run (globalSetup). The same integration tests,
+ *   the Store contract and a bounded model-based run on the DynamoDB adapter, the handlers, e2e over
+ *   HTTP, and the CDK app (it bundles every handler).
+ */
+const onBothStores = ['test/integration/**/*.test.ts', 'test/model/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/test/**/*.test.ts',
-      'functions/**/*.test.ts',
-      'infra/test/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/setup/dynamodb.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'functions/test/http.test.ts',
+            'test/runtime/**/*.test.ts',
+            'test/**/*.memory.test.ts',
+            ...onBothStores,
+          ],
+          exclude: ['packages/store-dynamodb/**', '**/node_modules/**'],
+          env: { PYB_STORE: 'memory' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dynamodb',
+          include: [
+            'packages/store-dynamodb/test/**/*.test.ts',
+            'functions/test/**/*.test.ts',
+            'test/**/*.dynamodb.test.ts',
+            'test/e2e/**/*.test.ts',
+            'infra/test/**/*.test.ts',
+            ...onBothStores,
+          ],
+          exclude: ['functions/test/http.test.ts', '**/node_modules/**'],
+          globalSetup: ['test/setup/dynamodb.ts'],
+          env: { PYB_STORE: 'dynamodb' },
+        },
+      },
+    ],
   },
 });

@@ -3,25 +3,18 @@
  * Also what the check recomputes beyond the chain: the bets digest against the positions, the ledger
  * behind each payout, the coups against the revealed shoe, the signed head.
  */
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
 import type { ChainReport, Core } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { eventHash } from '@pyb/fairness';
+import type { LogicalTable } from '@pyb/store-dynamodb/layout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;
-let doc: DynamoDBDocumentClient;
 let shoeId: string;
 let roundIds: string[];
 const op = operator();
@@ -31,7 +24,6 @@ type Item = Record<string, unknown>;
 beforeAll(async () => {
   stack = await createTestStack('audit');
   core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'audit-chain') });
-  doc = DynamoDBDocumentClient.from(stack.tables.client);
   const overrides = { decks: 1, pairBets: true, commission: { mode: 'DEFERRED' as const } };
   const config = tablePreset('custom', { ...overrides, name: 'One deck' });
   const table = await core.createTable(admin(), { name: 'One deck', variant: 'custom', config: overrides });
@@ -75,25 +67,15 @@ afterAll(() => stack?.cleanup());
 
 const check = (): Promise<ChainReport> => core.checkShoeChain(op, { shoeId });
 
-async function auditItems(): Promise<Item[]> {
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: stack.tables.names.audit,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}` },
-      ConsistentRead: true,
-    }),
-  );
-  return out.Items ?? [];
-}
+const auditItems = (): Promise<Item[]> => stack.raw.partition('audit', `SHOE#${shoeId}`);
 
-const put = (table: string, item: Item) => doc.send(new PutCommand({ TableName: table, Item: item }));
+const put = (table: LogicalTable, item: Item) => stack.raw.put(table, item);
+
+type Key = { pk: string; sk: string };
 
 /** Applies `edit` to a copy of the stored item, runs the check, then restores the original. */
-async function withEdited(table: string, key: Item, edit: (item: Item) => void): Promise<ChainReport> {
-  const { Item: original } = await doc.send(
-    new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
-  );
+async function withEdited(table: LogicalTable, key: Key, edit: (item: Item) => void): Promise<ChainReport> {
+  const original = await stack.raw.get(table, key);
   const copy = structuredClone(original!);
   edit(copy);
   await put(table, copy);
@@ -138,8 +120,8 @@ describe('the chain check', () => {
         },
       ];
       const report = await withEdited(
-        stack.tables.names.audit,
-        { pk: item.pk, sk: item.sk },
+        'audit',
+        { pk: item.pk as string, sk: item.sk as string },
         edits[i % edits.length]!,
       );
       expect(report.ok, `edit of ${item.sk} (${item.type})`).toBe(false);
@@ -154,15 +136,13 @@ describe('the chain check', () => {
   it('detects a deleted event, and a forger who re-hashes the rest of the chain', async () => {
     const items = await auditItems();
     const victim = items.find((i) => i.type === 'COUP_DEALT' && i.roundId === roundIds[2])!;
-    await doc.send(
-      new DeleteCommand({ TableName: stack.tables.names.audit, Key: { pk: victim.pk, sk: victim.sk } }),
-    );
+    await stack.raw.delete('audit', { pk: victim.pk as string, sk: victim.sk as string });
     try {
       const report = await check();
       expect(report.ok).toBe(false);
       expect(named(report).has(roundIds[2]!)).toBe(true);
     } finally {
-      await put(stack.tables.names.audit, victim);
+      await put('audit', victim);
     }
 
     // Change the winner of a dealt coup and rebuild every hash after it: the links hold again, but the
@@ -177,7 +157,7 @@ describe('the chain check', () => {
       forged[k]!.prevHash = prev;
       forged[k]!.hash = eventHash(prev, JSON.parse(forged[k]!.event as string));
     }
-    for (const item of forged.slice(at)) await put(stack.tables.names.audit, item);
+    for (const item of forged.slice(at)) await put('audit', item);
     try {
       const report = await check();
       const codes = report.problems.map((p) => p.code);
@@ -185,7 +165,7 @@ describe('the chain check', () => {
       expect(codes).toContain('HEAD_SIGNATURE');
       expect(report.problems.some((p) => p.code === 'COUP_MISMATCH' && p.roundId === roundIds[0])).toBe(true);
     } finally {
-      for (const item of items.slice(at)) await put(stack.tables.names.audit, item);
+      for (const item of items.slice(at)) await put('audit', item);
     }
     expect((await check()).ok).toBe(true);
   });
@@ -196,7 +176,7 @@ describe('the chain check', () => {
     const p = positions[0]!;
     const positionKey = { pk: `ROUND#${round}`, sk: `P#${p.playerId}` };
     const betType = Object.keys(p.bets)[0]!;
-    let report = await withEdited(stack.tables.names.game, positionKey, (x) => {
+    let report = await withEdited('game', positionKey, (x) => {
       (x.bets as Record<string, number>)[betType]! += 100;
     });
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['BETS_DIGEST', round]);
@@ -206,19 +186,19 @@ describe('the chain check', () => {
       pk: `W#${op.operatorId}#${settled.playerId}`,
       sk: `K#s:settle#${round}#${settled.playerId}`,
     };
-    report = await withEdited(stack.tables.names.wallets, ledgerKey, (x) => {
+    report = await withEdited('wallets', ledgerKey, (x) => {
       x.amount = (x.amount as number) + 1;
     });
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['LEDGER_MISMATCH', round]);
 
-    report = await withEdited(stack.tables.names.game, { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
+    report = await withEdited('game', { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
       const coup = x.coup as { result: { winner: string } };
       coup.result.winner = coup.result.winner === 'TIE' ? 'PLAYER' : 'TIE';
     });
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['COUP_MISMATCH', round]);
 
     // A round item renumbered after the fact no longer agrees with the ROUND_OPENED that numbered it.
-    report = await withEdited(stack.tables.names.game, { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
+    report = await withEdited('game', { pk: `ROUND#${round}`, sk: 'ROUND' }, (x) => {
       x.number = (x.number as number) + 1;
     });
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['ROUND_MISMATCH', round]);

@@ -5,9 +5,9 @@ import type { Core, PlaceBetInput, RoundView } from '@pyb/core';
 import { type Bet, settle, type TableConfig, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { CrashingStore, InjectedCrash } from '../support/faulty-store';
 import { codeOf, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -6,7 +6,6 @@ import type { Core } from '@pyb/core';
 import { type Bet, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import {
   codeOf,
   coupsOfClosedShoe,
@@ -16,6 +15,7 @@ import {
   wholeLedger,
 } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;

@@ -5,8 +5,8 @@
 import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { coupsOfClosedShoe, expectedOutcome, type PlayedRound, playShoe, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

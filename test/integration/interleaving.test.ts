@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { InterleavingStore } from '../support/faulty-store';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

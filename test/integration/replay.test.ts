@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Core, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
 import {
@@ -24,9 +23,9 @@ import {
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { codeOf, type PlayedRound, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, type TestStack } from '../support/stack';
 
 const run = promisify(execFile);
 const PLAYERS = ['ana', 'ben', 'carla'];
@@ -36,7 +35,6 @@ const OVERRIDES = { decks: 2, pairBets: true, cutCard: { minCardsBehind: 40, max
 
 let stack: TestStack;
 let core: Core;
-let doc: DynamoDBDocumentClient;
 let tmp: string;
 let shoe: ShoeView;
 let rounds: PlayedRound[];
@@ -45,7 +43,6 @@ const op = operator('op-1');
 beforeAll(async () => {
   stack = await createTestStack('replay');
   core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'replay-test') });
-  doc = DynamoDBDocumentClient.from(stack.tables.client);
   tmp = mkdtempSync(join(tmpdir(), 'pyb-replay-'));
   const table = await core.createTable(admin('op-1'), {
     name: 'Replay',
@@ -102,16 +99,15 @@ async function tampered<T>(
   edit: (item: RawItem) => void,
   body: () => Promise<T>,
 ): Promise<T> {
-  const TableName = stack.tables.names[table];
-  const { Item } = await doc.send(new GetCommand({ TableName, Key: key }));
-  if (!Item) throw new Error(`no item ${key.pk} ${key.sk}`);
-  const copy = structuredClone(Item);
+  const item = await stack.raw.get(table, key);
+  if (!item) throw new Error(`no item ${key.pk} ${key.sk}`);
+  const copy = structuredClone(item);
   edit(copy);
-  await doc.send(new PutCommand({ TableName, Item: copy }));
+  await stack.raw.put(table, copy);
   try {
     return await body();
   } finally {
-    await doc.send(new PutCommand({ TableName, Item }));
+    await stack.raw.put(table, item);
   }
 }
 

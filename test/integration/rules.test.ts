@@ -3,8 +3,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { codeOf, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

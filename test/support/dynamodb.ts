@@ -3,13 +3,16 @@
  * prefix per call, so test files (and tests) never see each other's items.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Core, type CoreDeps, createCore, type Store } from '@pyb/core';
-import { LocalKeyService } from '@pyb/keys';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { DynamoStore } from '@pyb/store-dynamodb';
+import type { Item } from '@pyb/store-dynamodb/layout';
 import {
   createTables,
   deleteTables,
@@ -18,6 +21,7 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
+import type { RawItems } from './stack';
 
 export function dynamodbEndpoint(): string {
   const endpoint = inject('dynamodbEndpoint') ?? process.env.DYNAMODB_ENDPOINT;
@@ -46,34 +50,47 @@ export async function createTestTables(label = 'it'): Promise<TestTables> {
   };
 }
 
-export interface TestStack {
-  tables: TestTables;
-  store: DynamoStore;
-  keys: LocalKeyService;
-  keysDir: string;
-  /** The use cases on this stack; `core(wrap)` builds another instance over a wrapped store. */
-  core: Core;
-  coreWith(overrides: Partial<CoreDeps> & { store?: Store }): Core;
-  cleanup(): Promise<void>;
+/** Raw item access on the tables (as someone with write access to them). */
+export function rawItems(tables: TestTables): RawItems {
+  const doc = DynamoDBDocumentClient.from(tables.client);
+  return {
+    get: async (table, Key) =>
+      (await doc.send(new GetCommand({ TableName: tables.names[table], Key, ConsistentRead: true }))).Item as
+        | Item
+        | undefined,
+    put: async (table, Item) => {
+      await doc.send(new PutCommand({ TableName: tables.names[table], Item }));
+    },
+    delete: async (table, Key) => {
+      await doc.send(new DeleteCommand({ TableName: tables.names[table], Key }));
+    },
+    partition: async (table, pk) => {
+      const items: Item[] = [];
+      let start: Item | undefined;
+      do {
+        const out = await doc.send(
+          new QueryCommand({
+            TableName: tables.names[table],
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ConsistentRead: true,
+            ...(start && { ExclusiveStartKey: start }),
+          }),
+        );
+        items.push(...((out.Items as Item[]) ?? []));
+        start = out.LastEvaluatedKey as Item | undefined;
+      } while (start);
+      return items;
+    },
+  };
 }
 
-/** Tables + a DynamoStore + a LocalKeyService in a temp key folder + the use cases. */
-export async function createTestStack(label = 'it', deps: Partial<CoreDeps> = {}): Promise<TestStack> {
+/** Tables + a DynamoStore on them + raw access (test/support/stack.ts picks it for PYB_STORE=dynamodb). */
+export async function dynamoStack(label: string) {
   const tables = await createTestTables(label);
-  const store = new DynamoStore({ tables: tables.names, client: tables.client });
-  const keysDir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
-  const keys = new LocalKeyService({ dir: keysDir, env: {} });
-  const coreWith = (overrides: Partial<CoreDeps>) => createCore({ store, keys, ...deps, ...overrides });
   return {
-    tables,
-    store,
-    keys,
-    keysDir,
-    core: coreWith({}),
-    coreWith,
-    cleanup: async () => {
-      await tables.drop();
-      rmSync(keysDir, { recursive: true, force: true });
-    },
+    store: new DynamoStore({ tables: tables.names, client: tables.client }),
+    raw: rawItems(tables),
+    drop: () => tables.drop(),
   };
 }

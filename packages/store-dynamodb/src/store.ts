@@ -22,7 +22,6 @@ import {
 import {
   type CancelReason,
   type Condition,
-  DomainError,
   type Entities,
   type Entity,
   type EntityKeys,
@@ -32,15 +31,19 @@ import {
   TransactionCanceled,
   type WriteOp,
 } from '@pyb/core';
-import { GSI1, LEDGER_INDEX, type LogicalTable, type TableNames } from './tables';
-
-type Item = Record<string, unknown>;
-
-interface Location {
-  table: LogicalTable;
-  pk: string;
-  sk: string;
-}
+import {
+  ACCESS,
+  type Access,
+  decodeCursor,
+  encodeCursor,
+  type Item,
+  indexAttributes,
+  indexKeyOf,
+  LOCATE,
+  type Location,
+  strip,
+} from './layout';
+import type { TableNames } from './tables';
 
 /** Cancellation reasons that mean "try again": a concurrent write or throttling. */
 const RETRYABLE = new Set([
@@ -49,53 +52,6 @@ const RETRYABLE = new Set([
   'ProvisionedThroughputExceeded',
   'RequestLimitExceeded',
 ]);
-
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
-
-/** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
-const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
-  table: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: 'TABLE' }),
-  shoe: (k) => ({ table: 'game', pk: `SHOE#${k.shoeId}`, sk: 'SHOE' }),
-  round: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: 'ROUND' }),
-  position: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `P#${k.playerId}` }),
-  wallet: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: 'WALLET' }),
-  ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
-  debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
-  audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
-};
-
-/** Index attributes written with an item (the access patterns of docs/data-model.md). */
-function indexAttributes<E extends Entity>(entity: E, item: Entities[E]): Item {
-  switch (entity) {
-    case 'table': {
-      const t = item as Entities['table'];
-      return { gsi1pk: `OPERATOR#${t.operatorId}`, gsi1sk: `TABLE#${t.createdAt}#${t.tableId}` };
-    }
-    case 'shoe': {
-      const s = item as Entities['shoe'];
-      return { gsi1pk: `TABLE#${s.tableId}`, gsi1sk: `SHOE#${pad(s.number, 6)}` };
-    }
-    case 'round': {
-      const r = item as Entities['round'];
-      return { gsi1pk: `SHOE#${r.shoeId}`, gsi1sk: `ROUND#${pad(r.number, 6)}` };
-    }
-    case 'position': {
-      const p = item as Entities['position'];
-      return { gsi1pk: `PLAYER#${p.operatorId}#${p.playerId}`, gsi1sk: `${p.openedAt}#${p.roundId}` };
-    }
-    case 'ledger':
-      return { lseq: (item as Entities['ledger']).seq };
-    default:
-      return {};
-  }
-}
-
-const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lseq'];
-const strip = <T>(item: Item): T => {
-  const out: Item = { ...item };
-  for (const k of KEY_ATTRIBUTES) delete out[k];
-  return out as T;
-};
 
 /** Builds expression names/values with stable placeholders. */
 class Expr {
@@ -267,27 +223,53 @@ export class DynamoStore implements Store {
     }
   }
 
-  private async queryAll(input: QueryCommandInput): Promise<Item[]> {
-    const items: Item[] = [];
+  /** The Query of one access pattern (layout.ts), strongly consistent unless it reads a global index. */
+  private queryInput(access: Access, order: 'asc' | 'desc' = 'asc', limit?: number): QueryCommandInput {
+    const index = indexKeyOf(access);
+    const names: Record<string, string> = { '#p': index.partition };
+    const values: Record<string, unknown> = { ':p': access.partition };
+    let condition = '#p = :p';
+    if (access.sortPrefix !== undefined) {
+      names['#s'] = index.sort;
+      values[':s'] = access.sortPrefix;
+      condition += ' AND begins_with(#s, :s)';
+    }
+    return {
+      TableName: this.tables[access.table],
+      ...(index.name !== undefined && { IndexName: index.name }),
+      KeyConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: order === 'asc',
+      ...(limit !== undefined && { Limit: limit }),
+      ...(!index.global && { ConsistentRead: true }),
+    };
+  }
+
+  private async queryAll<T>(access: Access): Promise<T[]> {
+    const input = this.queryInput(access);
+    const items: T[] = [];
     let start: Item | undefined;
     do {
       const out = await this.doc.send(
         new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }),
       );
-      items.push(...((out.Items as Item[]) ?? []));
+      items.push(...((out.Items as Item[]) ?? []).map((i) => strip<T>(i)));
       start = out.LastEvaluatedKey as Item | undefined;
     } while (start);
     return items;
   }
 
   private async queryPage<T>(
-    input: QueryCommandInput,
-    partition: string,
-    cursor: string | undefined,
+    access: Access,
+    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
   ): Promise<Page<T>> {
-    const start = cursor === undefined ? undefined : decodeCursor(cursor, partition);
+    const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access);
     const out = await this.doc.send(
-      new QueryCommand({ ...input, ...(start && { ExclusiveStartKey: start }) }),
+      new QueryCommand({
+        ...this.queryInput(access, page.order, page.limit),
+        ...(start && { ExclusiveStartKey: start }),
+      }),
     );
     const last = out.LastEvaluatedKey as Item | undefined;
     return {
@@ -296,40 +278,19 @@ export class DynamoStore implements Store {
     };
   }
 
-  async listPositions(roundId: string) {
-    const items = await this.queryAll({
-      TableName: this.tables.game,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': `ROUND#${roundId}`, ':p': 'P#' },
-      ConsistentRead: true,
-    });
-    return items.map((i) => strip<Entities['position']>(i));
+  listPositions(roundId: string) {
+    return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
   }
 
-  async listRounds(shoeId: string) {
-    const items = await this.queryAll({
-      TableName: this.tables.game,
-      IndexName: GSI1,
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :p)',
-      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':p': 'ROUND#' },
-    });
-    return items.map((i) => strip<Entities['round']>(i));
+  listRounds(shoeId: string) {
+    return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
   }
 
   listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
-    const partition = `PLAYER#${operatorId}#${playerId}`;
-    return this.queryPage<Entities['position']>(
-      {
-        TableName: this.tables.game,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: false,
-        Limit: page.limit,
-      },
-      partition,
-      page.cursor,
-    );
+    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId), {
+      ...page,
+      order: 'desc',
+    });
   }
 
   listLedger(
@@ -337,67 +298,20 @@ export class DynamoStore implements Store {
     playerId: string,
     page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
   ) {
-    const partition = `W#${operatorId}#${playerId}`;
-    return this.queryPage<Entities['ledger']>(
-      {
-        TableName: this.tables.wallets,
-        IndexName: LEDGER_INDEX,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
-        ScanIndexForward: page.order === 'asc',
-        Limit: page.limit,
-        ConsistentRead: true,
-      },
-      partition,
-      page.cursor,
-    );
+    return this.queryPage<Entities['ledger']>(ACCESS.ledger(operatorId, playerId), page);
   }
 
-  async listDebts(shoeId: string) {
-    const items = await this.queryAll({
-      TableName: this.tables.wallets,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `DEBT#${shoeId}` },
-      ConsistentRead: true,
-    });
-    return items.map((i) => strip<Entities['debt']>(i));
+  listDebts(shoeId: string) {
+    return this.queryAll<Entities['debt']>(ACCESS.debts(shoeId));
   }
 
-  async listAudit(shoeId: string) {
-    const items = await this.queryAll({
-      TableName: this.tables.audit,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)',
-      ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':e': 'E#' },
-      ConsistentRead: true,
-    });
-    return items.map((i) => strip<Entities['audit']>(i));
+  listAudit(shoeId: string) {
+    return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
   }
 
   async auditHead(shoeId: string) {
-    const out = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tables.audit,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :e)',
-        ExpressionAttributeValues: { ':pk': `SHOE#${shoeId}`, ':e': 'E#' },
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-      }),
-    );
+    const out = await this.doc.send(new QueryCommand(this.queryInput(ACCESS.audit(shoeId), 'desc', 1)));
     const item = out.Items?.[0];
     return item ? strip<Entities['audit']>(item as Item) : undefined;
   }
-}
-
-const encodeCursor = (key: Item): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
-
-/** A cursor is only good for the partition it came from (it cannot be used to read someone else's). */
-function decodeCursor(cursor: string, partition: string): Item {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Item;
-    if (key && typeof key === 'object' && (key.pk === partition || key.gsi1pk === partition)) return key;
-  } catch {
-    // fall through
-  }
-  throw new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
 }

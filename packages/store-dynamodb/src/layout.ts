@@ -1,0 +1,173 @@
+/**
+ * The item layout of the Store on DynamoDB (docs/data-model.md), without the AWS SDK: where each entity
+ * lives (table, pk/sk), the index attributes written with it, the access patterns of the list methods,
+ * and the cursor codec. The DynamoDB adapter translates these into requests; the in-memory Store
+ * (@pyb/store-memory) models the same items, keys and indexes, so both list in the same order.
+ * A new entity or list goes here once, then into both adapters and the store contract suite.
+ */
+import { DomainError, type Entities, type Entity, type EntityKeys } from '@pyb/core';
+import { GSI1, LEDGER_INDEX, type LogicalTable } from './tables';
+
+export type { LogicalTable };
+
+export type Item = Record<string, unknown>;
+
+export interface Location {
+  table: LogicalTable;
+  pk: string;
+  sk: string;
+}
+
+export const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
+export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
+  table: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: 'TABLE' }),
+  shoe: (k) => ({ table: 'game', pk: `SHOE#${k.shoeId}`, sk: 'SHOE' }),
+  round: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: 'ROUND' }),
+  position: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `P#${k.playerId}` }),
+  wallet: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: 'WALLET' }),
+  ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
+  debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
+  audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
+};
+
+/**
+ * Index attributes written with an item by a put (the access patterns of docs/data-model.md). Only a
+ * put writes them: an update (or an upsert that creates the item) leaves the index attributes as they
+ * were, so an item created by an upsert is in no index.
+ */
+export function indexAttributes<E extends Entity>(entity: E, item: Entities[E]): Item {
+  switch (entity) {
+    case 'table': {
+      const t = item as Entities['table'];
+      return { gsi1pk: `OPERATOR#${t.operatorId}`, gsi1sk: `TABLE#${t.createdAt}#${t.tableId}` };
+    }
+    case 'shoe': {
+      const s = item as Entities['shoe'];
+      return { gsi1pk: `TABLE#${s.tableId}`, gsi1sk: `SHOE#${pad(s.number, 6)}` };
+    }
+    case 'round': {
+      const r = item as Entities['round'];
+      return { gsi1pk: `SHOE#${r.shoeId}`, gsi1sk: `ROUND#${pad(r.number, 6)}` };
+    }
+    case 'position': {
+      const p = item as Entities['position'];
+      return { gsi1pk: `PLAYER#${p.operatorId}#${p.playerId}`, gsi1sk: `${p.openedAt}#${p.roundId}` };
+    }
+    case 'ledger':
+      return { lseq: (item as Entities['ledger']).seq };
+    default:
+      return {};
+  }
+}
+
+export const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lseq'];
+
+/** The entity as the core wrote it: the item without its key and index attributes. */
+export const strip = <T>(item: Item): T => {
+  const out: Item = { ...item };
+  for (const k of KEY_ATTRIBUTES) delete out[k];
+  return out as T;
+};
+
+/** A table's key, or an index's key (the partition and sort attributes and the sort key's type). */
+export interface IndexKey {
+  /** undefined: the table itself. */
+  name?: string;
+  partition: string;
+  sort: string;
+  sortType: 'S' | 'N';
+  /** A global index is eventually consistent on AWS (a local one can be read strongly consistent). */
+  global: boolean;
+}
+
+export const TABLE_KEY: IndexKey = { partition: 'pk', sort: 'sk', sortType: 'S', global: false };
+export const INDEXES = {
+  gsi1: { name: GSI1, partition: 'gsi1pk', sort: 'gsi1sk', sortType: 'S', global: true },
+  ledger: { name: LEDGER_INDEX, partition: 'pk', sort: 'lseq', sortType: 'N', global: false },
+} as const satisfies Record<string, IndexKey>;
+
+/** One access pattern: a Query of one partition of a table or index, optionally `begins_with` a prefix. */
+export interface Access {
+  table: LogicalTable;
+  index?: keyof typeof INDEXES;
+  /** The value of the (index's) partition attribute. */
+  partition: string;
+  /** `begins_with` on the (index's) sort attribute. */
+  sortPrefix?: string;
+}
+
+/** The access patterns of the Store's list methods (order: the sort key's, ascending unless reversed). */
+export const ACCESS = {
+  positions: (roundId: string): Access => ({
+    table: 'game',
+    partition: `ROUND#${roundId}`,
+    sortPrefix: 'P#',
+  }),
+  rounds: (shoeId: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: `SHOE#${shoeId}`,
+    sortPrefix: 'ROUND#',
+  }),
+  playerPositions: (operatorId: string, playerId: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: `PLAYER#${operatorId}#${playerId}`,
+  }),
+  ledger: (operatorId: string, playerId: string): Access => ({
+    table: 'wallets',
+    index: 'ledger',
+    partition: `W#${operatorId}#${playerId}`,
+  }),
+  debts: (shoeId: string): Access => ({ table: 'wallets', partition: `DEBT#${shoeId}` }),
+  audit: (shoeId: string): Access => ({ table: 'audit', partition: `SHOE#${shoeId}`, sortPrefix: 'E#' }),
+};
+
+export const indexKeyOf = (access: Access): IndexKey =>
+  access.index === undefined ? TABLE_KEY : INDEXES[access.index];
+
+/** The attributes of a page's last evaluated key: the table's key, plus the index's when querying one. */
+export function cursorAttributes(access: Access): Record<string, 'S' | 'N'> {
+  const index = indexKeyOf(access);
+  return { pk: 'S', sk: 'S', [index.partition]: 'S', [index.sort]: index.sortType };
+}
+
+export const encodeCursor = (key: Item): string =>
+  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+const cursorInvalid = () =>
+  new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
+
+/**
+ * A cursor is only good for the list it came from: exactly the key attributes of that query, of the
+ * right types, in its partition (and prefix). Anything else is CURSOR_INVALID, never another
+ * partition's key and never a request DynamoDB would refuse.
+ */
+export function decodeCursor(cursor: string, access: Access): Item {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw cursorInvalid();
+  }
+  if (!key || typeof key !== 'object' || Array.isArray(key)) throw cursorInvalid();
+  const item = key as Item;
+  const wanted = cursorAttributes(access);
+  const names = Object.keys(item);
+  if (names.length !== Object.keys(wanted).length) throw cursorInvalid();
+  for (const name of names) {
+    const type = wanted[name];
+    const value = item[name];
+    if (type === 'S' && (typeof value !== 'string' || value.length === 0 || value.length > 1024))
+      throw cursorInvalid();
+    if (type === 'N' && !Number.isSafeInteger(value)) throw cursorInvalid();
+    if (type === undefined) throw cursorInvalid();
+  }
+  const index = indexKeyOf(access);
+  if (item[index.partition] !== access.partition) throw cursorInvalid();
+  if (access.sortPrefix !== undefined && !String(item[index.sort]).startsWith(access.sortPrefix))
+    throw cursorInvalid();
+  return item;
+}

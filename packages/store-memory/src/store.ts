@@ -1,0 +1,459 @@
+/**
+ * The core's Store port in memory, for fast use-case tests. Not a simplification: it keeps the very
+ * items the DynamoDB adapter writes (same tables, pk/sk, index attributes — @pyb/store-dynamodb/layout)
+ * and behaves as DynamoDB does where the use cases can tell:
+ *
+ * - a transaction is all or nothing; every refused condition is named (`reasons[i]`), the others are
+ *   `undefined`; a put never overwrites unless given `expect`; an update needs the item unless `upsert`;
+ * - what DynamoDB refuses as a bad request (two operations on one item, more than 100 operations, an
+ *   item over 400 KB, a dotted path under a missing map, overlapping paths, `add` to a non-number,
+ *   a condition DynamoDB cannot evaluate) throws a `StoreRequestError`, not a `TransactionCanceled`;
+ * - values are stored as DynamoDB stores them: copied, `undefined` removed (also inside lists, as the
+ *   document client's `removeUndefinedValues` does), `null` kept as NULL;
+ * - reads are strongly consistent copies; list methods query the same partitions and indexes in the
+ *   same order (sort keys compared as UTF-8 bytes, numbers as numbers), pages stop at `limit` items or
+ *   1 MB, and a page that stops at `limit` has a cursor even when nothing follows (as DynamoDB's
+ *   LastEvaluatedKey); index attributes are written by puts only, as in the adapter.
+ *
+ * Each call yields to the event loop before it touches the state (as a network round trip would), so
+ * concurrent use cases interleave between their reads and their writes. A transaction then applies
+ * atomically; DynamoDB's transient `TransactionConflict` never happens here (tests inject it).
+ */
+import {
+  type CancelReason,
+  type Condition,
+  type Entities,
+  type Entity,
+  type EntityKeys,
+  type Expect,
+  type Page,
+  type Store,
+  TransactionCanceled,
+  type WriteOp,
+} from '@pyb/core';
+import {
+  ACCESS,
+  type Access,
+  cursorAttributes,
+  decodeCursor,
+  encodeCursor,
+  type Item,
+  indexAttributes,
+  indexKeyOf,
+  LOCATE,
+  type Location,
+  type LogicalTable,
+  strip,
+} from '@pyb/store-dynamodb/layout';
+
+/** DynamoDB's limits that a use case can run into. */
+export const LIMITS = {
+  itemBytes: 400 * 1024,
+  transactionItems: 100,
+  pageBytes: 1024 * 1024,
+};
+
+/** A request DynamoDB would refuse (its ValidationException): a bug or a limit, never retried. */
+export class StoreRequestError extends Error {
+  override readonly name = 'StoreRequestError';
+}
+
+export interface MemoryStoreOptions {
+  /**
+   * Awaited before each call touches the state (default: one turn of the event loop). Tests may
+   * pass a scheduler's hook to choose the interleavings.
+   */
+  latency?: () => Promise<void>;
+}
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const utf8 = new TextEncoder();
+/** DynamoDB orders string keys by their UTF-8 bytes (not by UTF-16 code units as `<` does). */
+export function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(utf8.encode(a)), Buffer.from(utf8.encode(b)));
+}
+
+const isMap = (v: unknown): v is Item =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+
+/** A value as DynamoDB keeps it: a deep copy without undefined (maps and lists), no non-finite numbers. */
+function stored(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new StoreRequestError(`${value} is not a number DynamoDB can store`);
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(stored);
+  if (value instanceof Uint8Array) return new Uint8Array(value);
+  if (isMap(value)) {
+    const out: Item = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = stored(v);
+    return out;
+  }
+  return value;
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** DynamoDB's item size: attribute names and values (UTF-8), numbers ~1 byte per 2 digits + 1. */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'string') return utf8.encode(value).length;
+  if (typeof value === 'number')
+    return Math.ceil(String(Math.abs(value)).replace(/[.e+-]/g, '').length / 2) + 1;
+  if (typeof value === 'boolean' || value === null) return 1;
+  if (value instanceof Uint8Array) return value.length;
+  if (Array.isArray(value)) return 3 + value.reduce((s: number, v) => s + 1 + valueBytes(v), 0);
+  if (isMap(value))
+    return 3 + Object.entries(value).reduce((s, [k, v]) => s + 1 + utf8.encode(k).length + valueBytes(v), 0);
+  return 0;
+}
+export const itemBytes = (item: Item): number =>
+  Object.entries(item).reduce((s, [k, v]) => s + utf8.encode(k).length + valueBytes(v), 0);
+
+/** The value at a dotted path (undefined when any step is missing or not a map). */
+function read(item: Item | undefined, path: string): unknown {
+  let at: unknown = item;
+  for (const segment of path.split('.')) {
+    if (!isMap(at)) return undefined;
+    at = at[segment];
+  }
+  return at;
+}
+
+const sameType = (a: unknown, b: unknown) => typeof a === typeof b && a !== null && b !== null;
+
+function holds(item: Item | undefined, path: string, c: Condition): boolean {
+  const v = read(item, path);
+  if (c === null) return v === undefined;
+  if (c === 'exists') return v !== undefined;
+  if (typeof c !== 'object') return sameType(v, c) && v === c;
+  if ('in' in c) return c.in.some((x) => sameType(v, x) && v === x);
+  if (typeof v !== 'number') return false; // a comparison with another type is false, not an error
+  if ('lt' in c) return v < c.lt;
+  if ('lte' in c) return v <= c.lte;
+  return v >= c.gte;
+}
+
+function checkCondition(path: string, c: Condition): void {
+  if (path.split('.').some((s) => s.length === 0))
+    throw new StoreRequestError(`invalid document path '${path}'`);
+  if (c !== null && typeof c === 'object') {
+    const operands = 'in' in c ? c.in : Object.values(c);
+    if ('in' in c && (c.in.length === 0 || c.in.length > 100))
+      throw new StoreRequestError('IN takes 1-100 operands');
+    if (operands.some((x) => x === undefined || (typeof x === 'number' && !Number.isFinite(x))))
+      throw new StoreRequestError(`condition on ${path} has an invalid operand`);
+  }
+}
+
+const matches = (item: Item | undefined, expect: Expect | undefined): boolean =>
+  Object.entries(expect ?? {}).every(([path, c]) => holds(item, path, c));
+
+interface Slot {
+  loc: Location;
+  /** pk + sk */
+  id: string;
+}
+
+type Table = Map<string, Map<string, Item>>;
+
+export class MemoryStore implements Store {
+  private readonly tables = new Map<string, Table>();
+  private readonly latency: () => Promise<void>;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.latency = options.latency ?? yieldTurn;
+  }
+
+  private table(name: string): Table {
+    let t = this.tables.get(name);
+    if (!t) {
+      t = new Map();
+      this.tables.set(name, t);
+    }
+    return t;
+  }
+
+  private slot<E extends Entity>(entity: E, key: EntityKeys[E]): Slot {
+    const loc = LOCATE[entity](key);
+    return { loc, id: `${loc.table}\u0000${loc.pk}\u0000${loc.sk}` };
+  }
+
+  private itemAt(loc: Location): Item | undefined {
+    return this.table(loc.table).get(loc.pk)?.get(loc.sk);
+  }
+
+  private write(loc: Location, item: Item): void {
+    const t = this.table(loc.table);
+    let partition = t.get(loc.pk);
+    if (!partition) {
+      partition = new Map();
+      t.set(loc.pk, partition);
+    }
+    partition.set(loc.sk, item);
+  }
+
+  /**
+   * Raw item access for tests that tamper with stored data as someone with write access to the table
+   * would (the items as DynamoDB holds them: with pk, sk and index attributes). Not part of the port.
+   */
+  readonly raw = {
+    get: async (table: LogicalTable, key: { pk: string; sk: string }): Promise<Item | undefined> => {
+      const item = this.table(table).get(key.pk)?.get(key.sk);
+      return item ? copy(item) : undefined;
+    },
+    put: async (table: LogicalTable, item: Item): Promise<void> => {
+      this.write({ table, pk: String(item.pk), sk: String(item.sk) }, stored(item) as Item);
+    },
+    delete: async (table: LogicalTable, key: { pk: string; sk: string }): Promise<void> => {
+      this.table(table).get(key.pk)?.delete(key.sk);
+    },
+    /** A partition's items in sort-key order. */
+    partition: async (table: LogicalTable, pk: string): Promise<Item[]> =>
+      [...(this.table(table).get(pk)?.values() ?? [])]
+        .sort((a, b) => compareUtf8(String(a.sk), String(b.sk)))
+        .map((i) => copy(i)),
+  };
+
+  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    await this.latency();
+    const item = this.itemAt(this.slot(entity, key).loc);
+    return item ? strip<Entities[E]>(copy(item)) : undefined;
+  }
+
+  async transact(ops: readonly WriteOp[]): Promise<void> {
+    await this.latency();
+    if (ops.length === 0) return;
+    if (ops.length > LIMITS.transactionItems)
+      throw new StoreRequestError(`a transaction holds at most ${LIMITS.transactionItems} operations`);
+    const slots = ops.map((op) => this.slot(op.entity, op.key as never));
+    if (new Set(slots.map((s) => s.id)).size !== slots.length)
+      throw new StoreRequestError('a transaction cannot include multiple operations on one item');
+    for (const op of ops) {
+      for (const [path, c] of Object.entries(op.expect ?? {})) checkCondition(path, c);
+    }
+    // Every condition against the state before the transaction; all refusals are named.
+    const before = slots.map((s) => this.itemAt(s.loc));
+    const reasons = ops.map((op, i): CancelReason | undefined => {
+      const current = before[i];
+      const exists = current !== undefined;
+      if (op.kind === 'put' && op.expect === undefined) return exists ? 'CONDITION' : undefined;
+      if (op.kind === 'check' && !exists) return 'CONDITION';
+      if (op.kind === 'update' && !op.upsert && !exists) return 'CONDITION';
+      return matches(current, op.expect) ? undefined : 'CONDITION';
+    });
+    // The new items, all computed before any is written (a bad request writes nothing either).
+    const after = ops.map((op, i) => this.apply(op, slots[i]!.loc, before[i]));
+    if (reasons.some((r) => r !== undefined)) throw new TransactionCanceled(reasons);
+    ops.forEach((op, i) => {
+      const item = after[i];
+      if (op.kind !== 'check' && item) this.write(slots[i]!.loc, item);
+    });
+  }
+
+  /** The item an operation leaves (undefined for a check). Throws StoreRequestError as DynamoDB would. */
+  private apply(op: WriteOp, loc: Location, current: Item | undefined): Item | undefined {
+    if (op.kind === 'check') return undefined;
+    let next: Item;
+    if (op.kind === 'put') {
+      next = {
+        ...(stored(op.item) as Item),
+        ...indexAttributes(op.entity, op.item as never),
+        pk: loc.pk,
+        sk: loc.sk,
+      };
+    } else {
+      next = current ? copy(current) : { pk: loc.pk, sk: loc.sk };
+      const paths: string[] = [];
+      const edits: Array<(item: Item) => void> = [];
+      for (const [path, value] of Object.entries(op.set ?? {})) {
+        if (value === undefined) continue;
+        paths.push(path);
+        edits.push((item) => (value === null ? remove(item, path) : assign(item, path, stored(value))));
+      }
+      for (const [path, delta] of Object.entries(op.add ?? {})) {
+        paths.push(path);
+        const old = read(current, path);
+        if (old !== undefined && typeof old !== 'number')
+          throw new StoreRequestError(`cannot add to ${path}: not a number`);
+        const sum = ((old as number | undefined) ?? 0) + delta;
+        edits.push((item) => assign(item, path, stored(sum)));
+      }
+      for (const [path, values] of Object.entries(op.append ?? {})) {
+        paths.push(path);
+        const old = read(current, path);
+        if (old !== undefined && !Array.isArray(old))
+          throw new StoreRequestError(`cannot append to ${path}: not a list`);
+        edits.push((item) => assign(item, path, stored([...((old as unknown[]) ?? []), ...values])));
+      }
+      if (paths.length === 0) throw new StoreRequestError('an update must change something');
+      checkPaths(paths);
+      for (const edit of edits) edit(next);
+    }
+    if (itemBytes(next) > LIMITS.itemBytes)
+      throw new StoreRequestError(
+        `item size has exceeded the maximum allowed size (${LIMITS.itemBytes} bytes)`,
+      );
+    return next;
+  }
+
+  /** One Query: the partition's items in sort-key order, from after `start`, up to `limit` / 1 MB. */
+  private query(
+    access: Access,
+    order: 'asc' | 'desc',
+    limit?: number,
+    start?: Item,
+  ): { items: Item[]; last?: Item } {
+    const index = indexKeyOf(access);
+    const t = this.table(access.table);
+    const candidates: Item[] =
+      index.partition === 'pk'
+        ? [...(t.get(access.partition)?.values() ?? [])]
+        : [...t.values()]
+            .flatMap((p) => [...p.values()])
+            .filter((i) => i[index.partition] === access.partition);
+    const sortType = index.sortType === 'N' ? 'number' : 'string';
+    const inIndex = candidates.filter((i) => {
+      const s = i[index.sort];
+      if (typeof s !== sortType) return false;
+      return access.sortPrefix === undefined || (s as string).startsWith(access.sortPrefix);
+    });
+    const compare = (a: Item, b: Item): number => {
+      const sa = a[index.sort];
+      const sb = b[index.sort];
+      const bySort = typeof sa === 'number' ? sa - (sb as number) : compareUtf8(sa as string, sb as string);
+      if (bySort !== 0) return bySort;
+      // Equal index sort keys: by the table's key (DynamoDB does not promise an order; this is stable).
+      return compareUtf8(`${a.pk}\u0000${a.sk}`, `${b.pk}\u0000${b.sk}`);
+    };
+    const sorted = inIndex.sort((a, b) => (order === 'asc' ? compare(a, b) : compare(b, a)));
+    const from = start
+      ? sorted.findIndex((i) => (order === 'asc' ? compare(i, start) : compare(start, i)) > 0)
+      : 0;
+    const rest = from < 0 ? [] : sorted.slice(from);
+    const items: Item[] = [];
+    let bytes = 0;
+    for (const item of rest) {
+      const size = itemBytes(item);
+      if (items.length > 0 && bytes + size > LIMITS.pageBytes) break;
+      items.push(item);
+      bytes += size;
+      if (limit !== undefined && items.length >= limit) break;
+    }
+    const stopped = items.length < rest.length || (limit !== undefined && items.length >= limit);
+    const lastItem = items.at(-1);
+    const last = stopped && lastItem ? keyOf(lastItem, access) : undefined;
+    return { items: items.map((i) => copy(i)), ...(last && { last }) };
+  }
+
+  private async queryAll<T>(access: Access): Promise<T[]> {
+    await this.latency();
+    const out: T[] = [];
+    let start: Item | undefined;
+    do {
+      const page = this.query(access, 'asc', undefined, start);
+      out.push(...page.items.map((i) => strip<T>(i)));
+      start = page.last;
+    } while (start);
+    return out;
+  }
+
+  private async queryPage<T>(
+    access: Access,
+    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
+  ): Promise<Page<T>> {
+    await this.latency();
+    const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access);
+    if (!Number.isSafeInteger(page.limit) || page.limit < 1)
+      throw new StoreRequestError('limit must be a positive integer');
+    const out = this.query(access, page.order, page.limit, start);
+    return {
+      items: out.items.map((i) => strip<T>(i)),
+      ...(out.last && { cursor: encodeCursor(out.last) }),
+    };
+  }
+
+  listPositions(roundId: string) {
+    return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
+  }
+
+  listRounds(shoeId: string) {
+    return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
+  }
+
+  listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
+    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId), {
+      ...page,
+      order: 'desc',
+    });
+  }
+
+  listLedger(
+    operatorId: string,
+    playerId: string,
+    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
+  ) {
+    return this.queryPage<Entities['ledger']>(ACCESS.ledger(operatorId, playerId), page);
+  }
+
+  listDebts(shoeId: string) {
+    return this.queryAll<Entities['debt']>(ACCESS.debts(shoeId));
+  }
+
+  listAudit(shoeId: string) {
+    return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
+  }
+
+  async auditHead(shoeId: string) {
+    await this.latency();
+    const item = this.query(ACCESS.audit(shoeId), 'desc', 1).items[0];
+    return item ? strip<Entities['audit']>(item) : undefined;
+  }
+}
+
+/** The last evaluated key of a page: the table's key plus the index's. */
+function keyOf(item: Item, access: Access): Item {
+  const key: Item = {};
+  for (const name of Object.keys(cursorAttributes(access))) key[name] = item[name];
+  return key;
+}
+
+/** SET of a dotted path: every map above it must exist (DynamoDB refuses the update otherwise). */
+function assign(item: Item, path: string, value: unknown): void {
+  const segments = path.split('.');
+  const last = segments.pop()!;
+  let at: unknown = item;
+  for (const s of segments) {
+    at = isMap(at) ? at[s] : undefined;
+    if (!isMap(at)) throw new StoreRequestError(`the document path ${path} is invalid for update`);
+  }
+  (at as Item)[last] = value;
+}
+
+/** REMOVE of a dotted path: a missing attribute is fine, a missing map above it is not. */
+function remove(item: Item, path: string): void {
+  const segments = path.split('.');
+  const last = segments.pop()!;
+  let at: unknown = item;
+  for (const s of segments) {
+    at = isMap(at) ? at[s] : undefined;
+    if (!isMap(at)) throw new StoreRequestError(`the document path ${path} is invalid for update`);
+  }
+  delete (at as Item)[last];
+}
+
+/** Key attributes cannot be updated; two paths of one update may not overlap (DynamoDB's rules). */
+function checkPaths(paths: readonly string[]): void {
+  for (const p of paths) {
+    if (p.split('.').some((s) => s.length === 0)) throw new StoreRequestError(`invalid document path '${p}'`);
+    const top = p.split('.')[0]!;
+    if (top === 'pk' || top === 'sk')
+      throw new StoreRequestError(`cannot update attribute ${top}: it is part of the key`);
+  }
+  for (let i = 0; i < paths.length; i++) {
+    for (let j = i + 1; j < paths.length; j++) {
+      const [a, b] = [paths[i]!, paths[j]!];
+      if (a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`))
+        throw new StoreRequestError(`two document paths overlap: ${a} and ${b}`);
+    }
+  }
+}

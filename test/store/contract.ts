@@ -1,0 +1,569 @@
+/**
+ * The Store port contract: the same cases, run against every adapter (store/contract.*.test.ts):
+ * the DynamoDB adapter on DynamoDB Local, and the in-memory Store. What the use cases rely on — and
+ * what DynamoDB does where an adapter could easily differ (ordering, pages, refused requests, index
+ * attributes written only by puts, values as stored).
+ *
+ * Each case works on its own ids, so one store instance per adapter serves the whole suite.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  DomainError,
+  type LedgerEntry,
+  type PositionRecord,
+  type RoundRecord,
+  type Store,
+  TransactionCanceled,
+  type WalletRecord,
+  type WriteOp,
+} from '@pyb/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+export interface StoreUnderTest {
+  store: Store;
+  cleanup?(): Promise<void>;
+}
+
+const uid = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
+
+const wallet = (operatorId: string, playerId: string, balance: number): WalletRecord => ({
+  operatorId,
+  playerId,
+  currency: 'EUR',
+  balance,
+  owed: 0,
+  reserved: 0,
+  available: balance,
+  seq: 1,
+  head: 'h',
+  createdAt: 't',
+  updatedAt: 't',
+});
+
+const ledgerEntry = (operatorId: string, playerId: string, seq: number): LedgerEntry => ({
+  operatorId,
+  playerId,
+  seq,
+  key: `c:${seq}`,
+  requestHash: 'r',
+  kind: 'CREDIT',
+  currency: 'EUR',
+  amount: 1,
+  balanceBefore: seq - 1,
+  balanceAfter: seq,
+  owedAfter: 0,
+  reservedAfter: 0,
+  at: 't',
+  prevHash: 'p',
+  hash: 'h',
+});
+
+const round = (roundId: string, shoeId: string, number: number): RoundRecord => ({
+  roundId,
+  tableId: 'tbl',
+  shoeId,
+  operatorId: 'op',
+  number,
+  status: 'OPEN',
+  seats: 7,
+  seatsTaken: 0,
+  openedAt: 't',
+  audit: { opened: number },
+});
+
+const position = (
+  roundId: string,
+  playerId: string,
+  openedAt: string,
+  operatorId = 'op',
+): PositionRecord => ({
+  roundId,
+  playerId,
+  operatorId,
+  tableId: 'tbl',
+  shoeId: 'shoe',
+  openedAt,
+  bets: { PLAYER: 100 },
+  stake: 100,
+  reserve: 0,
+  betKeys: ['c:1'],
+  createdAt: 't',
+  updatedAt: 't',
+});
+
+const putWallet = (w: WalletRecord): WriteOp => ({
+  kind: 'put',
+  entity: 'wallet',
+  key: { operatorId: w.operatorId, playerId: w.playerId },
+  item: w,
+});
+
+async function failure(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+}
+
+const canceled = async (p: Promise<unknown>): Promise<TransactionCanceled> => {
+  const error = await failure(p);
+  expect(error).toBeInstanceOf(TransactionCanceled);
+  return error as TransactionCanceled;
+};
+
+/** A request DynamoDB refuses (ValidationException): an error, but neither a refusal nor a domain error. */
+const refusedRequest = async (p: Promise<unknown>) => {
+  const error = await failure(p);
+  expect(error).toBeInstanceOf(Error);
+  expect(error).not.toBeInstanceOf(TransactionCanceled);
+  expect(error).not.toBeInstanceOf(DomainError);
+};
+
+const cursorCode = async (p: Promise<unknown>) => ((await failure(p)) as DomainError).code;
+
+const encode = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+export function storeContract(name: string, make: () => Promise<StoreUnderTest>): void {
+  describe(`${name} honours the Store port`, () => {
+    let store: Store;
+    let cleanup: (() => Promise<void>) | undefined;
+    beforeAll(async () => {
+      ({ store, cleanup } = await make());
+    });
+    afterAll(() => cleanup?.());
+    const w = (playerId: string) => ({ operatorId: 'op', playerId });
+
+    it('never overwrites with a put unless told what to expect', async () => {
+      const key = w(uid('a'));
+      await store.transact([putWallet(wallet('op', key.playerId, 100))]);
+      expect((await canceled(store.transact([putWallet(wallet('op', key.playerId, 999))]))).reasons).toEqual([
+        'CONDITION',
+      ]);
+      await canceled(
+        store.transact([{ ...putWallet(wallet('op', key.playerId, 1)), expect: { balance: 5 } }]),
+      );
+      await store.transact([{ ...putWallet(wallet('op', key.playerId, 7)), expect: { balance: 100 } }]);
+      expect((await store.get('wallet', key))?.balance).toBe(7);
+      // An empty expectation is no condition at all: the put replaces the item.
+      await store.transact([{ ...putWallet(wallet('op', key.playerId, 8)), expect: {} }]);
+      expect((await store.get('wallet', key))?.balance).toBe(8);
+    });
+
+    it('applies a transaction all or nothing and names every operation that was refused', async () => {
+      const a = w(uid('a'));
+      const b = w(uid('b'));
+      const c = w(uid('c'));
+      await store.transact([
+        putWallet(wallet('op', a.playerId, 100)),
+        putWallet(wallet('op', c.playerId, 1)),
+      ]);
+      const tx = await canceled(
+        store.transact([
+          putWallet(wallet('op', b.playerId, 5)),
+          { kind: 'update', entity: 'wallet', key: a, set: { balance: 0 }, expect: { seq: 2 } },
+          { kind: 'check', entity: 'wallet', key: c, expect: { balance: 1 } },
+          { kind: 'check', entity: 'wallet', key: w(uid('missing')), expect: {} },
+        ]),
+      );
+      expect(tx.reasons).toEqual([undefined, 'CONDITION', undefined, 'CONDITION']);
+      expect(tx.failed(1)).toBe(true);
+      expect(tx.transient).toBe(false);
+      expect(await store.get('wallet', b)).toBeUndefined();
+      expect((await store.get('wallet', a))?.balance).toBe(100);
+      // A single refused operation (sent without a transaction by the DynamoDB adapter) reads the same.
+      expect(
+        (
+          await canceled(
+            store.transact([{ kind: 'update', entity: 'wallet', key: a, set: { x: 1 }, expect: { seq: 9 } }]),
+          )
+        ).reasons,
+      ).toEqual(['CONDITION']);
+    });
+
+    it('evaluates conditions: absent, present, equal (same type only), membership, comparisons, dotted paths', async () => {
+      const key = w(uid('c'));
+      await store.transact([
+        putWallet({ ...wallet('op', key.playerId, 10), nested: { count: 0, n: null } } as never),
+      ]);
+      const ok = async (expect: Record<string, unknown>) => {
+        await store.transact([{ kind: 'check', entity: 'wallet', key, expect: expect as never }]);
+        return true;
+      };
+      const no = async (expect: Record<string, unknown>) => {
+        await canceled(store.transact([{ kind: 'check', entity: 'wallet', key, expect: expect as never }]));
+        return true;
+      };
+      expect(await ok({ balance: 10, currency: 'EUR', missing: null, 'nested.count': 'exists' })).toBe(true);
+      expect(
+        await ok({
+          balance: { lt: 11 },
+          seq: { lte: 1 },
+          owed: { gte: 0 },
+          currency: { in: ['USD', 'EUR'] },
+        }),
+      ).toBe(true);
+      expect(await no({ balance: '10' })).toBe(true); // a string is not the number 10
+      expect(await no({ currency: { in: ['USD', 'GBP'] } })).toBe(true);
+      expect(await no({ balance: { gte: 11 } })).toBe(true);
+      expect(await no({ missing: { gte: 0 } })).toBe(true); // a comparison with nothing is false
+      expect(await no({ currency: { lt: 5 } })).toBe(true); // ...and with another type
+      expect(await no({ 'missing.deeper': 'exists' })).toBe(true);
+      expect(await no({ 'balance.deeper': 'exists' })).toBe(true);
+      // An attribute holding null exists (DynamoDB's NULL type); only a missing one is absent.
+      expect(await ok({ 'nested.n': 'exists' })).toBe(true);
+      expect(await no({ 'nested.n': null })).toBe(true);
+    });
+
+    it('updates: set, remove with null, skip undefined, add from 0, append to a new list, dotted paths', async () => {
+      const key = w(uid('u'));
+      await store.transact([putWallet(wallet('op', key.playerId, 10))]);
+      await store.transact([{ kind: 'update', entity: 'wallet', key, set: { nested: { count: 0 } } }]);
+      await store.transact([
+        {
+          kind: 'update',
+          entity: 'wallet',
+          key,
+          add: { balance: 5, 'nested.count': 2, fresh: 3 },
+          set: { updatedAt: 'u', head: null, untouched: undefined, 'nested.flag': true },
+          append: { log: ['a'] },
+        },
+      ]);
+      await store.transact([{ kind: 'update', entity: 'wallet', key, append: { log: ['b', 'c'] } }]);
+      const read = (await store.get('wallet', key)) as unknown as Record<string, unknown>;
+      expect(read.balance).toBe(15);
+      expect(read.nested).toEqual({ count: 2, flag: true });
+      expect(read.fresh).toBe(3);
+      expect(read.updatedAt).toBe('u');
+      expect('head' in read).toBe(false);
+      expect('untouched' in read).toBe(false);
+      expect(read.log).toEqual(['a', 'b', 'c']);
+      // An update never creates an item unless asked to.
+      expect(
+        (
+          await canceled(
+            store.transact([{ kind: 'update', entity: 'wallet', key: w(uid('zz')), set: { balance: 1 } }]),
+          )
+        ).reasons,
+      ).toEqual(['CONDITION']);
+    });
+
+    it('upserts create the item from set and add, and put no index attributes on it', async () => {
+      const shoeId = uid('shoe');
+      const key = { shoeId, operatorId: 'op', playerId: uid('p') };
+      const upsert = (owed: number): WriteOp => ({
+        kind: 'update',
+        entity: 'debt',
+        key,
+        upsert: true,
+        set: { ...key, updatedAt: 't' },
+        add: { owed, collected: 0, collections: 0 },
+      });
+      await store.transact([upsert(5)]);
+      await store.transact([upsert(7)]);
+      expect(await store.get('debt', key)).toEqual({
+        ...key,
+        updatedAt: 't',
+        owed: 12,
+        collected: 0,
+        collections: 0,
+      });
+      expect(await store.listDebts(shoeId)).toHaveLength(1);
+
+      // A position made by an upsert is in its round's partition but not in the player's index.
+      const roundId = uid('r');
+      const playerId = uid('p');
+      await store.transact([
+        {
+          kind: 'update',
+          entity: 'position',
+          key: { roundId, playerId },
+          upsert: true,
+          set: { ...position(roundId, playerId, '2026-01-01') },
+        },
+      ]);
+      expect((await store.listPositions(roundId)).map((p) => p.playerId)).toEqual([playerId]);
+      expect((await store.listPlayerPositions('op', playerId, { limit: 10 })).items).toEqual([]);
+    });
+
+    it('refuses what DynamoDB refuses as a bad request, and writes nothing', async () => {
+      const key = w(uid('v'));
+      await store.transact([putWallet(wallet('op', key.playerId, 10))]);
+      const other = w(uid('v'));
+      // Two operations on one item. (Their conditions hold: when one fails, DynamoDB Local answers
+      // with the refusal instead; DynamoDB refuses the request before it evaluates any condition.)
+      await refusedRequest(
+        store.transact([
+          putWallet(wallet('op', other.playerId, 1)),
+          { kind: 'update', entity: 'wallet', key, add: { seq: 1 } },
+          { kind: 'check', entity: 'wallet', key, expect: { balance: 10 } },
+        ]),
+      );
+      expect(await store.get('wallet', other)).toBeUndefined();
+      // A dotted path under a map that is not there.
+      await refusedRequest(store.transact([{ kind: 'update', entity: 'wallet', key, set: { 'nope.x': 1 } }]));
+      // Overlapping paths in one update.
+      await refusedRequest(
+        store.transact([{ kind: 'update', entity: 'wallet', key, set: { balance: 1 }, add: { balance: 1 } }]),
+      );
+      // Adding to a string.
+      await refusedRequest(store.transact([{ kind: 'update', entity: 'wallet', key, add: { currency: 1 } }]));
+      expect((await store.get('wallet', key))?.balance).toBe(10);
+    });
+
+    it('refuses an item over 400 KB and accepts one just under', async () => {
+      const key = w(uid('big'));
+      await refusedRequest(
+        store.transact([putWallet({ ...wallet('op', key.playerId, 1), blob: 'x'.repeat(410_000) } as never)]),
+      );
+      expect(await store.get('wallet', key)).toBeUndefined();
+      await store.transact([
+        putWallet({ ...wallet('op', key.playerId, 1), blob: 'x'.repeat(395_000) } as never),
+      ]);
+      await refusedRequest(
+        store.transact([{ kind: 'update', entity: 'wallet', key, append: { list: ['y'.repeat(20_000)] } }]),
+      );
+    });
+
+    it('stores values as DynamoDB does: copies, undefined removed (also in lists), null kept', async () => {
+      const key = w(uid('s'));
+      const item = {
+        ...wallet('op', key.playerId, 10),
+        extra: { a: undefined, b: null, list: [1, undefined, 2] },
+      };
+      await store.transact([putWallet(item as never)]);
+      item.extra.list.push(3);
+      const read = (await store.get('wallet', key)) as unknown as { extra: Record<string, unknown> };
+      expect(read.extra).toEqual({ b: null, list: [1, 2] });
+      (read.extra.list as number[]).push(4);
+      expect(((await store.get('wallet', key)) as unknown as typeof read).extra.list).toEqual([1, 2]);
+    });
+
+    it("lists a round's positions by player id in byte order, strongly consistent", async () => {
+      const roundId = uid('r');
+      const players = ['b', 'B', 'a', '_x', '-y', '.z', ':w', '9', 'a0', 'A'];
+      for (const p of players) {
+        await store.transact([
+          { kind: 'put', entity: 'position', key: { roundId, playerId: p }, item: position(roundId, p, 't') },
+        ]);
+      }
+      const bytewise = [...players].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+      expect((await store.listPositions(roundId)).map((p) => p.playerId)).toEqual(bytewise);
+    });
+
+    it("lists a shoe's rounds by their number as written by the put (an update does not move them)", async () => {
+      const shoeId = uid('shoe');
+      for (const n of [10, 2, 1, 9]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'round',
+            key: { roundId: `${shoeId}-r${n}` },
+            item: round(`${shoeId}-r${n}`, shoeId, n),
+          },
+        ]);
+      }
+      expect((await store.listRounds(shoeId)).map((r) => r.number)).toEqual([1, 2, 9, 10]);
+      await store.transact([
+        { kind: 'update', entity: 'round', key: { roundId: `${shoeId}-r1` }, set: { number: 99 } },
+      ]);
+      expect((await store.listRounds(shoeId)).map((r) => r.number)).toEqual([99, 2, 9, 10]);
+    });
+
+    it('pages a ledger by sequence number both ways; a page that stops at its limit has a cursor', async () => {
+      const playerId = uid('l');
+      // Keys that sort differently from the sequence numbers: the ledger index orders by number.
+      for (const seq of [3, 1, 10, 2, 4]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'ledger',
+            key: { operatorId: 'op', playerId, key: `c:${seq}` },
+            item: ledgerEntry('op', playerId, seq),
+          },
+        ]);
+      }
+      await store.transact([putWallet(wallet('op', playerId, 5))]); // the wallet shares the partition; not listed
+      const desc1 = await store.listLedger('op', playerId, { limit: 2, order: 'desc' });
+      expect(desc1.items.map((e) => e.seq)).toEqual([10, 4]);
+      const desc2 = await store.listLedger('op', playerId, {
+        limit: 3,
+        order: 'desc',
+        cursor: desc1.cursor!,
+      });
+      expect(desc2.items.map((e) => e.seq)).toEqual([3, 2, 1]);
+      // It stopped at its limit: a cursor, and the next page is empty without one (DynamoDB's way).
+      expect(desc2.cursor).toBeDefined();
+      const desc3 = await store.listLedger('op', playerId, {
+        limit: 3,
+        order: 'desc',
+        cursor: desc2.cursor!,
+      });
+      expect(desc3).toEqual({ items: [] });
+      const asc = await store.listLedger('op', playerId, { limit: 10, order: 'asc' });
+      expect(asc.items.map((e) => e.seq)).toEqual([1, 2, 3, 4, 10]);
+      expect(asc.cursor).toBeUndefined();
+      const asc2 = await store.listLedger('op', playerId, {
+        limit: 2,
+        order: 'asc',
+        cursor: (await store.listLedger('op', playerId, { limit: 2, order: 'asc' })).cursor!,
+      });
+      expect(asc2.items.map((e) => e.seq)).toEqual([3, 4]);
+    });
+
+    it('refuses a cursor that is not one of this list, whatever is in it', async () => {
+      const playerId = uid('l');
+      for (const seq of [1, 2, 3]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'ledger',
+            key: { operatorId: 'op', playerId, key: `c:${seq}` },
+            item: ledgerEntry('op', playerId, seq),
+          },
+        ]);
+      }
+      const page = await store.listLedger('op', playerId, { limit: 1, order: 'desc' });
+      const list = (cursor: string) => store.listLedger('op', playerId, { limit: 2, order: 'desc', cursor });
+      expect(
+        await cursorCode(
+          store.listLedger('op', 'someone-else', { limit: 2, order: 'desc', cursor: page.cursor! }),
+        ),
+      ).toBe('CURSOR_INVALID');
+      expect(await cursorCode(list('garbage'))).toBe('CURSOR_INVALID');
+      const good = JSON.parse(Buffer.from(page.cursor!, 'base64url').toString());
+      expect(await cursorCode(list(encode({ ...good, extra: 1 })))).toBe('CURSOR_INVALID');
+      expect(await cursorCode(list(encode({ ...good, lseq: String(good.lseq) })))).toBe('CURSOR_INVALID');
+      expect(await cursorCode(list(encode({ ...good, pk: 'W#op#someone-else' })))).toBe('CURSOR_INVALID');
+      expect(await cursorCode(list(encode([1, 2])))).toBe('CURSOR_INVALID');
+      expect((await list(page.cursor!)).items.map((e) => e.seq)).toEqual([2, 1]);
+
+      // The player index: the index's partition is what counts, not the table key of the item.
+      const recall = await store.listPlayerPositions('op', playerId, { limit: 1 });
+      expect(recall.items).toEqual([]);
+      const roundId = uid('r');
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'position',
+          key: { roundId, playerId },
+          item: position(roundId, playerId, 't1'),
+        },
+      ]);
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'position',
+          key: { roundId: `${roundId}x`, playerId },
+          item: position(`${roundId}x`, playerId, 't2'),
+        },
+      ]);
+      const first = await store.listPlayerPositions('op', playerId, { limit: 1 });
+      const key = JSON.parse(Buffer.from(first.cursor!, 'base64url').toString());
+      expect(
+        await cursorCode(
+          store.listPlayerPositions('op', playerId, {
+            limit: 1,
+            cursor: encode({ ...key, gsi1pk: 'PLAYER#other#x' }),
+          }),
+        ),
+      ).toBe('CURSOR_INVALID');
+      expect(
+        await cursorCode(store.listPlayerPositions('other', playerId, { limit: 1, cursor: first.cursor! })),
+      ).toBe('CURSOR_INVALID');
+    });
+
+    it("pages a player's positions newest first (by when the round opened)", async () => {
+      const playerId = uid('p');
+      const opened = ['2026-01-03T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'];
+      for (const [i, at] of opened.entries()) {
+        const roundId = `${playerId}-r${i}`;
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'position',
+            key: { roundId, playerId },
+            item: position(roundId, playerId, at),
+          },
+        ]);
+      }
+      // Another operator's player with the same id is someone else.
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'position',
+          key: { roundId: `${playerId}-x`, playerId },
+          item: position(`${playerId}-x`, playerId, '2027', 'op2'),
+        },
+      ]);
+      const p1 = await store.listPlayerPositions('op', playerId, { limit: 2 });
+      expect(p1.items.map((p) => p.openedAt)).toEqual([opened[0], opened[2]]);
+      const p2 = await store.listPlayerPositions('op', playerId, { limit: 2, cursor: p1.cursor! });
+      expect(p2.items.map((p) => p.openedAt)).toEqual([opened[1]]);
+      expect(p2.cursor).toBeUndefined();
+    });
+
+    it("lists a shoe's audit chain in order, its head, and the shoe's debts", async () => {
+      const shoeId = uid('shoe');
+      expect(await store.auditHead(shoeId)).toBeUndefined();
+      for (const seq of [0, 2, 1, 11]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'audit',
+            key: { shoeId, seq },
+            item: { shoeId, seq, type: 'ROUND_OPENED', event: '{}', prevHash: 'p', hash: `h${seq}` },
+          },
+        ]);
+      }
+      expect((await store.listAudit(shoeId)).map((a) => a.seq)).toEqual([0, 1, 2, 11]);
+      expect((await store.auditHead(shoeId))?.hash).toBe('h11');
+      await canceled(
+        store.transact([
+          {
+            kind: 'put',
+            entity: 'audit',
+            key: { shoeId, seq: 2 },
+            item: { shoeId, seq: 2, type: 'ROUND_OPENED', event: '{}', prevHash: 'p', hash: 'x' },
+          },
+        ]),
+      );
+      for (const p of ['b', 'a']) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'debt',
+            key: { shoeId, operatorId: 'op', playerId: p },
+            item: {
+              shoeId,
+              operatorId: 'op',
+              playerId: p,
+              owed: 1,
+              collected: 0,
+              collections: 0,
+              updatedAt: 't',
+            },
+          },
+        ]);
+      }
+      expect((await store.listDebts(shoeId)).map((d) => d.playerId)).toEqual(['a', 'b']);
+    });
+
+    it('lets concurrent conditional writes on one item succeed exactly once', async () => {
+      const key = w(uid('race'));
+      await store.transact([putWallet(wallet('op', key.playerId, 0))]);
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          store.transact([
+            { kind: 'update', entity: 'wallet', key, set: { seq: 2, winner: i }, expect: { seq: 1 } },
+          ]),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(TransactionCanceled);
+      }
+    });
+  });
+}
