@@ -1,4 +1,11 @@
-import type { Entities, Entity, EntityKeys, Store, WriteOp } from '@pyb/core';
+import {
+  type Entities,
+  type Entity,
+  type EntityKeys,
+  type Store,
+  TransactionCanceled,
+  type WriteOp,
+} from '@pyb/core';
 
 /** A settlement transaction: the one that marks a position settled. */
 export const isSettlement = (ops: readonly WriteOp[]): boolean =>
@@ -69,6 +76,45 @@ export class InterleavingStore implements Store {
   }
 
   transact: Store['transact'] = (ops) => this.inner.transact(ops);
+  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
+  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
+  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
+  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
+  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+}
+
+/**
+ * A Store whose next `n` transactions collide (DynamoDB's TransactionConflict: every operation
+ * CONFLICT, nothing written), as concurrent writers on AWS make them; then it behaves.
+ */
+export class CollidingStore implements Store {
+  collided = 0;
+
+  constructor(
+    private readonly inner: Store,
+    private n: number,
+  ) {}
+
+  /** Make the next `n` transactions collide. */
+  collideNext(n: number): void {
+    this.n = n;
+  }
+
+  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    return this.inner.get(entity, key);
+  }
+
+  async transact(ops: readonly WriteOp[]): Promise<void> {
+    if (this.n > 0) {
+      this.n--;
+      this.collided++;
+      throw new TransactionCanceled(ops.map(() => 'CONFLICT' as const));
+    }
+    return this.inner.transact(ops);
+  }
+
   listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
   listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
   listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);

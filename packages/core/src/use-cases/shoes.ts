@@ -14,7 +14,7 @@ import type { Actor } from '../actor';
 import type { ShoeView } from '../api';
 import { chainRecord, nextAudit, putAudit } from '../audit-chain';
 import type { ShoeRecord } from '../model';
-import { TransactionCanceled } from '../ports/store';
+import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
 import { shoeView } from '../views';
 import { collectDebt } from './commission';
@@ -85,26 +85,31 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     statement,
     signature,
   });
-  try {
-    await ctx.store.transact([
-      {
-        kind: 'update',
-        entity: 'table',
-        key: { tableId: table.tableId },
-        set: { currentShoeId: shoeId },
-        add: { shoes: 1 },
-        expect: { currentShoeId: null, shoes: table.shoes },
-      },
-      { kind: 'put', entity: 'shoe', key: { shoeId }, item: shoe },
-      putAudit(opened),
-    ]);
-  } catch (error) {
-    if (error instanceof TransactionCanceled) {
-      throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} opened another shoe meanwhile`);
+  const ops: WriteOp[] = [
+    {
+      kind: 'update',
+      entity: 'table',
+      key: { tableId: table.tableId },
+      set: { currentShoeId: shoeId },
+      add: { shoes: 1 },
+      expect: { currentShoeId: null, shoes: table.shoes },
+    },
+    { kind: 'put', entity: 'shoe', key: { shoeId }, item: shoe },
+    putAudit(opened),
+  ];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ctx.store.transact(ops);
+      return shoeView(shoe);
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      // A collision alone (no condition failed) changed nothing: the same transaction may go again.
+      if (!error.transient || attempt + 1 >= MAX_ATTEMPTS) {
+        throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} opened another shoe meanwhile`);
+      }
+      await backoff(attempt);
     }
-    throw error;
   }
-  return shoeView(shoe);
 }
 
 /**

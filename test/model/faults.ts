@@ -1,0 +1,96 @@
+/**
+ * Faults for the model-based test: transient transaction conflicts (DynamoDB's TransactionConflict,
+ * which the in-memory Store never raises by itself), and a process that dies at its n-th write.
+ */
+import {
+  type Entities,
+  type Entity,
+  type EntityKeys,
+  type Store,
+  TransactionCanceled,
+  type WriteOp,
+} from '@pyb/core';
+
+export class InjectedCrash extends Error {
+  override readonly name = 'InjectedCrash';
+}
+
+/** A small seeded PRNG (mulberry32): the faults of a run follow from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Delegating implements Store {
+  constructor(protected readonly inner: Store) {}
+  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    return this.inner.get(entity, key);
+  }
+  transact(ops: readonly WriteOp[]): Promise<void> {
+    return this.inner.transact(ops);
+  }
+  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
+  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
+  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
+  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
+  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+}
+
+/** Cancels a share of transactions as a collision would (before anything is written). */
+export class FaultyStore extends Delegating {
+  private readonly random: () => number;
+  conflicts = 0;
+
+  constructor(
+    inner: Store,
+    private readonly conflictRate: number,
+    seed: number,
+  ) {
+    super(inner);
+    this.random = prng(seed);
+  }
+
+  override async transact(ops: readonly WriteOp[]): Promise<void> {
+    if (this.conflictRate > 0 && this.random() < this.conflictRate) {
+      this.conflicts++;
+      throw new TransactionCanceled(ops.map(() => 'CONFLICT' as const));
+    }
+    return this.inner.transact(ops);
+  }
+
+  /** This store, in a process that dies at its `after`-th write (0-based) and writes nothing after. */
+  dying(after: number, when: 'before-write' | 'after-write'): Store {
+    return new Dying(this, after, when);
+  }
+}
+
+class Dying extends Delegating {
+  private writes = 0;
+  private dead = false;
+
+  constructor(
+    inner: Store,
+    private readonly after: number,
+    private readonly when: 'before-write' | 'after-write',
+  ) {
+    super(inner);
+  }
+
+  override async transact(ops: readonly WriteOp[]): Promise<void> {
+    if (this.dead) throw new InjectedCrash('the process is gone');
+    if (this.writes++ === this.after) {
+      this.dead = true;
+      if (this.when === 'after-write') await this.inner.transact(ops);
+      throw new InjectedCrash(`died at write #${this.after} (${this.when})`);
+    }
+    return this.inner.transact(ops);
+  }
+}
