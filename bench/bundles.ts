@@ -2,10 +2,13 @@
  * Lambda bundle budget: bundles every handler of functions/src/routes.ts exactly as the CDK app does
  * (the same esbuild options, infra/src/esbuild-options.ts), then reports each bundle's size and its
  * cold-start init time — the time a fresh `node` process takes to import the bundle, median of
- * several runs, without and with `--enable-source-maps` (the deployed functions set it).
+ * several runs, without and with `--enable-source-maps` (the deployed functions set it) — beside the
+ * yardstick: a trivial handler that imports only the DynamoDB client (bench/baseline/handler.ts),
+ * bundled the same way. The runs are interleaved (each round imports the yardstick, then every
+ * function), so a busy machine slows all of them alike and the ratio stays meaningful.
  *
- *   pnpm bench bundles                      (or: node_modules/.bin/tsx bench/bundles.ts)
- *   node_modules/.bin/tsx bench/bundles.ts --runs=7 --no-write
+ *   scripts/node22 ./node_modules/.bin/tsx bench/run.ts bundles     (Node 22, as Lambda)
+ *   scripts/node22 ./node_modules/.bin/tsx bench/bundles.ts --runs=7 --no-write
  *
  * Writes the `## Lambda bundles and cold start` section of docs/benchmarks.md (other sections are
  * left as they are). Numbers are for this machine and Node version; Lambda's arm64 cores differ, the
@@ -24,10 +27,16 @@ import {
   bundleHandlerWithMetafile,
   handlerEntry,
   type Metafile,
+  REPO_ROOT,
 } from '../infra/src/esbuild-options';
 import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
 
 const SECTION = '## Lambda bundles and cold start';
+/** The yardstick: a handler that imports only the DynamoDB client. */
+const BASELINE = 'baseline (DynamoDB client only)';
+const BASELINE_ENTRY = join(REPO_ROOT, 'bench', 'baseline', 'handler.ts');
+/** Issue #11's budget: every function imports in at most this multiple of the yardstick. */
+const BUDGET = 1.3;
 const DOC = BENCHMARKS_DOC;
 
 interface Row {
@@ -37,7 +46,22 @@ interface Row {
   mapBytes: number;
   initMs: number;
   initMapsMs: number;
+  /** CPU time of the import. */
+  cpuMs: number;
+  /** initMs / the yardstick's initMs. */
+  ratio: number;
+  /** cpuMs / the yardstick's cpuMs. */
+  cpuRatio: number;
   topPackages: Array<[string, number]>;
+}
+
+interface Built {
+  handler: string;
+  file: string;
+  metafile: Metafile;
+  plain: number[];
+  cpu: number[];
+  withMaps: number[];
 }
 
 /** `--name value` or `--name=value`. */
@@ -54,11 +78,16 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-/** Import time of `file` in a fresh Node process: module loading and top-level evaluation. */
-function importMs(file: string, sourceMaps: boolean): number {
+/**
+ * Import of `file` in a fresh Node process (module loading and top-level evaluation): wall time, and
+ * the CPU time the process spent on it (user + system), which a machine busy with other work inflates
+ * much less than the wall time.
+ */
+function importMs(file: string, sourceMaps: boolean): { wall: number; cpu: number } {
   const script =
-    'const t=performance.now();await import(process.argv.at(-1));' +
-    'process.stdout.write(String(performance.now()-t));process.exit(0)';
+    'const c=process.cpuUsage();const t=performance.now();await import(process.argv.at(-1));' +
+    'const u=process.cpuUsage(c);process.stdout.write(JSON.stringify({wall:performance.now()-t,' +
+    'cpu:(u.user+u.system)/1000}));process.exit(0)';
   const out = execFileSync(
     process.execPath,
     [
@@ -70,7 +99,7 @@ function importMs(file: string, sourceMaps: boolean): number {
     ],
     { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
   );
-  return Number(out);
+  return JSON.parse(out) as { wall: number; cpu: number };
 }
 
 /** Output bytes per npm package (or workspace package) from esbuild's metafile. */
@@ -86,35 +115,37 @@ function packagesBySize(metafile: Metafile): Array<[string, number]> {
   return [...sizes].sort((a, b) => b[1] - a[1]);
 }
 
-async function measure(handler: string, outRoot: string, runs: number): Promise<Row> {
-  const outdir = join(outRoot, handler);
+async function build(handler: string, entry: string, outRoot: string): Promise<Built> {
+  const outdir = join(outRoot, handler.replace(/\W+/g, '-'));
   mkdirSync(outdir, { recursive: true });
-  const metafile = await bundleHandlerWithMetafile(handlerEntry(handler), outdir);
+  const metafile = await bundleHandlerWithMetafile(entry, outdir);
   const file = join(outdir, BUNDLE_FILE);
-  const map = `${file}.map`;
   importMs(file, false); // warm the file cache; not counted
-  const plain: number[] = [];
-  const withMaps: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    plain.push(importMs(file, false));
-    withMaps.push(importMs(file, true));
-  }
+  return { handler, file, metafile, plain: [], cpu: [], withMaps: [] };
+}
+
+function row(b: Built, baseline: { wall: number; cpu: number }): Row {
+  const map = `${b.file}.map`;
+  const initMs = median(b.plain);
   return {
-    handler,
-    bytes: statSync(file).size,
+    handler: b.handler,
+    bytes: statSync(b.file).size,
     // The deployment zip holds the bundle and its map, deflated.
-    zipBytes: deflateRawSync(readFileSync(file)).length + deflateRawSync(readFileSync(map)).length,
+    zipBytes: deflateRawSync(readFileSync(b.file)).length + deflateRawSync(readFileSync(map)).length,
     mapBytes: statSync(map).size,
-    initMs: median(plain),
-    initMapsMs: median(withMaps),
-    topPackages: packagesBySize(metafile).slice(0, 3),
+    initMs,
+    initMapsMs: median(b.withMaps),
+    cpuMs: median(b.cpu),
+    ratio: initMs / baseline.wall,
+    cpuRatio: median(b.cpu) / baseline.cpu,
+    topPackages: packagesBySize(b.metafile).slice(0, 3),
   };
 }
 
 const kib = (n: number) => (n / 1024).toFixed(0);
 const ms = (n: number) => n.toFixed(1);
 
-function section(rows: Row[], missing: string[], failed: string[], runs: number): string {
+function section(baseline: Row, rows: Row[], missing: string[], failed: string[], runs: number): string {
   const lines = [
     SECTION,
     '',
@@ -125,14 +156,20 @@ function section(rows: Row[], missing: string[], failed: string[], runs: number)
       `process takes to import the bundle (load + top-level evaluation), median of ${runs} runs; ` +
       'Lambda adds its runtime bootstrap on top and runs on other cores, so read the columns as ratios.',
     '',
-    '| function | bundle KiB | zip KiB | map KiB | init ms | init ms, source maps on | largest packages (KiB) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    `The first row is the yardstick of issue #11: a trivial handler importing only the DynamoDB client ` +
+      '(`bench/baseline/handler.ts`), bundled the same way; *× yardstick* is each init over its init, ' +
+      `measured interleaved in the same run (budget: ≤ ${BUDGET}×). *CPU ms* is the CPU time the ` +
+      'importing process spent (user + system), which other work on the machine inflates much less than ' +
+      'the wall time; its ratio is the steadier of the two.',
+    '',
+    '| function | bundle KiB | zip KiB | map KiB | init ms | × yardstick | CPU ms | × yardstick (CPU) | init ms, source maps on | largest packages (KiB) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
-  for (const r of rows) {
+  for (const r of [baseline, ...rows]) {
     const top = r.topPackages.map(([name, bytes]) => `${name} ${kib(bytes)}`).join(', ');
     lines.push(
       `| ${r.handler} | ${kib(r.bytes)} | ${kib(r.zipBytes)} | ${kib(r.mapBytes)} | ${ms(r.initMs)} | ` +
-        `${ms(r.initMapsMs)} | ${top} |`,
+        `${r.ratio.toFixed(2)} | ${ms(r.cpuMs)} | ${r.cpuRatio.toFixed(2)} | ${ms(r.initMapsMs)} | ${top} |`,
     );
   }
   if (rows.length > 0) {
@@ -147,6 +184,12 @@ function section(rows: Row[], missing: string[], failed: string[], runs: number)
         `${(biggest.bytes / smallest.bytes).toFixed(1)}× ${smallest.handler}). Slowest import: ` +
         `${slowest.handler} (${ms(slowest.initMs)} ms). Turning source maps on multiplies init by ` +
         `${mapsCost.toFixed(2)} (median over functions).`,
+      '',
+      `Against the yardstick (${ms(baseline.initMs)} ms, ${ms(baseline.cpuMs)} ms CPU): median ` +
+        `${median(rows.map((r) => r.ratio)).toFixed(2)}× wall, ${median(rows.map((r) => r.cpuRatio)).toFixed(2)}× CPU; ` +
+        `worst ${rows.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a)).handler} ` +
+        `${Math.max(...rows.map((r) => r.cpuRatio)).toFixed(2)}× CPU; ` +
+        `${rows.filter((r) => r.cpuRatio <= BUDGET).length} of ${rows.length} within ${BUDGET}× (CPU).`,
     );
   }
   if (missing.length > 0) {
@@ -165,29 +208,45 @@ export async function run(): Promise<void> {
   const present = ROUTES.filter((r) => existsSync(handlerEntry(r.handler))).map((r) => r.handler);
   const missing = ROUTES.map((r) => r.handler).filter((h) => !present.includes(h));
   const outRoot = mkdtempSync(join(tmpdir(), 'pyb-bundles-'));
-  const rows: Row[] = [];
+  const built: Built[] = [];
   const failed: string[] = [];
+  let baseline: Row;
+  let rows: Row[];
   try {
+    const baselineBuilt = await build(BASELINE, BASELINE_ENTRY, outRoot);
     for (const handler of present) {
-      let row: Row;
       try {
-        row = await measure(handler, outRoot, runs);
+        built.push(await build(handler, handlerEntry(handler), outRoot));
       } catch (error) {
         // Keep measuring the others; the section lists what did not build.
         failed.push(handler);
         console.error(`${handler}: ${(error as Error).message.split('\n')[0]}`);
-        continue;
       }
-      rows.push(row);
-      console.log(
-        `${handler.padEnd(20)} ${kib(row.bytes).padStart(5)} KiB  zip ${kib(row.zipBytes).padStart(4)} KiB  ` +
-          `init ${ms(row.initMs).padStart(6)} ms  (source maps ${ms(row.initMapsMs)} ms)`,
-      );
     }
+    // Interleaved: each round imports the yardstick and then every function, once plain, once with maps.
+    for (let i = 0; i < runs; i++) {
+      for (const b of [baselineBuilt, ...built]) {
+        const plain = importMs(b.file, false);
+        b.plain.push(plain.wall);
+        b.cpu.push(plain.cpu);
+        b.withMaps.push(importMs(b.file, true).wall);
+      }
+      console.log(`round ${i + 1}/${runs}`);
+    }
+    const yardstick = { wall: median(baselineBuilt.plain), cpu: median(baselineBuilt.cpu) };
+    baseline = row(baselineBuilt, yardstick);
+    rows = built.map((b) => row(b, yardstick));
   } finally {
     rmSync(outRoot, { recursive: true, force: true });
   }
-  const text = section(rows, missing, failed, runs);
+  for (const r of [baseline, ...rows]) {
+    console.log(
+      `${r.handler.padEnd(32)} ${kib(r.bytes).padStart(5)} KiB  zip ${kib(r.zipBytes).padStart(4)} KiB  ` +
+        `init ${ms(r.initMs).padStart(6)} ms  ${r.ratio.toFixed(2)}×  cpu ${ms(r.cpuMs).padStart(6)} ms  ` +
+        `${r.cpuRatio.toFixed(2)}×  (source maps ${ms(r.initMapsMs)} ms)`,
+    );
+  }
+  const text = section(baseline, rows, missing, failed, runs);
   if (process.argv.includes('--no-write')) console.log(`\n${text}`);
   else {
     writeDocSection(SECTION, text);

@@ -1,6 +1,9 @@
 import { ENDPOINTS } from '@pyb/contracts';
+import { closeShoe } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { keysOf } from '../src/keys';
 
 export const handler = httpHandler('close-shoe', ENDPOINTS['close-shoe'], ({ context, actor, params }) =>
-  context.core.closeShoe(actor, params),
+  closeShoe(useCases(context, keysOf(context)), actor, params),
 );

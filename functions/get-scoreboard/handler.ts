@@ -1,5 +1,5 @@
 import { ENDPOINTS } from '@pyb/contracts';
-import { getScoreboard } from '@pyb/core';
+import { getScoreboard } from '@pyb/core/use-cases';
 import { httpHandler } from '../src/http';
 
 export const handler = httpHandler(

@@ -1,10 +1,11 @@
 import { ENDPOINTS } from '@pyb/contracts';
-import { signingKey } from '@pyb/core';
+import { signingKey } from '@pyb/core/use-cases';
 import { httpHandler } from '../src/http';
+import { keysOf } from '../src/keys';
 import { signingKeyView } from '../src/views';
 
 export const handler = httpHandler(
   'get-signing-key',
   ENDPOINTS['get-signing-key'],
-  async ({ context, query }) => signingKeyView(await signingKey(context.keys, query)),
+  async ({ context, query }) => signingKeyView(await signingKey(keysOf(context), query)),
 );

@@ -1,6 +1,8 @@
 import { ENDPOINTS } from '@pyb/contracts';
+import { leaveTable } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 
 export const handler = httpHandler('leave-table', ENDPOINTS['leave-table'], ({ context, actor, params }) =>
-  context.core.leaveTable(actor, params),
+  leaveTable(useCases(context), actor, params),
 );

@@ -1,6 +1,9 @@
 import { ENDPOINTS } from '@pyb/contracts';
+import { openShoe } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { keysOf } from '../src/keys';
 
 export const handler = httpHandler('open-shoe', ENDPOINTS['open-shoe'], ({ context, actor, params }) =>
-  context.core.openShoe(actor, params),
+  openShoe(useCases(context, keysOf(context)), actor, params),
 );

@@ -1,9 +1,11 @@
 import { ENDPOINTS } from '@pyb/contracts';
+import { placeBet } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 
 export const handler = httpHandler(
   'place-bet',
   ENDPOINTS['place-bet'],
   ({ context, actor, params, body, idempotencyKey }) =>
-    context.core.placeBet(actor, { ...params, ...body, idempotencyKey }),
+    placeBet(useCases(context), actor, { ...params, ...body, idempotencyKey }),
 );

@@ -1,8 +1,11 @@
 import { ENDPOINTS } from '@pyb/contracts';
+import { resolveRound } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { keysOf } from '../src/keys';
 
 export const handler = httpHandler(
   'resolve-round',
   ENDPOINTS['resolve-round'],
-  ({ context, actor, params }) => context.core.resolveRound(actor, params),
+  ({ context, actor, params }) => resolveRound(useCases(context, keysOf(context)), actor, params),
 );

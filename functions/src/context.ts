@@ -2,15 +2,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   type Clock,
-  type Core,
-  createCore,
   type IdempotencyStore,
   type KeyService,
   type PrincipalStore,
   type Store,
   systemClock,
 } from '@pyb/core';
-import { createKeyService, keyServiceConfigFromEnv } from '@pyb/keys';
+import { type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
 import {
   DynamoIdempotencyStore,
   DynamoPrincipalStore,
@@ -20,22 +18,28 @@ import {
 } from '@pyb/store-dynamodb';
 
 /**
- * The composition root: every adapter a handler needs, built once per Lambda container (or once per
- * local server) from the environment:
+ * The composition root shared by every function: the DynamoDB adapters, built once per Lambda
+ * container (or once per local server) from the environment:
  *   TABLE_PREFIX / TABLE_GAME, TABLE_WALLETS, ...  table names (@pyb/store-dynamodb tableNamesFromEnv)
  *   DYNAMODB_ENDPOINT                                DynamoDB Local (dev, tests); unset on AWS
- *   KEY_SERVICE, SEED_KEY_ID, SIGNING_KEY_ID, LOCAL_KEYS_DIR   the key service (@pyb/keys)
+ *
+ * Nothing here loads the key service or a use case: a function imports its own use case from
+ * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys`, so each
+ * bundle holds only what its function runs (docs/benchmarks.md, "Lambda bundles and cold start").
  */
 export interface AppContext {
+  /** The environment the adapters were built from (the key service reads its settings from it). */
+  env: Record<string, string | undefined>;
   tables: TableNames;
   doc: DynamoDBDocumentClient;
   store: Store;
   principals: PrincipalStore;
   idempotency: IdempotencyStore;
-  keys: KeyService;
   clock: Clock;
-  /** The use cases (one instance per container: it caches shoe orders). */
-  core: Core;
+  /** The key service: set by the local server and tests, else built on first use by `keysOf` (./keys). */
+  keys?: KeyService;
+  /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
+  readonly ctxs: WeakMap<KeyService, Ctx>;
 }
 
 export function buildContext(env: Record<string, string | undefined> = process.env): AppContext {
@@ -53,19 +57,34 @@ export function buildContext(env: Record<string, string | undefined> = process.e
     marshallOptions: { removeUndefinedValues: true },
   });
   const tables = tableNamesFromEnv(env);
-  const store = new DynamoStore({ tables, doc });
-  const keys = createKeyService(keyServiceConfigFromEnv(env));
-  const clock = systemClock;
   return {
+    env,
     tables,
     doc,
-    store,
+    store: new DynamoStore({ tables, doc }),
     principals: new DynamoPrincipalStore(doc, tables.principals),
     idempotency: new DynamoIdempotencyStore(doc, tables.idempotency),
-    keys,
-    clock,
-    core: createCore({ store, keys, clock }),
+    clock: systemClock,
+    ctxs: new WeakMap(),
   };
+}
+
+/** For functions that never seal, sign or publish: a use case that tries is a bug, not a 5xx to retry. */
+const NO_KEYS: KeyService = new Proxy({} as KeyService, {
+  get: (_target, method) => () =>
+    Promise.reject(
+      new Error(`this function has no key service (${String(method)}); see functions/src/keys.ts`),
+    ),
+});
+
+/** The use cases' context on this container's adapters (and `keys`, for functions that need them). */
+export function useCases(context: AppContext, keys: KeyService = NO_KEYS): Ctx {
+  let ctx = context.ctxs.get(keys);
+  if (!ctx) {
+    ctx = useCaseContext({ store: context.store, keys, clock: context.clock });
+    context.ctxs.set(keys, ctx);
+  }
+  return ctx;
 }
 
 let current: AppContext | undefined;

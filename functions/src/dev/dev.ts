@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Actor, authenticate, DomainError, type Role } from '@pyb/core';
+import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
 import {
   createTables,
   type DynamoDbLocal,
@@ -16,6 +16,7 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import type { AppContext } from '../context';
+import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
 import { provisionOperator } from './provision';
 
@@ -71,16 +72,17 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
     keys = Object.fromEntries(issued.map((k) => [k.role, k.key])) as Record<Role, string>;
   }
   const admin: Actor = { operatorId: OPERATOR, role: 'admin', supervises: [] };
+  const core = createCore({ store: context.store, keys: keysOf(context), clock: context.clock });
   let tableId = previous?.tableId;
   const tableExists = tableId
-    ? await context.core.getTable(admin, { tableId }).then(
+    ? await core.getTable(admin, { tableId }).then(
         () => true,
         () => false,
       )
     : false;
   if (!tableId || !tableExists) {
     tableId = (
-      await context.core.createTable(admin, {
+      await core.createTable(admin, {
         name: 'Demo mini table',
         variant: 'mini',
         config: { pairBets: true },
@@ -88,7 +90,7 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
     ).tableId;
   }
   for (const playerId of PLAYERS) {
-    const funded = await context.core.getWallet(admin, { playerId }).then(
+    const funded = await core.getWallet(admin, { playerId }).then(
       () => true,
       (error: unknown) => {
         if (error instanceof DomainError && error.code === 'WALLET_NOT_FOUND') return false;
@@ -96,7 +98,7 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
       },
     );
     if (!funded) {
-      await context.core.walletTransaction(admin, {
+      await core.walletTransaction(admin, {
         playerId,
         type: 'CREDIT',
         amount: FUNDS,

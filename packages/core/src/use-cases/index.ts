@@ -1,0 +1,19 @@
+/**
+ * Each use case on its own, with the context they share (`context(deps)`): a Lambda function imports
+ * only the use case it runs, so its bundle holds only that use case's code (createCore, in core.ts,
+ * wires them all for one process: the local server's seeding, tests, the CLI).
+ */
+export { checkShoeChain } from './check-chain';
+export { leaveTable } from './commission';
+export { type CoreDeps, type Ctx, context } from './context';
+export { exportAudit } from './export-audit';
+export { recallPlayerRounds } from './player-rounds';
+export { replayRound } from './replay';
+export { resolveRound } from './resolve';
+export { getRound, openRound, placeBet } from './rounds';
+export { getScoreboard } from './scoreboard';
+export { closeShoe, getShoe, openShoe } from './shoes';
+export { signingKey } from './signing-key';
+export { createTable, getTable } from './tables';
+export { voidRound } from './void';
+export { getLedger, getWallet, playerRounds, walletTransaction } from './wallets';
