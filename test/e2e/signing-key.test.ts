@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LocalKeyService } from '@pyb/keys';
+import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client } from './support/http';
 
@@ -20,8 +20,9 @@ beforeAll(async () => {
   const { buildContext } = await import('@pyb/functions/src/context');
   const { startLocalServer } = await import('@pyb/functions/src/local-server');
   // The route is public and reads no table: the context's key service is all it touches.
-  const context = buildContext({ TABLE_PREFIX: 'unused', KEY_SERVICE: 'local', LOCAL_KEYS_DIR: dir });
-  keys = context.keys as LocalKeyService;
+  const context = buildContext({ TABLE_PREFIX: 'unused' });
+  keys = new LocalKeyService({ dir, env: {} });
+  context.keys = keys;
   const server = await startLocalServer({ port: 0, context });
   api = client(server.url);
   stop = async () => {

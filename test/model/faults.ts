@@ -44,7 +44,11 @@ class Delegating implements Store {
   auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
 }
 
-/** Cancels a share of transactions as a collision would (before anything is written). */
+/**
+ * Cancels a share of transactions as a collision would (before anything is written), and lets each
+ * read or write wait 0-2 extra turns of the event loop, so that concurrent calls interleave
+ * differently from one run to the next (the same way for the same seed).
+ */
 export class FaultyStore extends Delegating {
   private readonly random: () => number;
   conflicts = 0;
@@ -58,7 +62,17 @@ export class FaultyStore extends Delegating {
     this.random = prng(seed);
   }
 
+  private async jitter(): Promise<void> {
+    for (let n = Math.floor(this.random() * 3); n > 0; n--) await new Promise((r) => setImmediate(r));
+  }
+
+  override async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    await this.jitter();
+    return this.inner.get(entity, key);
+  }
+
   override async transact(ops: readonly WriteOp[]): Promise<void> {
+    await this.jitter();
     if (this.conflictRate > 0 && this.random() < this.conflictRate) {
       this.conflicts++;
       throw new TransactionCanceled(ops.map(() => 'CONFLICT' as const));
