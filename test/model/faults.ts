@@ -10,10 +10,9 @@ import {
   TransactionCanceled,
   type WriteOp,
 } from '@pyb/core';
+import { DelegatingStore, InjectedCrash } from '../support/faulty-store';
 
-export class InjectedCrash extends Error {
-  override readonly name = 'InjectedCrash';
-}
+export { InjectedCrash };
 
 /** A small seeded PRNG (mulberry32): the faults of a run follow from its seed. */
 export function prng(seed: number): () => number {
@@ -27,29 +26,12 @@ export function prng(seed: number): () => number {
   };
 }
 
-class Delegating implements Store {
-  constructor(protected readonly inner: Store) {}
-  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
-    return this.inner.get(entity, key);
-  }
-  transact(ops: readonly WriteOp[]): Promise<void> {
-    return this.inner.transact(ops);
-  }
-  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
-  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
-  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
-  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
-  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
-  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
-  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
-}
-
 /**
  * Cancels a share of transactions as a collision would (before anything is written), and lets each
  * read or write wait 0-2 extra turns of the event loop, so that concurrent calls interleave
  * differently from one run to the next (the same way for the same seed).
  */
-export class FaultyStore extends Delegating {
+export class FaultyStore extends DelegatingStore {
   private readonly random: () => number;
   conflicts = 0;
 
@@ -86,7 +68,7 @@ export class FaultyStore extends Delegating {
   }
 }
 
-class Dying extends Delegating {
+class Dying extends DelegatingStore {
   private writes = 0;
   private dead = false;
 

@@ -7,6 +7,24 @@ import {
   type WriteOp,
 } from '@pyb/core';
 
+/** A Store that passes every call to `inner`; the fault injectors below override what they change. */
+export class DelegatingStore implements Store {
+  constructor(protected readonly inner: Store) {}
+  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+    return this.inner.get(entity, key);
+  }
+  transact(ops: readonly WriteOp[]): Promise<void> {
+    return this.inner.transact(ops);
+  }
+  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
+  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
+  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
+  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
+  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+}
+
 /** A settlement transaction: the one that marks a position settled. */
 export const isSettlement = (ops: readonly WriteOp[]): boolean =>
   ops.some(
@@ -22,21 +40,19 @@ export class InjectedCrash extends Error {
  * written, or after it was written but before the caller hears back), and so does every write after
  * it, like a process that died. Reads keep working.
  */
-export class CrashingStore implements Store {
+export class CrashingStore extends DelegatingStore {
   settlements = 0;
   crashed = false;
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly after: number,
     private readonly when: 'before-write' | 'after-write',
-  ) {}
-
-  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
-    return this.inner.get(entity, key);
+  ) {
+    super(inner);
   }
 
-  async transact(ops: readonly WriteOp[]): Promise<void> {
+  override async transact(ops: readonly WriteOp[]): Promise<void> {
     if (this.crashed) throw new InjectedCrash('the process is gone');
     if (isSettlement(ops) && ++this.settlements > this.after) {
       this.crashed = true;
@@ -45,68 +61,51 @@ export class CrashingStore implements Store {
     }
     return this.inner.transact(ops);
   }
-
-  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
-  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
-  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
-  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
-  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
-  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
-  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
 }
 
 /**
  * A Store that runs `hook` once, just before its first read of a wallet: lets a test make another
  * caller commit between a use case's read of a position and its read of the wallet.
  */
-export class InterleavingStore implements Store {
+export class InterleavingStore extends DelegatingStore {
   private fired = false;
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly hook: () => Promise<unknown>,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+  override async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
     if (entity === 'wallet' && !this.fired) {
       this.fired = true;
       await this.hook();
     }
     return this.inner.get(entity, key);
   }
-
-  transact: Store['transact'] = (ops) => this.inner.transact(ops);
-  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
-  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
-  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
-  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
-  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
-  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
-  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
 }
 
 /**
  * A Store whose next `n` transactions collide (DynamoDB's TransactionConflict: every operation
  * CONFLICT, nothing written), as concurrent writers on AWS make them; then it behaves.
  */
-export class CollidingStore implements Store {
+export class CollidingStore extends DelegatingStore {
   collided = 0;
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private n: number,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   /** Make the next `n` transactions collide. */
   collideNext(n: number): void {
     this.n = n;
   }
 
-  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
-    return this.inner.get(entity, key);
-  }
-
-  async transact(ops: readonly WriteOp[]): Promise<void> {
+  override async transact(ops: readonly WriteOp[]): Promise<void> {
     if (this.n > 0) {
       this.n--;
       this.collided++;
@@ -114,12 +113,4 @@ export class CollidingStore implements Store {
     }
     return this.inner.transact(ops);
   }
-
-  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
-  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
-  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
-  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
-  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
-  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
-  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
 }

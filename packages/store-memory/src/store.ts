@@ -417,8 +417,8 @@ function keyOf(item: Item, access: Access): Item {
   return key;
 }
 
-/** SET of a dotted path: every map above it must exist (DynamoDB refuses the update otherwise). */
-function assign(item: Item, path: string, value: unknown): void {
+/** The map holding the last segment of a dotted path: every map above it must exist (else DynamoDB refuses). */
+function parentOf(item: Item, path: string): { parent: Item; last: string } {
   const segments = path.split('.');
   const last = segments.pop()!;
   let at: unknown = item;
@@ -426,19 +426,19 @@ function assign(item: Item, path: string, value: unknown): void {
     at = isMap(at) ? at[s] : undefined;
     if (!isMap(at)) throw new StoreRequestError(`the document path ${path} is invalid for update`);
   }
-  (at as Item)[last] = value;
+  return { parent: at as Item, last };
+}
+
+/** SET of a dotted path. */
+function assign(item: Item, path: string, value: unknown): void {
+  const { parent, last } = parentOf(item, path);
+  parent[last] = value;
 }
 
 /** REMOVE of a dotted path: a missing attribute is fine, a missing map above it is not. */
 function remove(item: Item, path: string): void {
-  const segments = path.split('.');
-  const last = segments.pop()!;
-  let at: unknown = item;
-  for (const s of segments) {
-    at = isMap(at) ? at[s] : undefined;
-    if (!isMap(at)) throw new StoreRequestError(`the document path ${path} is invalid for update`);
-  }
-  delete (at as Item)[last];
+  const { parent, last } = parentOf(item, path);
+  delete parent[last];
 }
 
 /** Key attributes cannot be updated; two paths of one update may not overlap (DynamoDB's rules). */
