@@ -95,7 +95,7 @@ export interface StartOptions {
   /** A data folder (local dev): the database survives restarts. Default: in memory. */
   dbPath?: string;
   port?: number;
-  /** How long to wait for the first answer. */
+  /** How long to wait for the first answer. Default 120 s: the JVM can take over 30 s to start on a busy 2-core machine. */
   startTimeoutMs?: number;
 }
 
@@ -138,7 +138,7 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
 
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(child, endpoint, options.startTimeoutMs ?? 30_000, () => output);
+    await waitUntilAnswering(child, endpoint, options.startTimeoutMs ?? 120_000, () => output);
   } catch (error) {
     process.removeListener('exit', killOnExit);
     child.kill('SIGKILL');
