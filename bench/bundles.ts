@@ -201,7 +201,16 @@ function section(
         `${median(rows.map((r) => r.ratio)).toFixed(2)}× wall, ${median(rows.map((r) => r.cpuRatio)).toFixed(2)}× CPU; ` +
         `worst ${rows.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a)).handler} ` +
         `${Math.max(...rows.map((r) => r.cpuRatio)).toFixed(2)}× CPU; ` +
-        `${rows.filter((r) => r.cpuRatio <= BUDGET).length} of ${rows.length} within ${BUDGET}× (CPU).`,
+        `${rows.filter((r) => r.cpuRatio <= BUDGET).length} of ${rows.length} within ${BUDGET}× (CPU). ` +
+        `The whole composition root (the reference row) costs ${before.cpuRatio.toFixed(2)}× CPU.`,
+      '',
+      'What a function holds since the composition root was split (`functions/src/context.ts`: DynamoDB ' +
+        'adapters only): its own use case (`@pyb/core/use-cases`), the key service only where it seals, ' +
+        'signs or publishes keys (`functions/src/keys.ts`), and the shared HTTP layer. Most of what is left ' +
+        'above the yardstick is zod and the API contracts: every handler validates with them, and ' +
+        '`@pyb/contracts` builds the schemas of every endpoint when it loads (`ENDPOINTS`). Contracts ' +
+        'exported per endpoint (or per resource module that handlers import directly) would leave each ' +
+        'bundle only its own schemas; that is the next step towards the budget.',
     );
   }
   if (missing.length > 0) {
