@@ -17,7 +17,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
@@ -160,7 +160,8 @@ function section(
     SECTION,
     '',
     `Measured by \`bench/bundles.ts\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ` +
-      `${process.arch}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} cores). Each handler ` +
+      `${process.arch}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} cores, load average ` +
+      `${loadavg()[0]!.toFixed(1)} when it finished). Each handler ` +
       'is bundled with the options the CDK app deploys (`infra/src/esbuild-options.ts`: ESM, minified, ' +
       'node22, AWS SDK v3 clients bundled, external source map). *Init* is the time a fresh `node` ' +
       `process takes to import the bundle (load + top-level evaluation), median of ${runs} runs; ` +
