@@ -44,7 +44,7 @@ type Action =
 const player = fc.integer({ min: 0, max: PLAYERS - 1 });
 const table = fc.integer({ min: 0, max: 1 });
 const key = fc.integer({ min: 0, max: KEYS - 1 });
-const MIN: Record<BetType, number> = {
+const MIN: Partial<Record<BetType, number>> = {
   PLAYER: 500,
   BANKER: 500,
   TIE: 100,
@@ -56,7 +56,7 @@ const bet = fc
     type: fc.constantFrom<BetType>('PLAYER', 'BANKER', 'TIE', 'PLAYER_PAIR', 'BANKER_PAIR'),
     units: fc.integer({ min: 1, max: 6 }),
   })
-  .map(({ type, units }): Bet => ({ type, amount: MIN[type] * units }));
+  .map(({ type, units }): Bet => ({ type, amount: MIN[type]! * units }));
 const bets = fc.uniqueArray(bet, { minLength: 1, maxLength: 3, selector: (b) => b.type });
 
 const money: fc.Arbitrary<MoneyAction> = fc.oneof(

@@ -11,6 +11,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { CoreDeps } from '@pyb/core';
 import { DynamoStore } from '@pyb/store-dynamodb';
 import type { Item } from '@pyb/store-dynamodb/layout';
 import {
@@ -21,7 +22,7 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
-import type { RawItems } from './stack';
+import type { RawItems, TestStack } from './stack';
 
 export function dynamodbEndpoint(): string {
   const endpoint = inject('dynamodbEndpoint') ?? process.env.DYNAMODB_ENDPOINT;
@@ -91,6 +92,16 @@ export async function dynamoStack(label: string) {
   return {
     store: new DynamoStore({ tables: tables.names, client: tables.client }),
     raw: rawItems(tables),
+    tables,
     drop: () => tables.drop(),
   };
+}
+
+/** For tests about DynamoDB itself (streams, raw items): the use cases on DynamoDB Local, whatever PYB_STORE says. */
+export async function createDynamoTestStack(
+  label = 'it',
+  deps: Partial<CoreDeps> = {},
+): Promise<TestStack & { tables: TestTables }> {
+  const { createTestStack } = await import('./stack');
+  return (await createTestStack(label, deps, 'dynamodb')) as TestStack & { tables: TestTables };
 }

@@ -27,6 +27,8 @@ export interface RawItems {
 
 export interface TestStack {
   backend: Backend;
+  /** DynamoDB only: the tables under their unique prefix, and their client. */
+  tables?: import('./dynamodb').TestTables;
   store: Store;
   raw: RawItems;
   keys: LocalKeyService;
@@ -38,12 +40,16 @@ export interface TestStack {
 }
 
 /** A store (fresh tables under a unique prefix on DynamoDB Local) + a LocalKeyService + the use cases. */
-export async function createTestStack(label = 'it', deps: Partial<CoreDeps> = {}): Promise<TestStack> {
+export async function createTestStack(
+  label = 'it',
+  deps: Partial<CoreDeps> = {},
+  on: Backend = backend(),
+): Promise<TestStack> {
   const data =
-    backend() === 'memory'
+    on === 'memory'
       ? (() => {
           const store = new MemoryStore();
-          return { store, raw: store.raw as RawItems, drop: async () => {} };
+          return { store, raw: store.raw as RawItems, tables: undefined, drop: async () => {} };
         })()
       : await (await import('./dynamodb')).dynamoStack(label);
   const keysDir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
@@ -51,7 +57,8 @@ export async function createTestStack(label = 'it', deps: Partial<CoreDeps> = {}
   const coreWith = (overrides: Partial<CoreDeps>) =>
     createCore({ store: data.store, keys, ...deps, ...overrides });
   return {
-    backend: backend(),
+    backend: on,
+    ...(data.tables && { tables: data.tables }),
     store: data.store,
     raw: data.raw,
     keys,

@@ -1,6 +1,8 @@
 import { archiveFromEnv } from '@pyb/archive';
+import { exportAudit } from '@pyb/core/use-cases';
 import { archiveStreamHandler } from '../../src/archive-stream';
-import { appContext } from '../../src/context';
+import { appContext, useCases } from '../../src/context';
+import { keysOf } from '../../src/keys';
 
 /** Not an HTTP route: the game table's stream invokes it for shoes reaching CLOSED (infra/src/retention.ts). */
 const config = () => archiveFromEnv();
@@ -8,9 +10,10 @@ let archive: ReturnType<typeof config> | undefined;
 
 export const handler = archiveStreamHandler(() => {
   archive ??= config();
-  const { core, clock } = appContext();
+  const context = appContext();
+  const { clock } = context;
   return {
-    exportAudit: (actor, input) => core.exportAudit(actor, input),
+    exportAudit: (actor, input) => exportAudit(useCases(context, keysOf(context)), actor, input),
     archive: archive.archive,
     retentionDays: archive.retentionDays,
     now: () => clock.now(),

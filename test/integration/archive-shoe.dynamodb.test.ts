@@ -17,14 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveStreamHandler } from '../../functions/src/archive-stream';
 import { logger } from '../../functions/src/logger';
 import { admin, operator, regulator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
+import { createDynamoTestStack } from '../support/dynamodb';
 import { playShoe } from '../support/game';
 
-let stack: TestStack;
+let stack: Awaited<ReturnType<typeof createDynamoTestStack>>;
 let dir: string;
 beforeAll(async () => {
   logger.setLogLevel('SILENT');
-  stack = await createTestStack('archive');
+  stack = await createDynamoTestStack('archive');
   dir = mkdtempSync(join(tmpdir(), 'pyb-archive-it-'));
 });
 afterAll(async () => {
