@@ -7,6 +7,7 @@ export default defineConfig({
       'functions/**/*.test.ts',
       'infra/test/**/*.test.ts',
       'test/**/*.test.ts',
+      'web/test/**/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

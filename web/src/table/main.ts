@@ -500,6 +500,7 @@ async function resolveRound(button: HTMLButtonElement, round: Round): Promise<vo
       await dealCoup(area, dealt.result, `Coup ${dealt.coup}`);
       state.nextIsLast = dealt.result.cutCardOut && !dealt.lastCoup;
       area.append(payouts(dealt));
+      area.dataset.coup = String(dealt.coup);
       await refresh();
       announce(status, `Coup ${dealt.coup} dealt and settled.`);
       byId<HTMLButtonElement>('open-round').focus();
