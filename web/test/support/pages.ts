@@ -65,7 +65,7 @@ export async function screenshots(page: Page, name: string): Promise<Shot> {
       }
       return false;
     };
-    const wide = [...document.body.querySelectorAll('*')].filter(
+    const wide = Array.from(document.body.querySelectorAll('*')).filter(
       (e) =>
         !clipped(e) &&
         (e.getBoundingClientRect().right > limit ||
