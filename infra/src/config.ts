@@ -18,6 +18,11 @@ export interface DeployConfig {
    * (infra/src/signing-keys.ts, docs/deploy.md).
    */
   signingKeyGeneration: number;
+  /**
+   * Origins (`https://host[:port]`) of front ends on other sites that may call the API from a browser
+   * (CORS). The stage's own web app needs none: CloudFront serves it and /v1 on one origin.
+   */
+  corsOrigins: string[];
 }
 
 export const DEFAULTS = {
@@ -27,6 +32,25 @@ export const DEFAULTS = {
   apiBurstLimit: 1000,
   signingKeyGeneration: 1,
 } as const;
+
+/** An origin as browsers send it: https, a host name, an optional port, nothing else. */
+const ORIGIN_PATTERN =
+  /^https:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/** `-c corsOrigins=https://a.example,https://b.example` (or a JSON list in cdk.json). */
+export function parseCorsOrigins(raw: unknown): string[] {
+  if (raw === undefined || raw === '') return [];
+  const list = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
+  const origins = list.map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!ORIGIN_PATTERN.test(origin)) {
+      throw new Error(
+        `context 'corsOrigins': '${origin}' is not an https origin such as https://casino.example`,
+      );
+    }
+  }
+  return [...new Set(origins)];
+}
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
 
@@ -64,6 +88,7 @@ export function readConfig(node: Node): DeployConfig {
     logRetentionDays,
     apiRateLimit: positiveInt('apiRateLimit', node.tryGetContext('apiRateLimit'), DEFAULTS.apiRateLimit),
     apiBurstLimit: positiveInt('apiBurstLimit', node.tryGetContext('apiBurstLimit'), DEFAULTS.apiBurstLimit),
+    corsOrigins: parseCorsOrigins(node.tryGetContext('corsOrigins')),
     signingKeyGeneration: positiveInt(
       'signingKeyGeneration',
       node.tryGetContext('signingKeyGeneration'),

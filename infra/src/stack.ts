@@ -15,6 +15,7 @@ import { DataTables, pascal } from './data';
 import { acknowledge } from './nag';
 import { RouteFunction } from './route-function';
 import { statementSigningKeys } from './signing-keys';
+import { apiCors, WebSite } from './site';
 
 export interface PuntoYBancaStackProps extends StackProps {
   config: DeployConfig;
@@ -80,6 +81,7 @@ export class PuntoYBancaStack extends Stack {
       apiName: prefix,
       description: `Punto y Banca game-round API (${config.stage})`,
       createDefaultStage: false,
+      corsPreflight: apiCors(config.corsOrigins),
     });
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
@@ -150,6 +152,12 @@ export class PuntoYBancaStack extends Stack {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     serverErrors.addAlarmAction(alarmAction);
+
+    new WebSite(this, 'Web', {
+      stage: config.stage,
+      api: this.api,
+      logRetentionDays: config.logRetentionDays,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });
     new CfnOutput(this, 'Stage', { value: config.stage });
