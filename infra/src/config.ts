@@ -23,6 +23,11 @@ export interface DeployConfig {
    * (CORS). The stage's own web app needs none: CloudFront serves it and /v1 on one origin.
    */
   corsOrigins: string[];
+  /**
+   * The web app's own domain name and its ACM certificate (us-east-1, as CloudFront requires); both or
+   * neither. Without them the site is on its *.cloudfront.net name.
+   */
+  siteDomain: { name: string; certificateArn: string } | undefined;
 }
 
 export const DEFAULTS = {
@@ -50,6 +55,26 @@ export function parseCorsOrigins(raw: unknown): string[] {
     }
   }
   return [...new Set(origins)];
+}
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CLOUDFRONT_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+/** `-c siteDomain=play.casino.example -c siteCertificateArn=arn:aws:acm:us-east-1:...`. */
+export function parseSiteDomain(domain: unknown, certificate: unknown): DeployConfig['siteDomain'] {
+  const name = domain === undefined || domain === '' ? undefined : String(domain);
+  const certificateArn = certificate === undefined || certificate === '' ? undefined : String(certificate);
+  if (name === undefined && certificateArn === undefined) return undefined;
+  if (name === undefined || certificateArn === undefined) {
+    throw new Error("context 'siteDomain' and 'siteCertificateArn' go together: give both or neither");
+  }
+  if (!DOMAIN_PATTERN.test(name)) throw new Error(`context 'siteDomain': '${name}' is not a domain name`);
+  if (!CLOUDFRONT_CERTIFICATE.test(certificateArn)) {
+    throw new Error(
+      `context 'siteCertificateArn': '${certificateArn}' is not an ACM certificate in us-east-1 (CloudFront takes only those)`,
+    );
+  }
+  return { name, certificateArn };
 }
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
@@ -89,6 +114,7 @@ export function readConfig(node: Node): DeployConfig {
     apiRateLimit: positiveInt('apiRateLimit', node.tryGetContext('apiRateLimit'), DEFAULTS.apiRateLimit),
     apiBurstLimit: positiveInt('apiBurstLimit', node.tryGetContext('apiBurstLimit'), DEFAULTS.apiBurstLimit),
     corsOrigins: parseCorsOrigins(node.tryGetContext('corsOrigins')),
+    siteDomain: parseSiteDomain(node.tryGetContext('siteDomain'), node.tryGetContext('siteCertificateArn')),
     signingKeyGeneration: positiveInt(
       'signingKeyGeneration',
       node.tryGetContext('signingKeyGeneration'),

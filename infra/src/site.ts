@@ -13,6 +13,7 @@ import {
   Stack,
 } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -107,6 +108,8 @@ export interface WebSiteProps {
   stage: string;
   api: apigwv2.IHttpApi;
   logRetentionDays: number;
+  /** The site's own domain and its us-east-1 ACM certificate (default: the *.cloudfront.net name). */
+  domain?: { name: string; certificateArn: string };
   /** What to upload (default: the Vite build of web/). */
   source?: s3deploy.ISource;
 }
@@ -178,7 +181,11 @@ export class WebSite extends Construct {
       comment: `Punto y Banca ${props.stage}: web app and /v1 API`,
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
-      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+      ...(props.domain && {
+        domainNames: [props.domain.name],
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+        minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+      }),
       enableLogging: true,
       logBucket: logs,
       logFilePrefix: 'cloudfront/',
@@ -218,11 +225,13 @@ export class WebSite extends Construct {
       'AwsSolutions-CFR2',
       'No WAF in this stack: the API behind /v1 authenticates every call and is throttled per stage; an operator may attach its own web ACL.',
     );
-    acknowledge(
-      this.distribution,
-      'AwsSolutions-CFR4',
-      'The default *.cloudfront.net certificate allows older TLS for viewers; a stage with its own domain and ACM certificate gets TLS 1.2 (2021) as set here.',
-    );
+    if (!props.domain) {
+      acknowledge(
+        this.distribution,
+        'AwsSolutions-CFR4',
+        'On its *.cloudfront.net name the site has the CloudFront default certificate, whose TLS policy is fixed; a stage with -c siteDomain and -c siteCertificateArn gets TLS 1.2 (2021) at least.',
+      );
+    }
 
     new s3deploy.BucketDeployment(this, 'Upload', {
       sources: [props.source ?? builtSite()],
@@ -264,7 +273,10 @@ export class WebSite extends Construct {
       `${why}; its runtime is chosen by aws-cdk-lib, not by this stack.`,
     );
 
-    new CfnOutput(stack, 'SiteUrl', { value: `https://${this.distribution.distributionDomainName}` });
+    new CfnOutput(stack, 'SiteUrl', {
+      value: `https://${props.domain?.name ?? this.distribution.distributionDomainName}`,
+    });
+    new CfnOutput(stack, 'SiteDistributionDomain', { value: this.distribution.distributionDomainName });
     new CfnOutput(stack, 'SiteBucketName', { value: this.bucket.bucketName });
   }
 }

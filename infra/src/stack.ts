@@ -157,6 +157,7 @@ export class PuntoYBancaStack extends Stack {
       stage: config.stage,
       api: this.api,
       logRetentionDays: config.logRetentionDays,
+      domain: config.siteDomain,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, PAGES, siteFile } from '../../web/site';
 import { buildApp } from '../src/app';
-import { parseCorsOrigins } from '../src/config';
+import { parseCorsOrigins, parseSiteDomain } from '../src/config';
 import { PAGE_PATH_FUNCTION } from '../src/site';
 
 // The web app's hosting (infra/src/site.ts) on a synth without handlers (routes = []): the site is
@@ -239,6 +239,46 @@ describe('CORS on the API', () => {
     }
     expect(parseCorsOrigins(['https://a.example', 'https://a.example'])).toEqual(['https://a.example']);
     expect(parseCorsOrigins(undefined)).toEqual([]);
+  });
+});
+
+describe('a domain of its own', () => {
+  const certificateArn =
+    'arn:aws:acm:us-east-1:111122223333:certificate/0d1b2a3c-4e5f-8a9b-0c1d-2e3f4a5b6c7d';
+
+  it('serves the site on it with its certificate and TLS 1.2 (2021) at least', () => {
+    const { app, stack } = buildApp(
+      {
+        outdir: outdir(),
+        context: { siteDomain: 'play.casino.example', siteCertificateArn: certificateArn },
+      },
+      [],
+    );
+    app.synth();
+    const json = Template.fromStack(stack).toJSON();
+    const distribution = Object.values(json.Resources as Record<string, Resource>).find(
+      (r) => r.Type === 'AWS::CloudFront::Distribution',
+    )!;
+    const config = distribution.Properties.DistributionConfig as Record<string, unknown>;
+    expect(config.Aliases).toEqual(['play.casino.example']);
+    expect(config.ViewerCertificate).toMatchObject({
+      AcmCertificateArn: certificateArn,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    expect((json.Outputs as Record<string, { Value: unknown }>).SiteUrl!.Value).toBe(
+      'https://play.casino.example',
+    );
+  });
+
+  it('needs both the name and a us-east-1 certificate', () => {
+    expect(parseSiteDomain(undefined, undefined)).toBeUndefined();
+    expect(() => parseSiteDomain('play.casino.example', undefined)).toThrow(/both or neither/);
+    expect(() => parseSiteDomain(undefined, certificateArn)).toThrow(/both or neither/);
+    expect(() =>
+      parseSiteDomain('play.casino.example', certificateArn.replace('us-east-1', 'eu-west-1')),
+    ).toThrow(/us-east-1/);
+    expect(() => parseSiteDomain('not a domain', certificateArn)).toThrow(/not a domain name/);
   });
 });
 
