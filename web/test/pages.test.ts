@@ -140,7 +140,16 @@ describe('the table page', () => {
         await board(page, 'carla').locator('.clear').click();
         await page.check('input[name="chip"][data-chip="1"]');
       }
-      await bet(page, 'ana', ['BANKER', 'BANKER']);
+      if (coup === 1) {
+        // By keyboard alone: a spot takes a chip on Enter, "Place bets" goes on Space.
+        await board(page, 'ana').locator('.spot[data-type="BANKER"]').focus();
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Enter');
+        await board(page, 'ana').locator('.place').focus();
+        await page.keyboard.press('Space');
+      } else {
+        await bet(page, 'ana', ['BANKER', 'BANKER']);
+      }
       await bet(page, 'bruno', ['PLAYER', 'PLAYER_PAIR']);
       await bet(page, 'carla', ['TIE']);
       for (const player of PLAYERS) {
