@@ -157,7 +157,7 @@ function render(): void {
 }
 
 /** Chip values from the table's smallest minimum: 1, 5, 10, 25 and 100 of it. */
-export function chipValues(table: Table): number[] {
+function chipValues(table: Table): number[] {
   const mins = Object.entries(table.config.limits)
     .filter(([type]) => betEnabled(table, type))
     .map(([, limit]) => limit.min);
