@@ -10,13 +10,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Client, client } from '../../test/e2e/support/http';
 import { type E2eStack, startStack } from '../../test/e2e/support/stack';
 import { buildWeb } from '../build';
 import { axeViolations, seriousOrCritical } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { openPage, screenshots } from './support/pages';
+
+// An upper bound, not a speed claim: a whole shoe through a browser on a shared 2-core machine.
+vi.setConfig({ testTimeout: 300_000 });
 
 const PLAYERS = ['ana', 'bruno', 'carla'] as const;
 const START = 100_000; // €1,000.00
