@@ -47,7 +47,7 @@ beforeAll(async () => {
     key: admin,
     body: {
       name: 'Browser test table',
-      variant: 'mini',
+      variant: 'custom',
       config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
     },
   });

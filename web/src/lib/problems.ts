@@ -12,6 +12,15 @@ export const BET_NAMES: Record<string, string> = {
   TIE: 'Empate',
   PLAYER_PAIR: 'Punto pair',
   BANKER_PAIR: 'Banca pair',
+  EITHER_PAIR: 'Either pair',
+  PERFECT_PAIR: 'Perfect pair',
+  DRAGON_BONUS_PLAYER: 'Dragon Bonus Punto',
+  DRAGON_BONUS_BANKER: 'Dragon Bonus Banca',
+  DRAGON_7: 'Dragon 7',
+  PANDA_8: 'Panda 8',
+  SUPER_6: 'Super 6',
+  BIG: 'Big',
+  SMALL: 'Small',
 };
 export const betName = (type: string): string => BET_NAMES[type] ?? type.replaceAll('_', ' ').toLowerCase();
 

@@ -5,6 +5,7 @@
  * decides a rule.
  */
 import '../styles.css';
+import { BET_TYPES, type BetLimit, betLimit, type TableConfig as EngineTableConfig } from '@pyb/engine';
 import { get, post, seg } from '../lib/api';
 import { dealCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
@@ -44,7 +45,7 @@ const state: State = { players: [], wallets: new Map(), nextIsLast: false };
 let boards: PlayerBoard[] = [];
 
 const problemContext = (): ProblemContext => ({
-  limits: state.table?.config.limits,
+  limits: state.table ? tableLimits(state.table) : undefined,
   currency: state.table?.config.currency,
 });
 const money = (minor: number, currency = state.table?.config.currency ?? 'EUR') =>
@@ -156,22 +157,27 @@ function render(): void {
   renderPayoutBalances();
 }
 
+/**
+ * The bet types this table takes and their limits, as the engine reads a configuration (`betLimit`:
+ * pair bets where `pairBets`, side bets where `sideBets` offers them), so new bet types need no change here.
+ */
+function tableLimits(table: Table): Record<string, BetLimit> {
+  // The contract types the configuration the engine defines; side bets arrive as the engine writes them.
+  const config = table.config as unknown as EngineTableConfig;
+  const limits: Record<string, BetLimit> = {};
+  for (const type of BET_TYPES) {
+    const limit = betLimit(config, type);
+    if (limit) limits[type] = limit;
+  }
+  return limits;
+}
+const betTypes = (table: Table): string[] => Object.keys(tableLimits(table));
+
 /** Chip values from the table's smallest minimum: 1, 5, 10, 25 and 100 of it. */
 function chipValues(table: Table): number[] {
-  const mins = Object.entries(table.config.limits)
-    .filter(([type]) => betEnabled(table, type))
-    .map(([, limit]) => limit.min);
-  const base = Math.min(...mins);
+  const base = Math.min(...Object.values(tableLimits(table)).map((limit) => limit.min));
   return [1, 5, 10, 25, 100].map((n) => n * base);
 }
-
-/** The bet types this table takes: every type with limits, side bets only where enabled. */
-function betEnabled(table: Table, type: string): boolean {
-  if (type === 'PLAYER_PAIR' || type === 'BANKER_PAIR') return table.config.pairBets;
-  return true;
-}
-const betTypes = (table: Table): string[] =>
-  Object.keys(table.config.limits).filter((type) => betEnabled(table, type));
 
 function renderTableInfo(): void {
   const table = state.table;
@@ -180,17 +186,16 @@ function renderTableInfo(): void {
   const limits = h(
     'ul',
     { class: 'limits' },
-    betTypes(table).map((type) => {
-      const limit = config.limits[type as keyof typeof config.limits];
-      return h('li', null, `${betName(type)}: ${money(limit.min)} – ${money(limit.max)}`);
-    }),
+    Object.entries(tableLimits(table)).map(([type, limit]) =>
+      h('li', null, `${betName(type)}: ${money(limit.min)} – ${money(limit.max)}`),
+    ),
   );
   fill(
     byId('table-info'),
     h('h2', { id: 'table-title' }, table.name),
     facts([
       ['Table', mono(table.tableId)],
-      ['Game', `${config.variant} punto banco, ${config.decks} decks, ${config.seats} seats`],
+      ['Game', `${config.name ?? config.variant} punto banco, ${config.decks} decks, ${config.seats} seats`],
       [
         'Pays',
         `Banca 1:1 less ${config.commission.rateBps / 100}% commission (${config.commission.mode === 'DEFERRED' ? 'owed, paid on leaving' : 'taken from the win'}), Empate ${config.tiePays}:1${config.pairBets ? ', pairs 11:1' : ''}`,
