@@ -2,16 +2,19 @@
  * The local HTTP server (dev and end-to-end tests): each request becomes an API Gateway v2 (HTTP API,
  * payload 2.0) event, is routed with ROUTES, and is handed to the very handler the Lambda runs — no
  * second implementation of any endpoint. It also does what API Gateway does before a Lambda sees a
- * request: 404 for an unknown route and a hard cap on the body (10 MB).
+ * request: 404 for an unknown route and a hard cap on the body (10 MB). Given a `siteDir` (web/dist), it
+ * also serves the web app beside /v1, as CloudFront does in a deployment (static-site.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { type AppContext, setAppContext } from './context';
 import type { HttpEvent, HttpResult } from './http';
 import { HttpProblem, problemResponse } from './problem';
 import { ROUTES, type Route } from './routes';
+import { isSitePath, serveSiteFile } from './static-site';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -175,10 +178,19 @@ function sendProblem(res: ServerResponse, problem: HttpProblem, path: string): v
   send(res, { ...response, headers: { ...response.headers, 'X-Request-Id': requestId } });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, siteDir?: string): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const match = matchRoute(req.method ?? 'GET', url.pathname);
   if (match === undefined) {
+    const page = req.method === 'GET' || req.method === 'HEAD';
+    if (
+      siteDir &&
+      page &&
+      isSitePath(url.pathname) &&
+      (await serveSiteFile(siteDir, req, res, url.pathname))
+    ) {
+      return;
+    }
     return sendProblem(
       res,
       new HttpProblem(404, 'ROUTE_NOT_FOUND', `no endpoint at ${url.pathname}`),
@@ -217,12 +229,15 @@ export interface LocalServerOptions {
   host?: string;
   /** Adapters to use instead of those built from the environment (tests). */
   context?: AppContext;
+  /** The built web app (web/dist) to serve beside the API; API routes keep precedence. */
+  siteDir?: string;
 }
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   if (options.context) setAppContext(options.context);
+  const siteDir = options.siteDir === undefined ? undefined : resolve(options.siteDir);
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, siteDir).catch((error: unknown) => {
       console.error(error);
       if (!res.headersSent) {
         sendProblem(res, new HttpProblem(500, 'INTERNAL_ERROR', 'the local server failed'), req.url ?? '/');

@@ -34,6 +34,16 @@ export interface DeployConfig {
    * (infra/src/signing-keys.ts, docs/deploy.md).
    */
   signingKeyGeneration: number;
+  /**
+   * Origins (`https://host[:port]`) of front ends on other sites that may call the API from a browser
+   * (CORS). The stage's own web app needs none: CloudFront serves it and /v1 on one origin.
+   */
+  corsOrigins: string[];
+  /**
+   * The web app's own domain name and its ACM certificate (us-east-1, as CloudFront requires); both or
+   * neither. Without them the site is on its *.cloudfront.net name.
+   */
+  siteDomain: { name: string; certificateArn: string } | undefined;
 }
 
 export const DEFAULTS = {
@@ -44,6 +54,45 @@ export const DEFAULTS = {
   apiBurstLimit: 1000,
   signingKeyGeneration: 1,
 } as const;
+
+/** An origin as browsers send it: https, a host name, an optional port, nothing else. */
+const ORIGIN_PATTERN =
+  /^https:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/** `-c corsOrigins=https://a.example,https://b.example` (or a JSON list in cdk.json). */
+export function parseCorsOrigins(raw: unknown): string[] {
+  if (raw === undefined || raw === '') return [];
+  const list = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
+  const origins = list.map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!ORIGIN_PATTERN.test(origin)) {
+      throw new Error(
+        `context 'corsOrigins': '${origin}' is not an https origin such as https://casino.example`,
+      );
+    }
+  }
+  return [...new Set(origins)];
+}
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CLOUDFRONT_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+/** `-c siteDomain=play.casino.example -c siteCertificateArn=arn:aws:acm:us-east-1:...`. */
+export function parseSiteDomain(domain: unknown, certificate: unknown): DeployConfig['siteDomain'] {
+  const name = domain === undefined || domain === '' ? undefined : String(domain);
+  const certificateArn = certificate === undefined || certificate === '' ? undefined : String(certificate);
+  if (name === undefined && certificateArn === undefined) return undefined;
+  if (name === undefined || certificateArn === undefined) {
+    throw new Error("context 'siteDomain' and 'siteCertificateArn' go together: give both or neither");
+  }
+  if (!DOMAIN_PATTERN.test(name)) throw new Error(`context 'siteDomain': '${name}' is not a domain name`);
+  if (!CLOUDFRONT_CERTIFICATE.test(certificateArn)) {
+    throw new Error(
+      `context 'siteCertificateArn': '${certificateArn}' is not an ACM certificate in us-east-1 (CloudFront takes only those)`,
+    );
+  }
+  return { name, certificateArn };
+}
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
 
@@ -108,6 +157,8 @@ export function readConfig(node: Node): DeployConfig {
     retentionLockMode: lock,
     apiRateLimit: positiveInt('apiRateLimit', node.tryGetContext('apiRateLimit'), DEFAULTS.apiRateLimit),
     apiBurstLimit: positiveInt('apiBurstLimit', node.tryGetContext('apiBurstLimit'), DEFAULTS.apiBurstLimit),
+    corsOrigins: parseCorsOrigins(node.tryGetContext('corsOrigins')),
+    siteDomain: parseSiteDomain(node.tryGetContext('siteDomain'), node.tryGetContext('siteCertificateArn')),
     signingKeyGeneration: positiveInt(
       'signingKeyGeneration',
       node.tryGetContext('signingKeyGeneration'),

@@ -17,6 +17,7 @@ import { acknowledge } from './nag';
 import { AuditRetention } from './retention';
 import { RouteFunction } from './route-function';
 import { statementSigningKeys } from './signing-keys';
+import { apiCors, WebSite } from './site';
 
 export interface PuntoYBancaStackProps extends StackProps {
   config: DeployConfig;
@@ -86,6 +87,7 @@ export class PuntoYBancaStack extends Stack {
       apiName: prefix,
       description: `Punto y Banca game-round API (${config.stage})`,
       createDefaultStage: false,
+      corsPreflight: apiCors(config.corsOrigins),
     });
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
@@ -164,6 +166,13 @@ export class PuntoYBancaStack extends Stack {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     serverErrors.addAlarmAction(alarmAction);
+
+    new WebSite(this, 'Web', {
+      stage: config.stage,
+      api: this.api,
+      logRetentionDays: config.logRetentionDays,
+      domain: config.siteDomain,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });
     new CfnOutput(this, 'Stage', { value: config.stage });

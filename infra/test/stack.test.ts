@@ -398,10 +398,13 @@ describe('a stage at signing-key generation 3', () => {
 });
 
 describe('functions', () => {
-  it('one function per routes.ts entry, and the archiver (retention.test.ts), nothing else', () => {
+  it('one function per routes.ts entry, and the archiver (retention.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
+    const ids = base.idsOfType('AWS::Lambda::Function');
+    const upload = ids.filter((f) => f.startsWith('CustomCDKBucketDeployment'));
+    expect(upload).toHaveLength(1);
     expect(
-      base
-        .idsOfType('AWS::Lambda::Function')
+      ids
+        .filter((f) => !upload.includes(f))
         .map((f) => base.props(f).FunctionName)
         .sort(),
     ).toEqual([...ROUTES.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe'].sort());
@@ -662,10 +665,37 @@ describe.each([
       'AwsSolutions-L1 Retention',
       'AwsSolutions-IAM5[Resource::<RetentionAuditArchiveCD33B004.Arn>/shoes/*] Retention',
       'AwsSolutions-IAM5[Resource::*] Retention',
+      // The web app (infra/src/site.ts): its log bucket, CloudFront defaults, the CDK's upload handler.
+      'AwsSolutions-S1 Web',
+      'AwsSolutions-CFR1 Web',
+      'AwsSolutions-CFR2 Web',
+      'AwsSolutions-CFR4 Web',
+      // aws-cdk-lib's own: the access-log bucket gets the LogDeliveryWrite ACL (cfn-lint W3045: AccessControl).
+      'CloudFormation-Validate::W3045 Web',
+      ...[
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'IAM5[Action::s3:GetObject*]',
+        'IAM5[Action::s3:GetBucket*]',
+        'IAM5[Action::s3:List*]',
+        'IAM5[Action::s3:DeleteObject*]',
+        'IAM5[Action::s3:Abort*]',
+        'IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        'IAM5[Resource::<WebBucketE51352C0.Arn>/*]',
+        'IAM5[Resource::*]',
+        'L1',
+      ].map((rule) => `AwsSolutions-${rule} ${uploadHandler()}`),
     ];
     expect(acknowledged.sort()).toEqual(expected.sort());
   });
 });
+
+/** The id of the CDK's BucketDeployment singleton (a child of the stack, named by a hash of its settings). */
+function uploadHandler(): string {
+  const handler = base.built.stack.node.children.find((c) =>
+    c.node.id.startsWith('Custom::CDKBucketDeployment'),
+  );
+  return handler!.node.id;
+}
 
 function pascal(name: string): string {
   return name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());

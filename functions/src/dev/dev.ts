@@ -1,7 +1,8 @@
 /**
  * The local stack behind `./scripts/dev`: DynamoDB Local with its data in .data/dynamodb (kept
- * between runs), the tables, the local key service (.data/keys), a demo operator seeded once, and the
- * API on http://localhost:$PORT through the same handlers the Lambdas run. Ctrl-C stops it all.
+ * between runs), the tables, the local key service (.data/keys), a demo operator seeded once, the
+ * API on http://localhost:$PORT through the same handlers the Lambdas run, and the web app (built
+ * from web/ at start) beside it at /. Ctrl-C stops it all.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import {
   startDynamoDbLocal,
   tableNames,
 } from '@pyb/store-dynamodb/local';
+import { buildWeb } from '../../../web/build';
 import type { AppContext } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
@@ -89,6 +91,9 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
       })
     ).tableId;
   }
+  // A shoe in play, so the operator key can deal at once (opening and closing shoes needs the admin key).
+  const table = await core.getTable(admin, { tableId });
+  if (!table.currentShoeId) await core.openShoe(admin, { tableId });
   for (const playerId of PLAYERS) {
     const funded = await core.getWallet(admin, { playerId }).then(
       () => true,
@@ -125,6 +130,9 @@ Demo operator "${state.operatorId}" — API keys (also in .data/demo.json):
   export TABLE_ID=${tableId}
   export API=${url}
 Wallets player-1, player-2, player-3 hold ${FUNDS} minor units (EUR) each.
+
+Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the ADMIN key also opens
+     and closes shoes), ${url}/verify (a player's verifier), ${url}/regulator (the REGULATOR key).
 
 First curl:
   curl -s ${url}/v1/tables/${tableId} -H "Authorization: Bearer ${keys.operator}"
@@ -175,8 +183,14 @@ async function main(): Promise<void> {
   const { appContext } = await import('../context');
   const { startLocalServer } = await import('../local-server');
   const state = await seed(appContext());
+  let siteDir: string | undefined;
   try {
-    server = await startLocalServer({ port: PORT, host: process.env.HOST ?? '127.0.0.1' });
+    siteDir = await buildWeb();
+  } catch (error) {
+    console.error(`The web app did not build (the API runs without it): ${(error as Error).message}`);
+  }
+  try {
+    server = await startLocalServer({ port: PORT, host: process.env.HOST ?? '127.0.0.1', siteDir });
   } catch (error) {
     console.error(
       `Could not listen on port ${PORT}: ${(error as Error).message}\nPORT=<port> ./scripts/dev picks another.`,

@@ -27,7 +27,12 @@ export interface E2eStack {
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<E2eStack> {
+export interface StackOptions {
+  /** A built web app to serve beside the API (the browser tests in web/test). */
+  siteDir?: string;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<E2eStack> {
   const endpoint = inject('dynamodbEndpoint');
   const prefix = `e2e-${randomBytes(4).toString('hex')}`;
   const keysDir = mkdtempSync(join(tmpdir(), 'pyb-e2e-keys-'));
@@ -44,7 +49,7 @@ export async function startStack(): Promise<E2eStack> {
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
   });
-  const server = await startLocalServer({ port: 0, context });
+  const server = await startLocalServer({ port: 0, context, siteDir: options.siteDir });
   const issue = async (operatorId: string, role: Role) =>
     (await issueApiKey(context.principals, context.clock, { operatorId, role })).key;
   const keysOf = async (operatorId: string): Promise<Keys> => ({

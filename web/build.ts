@@ -1,0 +1,18 @@
+/**
+ * Builds the site with Vite (web/vite.config.ts) into `outDir` (default web/dist). Used by
+ * `./scripts/dev` and the browser tests; the CDK app runs the same build through the Vite CLI.
+ */
+import { join } from 'node:path';
+
+export const WEB_ROOT = import.meta.dirname;
+export const WEB_DIST = join(WEB_ROOT, 'dist');
+
+export async function buildWeb(outDir: string = WEB_DIST): Promise<string> {
+  const { build } = await import('vite');
+  await build({
+    configFile: join(WEB_ROOT, 'vite.config.ts'),
+    build: { outDir, emptyOutDir: true },
+    logLevel: 'warn',
+  });
+  return outDir;
+}

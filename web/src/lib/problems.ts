@@ -1,0 +1,106 @@
+/**
+ * Refusals in words, from the problem's stable `code` (docs/api.md lists them); the `detail` text of
+ * the API may change, the code may not. A code this page does not know yet is shown with its detail.
+ */
+import { ApiError } from './api';
+import { formatMoney } from './money';
+
+/** Punto, Banca, Empate and the side bets, as players call them. */
+export const BET_NAMES: Record<string, string> = {
+  PLAYER: 'Punto',
+  BANKER: 'Banca',
+  TIE: 'Empate',
+  PLAYER_PAIR: 'Punto pair',
+  BANKER_PAIR: 'Banca pair',
+  EITHER_PAIR: 'Either pair',
+  PERFECT_PAIR: 'Perfect pair',
+  DRAGON_BONUS_PLAYER: 'Dragon Bonus Punto',
+  DRAGON_BONUS_BANKER: 'Dragon Bonus Banca',
+  DRAGON_7: 'Dragon 7',
+  PANDA_8: 'Panda 8',
+  SUPER_6: 'Super 6',
+  BIG: 'Big',
+  SMALL: 'Small',
+};
+export const betName = (type: string): string => BET_NAMES[type] ?? type.replaceAll('_', ' ').toLowerCase();
+
+const WORDS: Record<string, string> = {
+  NETWORK: 'The API did not answer. Check the connection and try again.',
+  MALFORMED_JSON: 'The request was not valid JSON.',
+  VALIDATION_FAILED: 'Some input is not valid.',
+  IDEMPOTENCY_KEY_REQUIRED: 'The request lacked an Idempotency-Key.',
+  IDEMPOTENCY_KEY_INVALID: 'The Idempotency-Key is not valid.',
+  IDEMPOTENCY_KEY_IN_FLIGHT: 'The same request is still running. Try again in a moment.',
+  IDEMPOTENCY_KEY_REUSED: 'This request key was already used for another request.',
+  TABLE_CONFIG_INVALID: 'The table configuration is not valid.',
+  CLIENT_SEED_INVALID: 'The client seed is not valid (printable ASCII, up to 128 characters).',
+  VOID_REASON_INVALID: 'That is not a reason a round can be voided for.',
+  CURSOR_INVALID: 'The page cursor is not valid for this list.',
+  INVALID_INPUT: 'Some input is not valid.',
+  BET_EMPTY: 'Put a chip on a bet first.',
+  BET_AMOUNT_INVALID: 'A bet must be a whole, positive amount.',
+  BET_TYPE_INVALID: 'This table does not take that bet.',
+  API_KEY_MISSING: 'Sign in with an API key.',
+  API_KEY_INVALID: 'This API key is unknown or revoked.',
+  ROLE_NOT_ALLOWED: 'This API key’s role may not do that.',
+  READ_ONLY: 'This key is read-only.',
+  TABLE_NOT_FOUND: 'No such table for this key.',
+  SHOE_NOT_FOUND: 'No such shoe.',
+  ROUND_NOT_FOUND: 'No such round.',
+  WALLET_NOT_FOUND: 'This player has no wallet yet.',
+  PLAYER_NOT_FOUND: 'No such player.',
+  SIGNING_KEY_NOT_FOUND: 'The signing key the shoe names is not published here.',
+  ROUTE_NOT_FOUND: 'This API has no such endpoint.',
+  METHOD_NOT_ALLOWED: 'This API does not take that method here.',
+  SHOE_ALREADY_OPEN: 'A shoe is already open on this table.',
+  NO_SHOE_OPEN: 'No shoe is open on this table.',
+  SHOE_ENDED:
+    'The cut card has come out: this shoe has ended. Close it to reveal its seed, then open a new one.',
+  SHOE_NOT_CLOSED: 'The shoe is not closed yet: its seed is still sealed.',
+  SIGNING_KEY_UNKNOWN: 'The shoe names a signing key the key service cannot give.',
+  ROUND_IN_PLAY: 'A round is already in play on this table.',
+  ROUND_NOT_OPEN: '“No va más”: betting is closed for this round.',
+  ROUND_VOIDED: 'This round was voided.',
+  ROUND_ALREADY_DEALT: 'This round has already been dealt.',
+  CLIENT_SEED_ALREADY_FIXED: 'The client seed of this shoe is already fixed.',
+  TABLE_FULL: 'Every seat at this table is taken.',
+  CONCURRENT_UPDATE: 'Someone else changed this at the same moment. Try again.',
+  PAYLOAD_TOO_LARGE: 'The request is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body must be JSON.',
+  BET_PLAYER_AND_BANKER: 'Punto and Banca cannot both be bet in the same coup.',
+  BET_DUPLICATE_TYPE: 'One bet per type per coup.',
+  BET_SIDE_DISABLED: 'This table does not take that side bet.',
+  INSUFFICIENT_FUNDS: 'Not enough money in the wallet for this bet.',
+  CURRENCY_MISMATCH: 'The amount is not in the wallet’s currency.',
+  AMOUNT_TOO_LARGE: 'The amount is too large.',
+  INTERNAL_ERROR: 'The API failed. It has been logged; try again.',
+};
+
+export interface ProblemContext {
+  /** To say a limit in money: the table's limits per bet type, minor units. */
+  limits?: Record<string, { min: number; max: number }>;
+  currency?: string;
+}
+
+/** What to show a person for an error (an ApiError in words, anything else as its message). */
+export function describeError(error: unknown, context: ProblemContext = {}): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  const { code, problem } = error;
+  const betType = typeof problem?.details?.betType === 'string' ? problem.details.betType : undefined;
+  const limit = betType ? context.limits?.[betType] : undefined;
+  if ((code === 'BET_BELOW_MIN' || code === 'BET_ABOVE_MAX') && betType) {
+    const which = code === 'BET_BELOW_MIN' ? 'minimum' : 'maximum';
+    const bound =
+      limit && context.currency
+        ? formatMoney(code === 'BET_BELOW_MIN' ? limit.min : limit.max, context.currency)
+        : undefined;
+    return `${betName(betType)}: the bet is ${code === 'BET_BELOW_MIN' ? 'below' : 'above'} the table ${which}${bound ? ` of ${bound}` : ''}.`;
+  }
+  if (code === 'BET_BELOW_MIN') return 'The bet is below the table minimum.';
+  if (code === 'BET_ABOVE_MAX') return 'The bet is above the table maximum.';
+  const words = WORDS[code];
+  if (words && code === 'VALIDATION_FAILED' && problem?.errors?.length) {
+    return `${words} ${problem.errors.map((e) => `${e.path || e.in}: ${e.message}`).join('; ')}`;
+  }
+  return words ?? `${error.message} (${code})`;
+}

@@ -1,0 +1,595 @@
+/**
+ * The table (operator demo): sign in with an operator key, load a table, open a round, place the demo
+ * players' bets with chips, "no va más", watch the coup dealt card by card from its step log, see the
+ * payouts and balances, and the roads grow. Everything goes through the public API; nothing here
+ * decides a rule.
+ */
+import '../styles.css';
+import { BET_TYPES, type BetLimit, betLimit, type TableConfig as EngineTableConfig } from '@pyb/engine';
+import { get, post, seg } from '../lib/api';
+import { dealCoup } from '../lib/coup';
+import { byId, fill, h } from '../lib/dom';
+import { formatMoney } from '../lib/money';
+import { betName, type ProblemContext } from '../lib/problems';
+import { renderPanel } from '../lib/roads';
+import { keySlot, remember } from '../lib/session';
+import { checkShoeStatement, verifyLink } from '../lib/shoe-check';
+import type { Position, Round, Scoreboard, Shoe, Table, Wallet } from '../lib/types';
+import { announce, busy, facts, mono, showError } from '../lib/ui';
+import { type PlayerBoard, playerBoard } from './player-board';
+
+const slot = keySlot('table');
+const message = byId('message');
+const status = byId('status');
+
+interface State {
+  key?: string;
+  tableId?: string;
+  players: string[];
+  table?: Table;
+  shoe?: Shoe;
+  /** The open round (bets or "no va más" under way). */
+  round?: Round;
+  /** The last round dealt in this tab: its coup and payouts stay on screen until the next round. */
+  lastDealt?: Round;
+  /** A shoe closed from this tab, to point at its verification. */
+  closedShoeId?: string;
+  wallets: Map<string, Wallet>;
+  scoreboard?: Scoreboard;
+  /** The cut card came out and the table plays one more coup (ONE_MORE_COUP): the next is the última mano. */
+  nextIsLast: boolean;
+  chip?: number;
+}
+
+const state: State = { players: [], wallets: new Map(), nextIsLast: false };
+let boards: PlayerBoard[] = [];
+
+const problemContext = (): ProblemContext => ({
+  limits: state.table ? tableLimits(state.table) : undefined,
+  currency: state.table?.config.currency,
+});
+const money = (minor: number, currency = state.table?.config.currency ?? 'EUR') =>
+  formatMoney(minor, currency);
+
+// ---- sign in ------------------------------------------------------------------------------------
+
+const form = byId<HTMLFormElement>('signin');
+const keyInput = byId<HTMLInputElement>('api-key');
+const tableInput = byId<HTMLInputElement>('table-id');
+const playersInput = byId<HTMLInputElement>('players');
+
+const parsePlayers = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const key = keyInput.value.trim();
+  const tableId = tableInput.value.trim();
+  if (!key || !tableId) return;
+  slot.write(key);
+  remember.write('table.id', tableId);
+  remember.write('table.players', playersInput.value);
+  keyInput.value = '';
+  void start(key, tableId, parsePlayers(playersInput.value));
+});
+
+byId('signout').addEventListener('click', () => {
+  slot.clear();
+  Object.assign(state, {
+    key: undefined,
+    table: undefined,
+    shoe: undefined,
+    round: undefined,
+    lastDealt: undefined,
+  });
+  byId('signed-in').hidden = true;
+  byId('table-area').hidden = true;
+  byId('signin-box').hidden = false;
+  showError(message, undefined);
+  keyInput.focus();
+});
+
+byId('refresh').addEventListener(
+  'click',
+  (event) => void busy(event.currentTarget as HTMLButtonElement, message, refresh, problemContext),
+);
+
+async function start(key: string, tableId: string, players: string[]): Promise<void> {
+  state.key = key;
+  state.tableId = tableId;
+  state.players = players.length > 0 ? players : ['player-1', 'player-2', 'player-3'];
+  showError(message, undefined);
+  const ok = await busy(undefined, message, refresh, problemContext);
+  if (!ok && !state.table) {
+    slot.clear();
+    return;
+  }
+  byId('signin-box').hidden = true;
+  byId('signed-in').hidden = false;
+  byId('table-area').hidden = false;
+  byId('whoami').textContent = `Signed in with key …${key.slice(-4)} at ${state.table?.name ?? tableId}.`;
+}
+
+// ---- loading ------------------------------------------------------------------------------------
+
+async function refresh(): Promise<void> {
+  const key = state.key;
+  const tableId = state.tableId;
+  if (!key || !tableId) return;
+  const table = await get<Table>(`/v1/tables/${seg(tableId)}`, { key });
+  state.table = table;
+  state.chip ??= chipValues(table)[1] ?? chipValues(table)[0];
+  const [shoe, round, scoreboard] = await Promise.all([
+    table.currentShoeId ? get<Shoe>(`/v1/shoes/${seg(table.currentShoeId)}`, { key }) : undefined,
+    table.openRoundId ? get<Round>(`/v1/rounds/${seg(table.openRoundId)}`, { key }) : undefined,
+    get<Scoreboard>(`/v1/tables/${seg(tableId)}/scoreboard`, { key }),
+  ]);
+  state.shoe = shoe;
+  state.round = round;
+  state.scoreboard = scoreboard;
+  await loadWallets();
+  render();
+}
+
+async function loadWallets(): Promise<void> {
+  const key = state.key;
+  await Promise.all(
+    state.players.map(async (playerId) => {
+      try {
+        state.wallets.set(playerId, await get<Wallet>(`/v1/wallets/${seg(playerId)}`, { key }));
+      } catch {
+        state.wallets.delete(playerId);
+      }
+    }),
+  );
+}
+
+// ---- rendering ----------------------------------------------------------------------------------
+
+function render(): void {
+  renderTableInfo();
+  renderShoe();
+  renderRound();
+  renderScoreboard();
+  renderPayoutBalances();
+}
+
+/**
+ * The bet types this table takes and their limits, as the engine reads a configuration (`betLimit`:
+ * pair bets where `pairBets`, side bets where `sideBets` offers them), so new bet types need no change here.
+ */
+function tableLimits(table: Table): Record<string, BetLimit> {
+  // The contract types the configuration the engine defines; side bets arrive as the engine writes them.
+  const config = table.config as unknown as EngineTableConfig;
+  const limits: Record<string, BetLimit> = {};
+  for (const type of BET_TYPES) {
+    const limit = betLimit(config, type);
+    if (limit) limits[type] = limit;
+  }
+  return limits;
+}
+const betTypes = (table: Table): string[] => Object.keys(tableLimits(table));
+
+/** Chip values from the table's smallest minimum: 1, 5, 10, 25 and 100 of it. */
+function chipValues(table: Table): number[] {
+  const base = Math.min(...Object.values(tableLimits(table)).map((limit) => limit.min));
+  return [1, 5, 10, 25, 100].map((n) => n * base);
+}
+
+function renderTableInfo(): void {
+  const table = state.table;
+  if (!table) return;
+  const { config } = table;
+  const limits = h(
+    'ul',
+    { class: 'limits' },
+    Object.entries(tableLimits(table)).map(([type, limit]) =>
+      h('li', null, `${betName(type)}: ${money(limit.min)} – ${money(limit.max)}`),
+    ),
+  );
+  fill(
+    byId('table-info'),
+    h('h2', { id: 'table-title' }, table.name),
+    facts([
+      ['Table', mono(table.tableId)],
+      ['Game', `${config.name ?? config.variant} punto banco, ${config.decks} decks, ${config.seats} seats`],
+      [
+        'Pays',
+        `Banca 1:1 less ${config.commission.rateBps / 100}% commission (${config.commission.mode === 'DEFERRED' ? 'owed, paid on leaving' : 'taken from the win'}), Empate ${config.tiePays}:1${config.pairBets ? ', pairs 11:1' : ''}`,
+      ],
+      ['Limits', limits],
+    ]),
+  );
+}
+
+function renderShoe(): void {
+  const box = byId('shoe');
+  const table = state.table;
+  if (!table) return;
+  const shoe = state.shoe;
+  const title = h('h2', { id: 'shoe-title' }, shoe ? `Shoe ${shoe.number}` : 'Shoe');
+  if (!shoe) {
+    const open = h('button', { type: 'button', id: 'open-shoe' }, 'Open a shoe');
+    open.addEventListener(
+      'click',
+      () =>
+        void busy(
+          open,
+          message,
+          async () => {
+            await post<Shoe>(`/v1/tables/${seg(table.tableId)}/shoes`, { key: state.key });
+            state.lastDealt = undefined;
+            state.nextIsLast = false;
+            await refresh();
+            announce(status, 'A new shoe is open: its seed is committed and signed.');
+          },
+          problemContext,
+          'Opening a shoe',
+        ),
+    );
+    fill(
+      box,
+      title,
+      h('p', null, 'No shoe is open on this table.', ' Opening one needs an admin key.'),
+      state.closedShoeId &&
+        h(
+          'p',
+          { class: 'closed-shoe' },
+          'The last shoe is closed and its seed revealed: ',
+          h('a', { href: verifyLink(state.closedShoeId) }, 'verify it'),
+          '.',
+        ),
+      h('p', { class: 'actions' }, open),
+    );
+    return;
+  }
+  const signature = h('span', { class: 'check check-pending', 'data-check': 'signature' }, 'checking…');
+  void checkShoeStatement(shoe).then((result) => {
+    signature.className = `check ${result.ok ? 'check-pass' : 'check-fail'}`;
+    signature.dataset.ok = String(result.ok);
+    signature.textContent = `${result.ok ? '✓ ' : '✗ '}${result.text}`;
+  });
+  const phaseWords: Record<string, string> = {
+    OPEN: 'in play',
+    ENDED: 'ended: the cut card came out — close it to reveal the seed',
+    CLOSING: 'closing',
+    CLOSED: 'closed',
+  };
+  const close = h('button', { type: 'button', id: 'close-shoe' }, 'Close the shoe and reveal its seed');
+  close.addEventListener(
+    'click',
+    () =>
+      void busy(
+        close,
+        message,
+        async () => {
+          const closed = await post<Shoe>(`/v1/shoes/${seg(shoe.shoeId)}/close`, { key: state.key });
+          state.closedShoeId = closed.shoeId;
+          await refresh();
+          announce(status, `Shoe ${closed.number} is closed; its server seed is revealed.`);
+        },
+        problemContext,
+        'Closing the shoe',
+      ),
+  );
+  fill(
+    box,
+    title,
+    facts([
+      ['Shoe', mono(shoe.shoeId)],
+      ['State', h('span', { 'data-phase': shoe.phase }, phaseWords[shoe.phase] ?? shoe.phase)],
+      ['Commitment', mono(shoe.commitment)],
+      ['Signed statement', signature],
+      ['Client seed', shoe.clientSeed ? mono(shoe.clientSeed) : 'fixed by the first round'],
+      ['Coups dealt', String(shoe.coups)],
+      ['Burn', shoe.burn ? `${shoe.burn.shown} shown, ${shoe.burn.burned} burned` : '—'],
+    ]),
+    shoe.ended && h('p', { class: 'actions' }, close, ' (admin key)'),
+  );
+}
+
+function renderRound(): void {
+  const box = byId('round');
+  const table = state.table;
+  if (!table) return;
+  const round = state.round;
+  const shoe = state.shoe;
+  if (!round) {
+    boards = [];
+    const open = h('button', { type: 'button', id: 'open-round' }, 'Open a round (“hagan sus apuestas”)');
+    open.disabled = !shoe || shoe.ended;
+    const seedInput = h('input', {
+      id: 'client-seed',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      maxlength: 128,
+    });
+    const needsSeed = shoe && !shoe.clientSeed;
+    open.addEventListener(
+      'click',
+      () =>
+        void busy(
+          open,
+          message,
+          async () => {
+            showError(message, undefined);
+            const body = needsSeed && seedInput.value.trim() ? { clientSeed: seedInput.value.trim() } : {};
+            state.round = await post<Round>(`/v1/tables/${seg(table.tableId)}/rounds`, {
+              key: state.key,
+              body,
+            });
+            renderRound();
+            announce(status, `Coup ${state.round.coup}: bets are open.`);
+            box.querySelector<HTMLButtonElement>('.spot')?.focus();
+          },
+          problemContext,
+          'Opening a round',
+        ),
+    );
+    fill(
+      box,
+      h('h2', { id: 'round-title' }, 'Round'),
+      h(
+        'p',
+        null,
+        !shoe
+          ? 'Open a shoe first.'
+          : shoe.ended
+            ? 'The shoe has ended: no more rounds.'
+            : 'No round is open.',
+      ),
+      needsSeed &&
+        h(
+          'p',
+          { class: 'field' },
+          h('label', { for: 'client-seed' }, 'Client seed (the first round fixes it; random if empty)'),
+          seedInput,
+        ),
+      h('p', { class: 'actions' }, open),
+      walletList(),
+    );
+    renderLastCoupBanner();
+    return;
+  }
+  renderLastCoupBanner();
+  const betting = round.phase === 'OPEN';
+  const chips = chipValues(table);
+  const chipPicker = h(
+    'fieldset',
+    { class: 'chips' },
+    h('legend', null, 'Chip'),
+    chips.map((value, i) =>
+      h(
+        'label',
+        { class: 'chip' },
+        h('input', {
+          type: 'radio',
+          name: 'chip',
+          value,
+          checked: value === state.chip,
+          onchange: () => {
+            state.chip = value;
+          },
+          'data-chip': i,
+        }),
+        h('span', null, money(value)),
+      ),
+    ),
+  );
+  boards = state.players.map((playerId) =>
+    playerBoard({
+      playerId,
+      round,
+      betTypes: betTypes(table),
+      wallet: state.wallets.get(playerId),
+      position: round.positions.find((p) => p.playerId === playerId),
+      currency: table.config.currency,
+      chip: () => state.chip ?? chips[0]!,
+      place: (bets) => placeBets(round, playerId, bets),
+      message,
+      problemContext,
+    }),
+  );
+  const resolve = h(
+    'button',
+    { type: 'button', id: 'resolve', class: 'primary' },
+    '“No va más” — deal the coup',
+  );
+  resolve.addEventListener('click', () => void resolveRound(resolve, round));
+  const standing = round.positions.length;
+  fill(
+    box,
+    h(
+      'h2',
+      { id: 'round-title' },
+      `Coup ${round.coup}`,
+      ' ',
+      h(
+        'span',
+        { class: 'pill', 'data-phase': round.phase },
+        betting ? 'bets open' : round.phase.toLowerCase(),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'seats' },
+      `${table.config.seats} seats at this table; ${standing} player${standing === 1 ? '' : 's'} in this coup.`,
+      ' Seat numbers show here once the API assigns them.',
+    ),
+    betting && chipPicker,
+    h(
+      'div',
+      { class: 'boards' },
+      boards.map((b) => b.node),
+    ),
+    h('p', { class: 'actions' }, resolve),
+  );
+}
+
+function walletList(): HTMLElement {
+  return h(
+    'ul',
+    { class: 'wallets', 'aria-label': 'Wallets' },
+    state.players.map((playerId) => {
+      const wallet = state.wallets.get(playerId);
+      return h(
+        'li',
+        { 'data-player': playerId },
+        h('strong', null, playerId),
+        ': ',
+        wallet ? h('span', { class: 'balance' }, money(wallet.balance, wallet.currency)) : 'no wallet',
+        wallet && wallet.commissionOwed > 0
+          ? ` (commission owed ${money(wallet.commissionOwed, wallet.currency)})`
+          : '',
+      );
+    }),
+  );
+}
+
+function renderLastCoupBanner(): void {
+  const banner = byId('last-coup-banner');
+  const shoe = state.shoe;
+  if (state.lastDealt?.lastCoup || shoe?.ended) {
+    fill(
+      banner,
+      h('strong', null, 'Última mano'),
+      ' — the cut card has come out: that was the last coup of this shoe.',
+    );
+    banner.dataset.lastCoup = 'done';
+  } else if (state.nextIsLast) {
+    fill(
+      banner,
+      h('strong', null, 'Última mano'),
+      ' — the cut card is out: the next coup is the last of this shoe.',
+    );
+    banner.dataset.lastCoup = 'next';
+  } else {
+    banner.replaceChildren();
+    delete banner.dataset.lastCoup;
+  }
+}
+
+async function placeBets(round: Round, playerId: string, bets: { type: string; amount: number }[]) {
+  const answer = await post<{ position: Position; balance: number }>(
+    `/v1/rounds/${seg(round.roundId)}/bets`,
+    {
+      key: state.key,
+      body: { playerId, bets },
+    },
+  );
+  showError(message, undefined);
+  const wallet = state.wallets.get(playerId);
+  if (wallet) state.wallets.set(playerId, { ...wallet, balance: answer.balance });
+  const index = round.positions.findIndex((p) => p.playerId === playerId);
+  if (index >= 0) round.positions[index] = answer.position;
+  else round.positions.push(answer.position);
+  announce(status, `${playerId}: bets placed, stake ${money(answer.position.stake)}.`);
+  return { position: answer.position, balance: answer.balance };
+}
+
+async function resolveRound(button: HTMLButtonElement, round: Round): Promise<void> {
+  const area = byId('coup-area');
+  await busy(
+    button,
+    message,
+    async () => {
+      showError(message, undefined);
+      for (const b of boards) b.lock();
+      const dealt = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
+      state.round = undefined;
+      state.lastDealt = dealt;
+      if (!dealt.result) throw new Error('the round was resolved without a coup');
+      await dealCoup(area, dealt.result, `Coup ${dealt.coup}`);
+      state.nextIsLast = dealt.result.cutCardOut && !dealt.lastCoup;
+      area.append(payouts(dealt));
+      area.dataset.coup = String(dealt.coup);
+      await refresh();
+      announce(status, `Coup ${dealt.coup} dealt and settled.`);
+      byId<HTMLButtonElement>('open-round').focus();
+    },
+    problemContext,
+  );
+}
+
+function payouts(round: Round): HTMLElement {
+  const rows = round.positions.map((p) => {
+    const net = (p.payout ?? 0) - p.stake;
+    const wallet = state.wallets.get(p.playerId);
+    return h(
+      'tr',
+      { 'data-player': p.playerId },
+      h('th', { scope: 'row' }, p.playerId),
+      h(
+        'td',
+        null,
+        p.bets
+          .map((b) => `${betName(b.type)} ${money(b.amount)} ${b.result ? b.result.toLowerCase() : ''}`)
+          .join(', '),
+      ),
+      h('td', { class: 'num' }, money(p.stake)),
+      h('td', { class: 'num', 'data-payout': p.payout ?? 0 }, money(p.payout ?? 0)),
+      h('td', { class: 'num' }, money((p.commission ?? 0) + (p.commissionOwed ?? 0))),
+      h(
+        'td',
+        { class: `num ${net > 0 ? 'won' : net < 0 ? 'lost' : ''}` },
+        `${net > 0 ? '+' : ''}${money(net)}`,
+      ),
+      h('td', { class: 'num balance-after' }, wallet ? money(wallet.balance, wallet.currency) : '…'),
+    );
+  });
+  const table = h(
+    'table',
+    { class: 'payouts', id: 'payouts' },
+    h('caption', null, `Payouts of coup ${round.coup}`),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ['Player', 'Bets', 'Stake', 'Paid', 'Commission', 'Net', 'Balance'].map((c) =>
+          h('th', { scope: 'col' }, c),
+        ),
+      ),
+    ),
+    h('tbody', null, rows.length ? rows : h('tr', null, h('td', { colspan: 7 }, 'No bets this coup.'))),
+  );
+  return h('div', { class: 'table-scroll', tabindex: 0, role: 'group', 'aria-label': 'Payouts' }, table);
+}
+
+function renderScoreboard(): void {
+  const box = byId('scoreboard');
+  const scoreboard = state.scoreboard;
+  fill(
+    box,
+    h('h2', { id: 'scoreboard-title' }, 'Scoreboard'),
+    h(
+      'p',
+      { class: 'hint' },
+      scoreboard?.shoeId
+        ? 'This shoe’s results; a new shoe starts a new panel.'
+        : 'No shoe in play: the panel is empty.',
+    ),
+    scoreboard && renderPanel(scoreboard.panel),
+  );
+}
+
+/** The payouts table shows the balances read after the coup (filled in once the wallets are read). */
+function renderPayoutBalances(): void {
+  document.querySelectorAll<HTMLElement>('#payouts tr[data-player]').forEach((row) => {
+    const wallet = state.wallets.get(row.dataset.player ?? '');
+    const balance = row.querySelector('.balance-after');
+    if (wallet && balance) balance.textContent = money(wallet.balance, wallet.currency);
+  });
+}
+
+// ---- start --------------------------------------------------------------------------------------
+
+const params = new URLSearchParams(location.search);
+tableInput.value = params.get('table') ?? remember.read('table.id') ?? '';
+playersInput.value = remember.read('table.players') ?? playersInput.value;
+const saved = slot.read();
+if (saved && tableInput.value) void start(saved, tableInput.value, parsePlayers(playersInput.value));

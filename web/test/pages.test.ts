@@ -1,0 +1,382 @@
+/**
+ * The three pages in a real browser (Debian's Chromium driven by playwright-core), on the local stack:
+ * DynamoDB Local from the vitest global setup, the local HTTP server started here in-process with the
+ * web app built into a temp folder and served beside /v1 under the site's CSP. One shoe is played
+ * through the table page, then read in the regulator viewer, exported, and verified (and tampered
+ * with) on the verifier page. axe-core checks each page; screenshots are written at 1280 and 360 px.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Client, client } from '../../test/e2e/support/http';
+import { type E2eStack, startStack } from '../../test/e2e/support/stack';
+import { buildWeb } from '../build';
+import { axeViolations, seriousOrCritical } from './support/axe';
+import { type Browser, launchBrowser } from './support/browser';
+import { openPage, screenshots } from './support/pages';
+
+// An upper bound, not a speed claim: a whole shoe through a browser on a shared 2-core machine.
+vi.setConfig({ testTimeout: 300_000 });
+
+const PLAYERS = ['ana', 'bruno', 'carla'] as const;
+const START = 100_000; // €1,000.00
+
+let siteDir: string;
+let stack: E2eStack;
+let api: Client;
+let browser: Browser;
+let tableId: string;
+let shoeId: string;
+/** Filled by the table test: the rounds dealt, in order. */
+const dealt: string[] = [];
+/** Filled by the regulator test: the exported bundle, as downloaded. */
+let bundlePath: string | undefined;
+
+beforeAll(async () => {
+  siteDir = mkdtempSync(join(tmpdir(), 'pyb-web-'));
+  await buildWeb(siteDir);
+  stack = await startStack({ siteDir });
+  api = client(stack.url);
+  browser = await launchBrowser();
+  const { admin, operator } = stack.a;
+  // One deck and a deep cut card: a shoe of a handful of coups.
+  const table = await api.post('/v1/tables', {
+    key: admin,
+    body: {
+      name: 'Browser test table',
+      variant: 'custom',
+      config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
+    },
+  });
+  expect(table.status).toBe(201);
+  tableId = table.body.tableId;
+  for (const player of PLAYERS) {
+    const credit = await api.post(`/v1/wallets/${player}/transactions`, {
+      key: operator,
+      body: { type: 'CREDIT', amount: START, currency: 'EUR', reference: 'browser test' },
+    });
+    expect(credit.status).toBe(201);
+  }
+  const shoe = await api.post(`/v1/tables/${tableId}/shoes`, { key: admin });
+  expect(shoe.status).toBe(201);
+  shoeId = shoe.body.shoeId;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (siteDir) rmSync(siteDir, { recursive: true, force: true });
+  if (bundlePath) rmSync(bundlePath, { force: true });
+});
+
+async function expectAccessible(page: Page): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(seriousOrCritical(violations)).toEqual([]);
+}
+
+async function expectScreenshots(page: Page, name: string): Promise<void> {
+  const shot = await screenshots(page, name);
+  expect(shot.files).toHaveLength(2);
+  expect(shot.overflowing).toEqual([]);
+  expect(shot.phoneScrollWidth).toBeLessThanOrEqual(360);
+}
+
+/** Polls with room for a loaded machine (expect.poll's own default is one second). */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 20_000, interval: 100 });
+
+const board = (page: Page, player: string) => page.locator(`.board[data-player="${player}"]`);
+
+async function bet(page: Page, player: string, types: readonly string[]): Promise<void> {
+  for (const type of types) await board(page, player).locator(`.spot[data-type="${type}"]`).click();
+  await board(page, player).locator('.place').click();
+}
+
+async function signIn(page: Page, key: string): Promise<void> {
+  await page.fill('#api-key', key);
+  await page.fill('#players', PLAYERS.join(', '));
+  await page.click('#signin button[type=submit]');
+  await page.waitForSelector('#table-area:not([hidden])');
+}
+
+describe('the table page', () => {
+  let context: BrowserContext;
+  afterAll(() => context?.close());
+
+  it('plays a shoe: bets with chips, refusals in words, "no va más", the coup, payouts, roads growing, última mano', async () => {
+    context = await browser.context();
+    const { page, problems } = await openPage(context, `${stack.url}/?table=${tableId}`);
+    await signIn(page, stack.a.operator);
+    // The shoe's statement is checked in the browser against the published key.
+    await page.waitForSelector('[data-check="signature"][data-ok="true"]');
+    await expect(page.locator('#shoe').textContent()).resolves.toContain('signature valid');
+    // The key is kept in session storage, nowhere else.
+    const storage = await page.evaluate(() => ({
+      session: Object.keys(sessionStorage),
+      local: Object.keys(localStorage),
+      cookies: document.cookie,
+    }));
+    expect(storage).toEqual({
+      session: expect.arrayContaining(['pyb.table.apiKey']),
+      local: [],
+      cookies: '',
+    });
+
+    for (let coup = 1; coup <= 20; coup++) {
+      await page.click('#open-round');
+      await page.waitForSelector('.board .spot');
+      if (coup === 1) {
+        // Punto and Banca together: refused, in words.
+        await bet(page, 'bruno', ['PLAYER', 'BANKER']);
+        await poll(() => page.textContent('#message')).toContain(
+          'bruno: Punto and Banca cannot both be bet in the same coup.',
+        );
+        await board(page, 'bruno').locator('.clear').click();
+        // Above the Empate maximum (€625.00): 7 chips of €100.00.
+        await page.check('input[name="chip"][data-chip="4"]');
+        await bet(page, 'carla', Array(7).fill('TIE'));
+        await poll(() => page.textContent('#message')).toContain(
+          'carla: Empate: the bet is above the table maximum of €625.00.',
+        );
+        await board(page, 'carla').locator('.clear').click();
+        await page.check('input[name="chip"][data-chip="1"]');
+      }
+      if (coup === 1) {
+        // By keyboard alone: a spot takes a chip on Enter, "Place bets" goes on Space.
+        await board(page, 'ana').locator('.spot[data-type="BANKER"]').focus();
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Enter');
+        await board(page, 'ana').locator('.place').focus();
+        await page.keyboard.press('Space');
+      } else {
+        await bet(page, 'ana', ['BANKER', 'BANKER']);
+      }
+      await bet(page, 'bruno', ['PLAYER', 'PLAYER_PAIR']);
+      await bet(page, 'carla', ['TIE']);
+      for (const player of PLAYERS) {
+        // The alert region rides along, so a refusal shows in the failure.
+        await poll(
+          async () =>
+            `${await board(page, player).locator('.placed').textContent()} | ${await page.textContent('#message')}`,
+        ).toContain('Placed:');
+      }
+      await expect(board(page, 'ana').locator('.placed').textContent()).resolves.toContain('Banca €10.00');
+      if (coup === 1) await expectAccessible(page);
+
+      await page.click('#resolve');
+      await page.waitForSelector(`#coup-area[data-coup="${coup}"] .coup[data-dealt="done"]`);
+      const round = await page.evaluate(() => document.querySelector('#payouts')?.textContent ?? '');
+      expect(round).toContain(`Payouts of coup ${coup}`);
+      // Each card of the coup came with the rule that drew it.
+      const rules = await page
+        .locator('#coup-area .steps li')
+        .evaluateAll((items) => items.map((li) => li.getAttribute('data-rule')));
+      expect(rules.slice(0, 4)).toEqual(['INITIAL', 'INITIAL', 'INITIAL', 'INITIAL']);
+      // The roads grow by one coup.
+      await poll(() => page.locator('#scoreboard [data-road="bead-plate"] g.bead').count()).toBe(coup);
+      const last = await page.getAttribute('#last-coup-banner', 'data-last-coup');
+      const scoreboard = await api.get(`/v1/tables/${tableId}/scoreboard`, { key: stack.a.operator });
+      dealt.push(scoreboard.body.coups.at(-1).roundId);
+      expect(scoreboard.body.panel.coups).toBe(coup);
+      if (last === 'done') break;
+      expect(coup).toBeLessThan(20);
+    }
+    expect(dealt.length).toBeGreaterThanOrEqual(2);
+    await expect(page.locator('#last-coup-banner').textContent()).resolves.toContain('Última mano');
+    expect(await page.isDisabled('#open-round')).toBe(true);
+    // Balances on the page are the wallets' balances.
+    for (const player of PLAYERS) {
+      const wallet = await api.get(`/v1/wallets/${player}`, { key: stack.a.operator });
+      const shown = await page.locator(`#payouts tr[data-player="${player}"] .balance-after`).textContent();
+      expect(shown).toBe(
+        new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(
+          wallet.body.balance / 100,
+        ),
+      );
+    }
+    await expectAccessible(page);
+    await expectScreenshots(page, 'table');
+
+    // Closing needs an admin key: the operator is told so, in words.
+    await page.click('#close-shoe');
+    await poll(() => page.textContent('#message')).toContain(
+      'Closing the shoe: This API key’s role may not do that.',
+    );
+    await page.click('#signout');
+    await signIn(page, stack.a.admin);
+    await page.click('#close-shoe');
+    await page.waitForSelector(`#shoe a[href="/verify?shoe=${shoeId}"]`);
+    const closed = await api.get(`/v1/shoes/${shoeId}`, { key: stack.a.operator });
+    expect(closed.body.status).toBe('CLOSED');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the regulator viewer', () => {
+  let context: BrowserContext;
+  afterAll(() => context?.close());
+
+  it('replays a round, pages a player’s recall back, and downloads the audit bundle', async () => {
+    expect(dealt.length).toBeGreaterThanOrEqual(2);
+    context = await browser.context();
+    const { page, problems } = await openPage(context, `${stack.url}/regulator`);
+    await page.fill('#api-key', stack.a.regulator);
+    await page.click('#signin button[type=submit]');
+    await page.waitForSelector('#tools:not([hidden])');
+
+    // Replay: every step, every position with balances, the verification block (the shoe is closed).
+    await page.fill('#round-id', dealt[0]!);
+    await page.click('#replay-form button[type=submit]');
+    const replay = page.locator(`#replay article.replay[data-round="${dealt[0]}"]`);
+    await replay.waitFor();
+    expect(await replay.getAttribute('data-status')).toBe('VERIFIED');
+    const expected = await api.get(`/v1/rounds/${dealt[0]}/replay`, { key: stack.a.regulator });
+    const stepRows = await replay.locator('table:has(caption:text("Every step")) tbody tr').count();
+    expect(stepRows).toBe(expected.body.coup.steps.length);
+    const checks = await replay
+      .locator('.verification li[data-check]')
+      .evaluateAll((items) =>
+        items.map((li) => [li.getAttribute('data-check'), li.getAttribute('data-status')]),
+      );
+    expect(checks).toHaveLength(8);
+    expect(checks.every(([, status]) => status === 'PASSED' || status === 'NOT_APPLICABLE')).toBe(true);
+    for (const position of expected.body.positions) {
+      expect(
+        await replay.locator(`[data-balance-before="${position.balance.before}"]`).count(),
+      ).toBeGreaterThan(0);
+      expect(
+        await replay.locator(`[data-balance-after="${position.balance.after}"]`).count(),
+      ).toBeGreaterThan(0);
+    }
+    await expectAccessible(page);
+    await expectScreenshots(page, 'regulator');
+
+    // Game recall, one round a page, paged back.
+    await page.fill('#player-id', 'ana');
+    await page.fill('#page-size', '1');
+    await page.click('#recall-form button[type=submit]');
+    await page.waitForSelector('.recall-list[data-rounds="1"]');
+    await page.click('#recall-older');
+    await page.waitForSelector('.recall-list[data-rounds="2"]');
+    const listed = await page
+      .locator('.recall-list details')
+      .evaluateAll((items) => items.map((d) => d.getAttribute('data-round')));
+    // Play order, oldest first: the last two rounds ana played.
+    expect(listed).toEqual(dealt.slice(-2));
+    await page.locator('.recall-list details summary').first().click();
+    await page.waitForSelector(`.recall-list article.replay[data-round="${dealt.at(-2)}"]`);
+
+    // Audit export: downloaded as the bundle `baccarat verify` takes.
+    await page.fill('#export-shoe-id', shoeId);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#export-form button[type=submit]'),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${shoeId}.bundle.json`);
+    bundlePath = join(tmpdir(), `pyb-${shoeId}.bundle.json`);
+    await download.saveAs(bundlePath);
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    expect(bundle.format).toBe('pyb-shoe-bundle/1');
+    expect(bundle.rounds).toHaveLength(dealt.length);
+
+    // Handed to the verifier page in the same tab.
+    await page.click('#verify-here');
+    await page.waitForSelector('#verdict[data-verdict]');
+    expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('verified');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the verifier page', () => {
+  let context: BrowserContext;
+  afterAll(() => context?.close());
+
+  const verdictOf = async (page: Page) => {
+    await page.waitForSelector('#verdict[data-verdict]');
+    return page.getAttribute('#verdict', 'data-verdict');
+  };
+
+  it('asks for the public proof, and verifies a dropped bundle, a tampered one, an untrusted key, and seeds', async () => {
+    expect(bundlePath).toBeDefined();
+    context = await browser.context();
+    const { page, problems } = await openPage(context, `${stack.url}/verify?shoe=${shoeId}`);
+    // The proof endpoint (#10) is asked first; until it exists the page says so and takes the bundle.
+    await page.waitForSelector('#proof-status[data-proof]:not([data-proof="loading"])');
+    const proof = await page.getAttribute('#proof-status', 'data-proof');
+    if (proof === 'unavailable') {
+      await expect(page.textContent('#proof-status')).resolves.toContain(
+        'does not publish public shoe proofs yet',
+      );
+    } else {
+      expect(proof).toBe('fetched');
+      expect(await verdictOf(page)).toBe('verified');
+    }
+
+    // The bundle as the regulator downloaded it: every check passes, under the key the API publishes.
+    const original = readFileSync(bundlePath!, 'utf8');
+    await page.setInputFiles('#bundle-file', bundlePath!);
+    expect(await verdictOf(page)).toBe('verified');
+    expect(await page.locator('[data-check][data-ok="false"]').count()).toBe(0);
+    expect(await page.locator('[data-check][data-ok="true"]').count()).toBeGreaterThan(20);
+    expect(await page.locator('.coup-shown .card').count()).toBeGreaterThanOrEqual(4);
+    await page.selectOption('#coup-pick', '1');
+    await expect(page.locator('.coup-shown h3').textContent()).resolves.toContain('Coup 2');
+    await expectAccessible(page);
+    await expectScreenshots(page, 'verify');
+
+    // Tampered: one payout raised by one cent.
+    const tampered = JSON.parse(original);
+    tampered.rounds[0].positions[0].settlement.payout += 1;
+    await page.setInputFiles('#bundle-file', {
+      name: 'tampered.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(tampered)),
+    });
+    expect(await verdictOf(page)).toBe('failed');
+    const failed = await page
+      .locator('[data-check][data-ok="false"]')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-check')));
+    expect(failed).toContain(`round.1.player.${tampered.rounds[0].positions[0].playerId}.payout`);
+
+    // Consistent, but checked against another key than the one that signed it.
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    });
+    await page.click('#key-box summary');
+    await page.fill('#trusted-key', String(other));
+    await page.setInputFiles('#bundle-file', {
+      name: 'bundle.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(original),
+    });
+    expect(await verdictOf(page)).toBe('untrusted');
+    await expect(page.locator('[data-check="trust.keys"]').textContent()).resolves.toContain('not trusted');
+    await page.fill('#trusted-key', '');
+
+    // Seeds by hand: recomputed, consistent with the commitment, but unsigned: untrusted; a wrong commitment fails.
+    const bundle = JSON.parse(original);
+    await page.click('#seeds-box summary');
+    await page.fill('#server-seed', bundle.serverSeed);
+    await page.fill('#client-seed', bundle.clientSeed);
+    await page.fill('#seed-shoe-id', bundle.statement.shoeId);
+    await page.fill('#commitment', bundle.statement.commitment);
+    await page.fill('#decks', String(bundle.statement.decks));
+    await page.fill('#min-behind', String(bundle.statement.cutCard.minCardsBehind));
+    await page.fill('#max-behind', String(bundle.statement.cutCard.maxCardsBehind));
+    await page.click('#seeds button[type=submit]');
+    expect(await verdictOf(page)).toBe('untrusted');
+    const firstCoup = bundle.rounds[0].coup;
+    await expect(page.locator('#coup-pick option').count()).resolves.toBe(bundle.rounds.length);
+    const cards = await page
+      .locator('.coup-shown .hand .card')
+      .evaluateAll((items) => items.map((c) => c.getAttribute('data-card')));
+    expect(cards.sort()).toEqual([...firstCoup.player.cards, ...firstCoup.banker.cards].sort());
+    await page.fill('#commitment', '0'.repeat(64));
+    await page.click('#seeds button[type=submit]');
+    expect(await verdictOf(page)).toBe('failed');
+    expect(problems).toEqual([]);
+  });
+});

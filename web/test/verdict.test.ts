@@ -1,0 +1,104 @@
+/**
+ * The verifier page's verdict (web/src/verify/verdict.ts) on bundles the fairness library builds and
+ * signs: the library decides consistency, the page adds trust in the signing key.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { tablePreset } from '@pyb/engine';
+import type { ShoeBundle } from '@pyb/fairness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clone, demoBundle, testSigner } from '../../packages/fairness/test/helpers';
+import { dealFromSeeds, verifySeeds } from '../src/verify/shoe-view';
+import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
+
+const signer = testSigner();
+let bundle: ShoeBundle;
+const trusted = [{ pem: signer.pem, source: 'the test' }];
+
+beforeAll(async () => {
+  bundle = await demoBundle({ publicKey: signer.pem, sign: signer.sign, rounds: 12 });
+});
+
+describe('verifyWithTrust', () => {
+  it('verified: every library check passes and the signing key is trusted', () => {
+    const result = verifyWithTrust(bundle, trusted);
+    expect(result.verdict).toBe('verified');
+    expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(result.checks.at(-1)).toMatchObject({ id: 'trust.keys', ok: true });
+  });
+
+  it('untrusted: consistent, but no key is trusted, or another key is', () => {
+    expect(verifyWithTrust(bundle, []).verdict).toBe('untrusted');
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    });
+    const result = verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }]);
+    expect(result.verdict).toBe('untrusted');
+    expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['trust.keys']);
+    // A pasted "key" that is no key trusts nothing.
+    expect(verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }]).verdict).toBe('untrusted');
+  });
+
+  it('failed: a tampered coup, payout or signature fails whatever key is trusted', () => {
+    const card = clone(bundle);
+    const coup = card.rounds.find((r) => r.coup)!.coup!;
+    coup.cards[0] = coup.cards[0] === 'AS' ? 'KH' : 'AS';
+    expect(verifyWithTrust(card, trusted).verdict).toBe('failed');
+    const payout = clone(bundle);
+    payout.rounds[0]!.positions[0]!.settlement!.payout += 1;
+    expect(verifyWithTrust(payout, trusted).verdict).toBe('failed');
+    const signature = clone(bundle);
+    signature.statement.createdAt = '2025-01-01T20:00:01.000Z';
+    expect(verifyWithTrust(signature, trusted).verdict).toBe('failed');
+    expect(verifyWithTrust({ format: 'something else' }, trusted).verdict).toBe('failed');
+  });
+});
+
+describe('keys', () => {
+  it('reads the keys a bundle carries and the PEM blocks of a paste', () => {
+    expect(bundleKeys(bundle)).toEqual([{ keyId: bundle.statement.keyId, pem: signer.pem }]);
+    expect(bundleKeys(null)).toEqual([]);
+    expect(splitPem(`${signer.pem}\n${signer.pem}`)).toHaveLength(2);
+    expect(splitPem('  MFkwEwYH  ')).toEqual(['MFkwEwYH']);
+    expect(splitPem('   ')).toEqual([]);
+  });
+});
+
+describe('seeds', () => {
+  const seedsOf = (b: ShoeBundle) => ({
+    serverSeed: b.serverSeed,
+    clientSeed: b.clientSeed,
+    shoeId: b.statement.shoeId,
+    decks: b.statement.decks,
+    cutCard: b.statement.cutCard,
+    afterCutCard: b.statement.table.afterCutCard,
+  });
+
+  it('deals the coups the bundle records, from its seeds', () => {
+    const shoe = dealFromSeeds(seedsOf(bundle));
+    expect(shoe.cutIndex).toBe(bundle.cutIndex);
+    expect(shoe.burn).toEqual(bundle.burn);
+    const recorded = bundle.rounds.filter((r) => r.coup).map((r) => r.coup!);
+    recorded.forEach((coup, i) => {
+      expect(shoe.coups[i]!.coup.player.cards).toEqual(coup.player.cards);
+      expect(shoe.coups[i]!.coup.banker.cards).toEqual(coup.banker.cards);
+      expect(shoe.coups[i]!.coup.winner).toBe(coup.winner);
+    });
+    expect(shoe.panel.coups).toBe(shoe.coups.length);
+  });
+
+  it('is untrusted at best (nothing signed), failed on a wrong commitment or seed', () => {
+    expect(verifySeeds(seedsOf(bundle), bundle.statement.commitment).verdict).toBe('untrusted');
+    expect(verifySeeds(seedsOf(bundle), undefined).verdict).toBe('untrusted');
+    expect(verifySeeds(seedsOf(bundle), '0'.repeat(64)).verdict).toBe('failed');
+    expect(verifySeeds({ ...seedsOf(bundle), serverSeed: 'xyz' }, undefined).verdict).toBe('failed');
+    expect(verifySeeds({ ...seedsOf(bundle), decks: 9 }, undefined).verdict).toBe('failed');
+  });
+
+  it('uses the table rules it is given (one more coup after the cut card)', () => {
+    const table = tablePreset('mini', { afterCutCard: 'ONE_MORE_COUP' });
+    const finish = dealFromSeeds(seedsOf(bundle));
+    const more = dealFromSeeds({ ...seedsOf(bundle), afterCutCard: table.afterCutCard });
+    expect(more.coups.length).toBe(finish.coups.length + 1);
+  });
+});
