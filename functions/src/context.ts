@@ -1,10 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  CachedPrincipalStore,
   type Clock,
   type IdempotencyStore,
   type KeyService,
   type PrincipalStore,
+  type SettlementQueue,
   type Store,
   systemClock,
 } from '@pyb/core';
@@ -16,12 +18,15 @@ import {
   type TableNames,
   tableNamesFromEnv,
 } from '@pyb/store-dynamodb';
+import { coreMetrics } from './metrics';
 
 /**
  * The composition root shared by every function: the DynamoDB adapters, built once per Lambda
  * container (or once per local server) from the environment:
  *   TABLE_PREFIX / TABLE_GAME, TABLE_WALLETS, ...  table names (@pyb/store-dynamodb tableNamesFromEnv)
  *   DYNAMODB_ENDPOINT                                DynamoDB Local (dev, tests); unset on AWS
+ *   SETTLEMENT_QUEUE_URL                             the settlement queue (./queue: built by the
+ *                                                    functions that send to it)
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
  * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys`, so each
@@ -38,8 +43,10 @@ export interface AppContext {
   clock: Clock;
   /** The key service: set by the local server and tests, else built on first use by `keysOf` (./keys). */
   keys?: KeyService;
-  /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
-  readonly ctxs: WeakMap<KeyService, Ctx>;
+  /** The settlement queue: built on first use by `queueOf` (./queue), or set by the local server and tests. */
+  settlementQueue?: SettlementQueue;
+  /** Per container: the use cases' context for each key service and queue (it caches shoe orders and configs). */
+  readonly ctxs: WeakMap<KeyService, Map<SettlementQueue | undefined, Ctx>>;
 }
 
 export function buildContext(env: Record<string, string | undefined> = process.env): AppContext {
@@ -62,7 +69,8 @@ export function buildContext(env: Record<string, string | undefined> = process.e
     tables,
     doc,
     store: new DynamoStore({ tables, doc }),
-    principals: new DynamoPrincipalStore(doc, tables.principals),
+    // Cached per container: a revoked key works at most PRINCIPAL_TTL_MS more (docs/deploy.md).
+    principals: new CachedPrincipalStore(new DynamoPrincipalStore(doc, tables.principals), systemClock),
     idempotency: new DynamoIdempotencyStore(doc, tables.idempotency),
     clock: systemClock,
     ctxs: new WeakMap(),
@@ -77,12 +85,26 @@ const NO_KEYS: KeyService = new Proxy({} as KeyService, {
     ),
 });
 
-/** The use cases' context on this container's adapters (and `keys`, for functions that need them). */
-export function useCases(context: AppContext, keys: KeyService = NO_KEYS): Ctx {
-  let ctx = context.ctxs.get(keys);
+/**
+ * The use cases' context on this container's adapters (and `keys`, for functions that need them; the
+ * settlement `queue`, for those that hand settlement over: ./queue).
+ */
+export function useCases(context: AppContext, keys: KeyService = NO_KEYS, queue?: SettlementQueue): Ctx {
+  let byQueue = context.ctxs.get(keys);
+  if (!byQueue) {
+    byQueue = new Map();
+    context.ctxs.set(keys, byQueue);
+  }
+  let ctx = byQueue.get(queue);
   if (!ctx) {
-    ctx = useCaseContext({ store: context.store, keys, clock: context.clock });
-    context.ctxs.set(keys, ctx);
+    ctx = useCaseContext({
+      store: context.store,
+      keys,
+      clock: context.clock,
+      metrics: coreMetrics,
+      ...(queue && { settlementQueue: queue }),
+    });
+    byQueue.set(queue, ctx);
   }
   return ctx;
 }

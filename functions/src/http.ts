@@ -16,6 +16,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod';
 import { type AppContext, appContext } from './context';
 import { logger } from './logger';
+import { flushMetrics, recordLatency } from './metrics';
 import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
 import { ROUTES, type Route } from './routes';
 
@@ -181,6 +182,8 @@ function accessLog(request: HttpRequest, route: Route, status: number, error?: u
   };
   if (status >= 500) logger.error('request failed', { ...entry, error: error as Error });
   else logger.info('request', entry);
+  if (entry.ms !== undefined) recordLatency(route.handler, entry.ms);
+  flushMetrics();
 }
 
 function problems(route: Route): Middleware {
@@ -223,9 +226,13 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       context,
     } as HandlerInput<C>;
 
+    // Routes idempotent by their use case (routes.ts ownIdempotency) say whether it replayed.
+    let replayedByUseCase = false;
     const execute = async (): Promise<StoredResponse> => {
       try {
-        const result = contract.response.safeParse(await run(input));
+        const output = await run(input);
+        replayedByUseCase = (output as { replayed?: unknown }).replayed === true;
+        const result = contract.response.safeParse(output);
         if (!result.success) {
           logger.error('response does not match its contract', {
             handler: name,
@@ -246,9 +253,12 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       }
     };
 
-    if (route.method === 'GET') {
+    if (route.method === 'GET' || route.ownIdempotency) {
       const response = await execute();
-      return jsonResult(response.status, response.body, state.requestId, response.headers);
+      return jsonResult(response.status, response.body, state.requestId, {
+        ...response.headers,
+        ...(replayedByUseCase ? { 'Idempotency-Replayed': 'true' } : {}),
+      });
     }
     const fingerprint = await requestFingerprint({
       method: route.method,

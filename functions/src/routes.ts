@@ -12,6 +12,9 @@ export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | '
 /** Logical DynamoDB tables (docs/data-model.md). */
 export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
 
+/** Queues a function may send to (infra grants sqs:SendMessage and names the queue in its env). */
+export type QueueName = 'settlement';
+
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
@@ -19,6 +22,12 @@ export interface Route {
   roles: readonly Role[];
   data: Partial<Record<DataTable, TableAccess>>;
   kms: readonly KmsOperation[];
+  /**
+   * The use case is itself idempotent on the client's key (the ledger entry under it is the record):
+   * the HTTP Idempotency-Key lock and stored answer are not used (one mechanism on the bet path).
+   */
+  ownIdempotency?: true;
+  queues?: readonly QueueName[];
 }
 
 const ALL: readonly Role[] = ['operator', 'admin', 'regulator'];
@@ -94,8 +103,29 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/rounds/{roundId}/bets',
     handler: 'place-bet',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    // The bet path: the wallet, its ledger entry (the idempotency record), the position, the gate check
+    // and the seat; no audit event and no HTTP idempotency item.
+    data: { principals: 'read', game: 'write', wallets: 'write' },
     kms: [],
+    ownIdempotency: true,
+  },
+  {
+    method: 'POST',
+    path: '/v1/rounds/{roundId}/bets/reduce',
+    handler: 'reduce-bets',
+    roles: WRITERS,
+    data: { principals: 'read', game: 'write', wallets: 'write' },
+    kms: [],
+    ownIdempotency: true,
+  },
+  {
+    method: 'POST',
+    path: '/v1/rounds/{roundId}/bets/cancel',
+    handler: 'cancel-bets',
+    roles: WRITERS,
+    data: { principals: 'read', game: 'write', wallets: 'write' },
+    kms: [],
+    ownIdempotency: true,
   },
   {
     method: 'POST',
@@ -104,6 +134,7 @@ export const ROUTES: readonly Route[] = [
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
     kms: ['Decrypt'],
+    queues: ['settlement'],
   },
   {
     method: 'POST',
@@ -112,6 +143,7 @@ export const ROUTES: readonly Route[] = [
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
     kms: [],
+    queues: ['settlement'],
   },
   {
     method: 'GET',

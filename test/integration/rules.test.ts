@@ -110,37 +110,6 @@ describe('bets', () => {
     expect(await codeOf(bet('TIE', 100, 'i'))).toBe('INSUFFICIENT_FUNDS');
   });
 
-  it('gives one seat per player within the table seats, even under concurrency', async () => {
-    const { round } = await freshRound({ seats: 2 });
-    const players = await Promise.all(Array.from({ length: 5 }, () => player()));
-    const results = await Promise.allSettled(
-      players.map((p) =>
-        stack.core.placeBet(op, {
-          roundId: round.roundId,
-          playerId: p,
-          bets: [{ type: 'BANKER', amount: 500 }],
-          idempotencyKey: 'seat',
-        }),
-      ),
-    );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    expect(results.flatMap((r) => (r.status === 'rejected' ? [r.reason.code] : []))).toEqual([
-      'TABLE_FULL',
-      'TABLE_FULL',
-      'TABLE_FULL',
-    ]);
-    // A seated player may add to his position.
-    const seated = players[results.findIndex((r) => r.status === 'fulfilled')]!;
-    await stack.core.placeBet(op, {
-      roundId: round.roundId,
-      playerId: seated,
-      bets: [{ type: 'TIE', amount: 100 }],
-      idempotencyKey: 'more',
-    });
-    const view = await stack.core.getRound(op, { roundId: round.roundId });
-    expect(view.positions).toHaveLength(2);
-  });
-
   it('refuses bets once betting is closed, and a wallet in another currency', async () => {
     const { round } = await freshRound();
     const p = await player();

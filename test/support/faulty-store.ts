@@ -2,6 +2,7 @@ import {
   type Entities,
   type Entity,
   type EntityKeys,
+  type ReadOptions,
   type Store,
   TransactionCanceled,
   type WriteOp,
@@ -10,8 +11,8 @@ import {
 /** A Store that passes every call to `inner`; the fault injectors below override what they change. */
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
-  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
-    return this.inner.get(entity, key);
+  get<E extends Entity>(entity: E, key: EntityKeys[E], options?: ReadOptions): Promise<Entities[E] | undefined> {
+    return this.inner.get(entity, key, options);
   }
   transact(ops: readonly WriteOp[]): Promise<void> {
     return this.inner.transact(ops);
@@ -23,6 +24,9 @@ export class DelegatingStore implements Store {
   listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
   listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
   auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
+  listSeats: Store['listSeats'] = (...a) => this.inner.listSeats(...a);
+  listBatches: Store['listBatches'] = (...a) => this.inner.listBatches(...a);
+  listLedgerRange: Store['listLedgerRange'] = (...a) => this.inner.listLedgerRange(...a);
 }
 
 /** A settlement transaction: the one that marks a position settled. */

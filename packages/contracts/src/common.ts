@@ -63,6 +63,25 @@ export const BetType = z
       'in its configuration (docs/rules.md).',
   });
 
+/** Every kind of wallet ledger entry (core's LedgerKind). */
+export const LedgerKind = z
+  .enum(['CREDIT', 'DEBIT', 'BET', 'BET_WITHDRAWAL', 'PAYOUT', 'REFUND', 'COMMISSION'])
+  .meta({
+    id: 'LedgerKind',
+    description: 'BET_WITHDRAWAL: stake given back when a bet is reduced or withdrawn before "no va más".',
+  });
+
+/** Every stored round status (core's RoundStatus). */
+export const RoundPhase = z
+  .enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLING', 'SETTLED', 'VOIDING', 'VOIDED'])
+  .meta({
+    id: 'RoundPhase',
+    description:
+      'CLOSED = "no va más"; DEALT = outcome recorded; SETTLING = positions being settled in batches by ' +
+      'the settlement queue (read the round again; resolve again resumes it after a failure); VOIDING = ' +
+      'refunds under way.',
+  });
+
 export const Winner = z.enum(['PLAYER', 'BANKER', 'TIE']).meta({ id: 'Winner' });
 
 /** Card in notation: rank A,2..9,T,J,Q,K then suit S,H,D,C (e.g. `AS`, `TD`, `KH`). */

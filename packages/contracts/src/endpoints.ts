@@ -9,12 +9,14 @@ import {
   ShoeBundle,
 } from './replay';
 import {
+  CancelBetsRequest,
   LeaveParams,
   LeaveTableRequest,
   LeaveTableResponse,
   OpenRoundRequest,
   PlaceBetRequest,
   PlaceBetResponse,
+  ReduceBetsRequest,
   ResolveRoundRequest,
   Round,
   RoundParams,
@@ -103,8 +105,23 @@ export const ENDPOINTS = {
     response: PlaceBetResponse,
     status: 201,
   },
+  'reduce-bets': {
+    summary: 'Reduce a player\'s bets before "no va más" (the difference back to the wallet)',
+    params: RoundParams,
+    body: ReduceBetsRequest,
+    response: PlaceBetResponse,
+    status: 200,
+  },
+  'cancel-bets': {
+    summary: 'Withdraw a player\'s bets before "no va más" (the stake back to the wallet)',
+    params: RoundParams,
+    body: CancelBetsRequest,
+    response: PlaceBetResponse,
+    status: 200,
+  },
   'resolve-round': {
-    summary: '"No va más": close betting, deal the coup and settle every position',
+    summary:
+      '"No va más": close betting, deal the coup and settle every position (SETTLING: in batches, after the answer)',
     params: RoundParams,
     body: ResolveRoundRequest,
     response: Round,

@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { BetType, MinorUnits, Pagination, PlayerId, ResourceId, Timestamp, Winner } from './common';
+import {
+  BetType,
+  LedgerKind,
+  MinorUnits,
+  Pagination,
+  PlayerId,
+  ResourceId,
+  RoundPhase,
+  Timestamp,
+  Winner,
+} from './common';
 import { Shoe } from './shoes';
 
 /*
@@ -128,7 +138,7 @@ export const ReplayPosition = z
     movements: z.array(
       z.object({
         seq: z.int(),
-        kind: z.enum(['CREDIT', 'DEBIT', 'BET', 'PAYOUT', 'REFUND', 'COMMISSION']),
+        kind: LedgerKind,
         amount: MinorUnits,
         balanceBefore: MinorUnits,
         balanceAfter: MinorUnits,
@@ -186,7 +196,7 @@ export const RoundReplay = z
     shoeId: z.string(),
     operatorId: z.string(),
     number: z.int().meta({ description: 'Number of the round in its shoe, from 1.' }),
-    phase: z.enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLED', 'VOIDING', 'VOIDED']),
+    phase: RoundPhase,
     openedAt: Timestamp,
     closedAt: Timestamp.nullable(),
     dealtAt: Timestamp.nullable(),
@@ -236,7 +246,7 @@ const BundlePosition = z.object({
   playerId: z.string(),
   bets: z.partialRecord(z.string(), Num),
   stake: Num,
-  betKeys: z.array(z.string()),
+  calls: Num,
   settlement: z
     .object({
       bets: z.array(

@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { Amount, BetType, Card, MinorUnits, PlayerId, ResourceId, Timestamp, Winner } from './common';
+import {
+  Amount,
+  BetType,
+  Card,
+  MinorUnits,
+  PlayerId,
+  ResourceId,
+  RoundPhase,
+  Timestamp,
+  Winner,
+} from './common';
 import { ClientSeed } from './shoes';
 import { LedgerEntry } from './wallets';
 
@@ -11,12 +21,46 @@ export const OpenRoundRequest = z
 
 export const BetInput = z.strictObject({ type: BetType, amount: Amount }).meta({ id: 'BetInput' });
 
+export const Seat = z.int().min(1).max(14).meta({
+  id: 'Seat',
+  description: 'A seat of the table, numbered from 1 as the rulebooks number them (mini 7, midi 9, full 14).',
+});
+
 export const PlaceBetRequest = z
   .strictObject({
     playerId: PlayerId,
     bets: z.array(BetInput).min(1).max(5),
+    seat: Seat.optional().meta({
+      description:
+        'Bet from this seat: claimed if free or lost by an idle holder (first come), else SEAT_TAKEN. ' +
+        'Omitted: the seat the player holds at the table, else standing (standing bettors are unlimited). ' +
+        "The coup's first bet fixes the player's place for the coup.",
+    }),
   })
   .meta({ id: 'PlaceBetRequest' });
+
+export const ReduceBetsRequest = z
+  .strictObject({
+    playerId: PlayerId,
+    bets: z
+      .array(BetInput)
+      .min(1)
+      .max(5)
+      .meta({ description: 'Amount to take off each bet type (down to 0 withdraws it).' }),
+  })
+  .meta({ id: 'ReduceBetsRequest' });
+
+export const CancelBetsRequest = z
+  .strictObject({
+    playerId: PlayerId,
+    types: z
+      .array(BetType)
+      .min(1)
+      .max(5)
+      .optional()
+      .meta({ description: 'The bet types to withdraw whole; omitted: every bet of the position.' }),
+  })
+  .meta({ id: 'CancelBetsRequest' });
 
 export const VoidReason = z
   .enum(['EXPOSED_CARD', 'EXTRA_CARDS', 'MISDEAL', 'OPERATOR_ERROR', 'TECHNICAL_FAULT'])
@@ -70,6 +114,7 @@ export const Position = z
   .object({
     roundId: z.string(),
     playerId: z.string(),
+    seat: Seat.nullable().meta({ description: 'The seat the player bets from; null: standing.' }),
     bets: z.array(BetView),
     stake: MinorUnits,
     payout: MinorUnits.nullable(),
@@ -87,16 +132,16 @@ export const Round = z
     operatorId: z.string(),
     coup: z.int().min(1),
     status: z.enum(['OPEN', 'CLOSED', 'RESOLVED', 'VOIDED']),
-    phase: z.enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLED', 'VOIDING', 'VOIDED']).meta({
-      description: 'CLOSED = "no va más"; DEALT = settlement under way (resolve again to finish it).',
-    }),
+    phase: RoundPhase,
     openedAt: Timestamp,
     resolvedAt: Timestamp.nullable(),
     result: Coup.nullable(),
     positions: z.array(Position),
-    lastCoup: z
-      .boolean()
-      .meta({ description: 'True when this coup ended the shoe (the cut card came out).' }),
+    lastCoup: z.boolean().meta({
+      description:
+        'The shoe\'s last coup ("última mano"): true from the moment the round opens when that is known ' +
+        '(ONE_MORE_COUP, the round after the cut card came out), else once dealt (the cut card came out in it).',
+    }),
     voidReason: z.string().nullable(),
     betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
     settlementsDigest: z.string().nullable(),
@@ -114,5 +159,11 @@ export const PlaceBetResponse = z
 export const LeaveParams = z.strictObject({ tableId: ResourceId, playerId: PlayerId });
 export const LeaveTableRequest = z.strictObject({}).meta({ id: 'LeaveTableRequest' });
 export const LeaveTableResponse = z
-  .object({ tableId: z.string(), playerId: z.string(), commissionCollected: MinorUnits, balance: MinorUnits })
+  .object({
+    tableId: z.string(),
+    playerId: z.string(),
+    commissionCollected: MinorUnits,
+    balance: MinorUnits,
+    seatReleased: Seat.nullable().meta({ description: 'The seat the player held at the table, now free.' }),
+  })
   .meta({ id: 'LeaveTableResponse' });

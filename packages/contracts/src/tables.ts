@@ -76,6 +76,16 @@ export const CreateTableRequest = z
         'decks (its configuration takes the table name).',
     }),
     config: TableConfigOverrides.optional(),
+    betGates: z
+      .int()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description:
+          'Betting gates per round (default 16): bets of players hashing to one gate condition-check the ' +
+          'same item; more gates, fewer such collisions, a larger "no va más" transaction (docs/deploy.md).',
+      }),
   })
   .meta({ id: 'CreateTableRequest' });
 

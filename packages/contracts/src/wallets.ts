@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Amount, Currency, MinorUnits, Pagination, PlayerId, Timestamp } from './common';
+import { Amount, Currency, LedgerKind, MinorUnits, Pagination, PlayerId, Timestamp } from './common';
 
 export const WalletParams = z.strictObject({ playerId: PlayerId });
 
@@ -30,7 +30,7 @@ export const LedgerEntry = z
     entryId: z.string(),
     seq: z.int().min(1).meta({ description: 'Position of the entry in the wallet, from 1.' }),
     playerId: z.string(),
-    kind: z.enum(['CREDIT', 'DEBIT', 'BET', 'PAYOUT', 'REFUND', 'COMMISSION']),
+    kind: LedgerKind,
     amount: MinorUnits.meta({ description: 'Signed: money in positive, money out negative.' }),
     balanceBefore: MinorUnits,
     balanceAfter: MinorUnits,

@@ -6,6 +6,7 @@ import type { BetType, DeepPartial, TableConfig, TableVariant } from '@pyb/engin
 import type { ShoeBundle, ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
 import type { Actor } from './actor';
 import type { LedgerKind, RoundStatus, ShoeStatus } from './model';
+import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
 
 // ---- inputs -------------------------------------------------------------------------------------
@@ -15,6 +16,8 @@ export interface CreateTableInput {
   variant: TableVariant;
   /** Overrides of the preset (deep-merged, then validated). */
   config?: DeepPartial<TableConfig>;
+  /** Betting gates per round (1..64, default 16): an operational setting, not a rule of the game. */
+  betGates?: number;
 }
 
 export interface OpenRoundInput {
@@ -37,7 +40,26 @@ export interface PlaceBetInput {
   playerId: string;
   /** Added to the player's position of the round (a type already bet is raised). */
   bets: readonly BetInput[];
+  /**
+   * The seat (1..seats) to bet from: claims it if free (or lost by an idle holder), first come. Omitted:
+   * the seat the player holds at the table, if any, else he bets standing. Fixed for the coup by his
+   * first bet in it.
+   */
+  seat?: number;
   /** The client's key; scoped per operator and player. A retry returns the first answer. */
+  idempotencyKey: string;
+}
+
+/**
+ * Before "no va más" a player may reduce a bet or withdraw it (seed 004 forbids it only once the coup
+ * starts). `bets`: take `amount` off each type (down to 0 withdraws it); `types`: withdraw those types
+ * whole; neither: withdraw every bet of the position. The stake comes back through the ledger.
+ */
+export interface WithdrawBetsInput {
+  roundId: string;
+  playerId: string;
+  bets?: readonly BetInput[];
+  types?: readonly BetType[];
   idempotencyKey: string;
 }
 
@@ -160,6 +182,8 @@ export interface BetView {
 export interface PositionView {
   roundId: string;
   playerId: string;
+  /** The seat the player bets from (1..seats), or null: standing. */
+  seat: number | null;
   bets: BetView[];
   stake: number;
   payout: number | null;
@@ -181,6 +205,7 @@ export interface RoundView {
   resolvedAt: string | null;
   result: CoupView | null;
   positions: PositionView[];
+  /** The shoe's last coup: announced when the round opens where that is known (ONE_MORE_COUP), else once dealt. */
   lastCoup: boolean;
   voidReason: string | null;
   betsDigest: string | null;
@@ -240,6 +265,8 @@ export interface LeaveTableResult {
   playerId: string;
   commissionCollected: number;
   balance: number;
+  /** The seat the player gave up by leaving, if he held one. */
+  seatReleased: number | null;
 }
 
 export interface PlayerRoundView {
@@ -284,6 +311,8 @@ export interface Core {
   openRound(actor: Actor, input: OpenRoundInput): Promise<RoundView>;
   getRound(actor: Actor, input: { roundId: string }): Promise<RoundView>;
   placeBet(actor: Actor, input: PlaceBetInput): Promise<PlaceBetResult>;
+  /** Reduces or withdraws bets before "no va más"; idempotent on the client's key like a bet. */
+  withdrawBets(actor: Actor, input: WithdrawBetsInput): Promise<PlaceBetResult>;
   /** No va más, deal, settle. Resumable and idempotent: a resolved round is returned as it is. */
   resolveRound(actor: Actor, input: { roundId: string }): Promise<RoundView>;
   /** Refunds every stake exactly once. Resumable. */
@@ -307,4 +336,7 @@ export interface Core {
   recallPlayerRounds(actor: Actor, input: PlayerRecallQuery): Promise<PlayerRecall>;
   /** A closed shoe as one public bundle that `baccarat verify` checks offline. SHOE_NOT_CLOSED before. */
   exportAudit(actor: Actor, input: { shoeId: string }): Promise<ShoeBundle>;
+
+  /** The settlement queue's consumer (no actor: the system runs it). Idempotent; throws to be retried. */
+  runSettlementBatch(batch: SettlementBatch): Promise<void>;
 }

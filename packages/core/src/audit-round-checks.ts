@@ -23,6 +23,7 @@ const EXPECTED_EVENTS: Record<RoundRecord['status'], (closed: boolean) => string
   OPEN: upToClose,
   CLOSED: upToClose,
   DEALT: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT'],
+  SETTLING: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT'],
   SETTLED: () => ['ROUND_OPENED', 'BETTING_CLOSED', 'COUP_DEALT', 'ROUND_SETTLED'],
   VOIDING: upToClose,
   VOIDED: (closed) => [...upToClose(closed), 'ROUND_VOIDED'],

@@ -1,12 +1,14 @@
 import type { Core } from './api';
+import { placeBet, withdrawBets } from './use-cases/bets';
 import { checkShoeChain } from './use-cases/check-chain';
-import { leaveTable } from './use-cases/commission';
 import { type CoreDeps, context } from './use-cases/context';
 import { exportAudit } from './use-cases/export-audit';
+import { leaveTable } from './use-cases/leave';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
-import { getRound, openRound, placeBet } from './use-cases/rounds';
+import { getRound, openRound } from './use-cases/rounds';
+import { runSettlementBatch } from './use-cases/settlement-batch';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
 import { createTable, getTable } from './use-cases/tables';
 import { voidRound } from './use-cases/void';
@@ -26,6 +28,7 @@ export function createCore(deps: CoreDeps): Core {
     openRound: (actor, input) => openRound(ctx, actor, input),
     getRound: (actor, input) => getRound(ctx, actor, input),
     placeBet: (actor, input) => placeBet(ctx, actor, input),
+    withdrawBets: (actor, input) => withdrawBets(ctx, actor, input),
     resolveRound: (actor, input) => resolveRound(ctx, actor, input),
     voidRound: (actor, input) => voidRound(ctx, actor, input),
     leaveTable: (actor, input) => leaveTable(ctx, actor, input),
@@ -37,5 +40,6 @@ export function createCore(deps: CoreDeps): Core {
     replayRound: (actor, input) => replayRound(ctx, actor, input),
     recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),
     exportAudit: (actor, input) => exportAudit(ctx, actor, input),
+    runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
   };
 }

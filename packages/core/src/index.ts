@@ -4,14 +4,26 @@ export * from './api';
 export * from './auth';
 export * from './core';
 export * from './errors';
+export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export * from './idempotency';
+export { Lru } from './lru';
 export type * from './model';
 export * from './ports/audit-archive';
 export * from './ports/key-service';
+export * from './ports/metrics';
 export * from './ports/runtime';
+export * from './ports/settlement-queue';
 export * from './ports/store';
 export type * from './replay/types';
 export * from './use-cases/archive-shoe';
+export { InProcessSettlementQueue } from './settlement/in-process-queue';
+export { MAX_POSITION_CALLS, SEAT_IDLE_COUPS } from './use-cases/bets';
+export {
+  BATCH_RESEND_MS,
+  CACHE_SIZES,
+  INLINE_SETTLE_MAX,
+  SETTLE_BATCH_SIZE,
+} from './use-cases/context';
 export { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from './use-cases/player-rounds';
 export * from './use-cases/scoreboard';
 export { signingKey } from './use-cases/signing-key';

@@ -19,6 +19,10 @@ export interface TableRecord {
   currentShoeId?: string;
   /** The round in play: set when it opens, cleared when it is settled or voided (one per table). */
   openRoundId?: string;
+  /** Rounds opened on this table over all its shoes (numbers them: `RoundRecord.tableRound`). */
+  rounds?: number;
+  /** Betting gates of each round (shards of "no va más", 1..64); default `DEFAULT_BET_GATES`. */
+  betGates?: number;
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
@@ -56,13 +60,26 @@ export interface ShoeRecord {
   cutIndex?: number;
   /** The signed audit head (close). */
   close?: { statement: ShoeCloseStatement; signature: string };
+  /** The cut card came out (public once it happened): with ONE_MORE_COUP the next round is the last. */
+  cutCardOut?: boolean;
 }
 
 /**
- * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded, settlement under way) -> SETTLED.
- * OPEN | CLOSED -> VOIDING (refunds under way) -> VOIDED.
+ * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded) -> SETTLED, settled in the resolve request;
+ * or DEALT -> SETTLING (positions handed to the settlement queue in batches) -> SETTLED when the last
+ * batch lands. OPEN | CLOSED -> VOIDING (refunds under way, inline or in batches) -> VOIDED.
  */
-export type RoundStatus = 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLED' | 'VOIDING' | 'VOIDED';
+export type RoundStatus = 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLING' | 'SETTLED' | 'VOIDING' | 'VOIDED';
+
+/** Positions settled (or refunded) by the settlement queue: how they were cut into batches. */
+export interface RoundBatches {
+  kind: BatchKind;
+  /** Number of batches: the positions (by player id) cut in chunks of `size`. */
+  count: number;
+  size: number;
+  /** When the batches were last sent (resolve re-sends the unfinished ones after a while). */
+  sentAt: string;
+}
 
 export interface RoundCoup {
   /** 0-based number of the coup in the shoe. */
@@ -91,10 +108,17 @@ export interface RoundRecord {
   /** 1-based number of the round in its shoe. */
   number: number;
   status: RoundStatus;
-  /** Seat limit of the table and seats taken (one per player with a position). */
+  /** Seats of the table (numbered 1..seats); every further player bets standing. */
   seats: number;
-  seatsTaken: number;
+  /** Betting gates: a position change condition-checks gate `gateOf(playerId, gates)` (see gates.ts). */
+  gates: number;
+  /** Ordinal of the round on its table over all shoes (1-based): how idle seats are counted. */
+  tableRound: number;
+  /** "Última mano" announced when the round opened (seed 004): it is the shoe's last coup. */
+  lastAnnounced?: boolean;
   openedAt: string;
+  /** "No va más" called: bets are refused from here on (the gates close next, in one transaction). */
+  closingAt?: string;
   closedAt?: string;
   betsDigest?: string;
   coup?: RoundCoup;
@@ -106,6 +130,8 @@ export interface RoundRecord {
   voidNote?: string;
   voidedAt?: string;
   refundsDigest?: string;
+  /** Settlement (or refunds) fanned out on the settlement queue. */
+  batches?: RoundBatches;
   /** Sequence numbers of this round's events in the shoe's audit chain. */
   audit: { opened: number; bettingClosed?: number; dealt?: number; settled?: number; voided?: number };
 }
@@ -122,8 +148,16 @@ export interface PositionRecord {
   stake: number;
   /** DEFERRED mode: worst-case commission of the BANKER bet, held back from the wallet until settlement. */
   reserve: number;
-  /** Ledger keys of the bet debits. */
-  betKeys: string[];
+  /** Seat number (1..seats) the player bets from, or null: standing. */
+  seat: number | null;
+  /**
+   * Calls that changed the position (bet, raise, reduce, withdraw): its version (every change is
+   * conditional on it) and bounded by MAX_POSITION_CALLS. Each call is one ledger entry of the
+   * wallet, all with sequence numbers in [firstSeq, lastSeq].
+   */
+  calls: number;
+  firstSeq: number;
+  lastSeq: number;
   createdAt: string;
   updatedAt: string;
   settledAt?: string;
@@ -154,7 +188,8 @@ export interface WalletRecord {
   updatedAt: string;
 }
 
-export type LedgerKind = 'CREDIT' | 'DEBIT' | 'BET' | 'PAYOUT' | 'REFUND' | 'COMMISSION';
+/** BET_WITHDRAWAL: stake given back before "no va más" (a bet reduced or withdrawn). */
+export type LedgerKind = 'CREDIT' | 'DEBIT' | 'BET' | 'BET_WITHDRAWAL' | 'PAYOUT' | 'REFUND' | 'COMMISSION';
 
 export interface LedgerEntry {
   operatorId: string;
@@ -183,15 +218,49 @@ export interface LedgerEntry {
   hash: string;
 }
 
-/** Deferred commission a player owes for one shoe. */
+/** Deferred commission a player owes for one shoe (seed 000: the markers in his seat's box). */
 export interface DebtRecord {
   shoeId: string;
   operatorId: string;
   playerId: string;
+  /** The seat it is kept at (the seat of the position that last added to it); null: standing. */
+  seat?: number | null;
   owed: number;
   collected: number;
   collections: number;
   updatedAt: string;
+}
+
+/** A numbered seat of a table (seeds 000, 003, 004): held by a player until he leaves or loses it. */
+export interface SeatRecord {
+  tableId: string;
+  operatorId: string;
+  /** 1..seats, numbered as the rulebooks number them (003: from 1, to the right of the table head). */
+  seat: number;
+  /** The holder; absent: the seat is free. */
+  playerId?: string;
+  /** `tableRound` of the holder's last bet (seed 004: lost after more than 3 coups without one). */
+  lastRound?: number;
+  since?: string;
+  updatedAt: string;
+}
+
+/** One betting gate of a round: OPEN until "no va más" closes every gate of the round at once. */
+export interface GateRecord {
+  roundId: string;
+  gate: number;
+  status: 'OPEN' | 'CLOSED';
+}
+
+export type BatchKind = 'settle' | 'refund';
+
+/** A batch of positions the settlement queue finished (written once, when all of them are done). */
+export interface BatchRecord {
+  roundId: string;
+  batch: number;
+  kind: BatchKind;
+  positions: number;
+  doneAt: string;
 }
 
 export type AuditEventType =

@@ -10,7 +10,7 @@ export const recordedPosition = (p: PositionRecord, voided = false): RecordedPos
   playerId: p.playerId,
   bets: p.bets,
   stake: p.stake,
-  betKeys: p.betKeys,
+  calls: p.calls,
   settlement: p.settlement ?? null,
   ledgerSeq: (voided ? p.refundSeq : p.settleSeq) ?? null,
 });

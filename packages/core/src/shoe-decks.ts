@@ -4,16 +4,19 @@
  * order never changes once the client seed is fixed.
  */
 import { base64ToBytes, commitmentOf, dealShoe, type Shoe } from '@pyb/fairness';
+import { Lru } from './lru';
 import type { ShoeRecord } from './model';
 import type { KeyService } from './ports/key-service';
 
 export class ShoeDecks {
-  private readonly cache = new Map<string, Promise<Shoe>>();
+  private readonly cache: Lru<string, Promise<Shoe>>;
 
   constructor(
     private readonly keys: KeyService,
-    private readonly capacity = 32,
-  ) {}
+    capacity = 32,
+  ) {
+    this.cache = new Lru(capacity);
+  }
 
   order(shoe: ShoeRecord): Promise<Shoe> {
     if (!shoe.clientSeed) throw new Error(`shoe ${shoe.shoeId} has no client seed yet`);
@@ -23,7 +26,6 @@ export class ShoeDecks {
       pending = this.compute(shoe, shoe.clientSeed);
       pending.catch(() => this.cache.delete(cacheKey));
       this.cache.set(cacheKey, pending);
-      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
     return pending;
   }

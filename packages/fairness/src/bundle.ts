@@ -108,8 +108,11 @@ export const RecordedPositionSchema = z
     /** Stake per bet type, integer minor units. */
     bets: z.partialRecord(betType, count.min(1)),
     stake: count,
-    /** Ledger idempotency keys of the bet debits. */
-    betKeys: z.array(z.string()),
+    /**
+     * Calls that changed the position before "no va más" (bets, raises, reductions, withdrawals): one
+     * ledger entry each, in the player's wallet ledger.
+     */
+    calls: count,
     /** null in a voided round (the stake was refunded). */
     settlement: RecordedSettlementSchema.nullable(),
     /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
@@ -188,7 +191,7 @@ export const betsRecord = (p: RecordedPosition) => ({
   id: p.playerId,
   bets: p.bets,
   stake: p.stake,
-  betKeys: p.betKeys,
+  calls: p.calls,
 });
 /** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
 export const settlementRecord = (p: RecordedPosition) => ({

@@ -146,7 +146,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     const placed = demoBets(table, n).map((p) => ({
       ...p,
       stake: list(p.bets).reduce((s, b) => s + b.amount, 0),
-      betKeys: list(p.bets).map((b) => `c:${roundId}-${p.playerId}-${b.type}`),
+      calls: list(p.bets).length,
     }));
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({

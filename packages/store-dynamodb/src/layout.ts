@@ -30,12 +30,15 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
   debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
   audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
+  seat: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: `SEAT#${pad(k.seat, 2)}` }),
+  gate: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `G#${pad(k.gate, 2)}` }),
+  batch: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `B#${pad(k.batch, 6)}` }),
 };
 
 /**
  * Index attributes written with an item by a put (the access patterns of docs/data-model.md). Only a
- * put writes them: an update (or an upsert that creates the item) leaves the index attributes as they
- * were, so an item created by an upsert is in no index.
+ * put writes them — an update (or an upsert that creates the item) leaves the index attributes as they
+ * were, so an item created by an upsert is in no index — with one exception, `updateIndexAttributes`.
  */
 export function indexAttributes<E extends Entity>(entity: E, item: Entities[E]): Item {
   switch (entity) {
@@ -51,15 +54,41 @@ export function indexAttributes<E extends Entity>(entity: E, item: Entities[E]):
       const r = item as Entities['round'];
       return { gsi1pk: `SHOE#${r.shoeId}`, gsi1sk: `ROUND#${pad(r.number, 6)}` };
     }
-    case 'position': {
-      const p = item as Entities['position'];
-      return { gsi1pk: `PLAYER#${p.operatorId}#${p.playerId}`, gsi1sk: `${p.openedAt}#${p.roundId}` };
-    }
+    case 'position':
+      // Not by the bet that creates it: a position enters the player index when it is settled or
+      // refunded (updateIndexAttributes), so a bet writes no index entry.
+      return {};
     case 'ledger':
       return { lseq: (item as Entities['ledger']).seq };
     default:
       return {};
   }
+}
+
+/** A position's entry in the player index (GSI1: a player's rounds, newest first). */
+export const positionIndexAttributes = (p: {
+  operatorId: string;
+  playerId: string;
+  openedAt: string;
+  roundId: string;
+}): Item => ({ gsi1pk: `PLAYER#${p.operatorId}#${p.playerId}`, gsi1sk: `${p.openedAt}#${p.roundId}` });
+
+/**
+ * Index attributes an update writes: an update that settles or refunds a position (it sets
+ * `settledAt` or `refundedAt`, with the position's `operatorId` and `openedAt`) puts it into the player
+ * index — the index is sparse: open positions are not in it. Nothing for any other update.
+ */
+export function updateIndexAttributes(
+  entity: Entity,
+  key: EntityKeys[Entity],
+  set: Readonly<Record<string, unknown>> | undefined,
+): Item {
+  if (entity !== 'position' || !set || (set.settledAt === undefined && set.refundedAt === undefined)) return {};
+  const { operatorId, openedAt } = set as { operatorId?: unknown; openedAt?: unknown };
+  if (typeof operatorId !== 'string' || typeof openedAt !== 'string') {
+    throw new Error('settling or refunding a position sets its operatorId and openedAt (the player index keys)');
+  }
+  return positionIndexAttributes({ operatorId, openedAt, ...(key as EntityKeys['position']) });
 }
 
 export const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lseq'];
@@ -96,6 +125,10 @@ export interface Access {
   partition: string;
   /** `begins_with` on the (index's) sort attribute. */
   sortPrefix?: string;
+  /** `BETWEEN` on a numeric sort attribute (both ends included). */
+  sortBetween?: readonly [number, number];
+  /** Read eventually consistent (half the cost; may lag a write by about a second). */
+  eventual?: boolean;
 }
 
 /** The access patterns of the Store's list methods (order: the sort key's, ascending unless reversed). */
@@ -123,6 +156,20 @@ export const ACCESS = {
   }),
   debts: (shoeId: string): Access => ({ table: 'wallets', partition: `DEBT#${shoeId}` }),
   audit: (shoeId: string): Access => ({ table: 'audit', partition: `SHOE#${shoeId}`, sortPrefix: 'E#' }),
+  seats: (tableId: string, eventual = false): Access => ({
+    table: 'game',
+    partition: `TABLE#${tableId}`,
+    sortPrefix: 'SEAT#',
+    ...(eventual && { eventual }),
+  }),
+  batches: (roundId: string): Access => ({ table: 'game', partition: `ROUND#${roundId}`, sortPrefix: 'B#' }),
+  /** A wallet's ledger entries with `from <= seq <= to` (a position's calls). */
+  ledgerRange: (operatorId: string, playerId: string, from: number, to: number): Access => ({
+    table: 'wallets',
+    index: 'ledger',
+    partition: `W#${operatorId}#${playerId}`,
+    sortBetween: [from, to],
+  }),
 };
 
 export const indexKeyOf = (access: Access): IndexKey =>

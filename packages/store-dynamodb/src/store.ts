@@ -27,6 +27,7 @@ import {
   type EntityKeys,
   type Expect,
   type Page,
+  type ReadOptions,
   type Store,
   TransactionCanceled,
   type WriteOp,
@@ -42,6 +43,7 @@ import {
   LOCATE,
   type Location,
   strip,
+  updateIndexAttributes,
 } from './layout';
 import type { TableNames } from './tables';
 
@@ -134,10 +136,18 @@ export class DynamoStore implements Store {
     return { ...loc, tableName: this.tables[loc.table] };
   }
 
-  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+  async get<E extends Entity>(
+    entity: E,
+    key: EntityKeys[E],
+    options: ReadOptions = {},
+  ): Promise<Entities[E] | undefined> {
     const loc = this.locate(entity, key);
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: loc.tableName, Key: { pk: loc.pk, sk: loc.sk }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: loc.tableName,
+        Key: { pk: loc.pk, sk: loc.sk },
+        ConsistentRead: options.consistent !== false,
+      }),
     );
     return Item ? strip<Entities[E]>(Item) : undefined;
   }
@@ -164,7 +174,8 @@ export class DynamoStore implements Store {
     }
     const sets: string[] = [];
     const removes: string[] = [];
-    for (const [attribute, value] of Object.entries(op.set ?? {})) {
+    const set = { ...op.set, ...updateIndexAttributes(op.entity, op.key as never, op.set) };
+    for (const [attribute, value] of Object.entries(set)) {
       if (value === null) removes.push(expr.path(attribute));
       else if (value !== undefined) sets.push(`${expr.path(attribute)} = ${expr.value(value)}`);
     }
@@ -234,6 +245,11 @@ export class DynamoStore implements Store {
       values[':s'] = access.sortPrefix;
       condition += ' AND begins_with(#s, :s)';
     }
+    if (access.sortBetween !== undefined) {
+      names['#s'] = index.sort;
+      [values[':from'], values[':to']] = access.sortBetween;
+      condition += ' AND #s BETWEEN :from AND :to';
+    }
     return {
       TableName: this.tables[access.table],
       ...(index.name !== undefined && { IndexName: index.name }),
@@ -242,7 +258,7 @@ export class DynamoStore implements Store {
       ExpressionAttributeValues: values,
       ScanIndexForward: order === 'asc',
       ...(limit !== undefined && { Limit: limit }),
-      ...(!index.global && { ConsistentRead: true }),
+      ...(!index.global && !access.eventual && { ConsistentRead: true }),
     };
   }
 
@@ -307,6 +323,18 @@ export class DynamoStore implements Store {
 
   listAudit(shoeId: string) {
     return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
+  }
+
+  listSeats(tableId: string, options: ReadOptions = {}) {
+    return this.queryAll<Entities['seat']>(ACCESS.seats(tableId, options.consistent === false));
+  }
+
+  listBatches(roundId: string) {
+    return this.queryAll<Entities['batch']>(ACCESS.batches(roundId));
+  }
+
+  listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
+    return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
   }
 
   async auditHead(shoeId: string) {

@@ -1,4 +1,5 @@
 export * from './api-key';
 export * from './authenticate';
 export type * from './principal';
+export * from './principal-cache';
 export * from './provision';

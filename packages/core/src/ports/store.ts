@@ -5,10 +5,13 @@
  */
 import type {
   AuditRecord,
+  BatchRecord,
   DebtRecord,
+  GateRecord,
   LedgerEntry,
   PositionRecord,
   RoundRecord,
+  SeatRecord,
   ShoeRecord,
   TableRecord,
   WalletRecord,
@@ -23,6 +26,9 @@ export interface Entities {
   ledger: LedgerEntry;
   debt: DebtRecord;
   audit: AuditRecord;
+  seat: SeatRecord;
+  gate: GateRecord;
+  batch: BatchRecord;
 }
 
 export interface EntityKeys {
@@ -34,6 +40,9 @@ export interface EntityKeys {
   ledger: { operatorId: string; playerId: string; key: string };
   debt: { shoeId: string; operatorId: string; playerId: string };
   audit: { shoeId: string; seq: number };
+  seat: { tableId: string; seat: number };
+  gate: { roundId: string; gate: number };
+  batch: { roundId: string; batch: number };
 }
 
 export type Entity = keyof Entities;
@@ -115,9 +124,18 @@ export interface Page<T> {
   cursor?: string;
 }
 
+/** Reads are strongly consistent unless `consistent: false` (half the cost; may lag a write by ~1 s). */
+export interface ReadOptions {
+  consistent?: boolean;
+}
+
 export interface Store {
-  /** Strongly consistent read of one entity. */
-  get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined>;
+  /** Read of one entity (strongly consistent by default). */
+  get<E extends Entity>(
+    entity: E,
+    key: EntityKeys[E],
+    options?: ReadOptions,
+  ): Promise<Entities[E] | undefined>;
   transact(ops: readonly WriteOp[]): Promise<void>;
 
   /** Positions of a round (strongly consistent). */
@@ -142,4 +160,15 @@ export interface Store {
   listAudit(shoeId: string): Promise<AuditRecord[]>;
   /** The last event of the shoe's chain (strongly consistent). */
   auditHead(shoeId: string): Promise<AuditRecord | undefined>;
+  /** The seat items of a table, by seat number (strongly consistent by default). */
+  listSeats(tableId: string, options?: ReadOptions): Promise<SeatRecord[]>;
+  /** The finished batches of a round's settlement or refunds (strongly consistent). */
+  listBatches(roundId: string): Promise<BatchRecord[]>;
+  /** A wallet's ledger entries with `fromSeq <= seq <= toSeq`, in order (strongly consistent). */
+  listLedgerRange(
+    operatorId: string,
+    playerId: string,
+    fromSeq: number,
+    toSeq: number,
+  ): Promise<LedgerEntry[]>;
 }

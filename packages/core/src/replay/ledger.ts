@@ -1,10 +1,13 @@
-/** The ledger entries one position of a round moved money by: its bet debits, its payout or refund. */
-import type { LedgerEntry, PositionRecord, RoundRecord } from '../model';
+/** The ledger entries one position of a round moved money by: its bet calls, its payout or refund. */
+import type { Bets, LedgerEntry, PositionRecord, RoundRecord } from '../model';
 import type { Store } from '../ports/store';
 
 export interface PositionLedger {
-  /** One per bet key, in the order the bets were placed (undefined: the entry is missing). */
-  bets: (LedgerEntry | undefined)[];
+  /**
+   * The entries of its calls (BET and BET_WITHDRAWAL of this round) in the wallet's ledger between the
+   * position's first and last call, in order; a complete record has `calls` of them.
+   */
+  bets: LedgerEntry[];
   settle: LedgerEntry | undefined;
   refund: LedgerEntry | undefined;
 }
@@ -13,18 +16,21 @@ export interface PositionLedger {
 export const settleKey = (roundId: string, playerId: string) => `s:settle#${roundId}#${playerId}`;
 export const refundKey = (roundId: string, playerId: string) => `s:refund#${roundId}#${playerId}`;
 
+export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
+  entry.roundId === roundId && (entry.kind === 'BET' || entry.kind === 'BET_WITHDRAWAL');
+
 export async function loadPositionLedger(
   store: Store,
   round: RoundRecord,
   p: PositionRecord,
 ): Promise<PositionLedger> {
   const wallet = { operatorId: round.operatorId, playerId: p.playerId };
-  const [bets, settle, refund] = await Promise.all([
-    Promise.all(p.betKeys.map((key) => store.get('ledger', { ...wallet, key }))),
+  const [range, settle, refund] = await Promise.all([
+    p.calls > 0 ? store.listLedgerRange(wallet.operatorId, wallet.playerId, p.firstSeq, p.lastSeq) : [],
     p.settledAt ? store.get('ledger', { ...wallet, key: settleKey(round.roundId, p.playerId) }) : undefined,
     p.refundedAt ? store.get('ledger', { ...wallet, key: refundKey(round.roundId, p.playerId) }) : undefined,
   ]);
-  return { bets, settle, refund };
+  return { bets: range.filter((e) => isCall(e, round.roundId)), settle, refund };
 }
 
 export const ledgerEntries = (l: PositionLedger): (LedgerEntry | undefined)[] => [
@@ -32,3 +38,31 @@ export const ledgerEntries = (l: PositionLedger): (LedgerEntry | undefined)[] =>
   ...(l.settle ? [l.settle] : []),
   ...(l.refund ? [l.refund] : []),
 ];
+
+/** What the calls staked per type: bets add, withdrawals take back. */
+export function stakedByType(calls: readonly LedgerEntry[]): Bets {
+  const sums: Bets = {};
+  for (const entry of calls) {
+    const sign = entry.kind === 'BET_WITHDRAWAL' ? -1 : 1;
+    for (const [type, amount] of Object.entries(entry.bets ?? {}) as [keyof Bets, number][]) {
+      sums[type] = (sums[type] ?? 0) + sign * amount;
+    }
+  }
+  return sums;
+}
+
+/**
+ * Why a position's calls do not account for it, or undefined: as many entries as calls, the first and
+ * last at the recorded sequence numbers, and their amounts adding up to the stake.
+ */
+export function callsProblem(p: PositionRecord, calls: readonly LedgerEntry[]): string | undefined {
+  if (calls.length !== p.calls) {
+    return `${p.calls} call(s) recorded, ${calls.length} entr${calls.length === 1 ? 'y' : 'ies'} of this round in the ledger between seq ${p.firstSeq} and ${p.lastSeq}`;
+  }
+  if (calls.length > 0 && (calls[0]!.seq !== p.firstSeq || calls[calls.length - 1]!.seq !== p.lastSeq)) {
+    return `the calls' entries are not at seq ${p.firstSeq}..${p.lastSeq}`;
+  }
+  const taken = -calls.reduce((s, e) => s + e.amount, 0);
+  if (taken !== p.stake) return `staked ${p.stake}, the ledger took ${taken}`;
+  return undefined;
+}

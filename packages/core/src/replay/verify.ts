@@ -5,7 +5,7 @@
  * until the shoe is closed.
  */
 
-import { BET_TYPES, type BetType, type CoupResult, playCoup, settle, type TableConfig } from '@pyb/engine';
+import { BET_TYPES, type CoupResult, playCoup, settle, type TableConfig } from '@pyb/engine';
 import {
   base64ToBytes,
   betsDigest,
@@ -24,7 +24,7 @@ import { dealtCards, totalsOf } from '../use-cases/resolve';
 import { betList } from '../views';
 import { type AuditLog, chainLinks, checkChainPrefix } from './audit-log';
 import { cardText, coupDifferences } from './coup-diffs';
-import type { PositionLedger } from './ledger';
+import { callsProblem, type PositionLedger, stakedByType } from './ledger';
 import type { Reveal } from './revealed';
 import { type KeyLookup, verifiedWith } from './signing-keys';
 import type { CheckStatus, ReplayCheck, ReplayProblem, RoundVerification } from './types';
@@ -293,17 +293,6 @@ function chainCheck({ shoe, round, log }: RoundEvidence): ReplayCheck {
   );
 }
 
-/** Bets of one position per type, as its ledger debits recorded them. */
-function ledgerBets(ledger: PositionLedger): Partial<Record<BetType, number>> {
-  const sums: Partial<Record<BetType, number>> = {};
-  for (const entry of ledger.bets) {
-    for (const [type, amount] of Object.entries(entry?.bets ?? {}) as [BetType, number][]) {
-      sums[type] = (sums[type] ?? 0) + amount;
-    }
-  }
-  return sums;
-}
-
 function betsCheck({ round, positions, log, ledgers }: RoundEvidence): ReplayCheck {
   const p = new Problems();
   for (const pos of positions) {
@@ -318,29 +307,19 @@ function betsCheck({ round, positions, log, ledgers }: RoundEvidence): ReplayChe
     }
     const ledger = ledgers.get(pos.playerId);
     if (!ledger) continue;
-    const debited = ledgerBets(ledger);
+    const debited = stakedByType(ledger.bets);
     for (const type of BET_TYPES) {
       if ((debited[type] ?? 0) !== (pos.bets[type] ?? 0)) {
         p.add(
           'BETS_MISMATCH',
-          `${pos.playerId}: the position holds ${type} ${pos.bets[type] ?? 0}, the bet debits in the ledger ${debited[type] ?? 0}`,
+          `${pos.playerId}: the position holds ${type} ${pos.bets[type] ?? 0}, the bet calls in the ledger ${debited[type] ?? 0}`,
           null,
           pos.playerId,
         );
       }
     }
-    const missing = ledger.bets.findIndex((e) => e?.kind !== 'BET' || e.roundId !== round.roundId);
-    const taken = -ledger.bets.reduce((s, e) => s + (e?.amount ?? 0), 0);
-    if (missing >= 0 || taken !== pos.stake) {
-      p.add(
-        'LEDGER_MISMATCH',
-        missing >= 0
-          ? `${pos.playerId}: bet ${pos.betKeys[missing]} has no matching debit in the ledger`
-          : `${pos.playerId}: staked ${pos.stake}, the ledger debited ${taken}`,
-        null,
-        pos.playerId,
-      );
-    }
+    const problem = callsProblem(pos, ledger.bets);
+    if (problem) p.add('LEDGER_MISMATCH', `${pos.playerId}: ${problem}`, null, pos.playerId);
   }
   const closed = eventOf(log.ofRound(round.roundId), 'BETTING_CLOSED')?.event;
   if (!closed) {

@@ -32,6 +32,7 @@ import { coupDealtProblems, eventOf, type RoundProblem, roundEventProblems } fro
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPositions } from '../recorded';
 import { chainLinks, type ParsedEvent, parseAuditLog, roundOf } from '../replay/audit-log';
+import { callsProblem, isCall } from '../replay/ledger';
 import { type KeyLookup, SigningKeys, verifiedWith } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { same } from '../same-json';
@@ -226,26 +227,14 @@ async function checkPosition(
 ) {
   const id = round.roundId;
   const wallet = { operatorId: round.operatorId, playerId: p.playerId };
-  let staked = 0;
-  const bets = await Promise.all(p.betKeys.map((key) => ctx.store.get('ledger', { ...wallet, key })));
-  for (const [i, key] of p.betKeys.entries()) {
-    const entry = bets[i];
-    if (entry?.kind !== 'BET' || entry.roundId !== id) {
-      problem(
-        id,
-        null,
-        'LEDGER_MISMATCH',
-        `round ${id}: bet ${key} of ${p.playerId} has no matching ledger entry`,
-      );
-    } else staked -= entry.amount;
-  }
-  if (staked !== p.stake)
-    problem(
-      id,
-      null,
-      'LEDGER_MISMATCH',
-      `round ${id}: ${p.playerId} staked ${p.stake} but the ledger says ${staked}`,
-    );
+  const calls =
+    p.calls > 0
+      ? (await ctx.store.listLedgerRange(wallet.operatorId, wallet.playerId, p.firstSeq, p.lastSeq)).filter(
+          (e) => isCall(e, id),
+        )
+      : [];
+  const mismatch = callsProblem(p, calls);
+  if (mismatch) problem(id, null, 'LEDGER_MISMATCH', `round ${id}: ${p.playerId}: ${mismatch}`);
   if (p.settledAt) {
     const expected = round.coup ? settle(shoe.config, betList(p.bets), round.coup.result) : undefined;
     if (!expected || !same(expected, p.settlement)) {

@@ -1,18 +1,15 @@
 /**
- * Deferred commission (seed 000): owed per player per shoe, collected when the shoe ends or the player
- * leaves the table. The wallet always covers it (a bet or a debit never takes what is owed), so a
- * collection cannot fail for lack of funds.
+ * Deferred commission (seed 000): kept per player and shoe at his seat's box, collected when the shoe
+ * ends (its last round settled: collectShoeDebts) or when the player leaves the table, whichever comes
+ * first; the shoe's close collects whatever is left. The wallet always covers it (a bet or a debit
+ * never takes what is owed), so a collection cannot fail for lack of funds.
  */
-import type { Actor } from '../actor';
-import type { LeaveTableResult } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
-import { DomainError } from '../errors';
 import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
-import { type Ctx, checkId, requestHash } from './context';
-import { loadTable } from './tables';
+import { type Ctx, requestHash } from './context';
 
 /** Collects what `debt` (as listed) still owes; returns the amount collected (0 if nothing was owed). */
 export async function collectDebt(
@@ -79,24 +76,22 @@ export async function collectDebt(
   throw tooMuchContention('collecting commission');
 }
 
-/** A player leaving the table pays the commission he owes for the shoe in play. */
-export async function leaveTable(
-  ctx: Ctx,
-  actor: Actor,
-  input: { tableId: string; playerId: string },
-): Promise<LeaveTableResult> {
-  const table = await loadTable(ctx, actor, input.tableId, 'write');
-  const playerId = checkId('playerId', input.playerId);
-  let commissionCollected = 0;
-  if (table.currentShoeId) {
-    const debt = await ctx.store.get('debt', {
-      shoeId: table.currentShoeId,
-      operatorId: table.operatorId,
-      playerId,
-    });
-    if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
+/**
+ * The shoe ended (its last coup settled): every player's deferred commission is collected now, in
+ * this process when few owe, else handed to the settlement queue in batches. Idempotent: a debt
+ * collected is at 0, so calling it again (resolve on the settled last round) collects only what is left.
+ */
+export async function collectShoeDebts(ctx: Ctx, shoeId: string): Promise<void> {
+  const owing = (await ctx.store.listDebts(shoeId)).filter((d) => d.owed > 0);
+  if (owing.length === 0) return;
+  if (ctx.queue && owing.length > ctx.inlineSettleMax) {
+    const ids = owing.map((d) => d.playerId).sort();
+    const batches = [];
+    for (let i = 0; i < ids.length; i += ctx.settleBatchSize) {
+      batches.push({ kind: 'collect' as const, shoeId, playerIds: ids.slice(i, i + ctx.settleBatchSize) });
+    }
+    await ctx.queue.send(batches);
+    return;
   }
-  const wallet = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
-  if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
-  return { tableId: table.tableId, playerId, commissionCollected, balance: wallet.balance };
+  await mapBounded(owing, ctx.settleConcurrency, (debt) => collectDebt(ctx, debt, undefined));
 }

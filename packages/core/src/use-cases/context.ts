@@ -2,19 +2,58 @@ import type { TableConfig } from '@pyb/engine';
 import { eventHash } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound } from '../errors';
+import { Lru } from '../lru';
+import type { RoundRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
+import { type Metrics, noMetrics } from '../ports/metrics';
 import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
+import type { SettlementQueue } from '../ports/settlement-queue';
 import type { Store } from '../ports/store';
 import { ShoeDecks } from '../shoe-decks';
+
+/**
+ * Cache sizes per process, from the capacity model of docs/deploy.md (1,000 tables): any container may
+ * serve any table, so each cache holds every table's entry with room for a shoe or round changing.
+ */
+export const CACHE_SIZES = {
+  /** Shoe configurations: 1,000 tables × (the shoe in play + the next one). */
+  shoeConfigs: 2_048,
+  /** The fixed facts of rounds (table, shoe, gates, seats): 1,000 open rounds + recently finished ones. */
+  rounds: 4_096,
+  /** Dealt shoe orders (a KMS decrypt each): one per table in play, ~1 KB each. */
+  shoeOrders: 1_024,
+} as const;
+
+/** Positions settled in the resolve request at most; more go to the settlement queue in batches. */
+export const INLINE_SETTLE_MAX = 50;
+/** Positions per settlement batch (one queue message). */
+export const SETTLE_BATCH_SIZE = 50;
+/** Resolve re-sends a fanned-out round's unfinished batches only once they are this old. */
+export const BATCH_RESEND_MS = 120_000;
 
 export interface CoreDeps {
   store: Store;
   keys: KeyService;
   clock?: Clock;
   ids?: Ids;
-  /** Positions settled (or refunded) at once when a round is resolved (or voided). Default 8. */
+  /** Positions settled (or refunded) at once by one process. Default 8. */
   settleConcurrency?: number;
+  /** Where settlement batches go; absent, every round settles in its resolve request. */
+  settlementQueue?: SettlementQueue;
+  /** Default INLINE_SETTLE_MAX. */
+  inlineSettleMax?: number;
+  /** Default SETTLE_BATCH_SIZE. */
+  settleBatchSize?: number;
+  /** Default BATCH_RESEND_MS. */
+  batchResendMs?: number;
+  metrics?: Metrics;
 }
+
+/** What never changes about a round once it is open: what a bet needs besides the live state. */
+export type RoundFacts = Pick<
+  RoundRecord,
+  'roundId' | 'tableId' | 'shoeId' | 'operatorId' | 'number' | 'seats' | 'gates' | 'tableRound' | 'openedAt'
+>;
 
 export interface Ctx {
   store: Store;
@@ -23,8 +62,15 @@ export interface Ctx {
   ids: Ids;
   decks: ShoeDecks;
   /** Shoe configurations (fixed for a shoe's life), so a bet does not read the shoe. */
-  configs: Map<string, TableConfig>;
+  configs: Lru<string, TableConfig>;
+  /** Round facts, so a bet does not need the round item before its reads (2 round trips). */
+  rounds: Lru<string, RoundFacts>;
   settleConcurrency: number;
+  queue: SettlementQueue | undefined;
+  inlineSettleMax: number;
+  settleBatchSize: number;
+  batchResendMs: number;
+  metrics: Metrics;
   now(): string;
 }
 
@@ -35,9 +81,15 @@ export function context(deps: CoreDeps): Ctx {
     keys: deps.keys,
     clock,
     ids: deps.ids ?? randomIds,
-    decks: new ShoeDecks(deps.keys),
-    configs: new Map(),
+    decks: new ShoeDecks(deps.keys, CACHE_SIZES.shoeOrders),
+    configs: new Lru(CACHE_SIZES.shoeConfigs),
+    rounds: new Lru(CACHE_SIZES.rounds),
     settleConcurrency: deps.settleConcurrency ?? 8,
+    queue: deps.settlementQueue,
+    inlineSettleMax: deps.inlineSettleMax ?? INLINE_SETTLE_MAX,
+    settleBatchSize: deps.settleBatchSize ?? SETTLE_BATCH_SIZE,
+    batchResendMs: deps.batchResendMs ?? BATCH_RESEND_MS,
+    metrics: deps.metrics ?? noMetrics,
     now: () => clock.now().toISOString(),
   };
 }

@@ -3,14 +3,16 @@
  * only the use case it runs, so its bundle holds only that use case's code (createCore, in core.ts,
  * wires them all for one process: the local server's seeding, tests, the CLI).
  */
+export { placeBet, withdrawBets } from './bets';
 export { checkShoeChain } from './check-chain';
-export { leaveTable } from './commission';
 export { type CoreDeps, type Ctx, context } from './context';
 export { exportAudit } from './export-audit';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
 export { resolveRound } from './resolve';
-export { getRound, openRound, placeBet } from './rounds';
+export { leaveTable } from './leave';
+export { getRound, openRound } from './rounds';
+export { runSettlementBatch } from './settlement-batch';
 export { getScoreboard } from './scoreboard';
 export { closeShoe, getShoe, openShoe } from './shoes';
 export { signingKey } from './signing-key';

@@ -2,10 +2,12 @@
  * Resolving a round, as a state machine over the stored round so that any caller can pick it up
  * where a crash (or a concurrent caller) left it:
  *
- *   OPEN    --close betting ("no va más")------------------------------------------> CLOSED
- *   CLOSED  --commit the bets (digest of the positions -> BETTING_CLOSED)-----------> CLOSED + digest
- *   CLOSED  --deal: claim the cards (shoe cursor) + outcome + COUP_DEALT, one tx----> DEALT
- *   DEALT   --settle each position (own tx, idempotent), then ROUND_SETTLED---------> SETTLED
+ *   OPEN     --"no va más": the round (then, in ONE transaction, the round and all its gates) closed--> CLOSED
+ *   CLOSED   --commit the bets (digest of the positions -> BETTING_CLOSED)----------------------------> CLOSED + digest
+ *   CLOSED   --deal: claim the cards (shoe cursor) + outcome + COUP_DEALT, one tx---------------------> DEALT
+ *   DEALT    --few positions: settle each (own tx, idempotent), then ROUND_SETTLED--------------------> SETTLED
+ *   DEALT    --many: hand them to the settlement queue in batches (fan-out.ts)-----------------------> SETTLING
+ *   SETTLING --the last batch lands: ROUND_SETTLED (finishRound, by whoever lands it)------------------> SETTLED
  *
  * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
  * continues, so there is one outcome and each position is paid once.
@@ -20,16 +22,22 @@ import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { betList, roundView } from '../views';
+import { shoeConfig } from './bets';
+import { collectShoeDebts } from './commission';
 import { type Ctx, conflict, requestHash } from './context';
+import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
 import { loadRound } from './rounds';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
+  let handedOver = false;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let progressed = true;
     switch (round.status) {
       case 'SETTLED':
+        // The last coup of the shoe: what players owe is collected now (seed 000), not at the close.
+        if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
         return roundView(round, await ctx.store.listPositions(round.roundId));
       case 'VOIDING':
       case 'VOIDED':
@@ -42,9 +50,16 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
           round.audit.bettingClosed === undefined ? await commitBets(ctx, round) : await deal(ctx, round);
         break;
       case 'DEALT':
-        await settlePositions(ctx, round);
-        progressed = await finishRound(ctx, round);
+        progressed = await settleOrHandOver(ctx, round);
+        handedOver = true;
         break;
+      case 'SETTLING':
+        // Handed over in this call: answer at once. Otherwise a crash or a lost batch may have left
+        // it: finish it if every batch landed, re-send what is missing once it is overdue.
+        if (!handedOver) await resumeFanOut(ctx, round, SETTLE);
+        round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+        if (round.status === 'SETTLED') continue;
+        return roundView(round, await ctx.store.listPositions(round.roundId));
     }
     if (!progressed) await backoff(attempt);
     round = (await ctx.store.get('round', { roundId: round.roundId }))!;
@@ -52,17 +67,47 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
   throw tooMuchContention('resolving the round');
 }
 
-/** "No va más": from now on no bet can land (every bet checks the round is OPEN in its transaction). */
-const closeBetting = (ctx: Ctx, round: RoundRecord) =>
-  tryTransact(ctx.store, [
+/**
+ * "No va más". First the round item alone (bets read it and stop coming: a hint, so the next
+ * transaction is not starved by bets in flight), then ONE transaction closing the round and every one
+ * of its gates. A bet condition-checks its gate in its own transaction, so it is serialised before
+ * this one (and listed by commitBets) or after it (and refused): the list is exactly the bets placed
+ * before "no va más".
+ */
+async function closeBetting(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const at = ctx.now();
+  if (!round.closingAt) {
+    return tryTransact(ctx.store, [
+      {
+        kind: 'update',
+        entity: 'round',
+        key: { roundId: round.roundId },
+        set: { closingAt: at },
+        expect: { status: 'OPEN', closingAt: null },
+      },
+    ]);
+  }
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
       key: { roundId: round.roundId },
-      set: { status: 'CLOSED', closedAt: ctx.now() },
+      set: { status: 'CLOSED', closedAt: at },
       expect: { status: 'OPEN' },
     },
+    ...closeGates(round),
   ]);
+}
+
+/** Every gate of the round set CLOSED (in the transaction that closes the round or voids it). */
+export const closeGates = (round: RoundRecord): WriteOp[] =>
+  Array.from({ length: round.gates }, (_, gate) => ({
+    kind: 'update' as const,
+    entity: 'gate' as const,
+    key: { roundId: round.roundId, gate },
+    set: { status: 'CLOSED' },
+    expect: { status: 'OPEN' },
+  }));
 
 /** The bets, now final, committed into the chain by their digest. */
 async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
@@ -120,6 +165,7 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
       set: {
         state: coup.state,
         ...(first && { burn: deck.burn }),
+        ...(coup.cutCardOut && { cutCardOut: true }),
         ...(coup.last && { status: 'ENDED', endedAt: at }),
       },
       expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
@@ -139,28 +185,36 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
 export const dealtCards = (result: CoupResult): number[] =>
   result.steps.filter((s) => s.action !== 'STAND').map((s) => s.card);
 
-async function settlePositions(ctx: Ctx, round: RoundRecord): Promise<void> {
-  const shoe = (await ctx.store.get('shoe', { shoeId: round.shoeId }))!;
-  const open = (await ctx.store.listPositions(round.roundId)).filter((p) => !p.settledAt && !p.refundedAt);
-  await mapBounded(open, ctx.settleConcurrency, (p) => settlePosition(ctx, shoe.config, round, p));
+/**
+ * A dealt round: settled here when it has few positions (ctx.inlineSettleMax) or no queue is wired,
+ * else handed to the settlement queue (SETTLING).
+ */
+async function settleOrHandOver(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const positions = await ctx.store.listPositions(round.roundId);
+  const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
+  if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, SETTLE, positions);
+  const config = await shoeConfig(ctx, round.shoeId);
+  await mapBounded(open, ctx.settleConcurrency, (p) => settlePosition(ctx, config, round, p));
+  return finishRound(ctx, round);
 }
 
 /**
  * Pays one position: the position marked settled (only if it was not), the wallet credited, the
  * ledger entry under `settle#<round>#<player>` (only if absent), and in DEFERRED mode the commission
- * added to the player's debt for the shoe. One transaction, so it happens exactly once.
+ * added to the player's debt for the shoe, kept at his seat. One transaction, so it happens exactly
+ * once. `listed` is the position as listed (undefined: read it).
  */
 export async function settlePosition(
   ctx: Ctx,
   config: TableConfig,
   round: RoundRecord,
-  listed: PositionRecord,
+  listed: PositionRecord | { playerId: string },
 ): Promise<void> {
   const coup = round.coup!.result;
   const key = { roundId: round.roundId, playerId: listed.playerId };
   const walletKey = { operatorId: round.operatorId, playerId: listed.playerId };
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
-    const position = n === 0 ? listed : await ctx.store.get('position', key);
+    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
     if (!position || position.settledAt || position.refundedAt) return;
     const settlement = settle(config, betList(position.bets), coup);
     const at = ctx.now();
@@ -189,7 +243,7 @@ export async function settlePosition(
           entity: 'debt',
           key: { shoeId: round.shoeId, ...walletKey },
           upsert: true,
-          set: { shoeId: round.shoeId, ...walletKey, updatedAt: at },
+          set: { shoeId: round.shoeId, ...walletKey, seat: position.seat ?? null, updatedAt: at },
           add: { owed: settlement.commissionOwed, collected: 0, collections: 0 },
         });
       }
@@ -198,11 +252,19 @@ export async function settlePosition(
       kind: 'update',
       entity: 'position',
       key,
-      set: { settledAt: at, settlement, ...(settleSeq !== undefined && { settleSeq }) },
+      set: {
+        settledAt: at,
+        settlement,
+        ...(settleSeq !== undefined && { settleSeq }),
+        // Index keys: a settled position enters the player's rounds (see the DynamoDB adapter).
+        operatorId: position.operatorId,
+        openedAt: position.openedAt,
+      },
       expect: { settledAt: null, refundedAt: null },
     });
     try {
       await ctx.store.transact(ops);
+      ctx.metrics.count('SettledPositions', 1);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
@@ -224,8 +286,14 @@ export function totalsOf(positions: readonly PositionRecord[]): RoundTotals {
   };
 }
 
-/** Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again. */
-async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+/**
+ * Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again.
+ * Whoever lands the last settlement calls it (resolve, or the batch that finished a fanned-out round);
+ * false when a position is still open or a concurrent writer moved first (the caller re-reads).
+ * The one place a round becomes SETTLED: what must happen exactly then (#10's signed round head)
+ * belongs in this transaction.
+ */
+export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.settledAt)) return false;
   const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
@@ -235,13 +303,13 @@ async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     settlementsDigest,
     totals,
   });
-  return tryTransact(ctx.store, [
+  const finished = await tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
       key: { roundId: round.roundId },
       set: { status: 'SETTLED', settledAt: at, settlementsDigest, totals, 'audit.settled': record.seq },
-      expect: { status: 'DEALT' },
+      expect: { status: { in: ['DEALT', 'SETTLING'] } },
     },
     {
       kind: 'update',
@@ -252,4 +320,15 @@ async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     },
     putAudit(record),
   ]);
+  if (finished && round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
+  return finished;
 }
+
+/** Settlement as the settlement queue's batches run it (fan-out.ts). */
+export const SETTLE: PositionWork = {
+  kind: 'settle',
+  one: async (ctx, round, playerId) =>
+    settlePosition(ctx, await shoeConfig(ctx, round.shoeId), round, { playerId }),
+  finish: finishRound,
+  finished: (round) => round.status === 'SETTLED',
+};

@@ -2,6 +2,7 @@ import { type TableConfig, tablePreset } from '@pyb/engine';
 import { ZodError } from 'zod';
 import type { Actor } from '../actor';
 import type { CreateTableInput, TableView } from '../api';
+import { MAX_BET_GATES } from '../gates';
 import type { TableRecord } from '../model';
 import { tableView } from '../views';
 import { type Ctx, checkId, guard, invalid, requireWriter } from './context';
@@ -34,6 +35,10 @@ export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInpu
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
   const config = parseConfig(input);
+  const gates = input.betGates;
+  if (gates !== undefined && (!Number.isSafeInteger(gates) || gates < 1 || gates > MAX_BET_GATES)) {
+    throw invalid('INVALID_INPUT', `betGates must be 1 to ${MAX_BET_GATES}`);
+  }
   const table: TableRecord = {
     tableId: ctx.ids.next('tbl'),
     operatorId: actor.operatorId,
@@ -41,6 +46,8 @@ export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInpu
     config,
     createdAt: ctx.now(),
     shoes: 0,
+    rounds: 0,
+    ...(gates !== undefined && { betGates: gates }),
   };
   await ctx.store.transact([{ kind: 'put', entity: 'table', key: { tableId: table.tableId }, item: table }]);
   return tableView(table);

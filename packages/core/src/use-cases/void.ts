@@ -1,8 +1,9 @@
 /**
  * Voiding a round (seed 004 irregularities, or an operator decision) before its coup is dealt: no more
- * bets, every stake refunded exactly once (each refund its own conditional transaction under the key
- * `refund#<round>#<player>`), then ROUND_VOIDED with the reason and a digest of the refunds. Resumable
- * like resolve.
+ * bets (the round and its betting gates closed in one transaction), every stake refunded exactly once
+ * (each refund its own conditional transaction under the key `refund#<round>#<player>`; in the request,
+ * or fanned out in batches like settlement when the round has many positions), then ROUND_VOIDED with
+ * the reason and a digest of the refunds. Resumable like resolve.
  */
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
@@ -14,7 +15,9 @@ import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
 import { type Ctx, conflict, invalid, requestHash } from './context';
+import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
+import { closeGates } from './resolve';
 import { loadRound } from './rounds';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -31,6 +34,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
       case 'VOIDED':
         return roundView(round, await ctx.store.listPositions(round.roundId));
       case 'DEALT':
+      case 'SETTLING':
       case 'SETTLED':
         throw conflict('ROUND_ALREADY_DEALT', `round ${round.roundId} was dealt; it can no longer be voided`);
       case 'OPEN':
@@ -38,8 +42,14 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
         progressed = await startVoid(ctx, round, input);
         break;
       case 'VOIDING':
-        await refundPositions(ctx, round);
-        progressed = await finishVoid(ctx, round);
+        if (round.batches) {
+          // Fanned out (here or by an earlier call): finished by the last batch, or resumed.
+          await resumeFanOut(ctx, round, REFUND);
+          round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+          if (round.status === 'VOIDED') continue;
+          return roundView(round, await ctx.store.listPositions(round.roundId));
+        }
+        progressed = await refundOrHandOver(ctx, round);
         break;
     }
     if (!progressed) await backoff(attempt);
@@ -48,6 +58,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   throw tooMuchContention('voiding the round');
 }
 
+/** An OPEN round's gates close in the same transaction: no bet lands once it is VOIDING. */
 const startVoid = (ctx: Ctx, round: RoundRecord, input: VoidRoundInput) =>
   tryTransact(ctx.store, [
     {
@@ -62,47 +73,68 @@ const startVoid = (ctx: Ctx, round: RoundRecord, input: VoidRoundInput) =>
       },
       expect: { status: round.status },
     },
+    ...(round.status === 'OPEN' ? closeGates(round) : []),
   ]);
 
-async function refundPositions(ctx: Ctx, round: RoundRecord): Promise<void> {
-  const open = (await ctx.store.listPositions(round.roundId)).filter((p) => !p.settledAt && !p.refundedAt);
+/** Refunds in the request when few (or no queue), else fanned out; true when it moved the round on. */
+async function refundOrHandOver(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const positions = await ctx.store.listPositions(round.roundId);
+  const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
+  if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, REFUND, positions);
   await mapBounded(open, ctx.settleConcurrency, (p) => refundPosition(ctx, round, p));
+  return finishVoid(ctx, round);
 }
 
-async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionRecord): Promise<void> {
+async function refundPosition(
+  ctx: Ctx,
+  round: RoundRecord,
+  listed: PositionRecord | { playerId: string },
+): Promise<void> {
   const key = { roundId: round.roundId, playerId: listed.playerId };
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
-    const position = n === 0 ? listed : await ctx.store.get('position', key);
+    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
     if (!position || position.settledAt || position.refundedAt) return;
-    const wallet = (await ctx.store.get('wallet', {
-      operatorId: round.operatorId,
-      playerId: position.playerId,
-    }))!;
     const at = ctx.now();
-    const plan = await planPositionMovement(ctx, key, wallet, {
-      kind: 'REFUND',
-      key: `s:refund#${round.roundId}#${position.playerId}`,
-      requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
-      amount: position.stake,
-      reserved: -position.reserve,
-      roundId: round.roundId,
-      shoeId: round.shoeId,
-      tableId: round.tableId,
-      reference: round.voidReason,
-      at,
-    });
-    if (!plan) return; // refunded by a concurrent call
+    // A position whose bets were all withdrawn holds nothing: it is marked refunded, no money moves.
+    const moves = position.stake > 0 || position.reserve > 0;
+    const plan = moves
+      ? await planPositionMovement(
+          ctx,
+          key,
+          (await ctx.store.get('wallet', { operatorId: round.operatorId, playerId: position.playerId }))!,
+          {
+            kind: 'REFUND',
+            key: `s:refund#${round.roundId}#${position.playerId}`,
+            requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
+            amount: position.stake,
+            reserved: -position.reserve,
+            roundId: round.roundId,
+            shoeId: round.shoeId,
+            tableId: round.tableId,
+            reference: round.voidReason,
+            at,
+          },
+        )
+      : undefined;
+    if (moves && !plan) return; // refunded by a concurrent call
     try {
       await ctx.store.transact([
         {
           kind: 'update',
           entity: 'position',
           key,
-          set: { refundedAt: at, refundSeq: plan.entry.seq },
+          set: {
+            refundedAt: at,
+            ...(plan && { refundSeq: plan.entry.seq }),
+            // Index keys: a refunded position enters the player's rounds (see the DynamoDB adapter).
+            operatorId: position.operatorId,
+            openedAt: position.openedAt,
+          },
           expect: { settledAt: null, refundedAt: null },
         },
-        ...plan.ops,
+        ...(plan?.ops ?? []),
       ]);
+      ctx.metrics.count('SettledPositions', 1);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
@@ -112,6 +144,14 @@ async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionReco
   }
   throw tooMuchContention('refunding a position');
 }
+
+/** Refunds as the settlement queue's batches run them (fan-out.ts). */
+export const REFUND: PositionWork = {
+  kind: 'refund',
+  one: (ctx, round, playerId) => refundPosition(ctx, round, { playerId }),
+  finish: (ctx, round) => finishVoid(ctx, round),
+  finished: (round) => round.status === 'VOIDED',
+};
 
 async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);

@@ -1,0 +1,11 @@
+import { ENDPOINTS } from '@pyb/contracts';
+import { withdrawBets } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
+import { httpHandler } from '../src/http';
+
+export const handler = httpHandler(
+  'cancel-bets',
+  ENDPOINTS['cancel-bets'],
+  ({ context, actor, params, body, idempotencyKey }) =>
+    withdrawBets(useCases(context), actor, { ...params, ...body, idempotencyKey }),
+);

@@ -1,0 +1,40 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { runSettlementBatch } from '@pyb/core/use-cases';
+import { decodeBatch } from '@pyb/settlement-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { appContext, useCases } from '../src/context';
+import { logger } from '../src/logger';
+import { flushMetrics } from '../src/metrics';
+import { queueOf } from '../src/queue';
+
+/**
+ * The settlement queue's consumer (SQS -> Lambda, ReportBatchItemFailures): each message is one batch
+ * of positions, run by the core's idempotent batch handler. A failed message is reported alone (the
+ * others are deleted), redelivered after the visibility timeout, and dead-lettered after
+ * maxReceiveCount attempts (alarmed). Not an HTTP route: infra/src/settlement.ts deploys it.
+ */
+export const handler = middy<SQSEvent, SQSBatchResponse>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .handler(async (event) => {
+    const context = appContext();
+    // The queue: a shoe that ends with this batch hands its debt collection to it.
+    const ctx = useCases(context, undefined, queueOf(context));
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          await runSettlementBatch(ctx, decodeBatch(record.body));
+        } catch (error) {
+          logger.error('settlement batch failed', {
+            messageId: record.messageId,
+            receiveCount: record.attributes.ApproximateReceiveCount,
+            error: error as Error,
+          });
+          failures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
+    flushMetrics();
+    return { batchItemFailures: failures };
+  });

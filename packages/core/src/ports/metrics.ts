@@ -1,0 +1,17 @@
+/**
+ * Business metrics the use cases count (the AWS edge publishes them with Powertools Metrics as
+ * CloudWatch EMF; locally and in tests they go nowhere unless a test listens).
+ */
+export type MetricName =
+  /** Bet calls accepted (bets, raises, reductions and withdrawals: one per ledger entry). */
+  | 'BetCalls'
+  /** Positions settled or refunded (inline or by a settlement batch). */
+  | 'SettledPositions'
+  /** Settlement batches handed to the queue. */
+  | 'SettlementBatchesSent';
+
+export interface Metrics {
+  count(name: MetricName, value: number): void;
+}
+
+export const noMetrics: Metrics = { count: () => undefined };

@@ -1,0 +1,59 @@
+/** A player leaving a table (seed 000: his deferred commission is collected then). */
+import type { Actor } from '../actor';
+import type { LeaveTableResult } from '../api';
+import { DomainError } from '../errors';
+import { tryTransact } from '../retry';
+import { shoeConfig } from './bets';
+import { collectDebt } from './commission';
+import { type Ctx, checkId } from './context';
+import { settlePosition } from './resolve';
+import { loadTable } from './tables';
+
+/**
+ * A player leaving the table: his position in a round being settled is settled first (so what it owes
+ * is counted), the commission he owes for the shoe in play is collected, and his seat is freed.
+ */
+export async function leaveTable(
+  ctx: Ctx,
+  actor: Actor,
+  input: { tableId: string; playerId: string },
+): Promise<LeaveTableResult> {
+  const table = await loadTable(ctx, actor, input.tableId, 'write');
+  const playerId = checkId('playerId', input.playerId);
+  if (table.openRoundId) {
+    const round = await ctx.store.get('round', { roundId: table.openRoundId });
+    if (round && (round.status === 'DEALT' || round.status === 'SETTLING')) {
+      await settlePosition(ctx, await shoeConfig(ctx, round.shoeId), round, { playerId });
+    }
+  }
+  let commissionCollected = 0;
+  if (table.currentShoeId) {
+    const debt = await ctx.store.get('debt', {
+      shoeId: table.currentShoeId,
+      operatorId: table.operatorId,
+      playerId,
+    });
+    if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
+  }
+  const wallet = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
+  if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+  const seat = (await ctx.store.listSeats(table.tableId)).find((s) => s.playerId === playerId);
+  const released =
+    seat !== undefined &&
+    (await tryTransact(ctx.store, [
+      {
+        kind: 'update',
+        entity: 'seat',
+        key: { tableId: table.tableId, seat: seat.seat },
+        set: { playerId: null, lastRound: null, since: null, updatedAt: ctx.now() },
+        expect: { playerId },
+      },
+    ]));
+  return {
+    tableId: table.tableId,
+    playerId,
+    commissionCollected,
+    balance: wallet.balance,
+    seatReleased: released ? seat.seat : null,
+  };
+}
