@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Metrics as CoreMetrics } from '@pyb/core';
+import { METRICS_NAMESPACE } from './metrics-names';
 
 /**
  * Business and latency metrics as CloudWatch EMF (Powertools Metrics): written to the function's log
@@ -8,8 +9,6 @@ import type { Metrics as CoreMetrics } from '@pyb/core';
  */
 export const inLambda = (env: Record<string, string | undefined> = process.env): boolean =>
   env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
-
-export const METRICS_NAMESPACE = 'PuntoYBanca';
 
 export const metrics = new Metrics({
   namespace: METRICS_NAMESPACE,

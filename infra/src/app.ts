@@ -1,6 +1,7 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ROUTES, type Route } from '../../functions/src/routes';
+import { WORKERS, type Worker } from '../../functions/src/workers';
 import { readConfig } from './config';
 import { PuntoYBancaStack } from './stack';
 
@@ -14,12 +15,17 @@ export interface BuiltApp {
  * plugs into CDK validation, so an unacknowledged finding fails the synth). Shared by bin/app.ts and
  * the tests so they synthesise the same thing.
  */
-export function buildApp(props: AppProps = {}, routes: readonly Route[] = ROUTES): BuiltApp {
+export function buildApp(
+  props: AppProps = {},
+  routes: readonly Route[] = ROUTES,
+  workers: readonly Worker[] = routes.length === 0 ? [] : WORKERS,
+): BuiltApp {
   const app = new App(props);
   const config = readConfig(app.node);
   const stack = new PuntoYBancaStack(app, `PuntoYBanca-${config.stage}`, {
     config,
     routes,
+    workers,
     description: `Punto y Banca game-round service (${config.stage})`,
     // Environment-agnostic unless the CLI has credentials: synth needs no AWS account.
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { DEFAULT_ROUTE_THROTTLE } from './capacity';
 
 /** Deployment settings, read from CDK context (`cdk deploy -c stage=prod -c alarmEmail=...`). */
 export interface DeployConfig {
@@ -24,7 +25,10 @@ export interface DeployConfig {
    * throw-away stages only.
    */
   retentionLockMode: 'COMPLIANCE' | 'GOVERNANCE';
-  /** Steady-state requests per second and burst for the whole HTTP API stage. */
+  /**
+   * Steady-state requests per second and burst of each route that has no throttle of its own in the
+   * capacity model (infra/src/capacity.ts): admin, regulator and public routes.
+   */
   apiRateLimit: number;
   apiBurstLimit: number;
   /**
@@ -50,8 +54,8 @@ export const DEFAULTS = {
   stage: 'dev',
   retentionYears: 10,
   retentionLockMode: 'COMPLIANCE',
-  apiRateLimit: 500,
-  apiBurstLimit: 1000,
+  apiRateLimit: DEFAULT_ROUTE_THROTTLE.rateLimit,
+  apiBurstLimit: DEFAULT_ROUTE_THROTTLE.burstLimit,
   signingKeyGeneration: 1,
 } as const;
 

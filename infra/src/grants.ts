@@ -60,14 +60,14 @@ export function tableActions(access: TableAccess): readonly string[] {
   return access === 'write' ? TABLE_WRITE_ACTIONS : TABLE_READ_ACTIONS;
 }
 
-export function tableGrants(route: Route): TableGrant[] {
+export function tableGrants(route: Pick<Route, 'data'>): TableGrant[] {
   return (Object.entries(route.data) as [DataTable, TableAccess][])
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([table, access]) => ({ table, access, actions: tableActions(access) }));
 }
 
 /** KMS operations grouped by the key they act on, in a stable order. */
-export function keyGrants(route: Route): KeyGrant[] {
+export function keyGrants(route: Pick<Route, 'kms'>): KeyGrant[] {
   const byKey = new Map<KeyName | undefined, string[]>();
   for (const op of [...new Set(route.kms)].sort()) {
     const key = KMS_KEY_OF[op];

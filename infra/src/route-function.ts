@@ -5,8 +5,10 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { DataTable, Route } from '../../functions/src/routes';
+import type { DataTable, QueueName, Route } from '../../functions/src/routes';
+import type { Worker } from '../../functions/src/workers';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';
@@ -17,17 +19,24 @@ export const MEMORY_MB = 1024;
 export const TIMEOUT = Duration.seconds(10);
 /** Settling or refunding every position of a round (or a shoe) walks all of them: give it room. */
 export const LONG_TIMEOUT = Duration.seconds(28);
-const LONG_RUNNING = new Set(['resolve-round', 'void-round', 'close-shoe']);
+const LONG_RUNNING = new Set(['resolve-round', 'void-round', 'close-shoe', 'settle-batch']);
 
 export interface RouteFunctionProps {
   stage: string;
-  route: Route;
+  /** A routes.ts entry, or a queue consumer of workers.ts. */
+  route: Route | Worker;
   tables: Record<DataTable, DeployedTable>;
   /** The keys each KeyName covers (`verify`: every signing-key generation). */
   keys: Record<KeyName, readonly kms.IKey[]>;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
+  /** The queues a `queues` entry may name (sqs:SendMessage on each named one). */
+  queues?: Partial<Record<QueueName, sqs.IQueue>>;
 }
+
+/** What the function does, for descriptions: the route, or the worker's own words. */
+const describe = (route: Route | Worker): string =>
+  'path' in route ? `${route.method} ${route.path}` : route.description;
 
 /**
  * One Lambda function for one routes.ts entry: its bundle, its own role holding exactly the grants
@@ -51,7 +60,7 @@ export class RouteFunction extends Construct {
 
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `${route.method} ${route.path} (${stage})`,
+      description: `${describe(route)} (${stage})`,
     });
     // Instead of AWSLambdaBasicExecutionRole (logs on every log group): this function's group only.
     this.role.addToPrincipalPolicy(
@@ -91,9 +100,21 @@ export class RouteFunction extends Construct {
       }
     }
 
+    for (const name of route.queues ?? []) {
+      const queue = props.queues?.[name];
+      if (!queue) throw new Error(`no queue '${name}' for ${route.handler}`);
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: sid('Queue', name),
+          actions: ['sqs:SendMessage'],
+          resources: [queue.queueArn],
+        }),
+      );
+    }
+
     this.function = new NodejsFunction(this, 'Function', {
       functionName: `pyb-${stage}-${route.handler}`,
-      description: `${route.method} ${route.path}`,
+      description: describe(route),
       code: bundledHandlerCode(route.handler),
       handler: LAMBDA_HANDLER,
       runtime: RUNTIME,

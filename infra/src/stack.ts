@@ -11,11 +11,15 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import type { Route } from '../../functions/src/routes';
+import type { Worker } from '../../functions/src/workers';
+import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
 import { acknowledge } from './nag';
+import { Observability } from './observability';
 import { AuditRetention } from './retention';
 import { RouteFunction } from './route-function';
+import { SettlementQueues } from './settlement';
 import { statementSigningKeys } from './signing-keys';
 import { apiCors, WebSite } from './site';
 
@@ -23,6 +27,8 @@ export interface PuntoYBancaStackProps extends StackProps {
   config: DeployConfig;
   /** functions/src/routes.ts: one function and one route per entry. */
   routes: readonly Route[];
+  /** functions/src/workers.ts: one function per queue consumer. */
+  workers: readonly Worker[];
 }
 
 /**
@@ -35,7 +41,7 @@ export class PuntoYBancaStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PuntoYBancaStackProps) {
     super(scope, id, props);
-    const { config, routes } = props;
+    const { config, routes, workers } = props;
     const prefix = `pyb-${config.stage}`;
     const logRetention = config.logRetentionDays as logs.RetentionDays;
 
@@ -44,6 +50,7 @@ export class PuntoYBancaStack extends Stack {
       namePrefix: prefix,
       streams: { game: dynamodb.StreamViewType.NEW_IMAGE },
     });
+    const settlement = new SettlementQueues(this, 'Settlement', { stage: config.stage });
 
     // Seeds are stored only sealed under this key (brief §5); it decrypts only in the functions that
     // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it. KMS
@@ -74,6 +81,7 @@ export class PuntoYBancaStack extends Stack {
       KEY_SERVICE: 'kms',
       SEED_KEY_ID: sealKey.keyArn,
       SIGNING_KEY_ID: signing.current.keyArn,
+      SETTLEMENT_QUEUE_URL: settlement.queue.queueUrl,
     };
     for (const [logical, table] of Object.entries(data.tables)) {
       environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
@@ -128,6 +136,7 @@ export class PuntoYBancaStack extends Stack {
         keys: { seal: [sealKey], sign: [signing.current], verify: signing.generations },
         environment,
         logRetention,
+        queues: settlement.byName,
       });
       this.functions[route.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
@@ -156,6 +165,49 @@ export class PuntoYBancaStack extends Stack {
       environment,
       alarmTopic: alarmAction,
     });
+
+    // Per-route throttles from the capacity model (infra/src/capacity.ts, docs/deploy.md).
+    const throttles = routeThrottles(MODEL_1000_TABLES);
+    // RouteSettings is passed to CloudFormation as is (a JSON map): its property names, not CDK's.
+    (stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
+      routes
+        .filter((r) => throttles[r.handler])
+        .map((r) => [
+          `${r.method} ${r.path}`,
+          {
+            ThrottlingRateLimit: throttles[r.handler]!.rateLimit,
+            ThrottlingBurstLimit: throttles[r.handler]!.burstLimit,
+          },
+        ]),
+    );
+
+    // Queue consumers (functions/src/workers.ts): least-privilege roles like the routes'.
+    for (const worker of workers) {
+      const fn = new RouteFunction(this, pascal(worker.handler), {
+        stage: config.stage,
+        route: worker,
+        tables: data.tables,
+        keys: { seal: [sealKey], sign: [signing.current], verify: signing.generations },
+        environment,
+        logRetention,
+        queues: settlement.byName,
+      });
+      this.functions[worker.handler] = fn;
+      for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
+      settlement.consumeWith(fn);
+    }
+    for (const alarm of settlement.alarms) alarm.addAlarmAction(alarmAction);
+
+    const observability = new Observability(this, 'Observability', {
+      stage: config.stage,
+      routes,
+      functions: this.functions,
+      tables: data.tables,
+      queue: settlement.queue,
+      deadLetters: settlement.deadLetters,
+      worker: this.functions['settle-batch'],
+    });
+    for (const alarm of observability.alarms) alarm.addAlarmAction(alarmAction);
 
     const serverErrors = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
       alarmDescription: `API (${config.stage}): requests answered with a 5xx`,
@@ -190,6 +242,8 @@ export class PuntoYBancaStack extends Stack {
     new CfnOutput(this, 'BackupVaultName', { value: retention.vault.backupVaultName });
     new CfnOutput(this, 'ArchiverDlqUrl', { value: retention.deadLetters.queueUrl });
     new CfnOutput(this, 'RetentionDays', { value: String(config.retentionDays) });
+    new CfnOutput(this, 'SettlementQueueUrl', { value: settlement.queue.queueUrl });
+    new CfnOutput(this, 'DashboardName', { value: `pyb-${config.stage}` });
     for (const [logical, table] of Object.entries(data.tables)) {
       new CfnOutput(this, `${pascal(logical)}TableName`, { value: table.tableName });
     }

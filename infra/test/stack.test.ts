@@ -9,8 +9,22 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Route } from '../../functions/src/routes';
+import { WORKERS, type Worker } from '../../functions/src/workers';
 import { LOGICAL_TABLES, TABLES } from '../../packages/store-dynamodb/src/tables';
 import { type BuiltApp, buildApp } from '../src/app';
+import { DEFAULT_ROUTE_THROTTLE, MODEL_1000_TABLES, routeThrottles } from '../src/capacity';
+import { BATCH_SIZE, MAX_CONCURRENCY, MAX_RECEIVE_COUNT } from '../src/settlement';
+
+/** Every deployed function: one per route, one per queue consumer. */
+const FUNCTIONS: readonly (Route | Worker)[] = [...ROUTES, ...WORKERS];
+/** What SqsEventSource grants a consumer on its queue. */
+const CONSUME = [
+  'sqs:ChangeMessageVisibility',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+  'sqs:ReceiveMessage',
+];
 
 // One synth per configuration: the default (generation 1 of the signing key) and a stage that has
 // rotated it twice. Bundling every handler with esbuild is the slow part; both synths write to the same
@@ -114,6 +128,8 @@ class Synthesis {
       return generation > 0 ? `key:signing-gen${generation}` : `key:signing-unknown:${id}`;
     }
     if (r.Type === 'AWS::Logs::LogGroup') return id === ownLogGroup ? 'logs:own' : `logs:${id}`;
+    if (r.Type === 'AWS::SQS::Queue')
+      return `queue:${String(this.props(id).QueueName).replace('pyb-dev-', '')}`;
     return id;
   }
 
@@ -142,15 +158,15 @@ class Synthesis {
 
   /** Handlers whose role holds `action` on some resource. */
   holders(action: string): string[] {
-    return ROUTES.filter((r) =>
+    return FUNCTIONS.filter((r) =>
       Object.values(this.permissionsOf(r.handler).byResource).flat().includes(action),
     )
       .map((r) => r.handler)
       .sort();
   }
 
-  /** What routes.ts says the function may do, in the shape of `permissionsOf(...).byResource`. */
-  expectedPermissions(route: Route): Record<string, string[]> {
+  /** What routes.ts (workers.ts) says the function may do, in the shape of `permissionsOf(...).byResource`. */
+  expectedPermissions(route: Route | Worker): Record<string, string[]> {
     const out: Record<string, string[]> = { 'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'] };
     for (const [table, access] of Object.entries(route.data)) {
       const actions = access === 'write' ? WRITE : READ;
@@ -164,6 +180,12 @@ class Synthesis {
       for (const key of KMS_KEYS[`kms:${op}`]!(this.signingGeneration)) {
         out[key] = [...(out[key] ?? []), `kms:${op}`].sort();
       }
+    }
+    for (const queue of route.queues ?? []) out[`queue:${queue}`] = ['sqs:SendMessage'];
+    if ('consumes' in route) {
+      out[`queue:${route.consumes}`] = [
+        ...new Set([...(out[`queue:${route.consumes}`] ?? []), ...CONSUME]),
+      ].sort();
     }
     return out;
   }
@@ -398,7 +420,7 @@ describe('a stage at signing-key generation 3', () => {
 });
 
 describe('functions', () => {
-  it('one function per routes.ts entry, and the archiver (retention.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
+  it('one function per routes.ts and workers.ts entry, and the archiver (retention.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
     const ids = base.idsOfType('AWS::Lambda::Function');
     const upload = ids.filter((f) => f.startsWith('CustomCDKBucketDeployment'));
     expect(upload).toHaveLength(1);
@@ -407,16 +429,18 @@ describe('functions', () => {
         .filter((f) => !upload.includes(f))
         .map((f) => base.props(f).FunctionName)
         .sort(),
-    ).toEqual([...ROUTES.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe'].sort());
+    ).toEqual([...FUNCTIONS.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe'].sort());
   });
 
-  it.each(ROUTES.map((r) => r.handler))('%s: Node 22 on arm64, 1 GB, ESM bundle, env', (handler) => {
+  it.each(FUNCTIONS.map((r) => r.handler))('%s: Node 22 on arm64, 1 GB, ESM bundle, env', (handler) => {
     const fn = base.props(base.functionId(handler));
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.MemorySize).toBe(1024);
     expect(fn.Handler).toBe('index.handler');
-    expect(fn.Timeout).toBe(['resolve-round', 'void-round', 'close-shoe'].includes(handler) ? 28 : 10);
+    expect(fn.Timeout).toBe(
+      ['resolve-round', 'void-round', 'close-shoe', 'settle-batch'].includes(handler) ? 28 : 10,
+    );
     const env = fn.Environment.Variables;
     expect(env).toMatchObject({
       STAGE: 'dev',
@@ -426,12 +450,13 @@ describe('functions', () => {
     });
     expect(base.nameResource(env.SEED_KEY_ID, '')).toBe('key:seal');
     expect(base.nameResource(env.SIGNING_KEY_ID, '')).toBe('key:signing-gen1');
+    expect(base.nameResource(env.SETTLEMENT_QUEUE_URL, '')).toBe('queue:settlement');
     for (const logical of LOGICAL_TABLES) {
       expect(base.nameResource(env[`TABLE_${logical.toUpperCase()}`], '')).toBe(`table:${logical}`);
     }
   });
 
-  it.each(ROUTES.map((r) => r.handler))('%s: the deployed bundle is self-contained ESM', (handler) => {
+  it.each(FUNCTIONS.map((r) => r.handler))('%s: the deployed bundle is self-contained ESM', (handler) => {
     const dir = base.assetDir(handler);
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
@@ -453,7 +478,7 @@ describe('functions', () => {
     expect(imports.filter((s) => !s.startsWith('node:') && !builtins.has(s))).toEqual([]);
   });
 
-  it.each(ROUTES.map((r) => r.handler))(
+  it.each(FUNCTIONS.map((r) => r.handler))(
     '%s: the bundle loads in a fresh Node and exports handler',
     (handler) => {
       const out = runInNode(
@@ -500,7 +525,7 @@ describe('functions', () => {
   });
 
   it('each function logs to its own group, kept the retention period (10 years by default)', () => {
-    for (const route of ROUTES) {
+    for (const route of FUNCTIONS) {
       const group = refId(base.props(base.functionId(route.handler)).LoggingConfig.LogGroup)!;
       expect(base.props(group).RetentionInDays).toBe(3653);
     }
@@ -512,14 +537,17 @@ describe.each([
   ['signing-key generation 1', () => base],
   ['signing-key generation 3', () => rotated],
 ] as const)('least privilege (IAM per function), %s', (_, synthesis) => {
-  it.each(ROUTES.map((r) => [r.handler, r] as const))('%s: exactly the grants of routes.ts', (__, route) => {
-    const perms = synthesis().permissionsOf(route.handler);
-    expect(perms.byResource).toEqual(synthesis().expectedPermissions(route));
-    expect(perms.managedPolicies).toBeUndefined();
-  });
+  it.each(FUNCTIONS.map((r) => [r.handler, r] as const))(
+    '%s: exactly the grants of routes.ts / workers.ts',
+    (__, route) => {
+      const perms = synthesis().permissionsOf(route.handler);
+      expect(perms.byResource).toEqual(synthesis().expectedPermissions(route));
+      expect(perms.managedPolicies).toBeUndefined();
+    },
+  );
 
   it('no wildcard actions; Resource "*" only for kms:GenerateRandom', () => {
-    for (const route of ROUTES) {
+    for (const route of FUNCTIONS) {
       for (const s of synthesis().permissionsOf(route.handler).statements) {
         expect(s.Effect).toBe('Allow');
         for (const action of [s.Action].flat()) expect(action).not.toContain('*');
@@ -536,7 +564,7 @@ describe.each([
 
   it('only open-shoe and close-shoe can sign, and only with ECDSA_SHA_256', () => {
     expect(synthesis().holders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
-    for (const route of ROUTES) {
+    for (const route of FUNCTIONS) {
       for (const s of synthesis().permissionsOf(route.handler).statements) {
         if ([s.Action].flat().includes('kms:Sign')) {
           expect(s.Action).toBe('kms:Sign');
@@ -550,6 +578,34 @@ describe.each([
 
   it('only open-shoe seals seeds', () => {
     expect(synthesis().holders('kms:Encrypt')).toEqual(['open-shoe']);
+  });
+
+  it('the settle function: game, wallets and audit, its queue; no KMS, no principals, no idempotency', () => {
+    expect(synthesis().permissionsOf('settle-batch').byResource).toEqual({
+      'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      'table:game': WRITE,
+      'table:game/index/gsi1': WRITE,
+      'table:wallets': WRITE,
+      'table:wallets/index/ledger': WRITE,
+      'table:audit': WRITE,
+      'queue:settlement': [...CONSUME, 'sqs:SendMessage'].sort(),
+    });
+    // Only resolve, void and the settle function may hand batches to the queue; nothing reads the DLQ.
+    expect(synthesis().holders('sqs:SendMessage')).toEqual(['resolve-round', 'settle-batch', 'void-round']);
+    expect(synthesis().holders('sqs:ReceiveMessage')).toEqual(['settle-batch']);
+  });
+
+  it('the bet path: no KMS, no audit table, no HTTP idempotency table', () => {
+    for (const handler of ['place-bet', 'reduce-bets', 'cancel-bets']) {
+      expect(Object.keys(synthesis().permissionsOf(handler).byResource).sort()).toEqual([
+        'logs:own',
+        'table:game',
+        'table:game/index/gsi1',
+        'table:principals',
+        'table:wallets',
+        'table:wallets/index/ledger',
+      ]);
+    }
   });
 
   it('reading functions cannot write', () => {
@@ -583,8 +639,90 @@ describe('HTTP API', () => {
       StageName: '$default',
       AutoDeploy: true,
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_ROUTE_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_ROUTE_THROTTLE.burstLimit,
+      },
     });
+  });
+
+  it('per-route throttles from the capacity model of 1,000 tables', () => {
+    const [stage] = base.idsOfType('AWS::ApiGatewayV2::Stage');
+    const settings = base.props(stage!).RouteSettings as Record<string, Record<string, number>>;
+    const model = routeThrottles(MODEL_1000_TABLES);
+    const keyOf = (handler: string) => {
+      const r = ROUTES.find((x) => x.handler === handler)!;
+      return `${r.method} ${r.path}`;
+    };
+    expect(Object.keys(settings).sort()).toEqual(Object.keys(model).map(keyOf).sort());
+    for (const [handler, t] of Object.entries(model)) {
+      expect(settings[keyOf(handler)]).toEqual({
+        ThrottlingRateLimit: t.rateLimit,
+        ThrottlingBurstLimit: t.burstLimit,
+      });
+    }
+    // The model's figures: 1,000 tables, 50 positions x 1.5 calls per 15 s betting window, x1.5.
+    expect(settings['POST /v1/rounds/{roundId}/bets']).toEqual({
+      ThrottlingRateLimit: 7_500,
+      ThrottlingBurstLimit: 5_000,
+    });
+    expect(settings['POST /v1/rounds/{roundId}/resolve']!.ThrottlingRateLimit).toBe(100);
+  });
+});
+
+describe('settlement queue', () => {
+  const queue = (name: string) => {
+    const id = base.idsOfType('AWS::SQS::Queue').find((q) => base.props(q).QueueName === `pyb-dev-${name}`);
+    if (!id) throw new Error(`no queue ${name}`);
+    return id;
+  };
+
+  it('a standard queue, encrypted, with a dead-letter queue after a few receives', () => {
+    const main = base.props(queue('settlement'));
+    expect(main.FifoQueue).toBeUndefined();
+    expect(main.SqsManagedSseEnabled).toBe(true);
+    expect(main.VisibilityTimeout).toBe(28 * 6);
+    expect(main.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [queue('settlement-dlq'), 'Arn'] },
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
+    expect(base.props(queue('settlement-dlq'))).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    expect(base.resources[queue('settlement-dlq')]!.DeletionPolicy).toBe('Retain');
+  });
+
+  it('both queues refuse requests without TLS', () => {
+    for (const name of ['settlement', 'settlement-dlq']) {
+      base.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queue(name) }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('consumed by the settle function, reporting failures per message, concurrency bounded', () => {
+    const [mapping, ...others] = base.idsOfType('AWS::Lambda::EventSourceMapping');
+    expect(others).toEqual([]);
+    expect(base.props(mapping!)).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queue('settlement'), 'Arn'] },
+      FunctionName: { Ref: base.functionId('settle-batch') },
+      BatchSize: BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: MAX_CONCURRENCY },
+    });
+  });
+
+  it('every function knows the queue (a name, not a permission: see the grants)', () => {
+    for (const fn of FUNCTIONS) {
+      const env = base.props(base.functionId(fn.handler)).Environment.Variables;
+      expect(refId(env.SETTLEMENT_QUEUE_URL)).toBe(queue('settlement'));
+    }
   });
 });
 
@@ -600,12 +738,72 @@ describe('alarms', () => {
     const topic = base.idsOfType('AWS::SNS::Topic')[0];
     expect(
       alarms.map((a) => refId(a.Dimensions.find((d: { Name: string }) => d.Name === 'FunctionName').Value)),
-    ).toEqual(expect.arrayContaining(ROUTES.map((r) => base.functionId(r.handler))));
+    ).toEqual(expect.arrayContaining(FUNCTIONS.map((r) => base.functionId(r.handler))));
     // Plus the archiver's Errors alarm (retention.test.ts).
-    expect(alarms).toHaveLength(ROUTES.length + (metric === 'Errors' ? 1 : 0));
+    expect(alarms).toHaveLength(FUNCTIONS.length + (metric === 'Errors' ? 1 : 0));
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
       expect(alarm.AlarmActions.map(refId)).toEqual([topic]);
+    }
+  });
+
+  const topic = () => base.idsOfType('AWS::SNS::Topic')[0];
+
+  it('p99 latency of every route (its own EMF Latency metric), notifying the alarm topic', () => {
+    const alarms = alarmsOn('Latency');
+    expect(alarms).toHaveLength(ROUTES.length);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({ Namespace: 'PuntoYBanca', ExtendedStatistic: 'p99' });
+      expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
+    }
+    const bets = alarms.find((a) =>
+      a.Dimensions.some(
+        (d: { Name: string; Value: string }) => d.Name === 'route' && d.Value === 'place-bet',
+      ),
+    );
+    expect(bets?.Threshold).toBe(500);
+  });
+
+  it('DynamoDB throttling on every table', () => {
+    const alarms = base
+      .idsOfType('AWS::CloudWatch::Alarm')
+      .map((id) => base.props(id))
+      .filter((a) => String(a.AlarmDescription).startsWith('DynamoDB '));
+    expect(alarms).toHaveLength(LOGICAL_TABLES.length);
+    for (const alarm of alarms) {
+      const names = alarm.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map(
+        (m: { MetricStat: { Metric: { MetricName: string } } }) => m.MetricStat.Metric.MetricName,
+      );
+      expect(names.sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+      expect(alarm).toMatchObject({ Threshold: 1 });
+      expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
+    }
+  });
+
+  it('the dead-letter queue and the settlement backlog', () => {
+    const dlq = alarmsOn('ApproximateNumberOfMessagesVisible');
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0]).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, Statistic: 'Maximum' });
+    expect(dlq[0]!.AlarmActions.map(refId)).toEqual([topic()]);
+    const age = alarmsOn('ApproximateAgeOfOldestMessage');
+    expect(age).toHaveLength(1);
+    expect(age[0]!.AlarmActions.map(refId)).toEqual([topic()]);
+  });
+
+  it('one dashboard: bets, settled positions, latency, DynamoDB, the queue', () => {
+    const [dashboard, ...others] = base.idsOfType('AWS::CloudWatch::Dashboard');
+    expect(others).toEqual([]);
+    const body = JSON.stringify(base.props(dashboard!).DashboardBody);
+    for (const metric of [
+      'BetCalls',
+      'SettledPositions',
+      'Latency',
+      'ConsumedWriteCapacityUnits',
+      'WriteThrottleEvents',
+      'ApproximateNumberOfMessagesVisible',
+      'ApproximateAgeOfOldestMessage',
+    ]) {
+      expect(body).toContain(metric);
     }
   });
 
@@ -652,7 +850,7 @@ describe.each([
     }
     const expected = [
       ...ROUTES.map(() => 'AwsSolutions-APIG4 Api'),
-      ...ROUTES.map((r) => `AwsSolutions-L1 ${pascal(r.handler)}`),
+      ...FUNCTIONS.map((r) => `AwsSolutions-L1 ${pascal(r.handler)}`),
       // kms:GenerateRandom cannot be scoped to a key: one acknowledgement per role that has it.
       ...ROUTES.filter((r) => r.kms.includes('GenerateRandom')).map(
         (r) => `AwsSolutions-IAM5[Resource::*] ${pascal(r.handler)}`,

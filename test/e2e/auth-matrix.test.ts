@@ -46,6 +46,8 @@ const BODIES: Record<string, unknown> = {
   'create-table': { name: 'Another', variant: 'midi' },
   'open-round': {},
   'place-bet': { playerId: 'player-m', bets: [{ type: 'PLAYER', amount: 500 }] },
+  'reduce-bets': { playerId: 'player-m', bets: [{ type: 'PLAYER', amount: 100 }] },
+  'cancel-bets': { playerId: 'player-m', types: ['TIE'] },
   'void-round': { reason: 'MISDEAL' },
   // A debit: on another tenant the player has no wallet, so nothing of the owner's can be touched.
   'wallet-transaction': { type: 'DEBIT', amount: 1, currency: 'EUR' },

@@ -131,7 +131,7 @@ const CASES: Case[] = [
     'an unknown field',
     'POST',
     bets,
-    { body: { playerId: PLAYER, bets: [{ type: 'PLAYER', amount: 500 }], seat: 3 } },
+    { body: { playerId: PLAYER, bets: [{ type: 'PLAYER', amount: 500 }], box: 3 } },
     400,
     'VALIDATION_FAILED',
   ],

@@ -1,0 +1,30 @@
+/**
+ * Functions that serve no HTTP route: queue consumers. Like routes.ts, each entry declares the
+ * least-privilege grants its deployed function gets (infra reads them; nothing else should).
+ */
+import type { DataTable, KmsOperation, QueueName, TableAccess } from './routes';
+
+export interface Worker {
+  /** The folder under functions/ holding `handler.ts`. */
+  handler: string;
+  description: string;
+  /** The queue whose messages invoke it. */
+  consumes: QueueName;
+  data: Partial<Record<DataTable, TableAccess>>;
+  kms: readonly KmsOperation[];
+  /** Queues it sends to (a shoe that ends hands its debt collection to the settlement queue). */
+  queues?: readonly QueueName[];
+}
+
+export const WORKERS: readonly Worker[] = [
+  {
+    handler: 'settle-batch',
+    description: 'Settlement batches: settles (or refunds) the positions of one batch, finishes the round',
+    consumes: 'settlement',
+    // Positions and rounds (game), payouts and debts (wallets), ROUND_SETTLED / ROUND_VOIDED (audit).
+    // No principals (no caller), no idempotency (each position's settlement is its own record).
+    data: { game: 'write', wallets: 'write', audit: 'write' },
+    kms: [],
+    queues: ['settlement'],
+  },
+];
