@@ -22,12 +22,13 @@ export class SqsSettlementQueue implements SettlementQueue {
   private readonly queueUrl: string;
 
   constructor(options: SqsSettlementQueueOptions) {
-    if (!options.queueUrl) throw new Error('SqsSettlementQueue needs the queue URL (SETTLEMENT_QUEUE_URL)');
     this.queueUrl = options.queueUrl;
     this.client = options.client ?? new SQSClient({});
   }
 
   async send(batches: readonly SettlementBatch[]): Promise<void> {
+    // Checked here, not at start: a function that never sends needs no queue.
+    if (!this.queueUrl) throw new Error('no settlement queue: SETTLEMENT_QUEUE_URL is not set');
     const requests: SendMessageBatchRequestEntry[][] = [];
     for (let i = 0; i < batches.length; i += SQS_BATCH_LIMIT) {
       requests.push(
