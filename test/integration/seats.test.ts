@@ -1,0 +1,177 @@
+/**
+ * Numbered seats and standing bettors (seeds 000, 003, 004): seats taken first come, every further
+ * player bets standing without limit, one place per player per coup, a seat lost by a player who sits
+ * out more than three consecutive coups when someone claims it, a seat freed when its holder leaves.
+ */
+import type { PlaceBetInput } from '@pyb/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, operator } from '../support/actors';
+import { createTestStack, type TestStack } from '../support/dynamodb';
+import { codeOf } from '../support/game';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await createTestStack('seats');
+});
+afterAll(() => stack?.cleanup());
+
+const op = operator();
+let funded = 0;
+async function players(n: number): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const playerId = `st-${++funded}`;
+      await stack.core.walletTransaction(op, {
+        playerId,
+        type: 'CREDIT',
+        amount: 1_000_000,
+        currency: 'EUR',
+        idempotencyKey: `fund-${playerId}`,
+      });
+      return playerId;
+    }),
+  );
+}
+
+async function table() {
+  const t = await stack.core.createTable(admin(), { name: 'Mini', variant: 'mini' });
+  await stack.core.openShoe(admin(), { tableId: t.tableId });
+  return t.tableId;
+}
+
+let keys = 0;
+const bet = (roundId: string, playerId: string, extra: Partial<PlaceBetInput> = {}) =>
+  stack.core.placeBet(op, {
+    roundId,
+    playerId,
+    bets: [{ type: 'PLAYER', amount: 500 }],
+    idempotencyKey: `b-${++keys}`,
+    ...extra,
+  });
+
+/** Opens the table's next round, runs `bets` in it, resolves it. */
+async function coup(tableId: string, bets: (roundId: string) => Promise<unknown>) {
+  const round = await stack.core.openRound(op, { tableId });
+  await bets(round.roundId);
+  return stack.core.resolveRound(op, { roundId: round.roundId });
+}
+
+describe('seats', () => {
+  it('a seat goes to the first to claim it, even under concurrency; the others are told, and may stand', async () => {
+    const tableId = await table();
+    const round = await stack.core.openRound(op, { tableId });
+    const crowd = await players(6);
+    const claims = await Promise.allSettled(crowd.map((p) => bet(round.roundId, p, { seat: 3 })));
+    const won = claims.filter((c) => c.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(claims.flatMap((c) => (c.status === 'rejected' ? [c.reason.code] : []))).toEqual(
+      Array(5).fill('SEAT_TAKEN'),
+    );
+    const holder = crowd[claims.findIndex((c) => c.status === 'fulfilled')]!;
+    // The refused ones moved no money; they bet standing instead.
+    for (const p of crowd.filter((x) => x !== holder)) {
+      expect((await stack.core.getWallet(op, { playerId: p })).balance).toBe(1_000_000);
+      expect((await bet(round.roundId, p)).position.seat).toBeNull();
+    }
+    const view = await stack.core.getRound(op, { roundId: round.roundId });
+    expect(view.positions.map((p) => p.seat).sort()).toEqual([3, null, null, null, null, null]);
+  });
+
+  it('standing bettors are unlimited: 40 players at a 7-seat table, the 7 seats taken first come', async () => {
+    const tableId = await table();
+    const round = await stack.core.openRound(op, { tableId });
+    const crowd = await players(40);
+    await Promise.all(crowd.map((p, i) => bet(round.roundId, p, i < 7 ? { seat: i + 1 } : {})));
+    const view = await stack.core.getRound(op, { roundId: round.roundId });
+    expect(view.positions).toHaveLength(40);
+    const seats = view.positions.map((p) => p.seat).filter((s) => s !== null);
+    expect(seats.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // Every seat is taken: a claim is refused, standing still works.
+    const [late] = await players(1);
+    expect(await codeOf(bet(round.roundId, late!, { seat: 5 }))).toBe('SEAT_TAKEN');
+    expect((await bet(round.roundId, late!)).position.seat).toBeNull();
+    expect(await codeOf(bet(round.roundId, late!, { seat: 8 }))).toBe('SEAT_MISMATCH');
+    const [other] = await players(1);
+    expect(await codeOf(bet(round.roundId, other!, { seat: 8 }))).toBe('SEAT_INVALID');
+  });
+
+  it('the holder bets from his seat without naming it; one place per player per coup', async () => {
+    const tableId = await table();
+    const [ana, ben] = await players(2);
+    const r1 = await stack.core.openRound(op, { tableId });
+    await bet(r1.roundId, ana!, { seat: 2 });
+    // Raising keeps the place; another seat in the same coup, or another seat at all, is refused.
+    expect((await bet(r1.roundId, ana!)).position.seat).toBe(2);
+    expect(await codeOf(bet(r1.roundId, ana!, { seat: 4 }))).toBe('SEAT_MISMATCH');
+    await bet(r1.roundId, ben!);
+    expect(await codeOf(bet(r1.roundId, ben!, { seat: 4 }))).toBe('SEAT_MISMATCH');
+    await stack.core.resolveRound(op, { roundId: r1.roundId });
+
+    const r2 = await stack.core.openRound(op, { tableId });
+    expect((await bet(r2.roundId, ana!)).position.seat).toBe(2);
+    expect(await codeOf(bet(r2.roundId, ben!, { seat: 2 }))).toBe('SEAT_TAKEN');
+    expect((await bet(r2.roundId, ben!, { seat: 4 })).position.seat).toBe(4);
+    const [carl] = await players(1);
+    expect(await codeOf(bet(r2.roundId, carl!, { seat: 4 }))).toBe('SEAT_TAKEN');
+    await stack.core.resolveRound(op, { roundId: r2.roundId });
+
+    // Holding seat 2, Ana cannot take another seat of the table.
+    const r3 = await stack.core.openRound(op, { tableId });
+    expect(await codeOf(bet(r3.roundId, ana!, { seat: 6 }))).toBe('ALREADY_SEATED');
+    await stack.core.resolveRound(op, { roundId: r3.roundId });
+  });
+
+  it('seed 004: a seat is lost after more than three coups without a bet, and only when claimed', async () => {
+    const tableId = await table();
+    const [ana, ben] = await players(2);
+    await coup(tableId, (r) => bet(r, ana!, { seat: 1 }));
+    // Three coups without Ana: her seat is still hers.
+    for (let i = 0; i < 3; i++) await coup(tableId, (r) => bet(r, ben!));
+    await coup(tableId, async (r) => {
+      expect(await codeOf(bet(r, ben!, { seat: 1 }))).toBe('SEAT_TAKEN');
+      await bet(r, ben!);
+    });
+    // That was her fourth coup out: now a claim takes the seat.
+    await coup(tableId, async (r) => {
+      expect((await bet(r, ben!, { seat: 1 })).position.seat).toBe(1);
+    });
+    // Ana comes back: she bets standing (her seat went to Ben).
+    await coup(tableId, async (r) => {
+      expect((await bet(r, ana!)).position.seat).toBeNull();
+      expect((await bet(r, ben!)).position.seat).toBe(1);
+    });
+  });
+
+  it('an idle holder betting again and a claimer racing for his seat: one of them has it, never both', async () => {
+    const tableId = await table();
+    const [ana, ben, filler] = await players(3);
+    await coup(tableId, (r) => bet(r, ana!, { seat: 5 }));
+    for (let i = 0; i < 4; i++) await coup(tableId, (r) => bet(r, filler!));
+    const round = await stack.core.openRound(op, { tableId });
+    const [back, claim] = await Promise.allSettled([
+      bet(round.roundId, ana!),
+      bet(round.roundId, ben!, { seat: 5 }),
+    ]);
+    expect(back.status).toBe('fulfilled');
+    const anaSeat = back.status === 'fulfilled' ? back.value.position.seat : undefined;
+    if (claim.status === 'fulfilled') {
+      expect([anaSeat, claim.value.position.seat]).toEqual([null, 5]);
+    } else {
+      expect([anaSeat, claim.reason.code]).toEqual([5, 'SEAT_TAKEN']);
+    }
+    const seat5 = (await stack.store.listSeats(tableId)).find((s) => s.seat === 5)!;
+    expect(seat5.playerId).toBe(claim.status === 'fulfilled' ? ben : ana);
+  });
+
+  it('leaving the table frees the seat', async () => {
+    const tableId = await table();
+    const [ana, ben] = await players(2);
+    await coup(tableId, (r) => bet(r, ana!, { seat: 7 }));
+    const left = await stack.core.leaveTable(op, { tableId, playerId: ana! });
+    expect(left.seatReleased).toBe(7);
+    await coup(tableId, async (r) => {
+      expect((await bet(r, ben!, { seat: 7 })).position.seat).toBe(7);
+    });
+    expect((await stack.core.leaveTable(op, { tableId, playerId: ana! })).seatReleased).toBeNull();
+  });
+});
