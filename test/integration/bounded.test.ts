@@ -46,7 +46,10 @@ async function drive(roundId: string, playerId: string) {
       bets: [{ type: 'PLAYER', amount: 500 }],
       idempotencyKey: key(i),
     });
-    outcomes.push(i < MAX_POSITION_CALLS ? (await call, 'ok') : await codeOf(call));
+    if (i < MAX_POSITION_CALLS) {
+      await call;
+      outcomes.push('ok');
+    } else outcomes.push(await codeOf(call));
   }
   return outcomes;
 }
