@@ -4,7 +4,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DomainError, runIdempotent, type StoredResponse } from '@pyb/core';
+import { DomainError, MAX_KEPT_RESPONSE_BYTES, runIdempotent, type StoredResponse } from '@pyb/core';
 import { DynamoIdempotencyStore, tableNames } from '@pyb/store-dynamodb';
 import { createTables, localClientConfig } from '@pyb/store-dynamodb/local';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -40,6 +40,14 @@ describe('runIdempotent', () => {
     expect(runs).toBe(1);
     expect(first).toEqual({ response: ok({ n: 1 }), replayed: false });
     expect(second).toEqual({ response: ok({ n: 1 }), replayed: true });
+  });
+
+  it('keeps no answer too large for an item (a round of thousands of positions): a retry runs again', async () => {
+    let runs = 0;
+    const big = () => ok({ n: ++runs, positions: 'x'.repeat(MAX_KEPT_RESPONSE_BYTES) }, 200);
+    const first = await runIdempotent(deps, request('k-big'), async () => big());
+    const second = await runIdempotent(deps, request('k-big'), async () => big());
+    expect([runs, first.replayed, second.replayed]).toEqual([2, false, false]);
   });
 
   it('refuses the same key with another request (422) and runs nothing', async () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { issueApiKey, type Role } from '@pyb/core';
+import type { AppContext } from '@pyb/functions/src/context';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
 
@@ -20,6 +21,8 @@ export interface Keys {
 
 export interface E2eStack {
   url: string;
+  /** The server's composition root (the adapters behind the handlers): for setup at scale and counting calls. */
+  context: AppContext;
   /** Operator A's keys (its regulator key supervises A only). */
   a: Keys;
   /** Operator B's keys: another tenant. */
@@ -61,6 +64,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   const b = await keysOf('op-b');
   return {
     url: server.url,
+    context,
     a,
     b,
     stop: async () => {

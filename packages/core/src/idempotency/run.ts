@@ -67,8 +67,20 @@ export function requireIdempotencyKey(key: string | undefined): string {
   return key;
 }
 
-/** Answers worth replaying: successes and refusals a retry cannot change. */
-const keeps = (status: number): boolean => status < 500 && status !== 409 && status !== 429;
+/**
+ * The largest answer kept for replay. A round's answer lists its positions, and a round takes thousands
+ * of bettors: an idempotency record must not grow with them (DynamoDB's 400 KB item limit, and a write
+ * unit per KB). A larger answer is not kept: its key is released and a retry runs again, which is safe
+ * because the routes that answer that much (resolve, void) are idempotent state machines themselves.
+ */
+export const MAX_KEPT_RESPONSE_BYTES = 32 * 1024;
+
+/** Answers worth replaying: successes and refusals a retry cannot change, small enough to keep. */
+const keeps = (response: StoredResponse): boolean =>
+  response.status < 500 &&
+  response.status !== 409 &&
+  response.status !== 429 &&
+  new TextEncoder().encode(response.body).length <= MAX_KEPT_RESPONSE_BYTES;
 
 export async function runIdempotent(
   deps: IdempotencyDeps,
@@ -126,7 +138,7 @@ export async function runIdempotent(
     await deps.store.releaseIdempotent(request.operatorId, key, token).catch(() => undefined);
     throw error;
   }
-  if (keeps(response.status)) {
+  if (keeps(response)) {
     await deps.store.completeIdempotent(request.operatorId, key, token, response);
   } else {
     await deps.store.releaseIdempotent(request.operatorId, key, token);

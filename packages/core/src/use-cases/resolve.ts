@@ -31,7 +31,8 @@ import { loadRound } from './rounds';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
-  let handedOver = false;
+  /** The positions as handed to the queue by this call (its answer lists them; no second listing). */
+  let handedOver: PositionRecord[] | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let progressed = true;
     switch (round.status) {
@@ -49,14 +50,17 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
         progressed =
           round.audit.bettingClosed === undefined ? await commitBets(ctx, round) : await deal(ctx, round);
         break;
-      case 'DEALT':
-        progressed = await settleOrHandOver(ctx, round);
-        handedOver = true;
+      case 'DEALT': {
+        const positions = await ctx.store.listPositions(round.roundId);
+        progressed = await settleOrHandOver(ctx, round, positions);
+        handedOver = positions;
         break;
+      }
       case 'SETTLING':
         // Handed over in this call: answer at once. Otherwise a crash or a lost batch may have left
         // it: finish it if every batch landed, re-send what is missing once it is overdue.
-        if (!handedOver) await resumeFanOut(ctx, round, SETTLE);
+        if (handedOver) return roundView(round, handedOver);
+        await resumeFanOut(ctx, round, SETTLE);
         round = (await ctx.store.get('round', { roundId: round.roundId }))!;
         if (round.status === 'SETTLED') continue;
         return roundView(round, await ctx.store.listPositions(round.roundId));
@@ -189,8 +193,11 @@ export const dealtCards = (result: CoupResult): number[] =>
  * A dealt round: settled here when it has few positions (ctx.inlineSettleMax) or no queue is wired,
  * else handed to the settlement queue (SETTLING).
  */
-async function settleOrHandOver(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const positions = await ctx.store.listPositions(round.roundId);
+async function settleOrHandOver(
+  ctx: Ctx,
+  round: RoundRecord,
+  positions: readonly PositionRecord[],
+): Promise<boolean> {
   const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
   if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, SETTLE, positions);
   const config = await shoeConfig(ctx, round.shoeId);
