@@ -5,11 +5,16 @@
  *   (the Lambda handlers themselves), driven by autocannon on loopback, one connection (latency) and
  *   several (throughput);
  * - the same DynamoDB calls each of them makes, issued directly with @aws-sdk/lib-dynamodb against the
- *   same DynamoDB Local ("raw"), under the same concurrency, taking turns with the handler — the ratio
- *   handler / raw is the point — and, within the handler's own requests, latency / time with a
- *   DynamoDB call in flight;
- * - POST /v1/rounds/{id}/resolve for rounds of N positions: time, DynamoDB calls and write items as N
- *   grows (a line: fixed part + per-position part), against the raw settlement writes of N positions.
+ *   same DynamoDB Local ("raw", with the DynamoDB adapter's own key builders), under the same
+ *   concurrency, taking turns with the handler — the ratio handler / raw is the point — and, within the
+ *   handler's own requests, latency / time with a DynamoDB call in flight;
+ * - the bet as it was before issue #11 (its raw calls: HTTP idempotency lock, principal and round reads,
+ *   a four-item transaction on the round item, the stored answer), in the same run, for its round trips
+ *   and capacity units;
+ * - a crowd: 2,000 players betting at once on one round through 32 connections (accepted, retried,
+ *   failed), then one resolve settling them all, fanned out on the settlement queue;
+ * - settlement at scale: rounds of N positions (up to 10,000) resolved and settled, inline or in
+ *   batches: time, DynamoDB calls, write items and capacity per position.
  *
  *   pnpm bench api                               (or: node_modules/.bin/tsx bench/api.ts)
  *   node_modules/.bin/tsx bench/api.ts --quick --no-write     (a short smoke run, prints the section)
@@ -32,8 +37,18 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '@pyb/core';
+import {
+  type Actor,
+  type EntityKeys,
+  gateOf,
+  hashApiKey,
+  INLINE_SETTLE_MAX,
+  type InProcessSettlementQueue,
+  SETTLE_BATCH_SIZE,
+} from '@pyb/core';
+import type { AppContext } from '@pyb/functions/src/context';
 import { provisionOperator } from '@pyb/functions/src/dev/provision';
+import { LOCATE } from '@pyb/store-dynamodb';
 import {
   createTables,
   findDynamoDbLocalJar,
@@ -52,11 +67,12 @@ const QUICK = process.argv.includes('--quick');
 
 const OPERATOR = 'bench';
 const PREFIX = 'bench';
-/** Bet tables: bets spread over them so concurrent bets rarely share a round item. */
+/** Bet tables: bets spread over them (as over a thousand tables: no two players share anything). */
 const TABLES = 16;
-/** Of each table's 14 seats: players the handlers bet for, and as many the raw calls bet for. */
-const HANDLER_SEATS = 7;
-const RAW_SEATS = 7;
+/** Per table: players the handlers bet for, as many the raw mirror bets for, and the pre-#11 raw bet's. */
+const HANDLER_PLAYERS = 7;
+const RAW_PLAYERS = 7;
+const LEGACY_PLAYERS = 2;
 const STAKE = 5_000; // the full table's minimum
 const FUNDS = 1_000_000_000;
 const CONNECTIONS = 8;
@@ -64,12 +80,17 @@ const CONNECTIONS = 8;
 const LATENCY_PASS = QUICK ? { seconds: 2, max: 300 } : { seconds: 6, max: 2_000 };
 const LOAD_PASS = QUICK ? { seconds: 2, max: 1_000 } : { seconds: 8, max: 8_000 };
 const WARM_UP = QUICK ? { seconds: 1, max: 200 } : { seconds: 2, max: 1_000 };
-/** A round has at most 14 seats (the full table), hence at most 14 positions. */
-const RESOLVE_SIZES = [1, 2, 4, 8, 14];
-const RESOLVE_REPS = QUICK ? 2 : 12;
-/** The core's default settleConcurrency: positions settled at once. */
+/** The crowd: players betting at once on one round, and the connections they come through. */
+const CROWD = QUICK ? 300 : 2_000;
+const CROWD_CONNECTIONS = 32;
+/** Rounds of these many positions are resolved and settled (the crowd's round is one more). */
+const SETTLE_SIZES = QUICK ? [1, 14, 50, 200, 1_000] : [1, 14, 50, 200, 10_000];
+const SETTLE_REPS = (n: number) =>
+  n <= INLINE_SETTLE_MAX ? (QUICK ? 2 : 6) : n <= 200 ? (QUICK ? 1 : 3) : 1;
+/** The core's default settleConcurrency: positions settled at once by one process (one batch). */
 const SETTLE_CONCURRENCY = 8;
-
+/** The core's setup calls (funding, placing the positions of big rounds): at most this many at once. */
+const SETUP_CONCURRENCY = 32;
 // ---------------------------------------------------------------------------------------------------
 // Numbers
 
@@ -126,7 +147,10 @@ const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 // ---------------------------------------------------------------------------------------------------
-// DynamoDB calls, counted where they leave the document client
+// DynamoDB calls, counted where they leave the document client; capacity as DynamoDB Local reports it
+// and as AWS's pricing model counts it from the items' sizes
+
+type Item = Record<string, unknown>;
 
 interface Call {
   command: string;
@@ -134,9 +158,15 @@ interface Call {
   tables: string[];
   writes: number;
   reads: number;
+  /** What DynamoDB Local reported (ReturnConsumedCapacity TOTAL). */
   capacity: number;
+  /** Enough of the request and answer to price it (filled in while capacity is on). */
+  input?: Item;
+  output?: Item;
   start: number;
   end: number;
+  /** The call failed (a canceled transaction, a failed condition). */
+  failed?: string;
 }
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
@@ -153,13 +183,21 @@ class Recorder {
   ) {
     doc.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as Record<string, unknown>;
-        if (this.capacity) input.ReturnConsumedCapacity = 'TOTAL';
+        const input = args.input as Item;
+        const priced = this.capacity;
+        if (priced) input.ReturnConsumedCapacity = 'TOTAL';
         const start = performance.now();
-        const out = await next(args);
-        const end = performance.now();
-        this.calls.push(this.describe(context.commandName ?? '?', input, out.output, start, end));
-        return out;
+        try {
+          const out = await next(args);
+          const call = this.describe(context.commandName ?? '?', input, out.output, start, performance.now());
+          if (priced) Object.assign(call, { input, output: out.output as Item });
+          this.calls.push(call);
+          return out;
+        } catch (error) {
+          const call = this.describe(context.commandName ?? '?', input, {}, start, performance.now());
+          this.calls.push({ ...call, failed: (error as Error).name });
+          throw error;
+        }
       },
       { step: 'initialize', name: 'benchRecorder' },
     );
@@ -169,13 +207,7 @@ class Recorder {
     return String(name).replace(`${this.prefix}-`, '');
   }
 
-  private describe(
-    command: string,
-    input: Record<string, unknown>,
-    output: unknown,
-    start: number,
-    end: number,
-  ) {
+  private describe(command: string, input: Item, output: unknown, start: number, end: number): Call {
     const consumed = (output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
     const capacity = sum(
       (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).map(
@@ -213,6 +245,72 @@ class Recorder {
   }
 }
 
+/**
+ * An item's size as DynamoDB counts it: attribute names plus values (strings in UTF-8 bytes, numbers
+ * about one byte per two significant digits plus one, maps and lists 3 bytes plus one per element).
+ */
+function itemSize(item: Item): number {
+  const valueSize = (v: unknown): number => {
+    if (v === null || v === undefined || typeof v === 'boolean') return 1;
+    if (typeof v === 'string') return Buffer.byteLength(v);
+    if (typeof v === 'number') {
+      const digits = String(Math.abs(v))
+        .replace(/[.\-+e]/g, '')
+        .replace(/^0+/, '').length;
+      return Math.ceil(Math.max(1, digits) / 2) + 1;
+    }
+    if (Array.isArray(v)) return 3 + sum(v.map((x) => valueSize(x) + 1));
+    if (typeof v === 'object') {
+      return 3 + sum(Object.entries(v as Item).map(([k, x]) => Buffer.byteLength(k) + valueSize(x) + 1));
+    }
+    return Buffer.byteLength(String(v));
+  };
+  return sum(Object.entries(item).map(([k, v]) => Buffer.byteLength(k) + valueSize(v)));
+}
+
+/** Index entries an item has (the LSI of the ledger: `lseq`; the game table's GSI: `gsi1pk`). */
+const indexCopies = (item: Item) => (item.lseq !== undefined ? 1 : 0) + (item.gsi1pk !== undefined ? 1 : 0);
+
+/**
+ * AWS's capacity model for the calls of one request (docs/data-model.md): a strongly consistent read
+ * is 1 RCU per 4 KB (eventual: half), a write 1 WCU per KB, a transactional write — ConditionCheck
+ * included — 2 WCU per KB per item, and an item in an index is written there too (counted at the rate
+ * of its write, as data-model.md does). `sizeOf` reads back an item a write did not carry whole.
+ */
+async function awsUnits(
+  calls: readonly Call[],
+  sizeOf: (table: string, key: Item) => Promise<Item | undefined>,
+) {
+  let read = 0;
+  let write = 0;
+  const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+  const written = async (table: string, op: Item): Promise<[number, number]> => {
+    const whole = (op.Item as Item | undefined) ?? (await sizeOf(table, op.Key as Item)) ?? {};
+    return [kb(itemSize(whole)), indexCopies(whole)];
+  };
+  for (const call of calls) {
+    const input = call.input ?? {};
+    const output = call.output ?? {};
+    const strong = input.ConsistentRead === true ? 1 : 0.5;
+    if (call.command === 'GetItemCommand') {
+      read += strong * Math.max(1, Math.ceil(itemSize((output.Item as Item) ?? {}) / 4096));
+    } else if (call.command === 'QueryCommand') {
+      const bytes = sum(((output.Items as Item[]) ?? []).map(itemSize));
+      read += strong * Math.max(1, Math.ceil(bytes / 4096));
+    } else if (call.command === 'PutItemCommand' || call.command === 'UpdateItemCommand') {
+      const [units, copies] = await written(String(input.TableName), input);
+      write += units * (1 + copies);
+    } else if (call.command === 'TransactWriteItemsCommand') {
+      for (const entry of input.TransactItems as Item[]) {
+        const [kind, op] = Object.entries(entry)[0] as [string, Item];
+        const [units, copies] = await written(String(op.TableName), op);
+        write += 2 * units * (kind === 'ConditionCheck' ? 1 : 1 + copies);
+      }
+    }
+  }
+  return { read, write, total: read + write };
+}
+
 /** What a request asks of DynamoDB, comparable between the handler and its raw mirror. */
 interface Profile {
   signature: string[];
@@ -221,10 +319,13 @@ interface Profile {
   reads: number;
   writes: number;
   transactionItems: number;
+  /** DynamoDB Local's figure. */
   capacity: number;
+  /** AWS's model (RCU + WCU) from the items' sizes. */
+  aws: { read: number; write: number; total: number };
 }
 
-function profile(calls: readonly Call[]): Profile {
+function profile(calls: readonly Call[], aws: Profile['aws'] = { read: 0, write: 0, total: 0 }): Profile {
   const name = (c: Call) =>
     `${c.command.replace(/Command$/, '')}(${[...c.tables].sort().join(',')})`.replace('Items(', '(');
   return {
@@ -237,6 +338,7 @@ function profile(calls: readonly Call[]): Profile {
       calls.filter((c) => c.command === 'TransactWriteItemsCommand').map((c) => c.tables.length),
     ),
     capacity: sum(calls.map((c) => c.capacity)),
+    aws,
   };
 }
 
@@ -249,6 +351,8 @@ interface Stack {
   names: TableNames;
   keys: { admin: string; operator: string };
   recorder: Recorder;
+  /** The server's composition root: its core (setup at scale) and its in-process settlement queue. */
+  context: AppContext;
   stop(): Promise<void>;
 }
 
@@ -286,6 +390,7 @@ async function startStack(): Promise<Stack> {
     names,
     keys: { admin: key('admin'), operator: key('operator') },
     recorder,
+    context,
     stop: async () => {
       await server.close();
       context.doc.destroy();
@@ -301,6 +406,7 @@ type Json = any;
 let keyCounter = 0;
 const runId = randomBytes(3).toString('hex');
 const freshKey = (label: string) => `${label}-${runId}-${++keyCounter}`;
+const ACTOR: Actor = { operatorId: OPERATOR, role: 'operator', supervises: [] };
 
 function http(stack: Stack) {
   return async (
@@ -326,7 +432,7 @@ type Api = ReturnType<typeof http>;
 
 async function expectOk(answer: Promise<{ status: number; body: Json; text: string }>, what: string) {
   const a = await answer;
-  if (a.status >= 300) throw new Error(`${what}: ${a.status} ${a.text}`);
+  if (a.status >= 300) throw new Error(`${what}: ${a.status} ${a.text.slice(0, 300)}`);
   return a;
 }
 
@@ -350,29 +456,32 @@ interface World {
   players: Seat[];
   /** Raw players (same tables, own wallets and positions). */
   raw: Seat[];
+  /** Players of the pre-#11 raw bet (own positions: it appends to their betKeys). */
+  legacy: Seat[];
   rounds: string[];
   /** Templates of real items, so the raw writes carry items of the same size. */
   ledgerItem: Record<string, unknown>;
-  positionItem: Record<string, unknown>;
   betResponse: string;
 }
 
-async function openTable(api: Api, keys: Stack['keys'], name: string) {
-  const table = await expectOk(api('POST', '/v1/tables', keys.admin, { name, variant: 'full' }), 'table');
+async function openTable(api: Api, keys: Stack['keys'], name: string, variant = 'full') {
+  const table = await expectOk(api('POST', '/v1/tables', keys.admin, { name, variant }), 'table');
   const tableId: string = table.body.tableId;
   await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, keys.admin), 'shoe');
   return tableId;
 }
 
-async function fund(api: Api, keys: Stack['keys'], playerId: string) {
-  await expectOk(
-    api('POST', `/v1/wallets/${playerId}/transactions`, keys.operator, {
+/** Funds wallets through the core itself (setup, not measured). */
+async function fundAll(stack: Stack, playerIds: readonly string[]) {
+  await bounded(playerIds.length, SETUP_CONCURRENCY, async (i) => {
+    await stack.context.core.walletTransaction(ACTOR, {
+      playerId: playerIds[i]!,
       type: 'CREDIT',
       amount: FUNDS,
       currency: 'EUR',
-    }),
-    'credit',
-  );
+      idempotencyKey: 'fund',
+    });
+  });
 }
 
 const BET = (type = 'PLAYER') => ({ bets: [{ type, amount: STAKE }] });
@@ -396,14 +505,19 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
         roundId: rounds[t]!,
       };
     });
-  const players = seats('h', HANDLER_SEATS);
-  const rawSeats = seats('r', RAW_SEATS);
+  const players = seats('h', HANDLER_PLAYERS);
+  const rawSeats = seats('r', RAW_PLAYERS);
+  const legacy = seats('l', LEGACY_PLAYERS);
+  const everyone = [...players, ...rawSeats, ...legacy];
+  await fundAll(
+    stack,
+    everyone.map((s) => s.playerId),
+  );
   let betResponse = '';
   const firstKey = freshKey('first');
-  // Every player funded and seated with one bet: the load then runs the steady state (raise a position).
-  await bounded(players.length + rawSeats.length, CONNECTIONS, async (i) => {
-    const seat = i < players.length ? players[i]! : rawSeats[i - players.length]!;
-    await fund(api, keys, seat.playerId);
+  // Every player has a position after one bet: the load then runs the steady state (a raise).
+  await bounded(everyone.length, CONNECTIONS, async (i) => {
+    const seat = everyone[i]!;
     const idem = seat === rawSeats[0] ? firstKey : freshKey('first');
     const bet = await expectOk(
       api(
@@ -418,25 +532,26 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
     if (seat === rawSeats[0]) betResponse = bet.text;
   });
   const first = rawSeats[0]!;
-  const ledgerItem = await raw.item(
-    stack.names.wallets,
-    `W#${OPERATOR}#${first.playerId}`,
-    `K#c:${firstKey}`,
-  );
-  const positionItem = await raw.item(stack.names.game, `ROUND#${first.roundId}`, `P#${first.playerId}`);
-  return { players, raw: rawSeats, rounds, ledgerItem, positionItem, betResponse };
+  const ledgerItem = await raw.item('ledger', {
+    operatorId: OPERATOR,
+    playerId: first.playerId,
+    key: `c:${firstKey}`,
+  });
+  return { players, raw: rawSeats, legacy, rounds, ledgerItem, betResponse };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The raw mirror: the calls each handler makes (functions/src/http.ts, packages/core, the DynamoDB
-// adapters), issued directly. A profile check below compares them call for call with the handler's.
+// adapter), issued directly — every key from the adapter's own key builders (LOCATE), so the mirror
+// cannot drift from the data model. A profile check below compares them call for call.
+
+type Entity = keyof EntityKeys;
 
 class Raw {
   readonly doc: DynamoDBDocumentClient;
   readonly recorder: Recorder;
   keyHash = '';
   world?: World;
-  settlement: unknown;
 
   constructor(
     endpoint: string,
@@ -448,44 +563,40 @@ class Raw {
     this.recorder = new Recorder(this.doc, PREFIX);
   }
 
-  async item(table: string, pk: string, sk: string): Promise<Record<string, unknown>> {
+  where<E extends Entity>(entity: E, key: EntityKeys[E]) {
+    const loc = LOCATE[entity](key);
+    return { TableName: this.names[loc.table], Key: { pk: loc.pk, sk: loc.sk } };
+  }
+
+  /** A partition and sort-key prefix of the adapter's layout (e.g. a round's positions: `P#`). */
+  private collection<E extends Entity>(entity: E, key: EntityKeys[E]) {
+    const loc = LOCATE[entity](key);
+    return { TableName: this.names[loc.table], pk: loc.pk, prefix: loc.sk.replace(/[^#]*$/, '') };
+  }
+
+  async item<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Item> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }),
+      new GetCommand({ ...this.where(entity, key), ConsistentRead: true }),
     );
-    if (!Item) throw new Error(`no item ${pk} ${sk} in ${table}: has the data model changed?`);
+    if (!Item) throw new Error(`no ${entity} ${JSON.stringify(key)}: has the data model changed?`);
     return Item;
   }
 
-  private get(table: string, pk: string, sk: string) {
+  private get<E extends Entity>(entity: E, key: EntityKeys[E], consistent = true) {
     return this.doc
-      .send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }))
+      .send(new GetCommand({ ...this.where(entity, key), ConsistentRead: consistent }))
       .then((r) => r.Item);
   }
 
-  /** authenticate(): the key's principal (eventually consistent, as the adapter reads it). */
-  private principal() {
-    return this.doc.send(
-      new GetCommand({ TableName: this.names.principals, Key: { keyHash: this.keyHash } }),
-    );
-  }
-
-  async getWallet(seat: Seat): Promise<void> {
-    await this.principal();
-    const wallet = await this.get(this.names.wallets, `W#${OPERATOR}#${seat.playerId}`, 'WALLET');
-    if (!wallet) throw new Error('wallet missing');
-  }
-
-  async getRound(roundId: string): Promise<void> {
-    await this.principal();
-    await this.get(this.names.game, `ROUND#${roundId}`, 'ROUND');
-    let start: Record<string, unknown> | undefined;
+  private async queryAll(c: { TableName: string; pk: string; prefix: string }, consistent: boolean) {
+    let start: Item | undefined;
     do {
       const out = await this.doc.send(
         new QueryCommand({
-          TableName: this.names.game,
+          TableName: c.TableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': `ROUND#${roundId}`, ':p': 'P#' },
-          ConsistentRead: true,
+          ExpressionAttributeValues: { ':pk': c.pk, ':p': c.prefix },
+          ConsistentRead: consistent,
           ...(start && { ExclusiveStartKey: start }),
         }),
       );
@@ -493,17 +604,28 @@ class Raw {
     } while (start);
   }
 
+  /** GET /v1/wallets/{id}: the wallet (the principal is cached by the handler). */
+  async getWallet(seat: Seat): Promise<void> {
+    if (!(await this.get('wallet', { operatorId: OPERATOR, playerId: seat.playerId })))
+      throw new Error('no wallet');
+  }
+
+  /** GET /v1/rounds/{id}: the round, then its positions. */
+  async getRound(roundId: string): Promise<void> {
+    await this.get('round', { roundId });
+    await this.queryAll(this.collection('position', { roundId, playerId: '' }), true);
+  }
+
   /** The wallet update and ledger put of a movement (wallet-ledger.ts planMovement). */
-  private movement(wallet: Record<string, unknown>, playerId: string, key: string, amount: number) {
+  private movement(wallet: Item, playerId: string, key: string, amount: number) {
     const seq = Number(wallet.seq) + 1;
     const balance = Number(wallet.balance) + amount;
     const at = new Date().toISOString();
     const head = randomBytes(32).toString('hex');
-    const pk = `W#${OPERATOR}#${playerId}`;
+    const walletKey = { operatorId: OPERATOR, playerId };
     const ledger = {
       ...this.world!.ledgerItem,
-      pk,
-      sk: `K#${key}`,
+      ...this.where('ledger', { ...walletKey, key }).Key,
       key,
       playerId,
       seq,
@@ -515,59 +637,135 @@ class Raw {
       hash: head,
       at,
     };
-    return [
-      {
-        Update: {
-          TableName: this.names.wallets,
-          Key: { pk, sk: 'WALLET' },
-          UpdateExpression: 'SET #b = :b, #o = :o, #r = :r, #a = :a, #s = :s, #h = :h, #u = :u',
-          ConditionExpression: 'attribute_exists(#pk) AND #s = :seq AND #a >= :taken',
-          ExpressionAttributeNames: {
-            '#pk': 'pk',
-            '#b': 'balance',
-            '#o': 'owed',
-            '#r': 'reserved',
-            '#a': 'available',
-            '#s': 'seq',
-            '#h': 'head',
-            '#u': 'updatedAt',
-          },
-          ExpressionAttributeValues: {
-            ':b': balance,
-            ':o': wallet.owed,
-            ':r': wallet.reserved,
-            ':a': balance,
-            ':s': seq,
-            ':h': head,
-            ':u': at,
-            ':seq': wallet.seq,
-            ':taken': Math.max(0, -amount),
+    return {
+      seq,
+      ops: [
+        {
+          Update: {
+            ...this.where('wallet', walletKey),
+            UpdateExpression: 'SET #b = :b, #o = :o, #r = :r, #a = :a, #s = :s, #h = :h, #u = :u',
+            ConditionExpression: 'attribute_exists(#pk) AND #s = :seq AND #a >= :taken',
+            ExpressionAttributeNames: {
+              '#pk': 'pk',
+              '#b': 'balance',
+              '#o': 'owed',
+              '#r': 'reserved',
+              '#a': 'available',
+              '#s': 'seq',
+              '#h': 'head',
+              '#u': 'updatedAt',
+            },
+            ExpressionAttributeValues: {
+              ':b': balance,
+              ':o': wallet.owed,
+              ':r': wallet.reserved,
+              ':a': balance,
+              ':s': seq,
+              ':h': head,
+              ':u': at,
+              ':seq': wallet.seq,
+              ':taken': Math.max(0, -amount),
+            },
           },
         },
-      },
-      {
-        Put: {
-          TableName: this.names.wallets,
-          Item: ledger,
-          ConditionExpression: 'attribute_not_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': 'pk' },
+        {
+          Put: {
+            TableName: this.where('ledger', { ...walletKey, key }).TableName,
+            Item: ledger,
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': 'pk' },
+          },
         },
-      },
-    ];
+      ],
+    };
   }
 
-  /** POST bets on a seated player: auth, idempotency lock, the round, four reads, one 4-item transaction, the stored answer. */
+  /**
+   * POST bets on a player with a position (a raise): round 1 — the round (eventual: the "no va más"
+   * hint), the wallet, the position, the table's seats (eventual) in parallel; round 2 — one
+   * transaction: wallet, ledger entry under the client's key, the position's next version, the
+   * ConditionCheck of the player's gate.
+   */
   async bet(seat: Seat): Promise<void> {
-    const world = this.world!;
-    const idem = freshKey('raw');
+    const walletKey = { operatorId: OPERATOR, playerId: seat.playerId };
+    const positionKey = { roundId: seat.roundId, playerId: seat.playerId };
+    const [round, wallet, position] = await Promise.all([
+      this.get('round', { roundId: seat.roundId }, false),
+      this.get('wallet', walletKey),
+      this.get('position', positionKey),
+      this.queryAll(this.collection('seat', { tableId: seat.tableId, seat: 0 }), false),
+    ]);
+    if (!round || !wallet || !position) throw new Error('raw bet: unexpected state');
+    const key = `c:${freshKey('raw')}`;
+    const money = this.movement(wallet, seat.playerId, key, -STAKE);
+    const bets = position.bets as Record<string, number>;
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...money.ops,
+          {
+            Update: {
+              ...this.where('position', positionKey),
+              UpdateExpression: 'SET #bets = :bets, #st = :st, #re = :re, #c = :c1, #ls = :seq, #u = :at',
+              ConditionExpression:
+                'attribute_exists(#pk) AND #c = :c0 AND attribute_not_exists(#sa) AND attribute_not_exists(#ra)',
+              ExpressionAttributeNames: {
+                '#pk': 'pk',
+                '#bets': 'bets',
+                '#st': 'stake',
+                '#re': 'reserve',
+                '#c': 'calls',
+                '#ls': 'lastSeq',
+                '#u': 'updatedAt',
+                '#sa': 'settledAt',
+                '#ra': 'refundedAt',
+              },
+              ExpressionAttributeValues: {
+                ':bets': { ...bets, PLAYER: (bets.PLAYER ?? 0) + STAKE },
+                ':st': Number(position.stake) + STAKE,
+                ':re': 0,
+                ':c1': Number(position.calls) + 1,
+                ':c0': position.calls,
+                ':seq': money.seq,
+                ':at': new Date().toISOString(),
+              },
+            },
+          },
+          {
+            ConditionCheck: {
+              ...this.where('gate', {
+                roundId: seat.roundId,
+                gate: gateOf(seat.playerId, Number(round.gates)),
+              }),
+              ConditionExpression: 'attribute_exists(#pk) AND #s = :open',
+              ExpressionAttributeNames: { '#pk': 'pk', '#s': 'status' },
+              ExpressionAttributeValues: { ':open': 'OPEN' },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  /**
+   * The bet before issue #11, as its calls were (docs/benchmarks.md of that time): the principal, the
+   * HTTP idempotency lock, the round, four reads in parallel (ledger key, round, wallet, position), a
+   * four-item transaction (wallet, ledger, position appending the key to betKeys, the round's status
+   * checked), the stored answer. Its own players' positions carry a growing betKeys, as they did.
+   */
+  async legacyBet(seat: Seat): Promise<void> {
+    const idem = freshKey('legacy');
     const now = Date.now();
     const token = randomUUID();
-    await this.principal();
+    const walletKey = { operatorId: OPERATOR, playerId: seat.playerId };
+    const positionKey = { roundId: seat.roundId, playerId: seat.playerId };
+    const lock = { TableName: this.names.idempotency, Key: { pk: `${OPERATOR}#${idem}` } };
+    await this.doc.send(new GetCommand({ TableName: this.names.principals, Key: { keyHash: this.keyHash } }));
     await this.doc.send(
       new PutCommand({
-        TableName: this.names.idempotency,
+        TableName: lock.TableName,
         Item: {
-          pk: `${OPERATOR}#${idem}`,
+          ...lock.Key,
           operatorId: OPERATOR,
           key: idem,
           fingerprint: randomBytes(32).toString('hex'),
@@ -581,35 +779,31 @@ class Raw {
         ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
       }),
     );
-    await this.get(this.names.game, `ROUND#${seat.roundId}`, 'ROUND');
-    const walletPk = `W#${OPERATOR}#${seat.playerId}`;
-    const [used, round, wallet, position] = await Promise.all([
-      this.get(this.names.wallets, walletPk, `K#c:${idem}`),
-      this.get(this.names.game, `ROUND#${seat.roundId}`, 'ROUND'),
-      this.get(this.names.wallets, walletPk, 'WALLET'),
-      this.get(this.names.game, `ROUND#${seat.roundId}`, `P#${seat.playerId}`),
+    await this.get('round', { roundId: seat.roundId });
+    const [, , wallet, position] = await Promise.all([
+      this.get('ledger', { ...walletKey, key: `c:${idem}` }),
+      this.get('round', { roundId: seat.roundId }),
+      this.get('wallet', walletKey),
+      this.get('position', positionKey),
     ]);
-    if (used || !round || !wallet || !position) throw new Error('raw bet: unexpected state');
-    const at = new Date().toISOString();
+    if (!wallet || !position) throw new Error('legacy bet: unexpected state');
+    const money = this.movement(wallet, seat.playerId, `c:${idem}`, -STAKE);
     await this.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          ...this.movement(wallet, seat.playerId, `c:${idem}`, -STAKE),
+          ...money.ops,
           {
             Update: {
-              TableName: this.names.game,
-              Key: { pk: `ROUND#${seat.roundId}`, sk: `P#${seat.playerId}` },
+              ...this.where('position', positionKey),
               UpdateExpression:
-                'SET #st = if_not_exists(#st, :z) + :stake, #re = if_not_exists(#re, :z) + :z, ' +
-                '#bets.#P = if_not_exists(#bets.#P, :z) + :stake, ' +
+                'SET #st = if_not_exists(#st, :z) + :stake, #bets.#P = if_not_exists(#bets.#P, :z) + :stake, ' +
                 '#bk = list_append(if_not_exists(#bk, :empty), :keys), #u = :at',
               ConditionExpression:
                 'attribute_exists(#pk) AND attribute_not_exists(#sa) AND attribute_not_exists(#ra) AND ' +
-                '#re = :r0 AND #bets.#P <= :max AND attribute_not_exists(#bets.#B)',
+                '#bets.#P <= :max AND attribute_not_exists(#bets.#B)',
               ExpressionAttributeNames: {
                 '#pk': 'pk',
                 '#st': 'stake',
-                '#re': 'reserve',
                 '#bets': 'bets',
                 '#P': 'PLAYER',
                 '#B': 'BANKER',
@@ -623,16 +817,14 @@ class Raw {
                 ':stake': STAKE,
                 ':empty': [],
                 ':keys': [`c:${idem}`],
-                ':at': at,
-                ':r0': position.reserve,
+                ':at': new Date().toISOString(),
                 ':max': 5_000_000 - STAKE,
               },
             },
           },
           {
             ConditionCheck: {
-              TableName: this.names.game,
-              Key: { pk: `ROUND#${seat.roundId}`, sk: 'ROUND' },
+              ...this.where('round', { roundId: seat.roundId }),
               ConditionExpression: 'attribute_exists(#pk) AND #s = :open',
               ExpressionAttributeNames: { '#pk': 'pk', '#s': 'status' },
               ExpressionAttributeValues: { ':open': 'OPEN' },
@@ -643,81 +835,19 @@ class Raw {
     );
     await this.doc.send(
       new UpdateCommand({
-        TableName: this.names.idempotency,
-        Key: { pk: `${OPERATOR}#${idem}` },
+        ...lock,
         UpdateExpression: 'SET #state = :done, #response = :response REMOVE lockedUntil',
         ConditionExpression: 'lockToken = :token',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
         ExpressionAttributeValues: {
           ':done': 'DONE',
-          ':response': { status: 201, body: world.betResponse },
+          ':response': { status: 201, body: this.world!.betResponse },
           ':token': token,
         },
       }),
     );
   }
-
-  /** Fresh unsettled positions to settle (not timed): copies of a real one. */
-  async positions(n: number): Promise<Array<{ pk: string; sk: string; seat: Seat }>> {
-    const round = `raw-${randomBytes(6).toString('hex')}`;
-    const out = this.world!.raw.slice(0, n).map((seat) => ({
-      pk: `ROUND#${round}`,
-      sk: `P#${seat.playerId}`,
-      seat,
-    }));
-    await Promise.all(
-      out.map((p) =>
-        this.doc.send(
-          new PutCommand({
-            TableName: this.names.game,
-            Item: {
-              ...this.world!.positionItem,
-              pk: p.pk,
-              sk: p.sk,
-              roundId: round,
-              playerId: p.seat.playerId,
-            },
-          }),
-        ),
-      ),
-    );
-    return out;
-  }
-
-  /** resolve.ts settlePosition: a paid position reads its wallet and writes position + wallet + ledger in one transaction; a lost one is one conditional update. */
-  async settle(p: { pk: string; sk: string; seat: Seat }, paid: boolean): Promise<void> {
-    const position = {
-      TableName: this.names.game,
-      Key: { pk: p.pk, sk: p.sk },
-      UpdateExpression: 'SET #sa = :at, #s = :s, #seq = :seq',
-      ConditionExpression:
-        'attribute_exists(#pk) AND attribute_not_exists(#sa) AND attribute_not_exists(#ra)',
-      ExpressionAttributeNames: {
-        '#pk': 'pk',
-        '#sa': 'settledAt',
-        '#ra': 'refundedAt',
-        '#s': 'settlement',
-        '#seq': 'settleSeq',
-      },
-      ExpressionAttributeValues: { ':at': new Date().toISOString(), ':s': this.settlement, ':seq': 0 },
-    };
-    if (!paid) {
-      await this.doc.send(new UpdateCommand(position));
-      return;
-    }
-    const wallet = await this.get(this.names.wallets, `W#${OPERATOR}#${p.seat.playerId}`, 'WALLET');
-    if (!wallet) throw new Error('wallet missing');
-    await this.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: position },
-          ...this.movement(wallet, p.seat.playerId, `s:settle#${p.pk}#${p.seat.playerId}`, 2 * STAKE),
-        ],
-      }),
-    );
-  }
 }
-
 // ---------------------------------------------------------------------------------------------------
 // Drivers: autocannon for the handlers, a worker pool for the raw calls, under the same bounds
 
@@ -733,6 +863,8 @@ interface Pass {
   calls: number;
   /** Latency of each DynamoDB call by command, as the handler saw it. */
   perCommand: Record<string, number[]>;
+  /** DynamoDB calls that failed (a canceled transaction: a retry follows). */
+  failedCalls: number;
 }
 
 function byCommand(calls: readonly Call[]): Record<string, number[]> {
@@ -761,6 +893,7 @@ function merge(a: Pass, b: Pass): Pass {
     busyMs: a.busyMs + b.busyMs,
     calls: a.calls + b.calls,
     perCommand,
+    failedCalls: a.failedCalls + b.failedCalls,
   };
 }
 
@@ -828,6 +961,7 @@ async function cannon(
     busyMs: busy(calls.map((c) => [c.start, c.end])),
     calls: calls.length,
     perCommand: byCommand(calls),
+    failedCalls: calls.filter((c) => c.failed).length,
   };
 }
 
@@ -878,6 +1012,7 @@ async function pool(
     busyMs: busy(calls.map((c) => [c.start, c.end])),
     calls: calls.length,
     perCommand: byCommand(calls),
+    failedCalls: calls.filter((c) => c.failed).length,
   };
 }
 
@@ -956,22 +1091,22 @@ function operations(world: World, raw: Raw): Operation[] {
   return [
     {
       name: 'GET /v1/wallets/{playerId}',
-      storage: 'GetItem principal → GetItem wallet',
+      storage: 'GetItem wallet (the principal is cached)',
       target: (i) => ({ method: 'GET', path: `/v1/wallets/${players[i % players.length]!.playerId}` }),
       raw: (i) => raw.getWallet(players[i % players.length]!),
     },
     {
-      name: `GET /v1/rounds/{roundId} (${HANDLER_SEATS + RAW_SEATS} positions)`,
-      storage: 'GetItem principal → GetItem round → Query positions',
+      name: `GET /v1/rounds/{roundId} (${HANDLER_PLAYERS + RAW_PLAYERS + LEGACY_PLAYERS} positions)`,
+      storage: 'GetItem round → Query positions',
       target: (i) => ({ method: 'GET', path: `/v1/rounds/${rounds[i % rounds.length]}` }),
       raw: (i) => raw.getRound(rounds[i % rounds.length]!),
     },
     {
       name: 'POST /v1/rounds/{roundId}/bets',
       storage:
-        'GetItem principal → PutItem idempotency lock → GetItem round → 4 GetItem in parallel ' +
-        '(ledger key, round, wallet, position) → TransactWriteItems (wallet, ledger, position, round check) ' +
-        '→ UpdateItem idempotency answer',
+        '4 reads in parallel (GetItem round, eventually consistent; GetItem wallet; GetItem position; ' +
+        'Query seats, eventually consistent) → TransactWriteItems (wallet, ledger entry under the ' +
+        "client's key, position, ConditionCheck of the player's gate)",
       target: (i) => {
         const seat = players[i % players.length]!;
         return { method: 'POST', path: `/v1/rounds/${seat.roundId}/bets`, body: betBody(seat) };
@@ -981,31 +1116,57 @@ function operations(world: World, raw: Raw): Operation[] {
   ];
 }
 
+/** Prices one request's calls (reads back the items its writes touched, unrecorded). */
+function pricer(raw: Raw) {
+  return (calls: readonly Call[]) =>
+    awsUnits(calls, async (table, key) => {
+      const { Item } = await raw.doc.send(
+        new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
+      );
+      return Item;
+    });
+}
+
+/** One recorded request (capacity on), unrecorded warm-up first: caches (principal, round, shoe) are hot. */
+async function recordOne(
+  recorder: Recorder,
+  once: () => Promise<void>,
+  price: (c: readonly Call[]) => Promise<Profile['aws']>,
+) {
+  await once();
+  recorder.take();
+  recorder.capacity = true;
+  await once();
+  recorder.capacity = false;
+  const calls = recorder.take();
+  return profile(calls, await price(calls));
+}
+
 /** One handler request and one raw mirror, with capacity: they must make the same calls. */
 async function compareProfiles(stack: Stack, raw: Raw, op: Operation): Promise<[Profile, Profile]> {
-  const target = op.target(0);
-  stack.recorder.take();
-  stack.recorder.capacity = true;
-  const answer = await fetch(`${stack.url}${target.path}`, {
-    method: target.method,
-    headers: {
-      authorization: `Bearer ${stack.keys.operator}`,
-      ...(target.method === 'POST' && {
-        'content-type': 'application/json',
-        'idempotency-key': freshKey('profile'),
-      }),
+  let n = 0;
+  const handler = await recordOne(
+    stack.recorder,
+    async () => {
+      const target = op.target(n++);
+      const answer = await fetch(`${stack.url}${target.path}`, {
+        method: target.method,
+        headers: {
+          authorization: `Bearer ${stack.keys.operator}`,
+          ...(target.method === 'POST' && {
+            'content-type': 'application/json',
+            'idempotency-key': freshKey('profile'),
+          }),
+        },
+        ...(target.body !== undefined && { body: target.body }),
+      });
+      await answer.text();
+      if (answer.status >= 300) throw new Error(`${op.name}: ${answer.status}`);
     },
-    ...(target.body !== undefined && { body: target.body }),
-  });
-  await answer.text();
-  stack.recorder.capacity = false;
-  if (answer.status >= 300) throw new Error(`${op.name}: ${answer.status}`);
-  const handler = profile(stack.recorder.take());
-  raw.recorder.take();
-  raw.recorder.capacity = true;
-  await op.raw(0);
-  raw.recorder.capacity = false;
-  const mirror = profile(raw.recorder.take());
+    pricer(raw),
+  );
+  let r = 0;
+  const mirror = await recordOne(raw.recorder, () => op.raw(r++), pricer(raw));
   if (handler.signature.join(' ') !== mirror.signature.join(' ')) {
     throw new Error(
       `${op.name}: the raw mirror no longer makes the handler's calls\n` +
@@ -1028,76 +1189,140 @@ async function measureOperation(stack: Stack, raw: Raw, op: Operation): Promise<
   return { name: op.name, storage: op.storage, handler, mirror, latency, load };
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Resolve: N positions
+/** The pre-#11 bet, raw only: its profile and its latency at one connection, in this run. */
+async function measureLegacy(raw: Raw, world: World): Promise<{ profile: Profile; latency: Pass }> {
+  let i = 0;
+  const task = () => raw.legacyBet(world.legacy[i++ % world.legacy.length]!);
+  const p = await recordOne(raw.recorder, task, pricer(raw));
+  await pool(raw.recorder, CONNECTIONS, WARM_UP, task);
+  const latency = await pool(raw.recorder, 1, LATENCY_PASS, task);
+  return { profile: p, latency };
+}
 
-interface ResolveRun {
+// ---------------------------------------------------------------------------------------------------
+// The crowd: CROWD players bet at once on one round through CROWD_CONNECTIONS connections, then one
+// resolve settles them all (fanned out on the in-process settlement queue, the same batch handler
+// the SQS-triggered Lambda runs)
+
+interface CrowdResult {
+  bets: Pass;
+  /** Bet transactions sent, and those canceled (a retry after a collision would add one). */
+  transactions: number;
+  canceled: number;
+  settle: SettleRun;
+}
+
+const queueOf = (stack: Stack) => stack.context.settlementQueue as InProcessSettlementQueue;
+
+async function measureCrowd(stack: Stack, api: Api): Promise<CrowdResult> {
+  const tableId = await openTable(api, stack.keys, 'bench crowd');
+  const round = await expectOk(api('POST', `/v1/tables/${tableId}/rounds`, stack.keys.operator, {}), 'round');
+  const roundId: string = round.body.roundId;
+  const ids = Array.from({ length: CROWD }, (_, i) => `c-${i}`);
+  await fundAll(stack, ids);
+  let next = 0;
+  const bets = await cannon(stack, CROWD_CONNECTIONS, { seconds: 600, max: CROWD }, () => {
+    const i = next++;
+    const seat = i < 14 ? { seat: i + 1 } : {};
+    return {
+      method: 'POST',
+      path: `/v1/rounds/${roundId}/bets`,
+      body: JSON.stringify({ playerId: ids[i % CROWD], ...BET(i % 2 ? 'BANKER' : 'PLAYER'), ...seat }),
+    };
+  });
+  const settle = await settleRound(stack, api, roundId, CROWD);
+  return {
+    bets,
+    transactions: bets.perCommand.TransactWriteItems?.length ?? 0,
+    canceled: bets.failedCalls,
+    settle,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settlement at scale: a round of N positions, resolved through the handler, settled inline (N up to
+// INLINE_SETTLE_MAX) or in batches of SETTLE_BATCH_SIZE by the settlement queue
+
+interface SettleRun {
   n: number;
-  ms: number;
+  /** The resolve request, to its answer (SETTLED, or SETTLING when fanned out). */
+  answerMs: number;
+  answerPhase: string;
+  /** From the resolve request to the round SETTLED (the last batch landed). */
+  settledMs: number;
+  /** Time with at least one DynamoDB call in flight over the whole settlement. */
   busyMs: number;
   profile: Profile;
   paid: number;
-  rawSettleMs: number;
 }
 
-async function measureResolve(stack: Stack, api: Api, raw: Raw): Promise<ResolveRun[]> {
-  const { keys } = stack;
-  const tableId = await openTable(api, keys, 'bench resolve');
-  const players = Array.from({ length: Math.max(...RESOLVE_SIZES) }, (_, i) => `res-${i}`);
-  await bounded(players.length, CONNECTIONS, (i) => fund(api, keys, players[i]!));
-
-  const play = async (n: number): Promise<Omit<ResolveRun, 'rawSettleMs'> & { positions: Json[] }> => {
-    const round = await expectOk(api('POST', `/v1/tables/${tableId}/rounds`, keys.operator, {}), 'round');
-    const roundId: string = round.body.roundId;
-    // Half on Punto, half on Banca: some positions are paid (wallet + ledger), some lost (position only).
-    await bounded(n, CONNECTIONS, async (i) => {
-      await expectOk(
-        api('POST', `/v1/rounds/${roundId}/bets`, keys.operator, {
-          playerId: players[i],
-          ...BET(i % 2 ? 'BANKER' : 'PLAYER'),
-        }),
-        'bet',
-      );
-    });
-    stack.recorder.take();
-    stack.recorder.capacity = true;
-    const t0 = performance.now();
-    const resolved = await expectOk(api('POST', `/v1/rounds/${roundId}/resolve`, keys.operator), 'resolve');
-    const elapsed = performance.now() - t0;
-    stack.recorder.capacity = false;
-    const calls = stack.recorder.take();
-    if (resolved.body.lastCoup) {
-      // The cut card came out: a new shoe for the next rounds.
-      await expectOk(api('POST', `/v1/shoes/${resolved.body.shoeId}/close`, keys.admin), 'close shoe');
-      await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, keys.admin), 'shoe');
-    }
-    if (raw.settlement === undefined) {
-      raw.settlement = (await raw.item(stack.names.game, `ROUND#${roundId}`, `P#${players[0]}`)).settlement;
-    }
-    const positions: Json[] = resolved.body.positions;
-    return {
-      n,
-      ms: elapsed,
-      busyMs: busy(calls.map((c) => [c.start, c.end])),
-      profile: profile(calls),
-      paid: positions.filter((p) => p.payout > 0 || (p.commissionOwed ?? 0) > 0).length,
-      positions,
-    };
+async function settleRound(
+  stack: Stack,
+  api: Api,
+  roundId: string,
+  n: number,
+  price?: Raw,
+): Promise<SettleRun> {
+  const queue = queueOf(stack);
+  await queue.idle();
+  stack.recorder.take();
+  stack.recorder.capacity = true;
+  const t0 = performance.now();
+  const answer = await expectOk(api('POST', `/v1/rounds/${roundId}/resolve`, stack.keys.operator), 'resolve');
+  const answerMs = performance.now() - t0;
+  await queue.idle();
+  const round = await stack.context.store.get('round', { roundId });
+  const settledMs = performance.now() - t0;
+  stack.recorder.capacity = false;
+  const calls = stack.recorder.take();
+  if (round?.status !== 'SETTLED') throw new Error(`round of ${n} not settled: ${round?.status}`);
+  if (queue.deadLetters.length > 0) throw new Error(`${queue.deadLetters.length} batch(es) dead-lettered`);
+  const positions = await stack.context.store.listPositions(roundId);
+  return {
+    n,
+    answerMs,
+    answerPhase: answer.body.phase,
+    settledMs,
+    busyMs: busy(calls.map((c) => [c.start, c.end])),
+    profile: profile(calls, price ? await pricer(price)(calls) : undefined),
+    paid: positions.filter((p) => (p.settlement?.payout ?? 0) > 0 || (p.settlement?.commissionOwed ?? 0) > 0)
+      .length,
   };
+}
 
-  for (let i = 0; i < 2; i++) await play(4); // warm-up
-  const runs: ResolveRun[] = [];
-  for (let rep = 0; rep < RESOLVE_REPS; rep++) {
-    const order = rep % 2 ? [...RESOLVE_SIZES].reverse() : RESOLVE_SIZES;
-    for (const n of order) {
-      const run = await play(n);
-      // The same settlement writes, raw, with the same paid/lost mix and the same concurrency bound.
-      const items = await raw.positions(n);
-      const paid = run.positions.map((p) => p.payout > 0 || (p.commissionOwed ?? 0) > 0);
-      const t0 = performance.now();
-      await bounded(n, SETTLE_CONCURRENCY, (i) => raw.settle(items[i]!, paid[i]!));
-      const { positions: _, ...rest } = run;
-      runs.push({ ...rest, rawSettleMs: performance.now() - t0 });
+async function measureSettlement(stack: Stack, api: Api, raw: Raw): Promise<SettleRun[]> {
+  const players = Array.from({ length: Math.max(...SETTLE_SIZES) }, (_, i) => `s-${i}`);
+  await fundAll(stack, players);
+  const runs: SettleRun[] = [];
+  for (const n of SETTLE_SIZES) {
+    const tableId = await openTable(api, stack.keys, `bench settle ${n}`);
+    for (let rep = 0; rep < SETTLE_REPS(n); rep++) {
+      const round = await expectOk(
+        api('POST', `/v1/tables/${tableId}/rounds`, stack.keys.operator, {}),
+        'round',
+      );
+      const roundId: string = round.body.roundId;
+      // Half on Punto, half on Banca: some positions are paid (wallet + ledger), some lost (position only).
+      await bounded(n, SETUP_CONCURRENCY, async (i) => {
+        await stack.context.core.placeBet(ACTOR, {
+          roundId,
+          playerId: players[i]!,
+          bets: [{ type: i % 2 ? 'BANKER' : 'PLAYER', amount: STAKE }],
+          idempotencyKey: `${roundId}-${i}`,
+        });
+      });
+      // AWS-model pricing reads back every written item: done on the rounds of up to 200 positions.
+      const run = await settleRound(stack, api, roundId, n, n <= 200 ? raw : undefined);
+      runs.push(run);
+      console.log(
+        `  settle N=${String(n).padStart(5)}: answer ${ms(run.answerMs)} ms (${run.answerPhase}), settled in ` +
+          `${ms(run.settledMs)} ms, ${run.profile.calls} calls, ${run.profile.writes} write items`,
+      );
+      const view = await stack.context.store.get('round', { roundId });
+      if (view?.coup?.last) {
+        await expectOk(api('POST', `/v1/shoes/${view.shoeId}/close`, stack.keys.admin), 'close shoe');
+        await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, stack.keys.admin), 'shoe');
+      }
     }
   }
   return runs;
@@ -1123,124 +1348,145 @@ function machine(): string {
   );
 }
 
+const awsText = (p: Profile) => `${p.aws.total} (${p.aws.read} + ${p.aws.write})`;
+
 /** Per N, the median of each figure over the rounds of that size. */
-function resolveMedians(runs: readonly ResolveRun[]) {
-  return RESOLVE_SIZES.map((n) => {
+function settleMedians(runs: readonly SettleRun[]) {
+  return [...new Set(runs.map((r) => r.n))].map((n) => {
     const rs = runs.filter((r) => r.n === n);
+    const priced = rs.filter((r) => r.profile.aws.total > 0);
     return {
       n,
-      ms: median(rs.map((r) => r.ms)),
+      phase: rs[0]!.answerPhase,
+      answerMs: median(rs.map((r) => r.answerMs)),
+      settledMs: median(rs.map((r) => r.settledMs)),
       busyMs: median(rs.map((r) => r.busyMs)),
       calls: median(rs.map((r) => r.profile.calls)),
       writes: median(rs.map((r) => r.profile.writes)),
       capacity: median(rs.map((r) => r.profile.capacity)),
+      aws: priced.length > 0 ? median(priced.map((r) => r.profile.aws.write)) : Number.NaN,
       paid: median(rs.map((r) => r.paid)),
-      raw: median(rs.map((r) => r.rawSettleMs)),
     };
   });
 }
 
-/** The verdict in one paragraph, from the same figures as the tables. */
-function inShort(ops: OperationResult[], runs: ResolveRun[], writesPerPosition: number, r2: number): string {
-  const range = (values: number[], format: (n: number) => string) =>
-    `${format(Math.min(...values))} to ${format(Math.max(...values))}`;
-  const p50 = (p: Pass) => median(p.latencies);
-  return (
-    '**In short:** at one connection the handlers take ' +
-    `${range(
-      ops.map((o) => p50(o.latency.handler) / p50(o.latency.raw)),
-      (n) => n.toFixed(2),
-    )}× the time of their bare DynamoDB calls (` +
-    `${range(
-      ops.map((o) => p50(o.latency.handler) - p50(o.latency.raw)),
-      (n) => n.toFixed(1),
-    )} ms per request more) and ` +
-    `${range(
-      ops.map((o) => sum(o.latency.handler.latencies) / o.latency.handler.busyMs),
-      (n) => n.toFixed(2),
-    )}× the time their own calls are in flight; under ${CONNECTIONS} connections they reach ` +
-    `${range(
-      ops.map((o) => (100 * o.load.handler.perSecond) / o.load.raw.perSecond),
-      (n) => n.toFixed(0),
-    )}% of the raw throughput, with the handlers, autocannon and DynamoDB Local sharing two cores. ` +
-    `Resolving a round writes ${writesPerPosition.toFixed(2)} more items per position (a line, R² ` +
-    `${r2.toFixed(3)}) and takes ${times(sum(runs.map((r) => r.ms)) / sum(runs.map((r) => r.busyMs)))} ` +
-    'the time its DynamoDB calls are in flight.'
-  );
+interface Report {
+  ops: OperationResult[];
+  legacy: { profile: Profile; latency: Pass };
+  crowd: CrowdResult;
+  settle: SettleRun[];
+  startLoad: number;
 }
 
-function section(ops: OperationResult[], runs: ResolveRun[], startLoad: number): string {
-  const writesFit = fit(resolveMedians(runs).map((r) => [r.n, r.writes]));
+function section(r: Report): string {
+  const { ops, legacy, crowd } = r;
+  const bet = ops.find((o) => o.name.startsWith('POST'))!;
+  const p50 = (p: Pass) => median(p.latencies);
+  const byN = settleMedians(r.settle);
+  const big = byN.at(-1)!;
+  const fanned = byN.filter((x) => x.phase === 'SETTLING');
+  const writes = fit(fanned.map((x) => [x.n, x.writes]));
+  const capacity = fit(fanned.map((x) => [x.n, x.capacity]));
+  const awsPer = byN.filter((x) => Number.isFinite(x.aws) && x.n >= 50);
+  const awsFit = awsPer.length >= 2 ? fit(awsPer.map((x) => [x.n, x.aws])) : undefined;
   const lines = [
     SECTION,
     '',
     `Measured by \`bench/api.ts\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}; load average ` +
-      `${startLoad.toFixed(2)} at the start (other work was running on the box). Everything shares the ` +
-      'same 2 cores: DynamoDB Local (Java), the local HTTP server running the Lambda handlers, autocannon ' +
-      'and the raw client.',
+      `${r.startLoad.toFixed(2)} at the start (other work was running on the box). Everything shares the ` +
+      'same 2 cores: DynamoDB Local (Java), the local HTTP server running the Lambda handlers, autocannon, ' +
+      'the raw client and the settlement queue’s batches.',
     '',
     '**DynamoDB Local on one small box is not DynamoDB.** Its latency profile differs: a call is a ' +
       'millisecond or so of Java on the very cores the API runs on, not a network round trip to a ' +
-      'replicated fleet; it is one process, with no partitions and no throttling; a transaction costs ' +
-      'a few single-item calls here, in a different proportion than on AWS. The absolute figures say ' +
-      'little about AWS; the ratios are the point — the same operation through the handler and as bare ' +
-      'DynamoDB calls, in the same run, on the same emulator.',
+      'replicated fleet; it is one process, with no partitions, no throttling and no transaction ' +
+      'conflicts (it serialises transactions); its capacity accounting is its own (a transaction is ' +
+      'charged about 4 units per table plus 4 per item written to an index, whatever the sizes). The ' +
+      'absolute figures say little about AWS; the ratios are the point — the same operation through the ' +
+      'handler and as bare DynamoDB calls, in the same run, on the same emulator. Capacity is given both ' +
+      'as DynamoDB Local reports it (the figure the 31.5 of issue #11 was) and as AWS’s pricing model ' +
+      'counts it from the sizes of the items each call read or wrote.',
     '',
-    inShort(ops, runs, writesFit.b, writesFit.r2),
+    `**In short:** a bet is **${bet.handler.calls} calls in ${bet.handler.roundTrips} round trips** ` +
+      `(before #11, measured in this run: ${legacy.profile.calls} in ${legacy.profile.roundTrips}); ` +
+      `**${bet.handler.capacity} capacity units as DynamoDB Local counts them** ` +
+      `(${((100 * bet.handler.capacity) / legacy.profile.capacity).toFixed(0)}% of the ` +
+      `${legacy.profile.capacity} of the bet before #11 in this run), **${awsText(bet.handler)} RCU + WCU ` +
+      `in AWS’s model** (${((100 * bet.handler.aws.total) / legacy.profile.aws.total).toFixed(0)}% of ` +
+      `${legacy.profile.aws.total}); the handler takes **${times(p50(bet.latency.handler) / p50(bet.latency.raw))} ` +
+      `the time of its raw calls** at p50. ${int(crowd.bets.count)} players betting at once through ` +
+      `${CROWD_CONNECTIONS} connections: ${int(crowd.bets.statuses['201'] ?? 0)} accepted, ` +
+      `${crowd.bets.failures} failed, ${crowd.canceled} transactions canceled (retried); one resolve ` +
+      `answered ${crowd.settle.answerPhase} in ${ms(crowd.settle.answerMs)} ms and all ${int(crowd.settle.n)} ` +
+      `positions were settled ${ms(crowd.settle.settledMs / 1000)} s later. ${int(big.n)} positions ` +
+      `settle in ${ms(big.settledMs / 1000)} s here (${ms(big.settledMs / big.n)} ms each on this box), ` +
+      `**${writes.b.toFixed(2)} write items and ${capacity.b.toFixed(1)} DynamoDB Local capacity units ` +
+      `per position**${awsFit ? ` (${awsFit.b.toFixed(1)} WCU per position in AWS’s model)` : ''}.`,
     '',
     '**Method.** Each operation is measured two ways in one process: through the local HTTP server ' +
-      '(`functions/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth, ' +
-      'Idempotency-Key, the use case, the DynamoDB adapter), driven by autocannon on 127.0.0.1 (in the same process); and as ' +
-      '*raw*: the same DynamoDB calls issued directly with `@aws-sdk/lib-dynamodb`, in the same order and ' +
-      'parallelism, on items of the same size. Before timing, the bench records the calls of one handler ' +
-      'request and of one raw mirror and stops if they differ (command, table, transaction items). ' +
-      `Latency: one connection, ${LATENCY_PASS.seconds} s or ${int(LATENCY_PASS.max)} requests per side; ` +
-      `throughput: ${CONNECTIONS} connections, ${LOAD_PASS.seconds} s or ${int(LOAD_PASS.max)} requests ` +
-      `per side; the two take turns in ${4 * TURNS} slices (handler, raw, raw, handler; ×${TURNS}) so ` +
-      `that warm-up drift and other work on the box weigh on both alike, after a ${WARM_UP.seconds} s ` +
-      `warm-up of each. Bets go to ${TABLES} full tables (14 seats: ${HANDLER_SEATS} ` +
-      `players bet through the handler, ${RAW_SEATS} raw), one open round each, the players taken in turn ` +
-      'so concurrent bets never share a wallet; every player was seated by a first bet, so each bet raises ' +
-      'a position by 50.00 EUR (the steady state), with a fresh Idempotency-Key; the rounds stay open. ' +
+      '(`functions/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth ' +
+      '(cached principal), the use case, the DynamoDB adapter), driven by autocannon on 127.0.0.1 (in the ' +
+      'same process); and as *raw*: the same DynamoDB calls issued directly with `@aws-sdk/lib-dynamodb`, ' +
+      'keyed with the adapter’s own key builders (`LOCATE`), in the same order and parallelism, on items ' +
+      'of the same size. Before timing, the bench records the calls of one handler request and of one ' +
+      'raw mirror (after one unrecorded warm-up request each) and stops if they differ (command, table, ' +
+      `transaction items). Latency: one connection, ${LATENCY_PASS.seconds} s or ${int(LATENCY_PASS.max)} ` +
+      `requests per side; throughput: ${CONNECTIONS} connections, ${LOAD_PASS.seconds} s or ` +
+      `${int(LOAD_PASS.max)} requests per side; the two take turns in ${4 * TURNS} slices (handler, raw, ` +
+      `raw, handler; ×${TURNS}) so that warm-up drift and other work on the box weigh on both alike, ` +
+      `after a ${WARM_UP.seconds} s warm-up of each. Bets go to ${TABLES} full tables, one open round each ` +
+      `(${HANDLER_PLAYERS} players bet through the handler, ${RAW_PLAYERS} raw, ${LEGACY_PLAYERS} with ` +
+      'the pre-#11 calls), the players taken in turn so concurrent bets never share a wallet; every ' +
+      'player has a position from a first bet, so each bet raises it by 50.00 EUR (the steady state), ' +
+      'standing, with a fresh Idempotency-Key. ' +
       (TURNS > 1
         ? `Ratios in brackets: their lowest and highest over the ${TURNS} turns, i.e. how much they ` +
           'move within one run. '
         : '') +
       '*Handler ÷ own DynamoDB time* needs no raw mirror: the handler latency over the time during which ' +
       'at least one of its DynamoDB calls was outstanding, in the same requests (timed at the document ' +
-      'client inside the server, one connection) — the steadiest of the ratios on a shared box. Capacity ' +
-      'units are what DynamoDB Local reports with ReturnConsumedCapacity (transactions count double, ' +
-      'index writes count).',
+      'client inside the server, one connection). *AWS model*: a strongly consistent read is 1 RCU per ' +
+      '4 KB (eventually consistent: half), a write 1 WCU per KB, a transactional write (ConditionCheck ' +
+      'included) 2 WCU per KB per item, and an item copied into an index costs that write again ' +
+      '(docs/data-model.md), sizes from the items themselves.',
     '',
-    '| operation | calls (round trips) | reads | write items | capacity units | handler p50 / p99 ms | raw p50 / p99 ms | handler ÷ raw (p50) | handler − raw (p50) | handler ÷ own DynamoDB time |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| operation | calls (round trips) | reads | write items | capacity units (DynamoDB Local) | RCU + WCU (AWS model) | handler p50 / p99 ms | raw p50 / p99 ms | handler ÷ raw (p50) | handler − raw (p50) | handler ÷ own DynamoDB time |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const op of ops) {
     const h = op.latency.handler;
-    const r = op.latency.raw;
+    const w = op.latency.raw;
     lines.push(
       `| ${op.name} | ${op.handler.calls} (${op.handler.roundTrips}) | ${op.handler.reads} | ` +
-        `${op.handler.writes} | ${op.handler.capacity} | ${ms(median(h.latencies))} / ${ms(pct(h.latencies, 99))} | ` +
-        `${ms(median(r.latencies))} / ${ms(pct(r.latencies, 99))} | ` +
+        `${op.handler.writes} | ${op.handler.capacity} | ${awsText(op.handler)} | ` +
+        `${ms(median(h.latencies))} / ${ms(pct(h.latencies, 99))} | ` +
+        `${ms(median(w.latencies))} / ${ms(pct(w.latencies, 99))} | ` +
         `${ratio(op.latency, (p) => median(p.latencies))} | ` +
-        `${ms(median(h.latencies) - median(r.latencies))} ms | ` +
+        `${ms(median(h.latencies) - median(w.latencies))} ms | ` +
         `**${times(sum(h.latencies) / h.busyMs)}** |`,
     );
   }
+  const l = legacy.latency;
+  lines.push(
+    `| POST bets before #11 (its raw calls, for comparison) | ${legacy.profile.calls} (${legacy.profile.roundTrips}) | ` +
+      `${legacy.profile.reads} | ${legacy.profile.writes} | ${legacy.profile.capacity} | ${awsText(legacy.profile)} | – | ` +
+      `${ms(median(l.latencies))} / ${ms(pct(l.latencies, 99))} | – | – | – |`,
+  );
   lines.push(
     '',
     `Under load (${CONNECTIONS} connections):`,
     '',
-    '| operation | handler req/s | handler p50 / p99 ms | raw ops/s | raw p50 / p99 ms | handler ÷ raw (throughput) | DynamoDB calls per request | non-2xx |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| operation | handler req/s | handler p50 / p99 ms | raw ops/s | raw p50 / p99 ms | handler ÷ raw (throughput) | DynamoDB calls per request | canceled transactions | non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const op of ops) {
     const h = op.load.handler;
-    const r = op.load.raw;
+    const w = op.load.raw;
     lines.push(
       `| ${op.name} | ${int(h.perSecond)} | ${ms(median(h.latencies))} / ${ms(pct(h.latencies, 99))} | ` +
-        `${int(r.perSecond)} | ${ms(median(r.latencies))} / ${ms(pct(r.latencies, 99))} | ` +
-        `${ratio(op.load, (p) => p.perSecond)} | ${(h.calls / h.count).toFixed(2)} | ${h.failures + r.failures} |`,
+        `${int(w.perSecond)} | ${ms(median(w.latencies))} / ${ms(pct(w.latencies, 99))} | ` +
+        `${ratio(op.load, (p) => p.perSecond)} | ${(h.calls / h.count).toFixed(2)} | ${h.failedCalls} | ` +
+        `${h.failures + w.failures} |`,
     );
   }
   const perCommand = (side: 'handler' | 'raw') => {
@@ -1264,61 +1510,72 @@ function section(ops: OperationResult[], runs: ResolveRun[], startLoad: number):
         .sort((a, b) => median(a[1]) - median(b[1]))
         .map(([k, v]) => `${k} ${ms(median(v))} / ${ms(median(rawCalls[k] ?? []))} ms`)
         .join(', ') +
-      '. "DynamoDB calls per request" above the profile\'s count are retries after a transaction ' +
-      'conflict (concurrent bets at one table share its round item).',
+      '.',
     '',
     'Calls per operation, in order (→ waits for the previous):',
     '',
   );
   for (const op of ops) lines.push(`- ${op.name}: ${op.storage}.`);
+  lines.push(
+    '- POST bets before #11: GetItem principal → PutItem idempotency lock → GetItem round → 4 GetItem in ' +
+      'parallel (ledger key, round, wallet, position) → TransactWriteItems (wallet, ledger, position ' +
+      'appending to betKeys, round ConditionCheck) → UpdateItem idempotency answer.',
+  );
 
-  const byN = resolveMedians(runs);
-  // Lines through the per-N medians: one slow round (GC, a neighbour's burst) does not tilt them.
-  const time = fit(byN.map((r) => [r.n, r.ms]));
-  const writes = writesFit;
-  const calls = fit(byN.map((r) => [r.n, r.calls]));
-  const rawSettle = fit(byN.map((r) => [r.n, r.raw]));
+  const c = crowd.settle;
   lines.push(
     '',
-    `**Resolve** (\`POST /v1/rounds/{id}/resolve\`, one request at a time): a full-table round with N ` +
-      `positions, half on Punto and half on Banca, ${RESOLVE_REPS} rounds per N (medians shown), sizes ` +
-      'interleaved. Resolving closes betting, commits the bets digest, deals (cards, outcome and audit ' +
-      'event in one transaction), settles each position in its own transaction — a paid position reads ' +
-      'its wallet and writes position, wallet and ledger entry; a lost one is one conditional update — ' +
-      `${SETTLE_CONCURRENCY} at a time (the core's settleConcurrency), then writes ROUND_SETTLED. A round ` +
-      'has at most 14 seats (the full table; the table schema allows no more), so 14 is the largest N ' +
-      'the API can produce. *Raw settle* is those settlement writes alone, issued directly with the ' +
-      'same paid/lost mix and the same bound.',
+    `**A crowd on one round.** ${int(crowd.bets.count)} players (14 claiming the 14 seats of a full table, ` +
+      `every other one standing), funded beforehand, each sends one bet at once through ` +
+      `${CROWD_CONNECTIONS} connections (autocannon, one request per player); then one resolve, and the ` +
+      'settlement queue (the in-process adapter the local server runs: the batch handler of the ' +
+      `SQS-triggered Lambda, ${SETTLE_BATCH_SIZE} positions a batch) settles the round.`,
     '',
-    '| N | resolve ms | DynamoDB in flight ms | calls | write items | capacity units | paid positions | raw settle ms |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| players | connections | accepted (201) | non-2xx | bet transactions | canceled (retried) | bets/s | bet p50 / p99 ms | resolve answer | answered in | settled after | per position |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    `| ${int(crowd.bets.count)} | ${CROWD_CONNECTIONS} | ${int(crowd.bets.statuses['201'] ?? 0)} | ` +
+      `${crowd.bets.failures} | ${int(crowd.transactions)} | ${crowd.canceled} | ${int(crowd.bets.perSecond)} | ` +
+      `${ms(median(crowd.bets.latencies))} / ${ms(pct(crowd.bets.latencies, 99))} | ${c.answerPhase} | ` +
+      `${ms(c.answerMs)} ms | ${ms(c.settledMs / 1000)} s | ${ms(c.settledMs / c.n)} ms |`,
+    '',
+    `**Settlement at scale.** Rounds of N positions (half on Punto, half on Banca) placed through the ` +
+      'use case, then one `POST /v1/rounds/{id}/resolve` through the handler, timed to its answer and to ' +
+      `the round SETTLED. Up to ${INLINE_SETTLE_MAX} positions the request settles them itself ` +
+      `(${SETTLE_CONCURRENCY} at a time); above, it answers SETTLING and the settlement queue settles ` +
+      `batches of ${SETTLE_BATCH_SIZE} (4 batches at once in the local adapter, ${SETTLE_CONCURRENCY} ` +
+      'positions at a time in each). Every DynamoDB call of the request and of the batches is counted. ' +
+      'Medians over the rounds of each size; AWS-model write units measured on rounds of up to 200 ' +
+      'positions (they read back every item written).',
+    '',
+    '| N | answer | answered in | settled after | DynamoDB in flight | calls | write items | capacity units (DynamoDB Local) | WCU (AWS model) | paid positions | ms per position |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const r of byN) {
+  for (const x of byN) {
     lines.push(
-      `| ${r.n} | ${ms(r.ms)} | ${ms(r.busyMs)} | ${r.calls} | ${r.writes} | ${r.capacity} | ${r.paid} | ${ms(r.raw)} |`,
+      `| ${int(x.n)} | ${x.phase} | ${ms(x.answerMs)} ms | ${ms(x.settledMs)} ms | ${ms(x.busyMs)} ms | ` +
+        `${int(x.calls)} | ${int(x.writes)} | ${int(x.capacity)} | ${Number.isFinite(x.aws) ? int(x.aws) : '–'} | ` +
+        `${int(x.paid)} | ${ms(x.settledMs / x.n)} |`,
     );
   }
   lines.push(
     '',
-    `Least-squares lines through the medians: write items ≈ ${writes.a.toFixed(1)} + ` +
-      `**${writes.b.toFixed(2)} per position** (R² ${writes.r2.toFixed(3)}) and DynamoDB calls ≈ ` +
-      `${calls.a.toFixed(1)} + ${calls.b.toFixed(2)}·N — O(N) writes. The fixed part (11 write items; a round ` +
-      'of one lost position writes 12) is the idempotency record (lock and answer), four round updates ' +
-      '(no va más, bets digest, dealt, settled), the shoe cursor, the table and three audit events; each ' +
-      'position adds 1 write item when lost and 3 when paid. Resolve time ≈ ' +
-      `**${ms(time.a)} ms + ${ms(time.b)} ms per position** (R² ${time.r2.toFixed(2)}); raw settlement ≈ ` +
-      `${ms(rawSettle.a)} ms + ${ms(rawSettle.b)} ms per position (R² ${rawSettle.r2.toFixed(2)}): per ` +
-      `position the resolve costs ${times(time.b / rawSettle.b)} its raw writes (a slope over a large fixed ` +
-      'part on a shared box: read it loosely). The steady ratio: the whole resolve takes ' +
-      `**${times(sum(runs.map((r) => r.ms)) / sum(runs.map((r) => r.busyMs)))} the time its DynamoDB calls ` +
-      `are in flight** (all ${runs.length} rounds). On DynamoDB, where concurrent calls do not compete ` +
-      `for the same two cores, settling is a staircase — one wave of round trips per ${SETTLE_CONCURRENCY} ` +
-      'positions — while the writes stay linear in N.',
+    `Lines through the fanned-out rounds (N ≥ ${fanned[0]?.n ?? '–'}): write items ≈ ${writes.a.toFixed(0)} + ` +
+      `**${writes.b.toFixed(2)} per position** (R² ${writes.r2.toFixed(3)}); DynamoDB Local capacity ≈ ` +
+      `${capacity.a.toFixed(0)} + **${capacity.b.toFixed(1)} per position** (R² ${capacity.r2.toFixed(3)})` +
+      (awsFit ? `; AWS model ≈ ${awsFit.a.toFixed(0)} + **${awsFit.b.toFixed(1)} WCU per position**` : '') +
+      '. Per position: the settlement transaction (position, wallet and ledger entry when money moves; the ' +
+      'position alone when it is lost), the position and wallet reads, and the batch’s share of its ' +
+      '`batch` record and of the listing that finishes the round. The fixed part: no va más (the round, ' +
+      'then the round and its 16 gates in one transaction), the bets digest, the deal, ROUND_SETTLED. ' +
+      `${int(big.n)} positions took ${ms(big.settledMs / 1000)} s on this box, ${ms((big.busyMs / big.settledMs) * 100)}% ` +
+      'of it with a DynamoDB call in flight; on AWS the batches run in parallel Lambdas (the event ' +
+      'source’s maximum concurrency, docs/deploy.md) and each batch is about seven waves of one ' +
+      'transaction round trip.',
     '',
-    '**Rerun:** `pnpm bench api` (about 2½ minutes; needs Java 17 for DynamoDB Local; close other ' +
-      'heavy work first). ' +
-      '`node_modules/.bin/tsx bench/api.ts --quick --no-write` is a short smoke run that prints the ' +
-      'section instead of writing it. Every run prints one JSON line with all the figures.',
+    '**Rerun:** `pnpm bench api` (about 15 minutes: it funds and places 12,000 positions; needs Java 17 ' +
+      'for DynamoDB Local; close other heavy work first). `node_modules/.bin/tsx bench/api.ts --quick ' +
+      '--no-write` is a short smoke run that prints the section instead of writing it. Every run prints ' +
+      'one JSON line with all the figures.',
   );
   return `${lines.join('\n')}\n`;
 }
@@ -1337,6 +1594,7 @@ const summary = (p: Pass) => ({
 export async function run(): Promise<void> {
   const startLoad = loadavg()[0]!;
   const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   console.log(`api bench — ${QUICK ? 'quick run, ' : ''}starting DynamoDB Local and the local server`);
   const stack = await startStack();
   const raw = new Raw(stack.endpoint, stack.names);
@@ -1346,55 +1604,55 @@ export async function run(): Promise<void> {
     const world = await setUp(stack, api, raw);
     raw.world = world;
     console.log(
-      `  ${world.players.length} handler players and ${world.raw.length} raw players at ${TABLES} tables ` +
-        `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      `  ${world.players.length + world.raw.length + world.legacy.length} players at ${TABLES} tables (${elapsed()})`,
     );
-    const results: OperationResult[] = [];
+    const ops: OperationResult[] = [];
     for (const op of operations(world, raw)) {
       const r = await measureOperation(stack, raw, op);
-      results.push(r);
+      ops.push(r);
       const h = r.latency.handler;
       const w = r.latency.raw;
-      const cmds = (p: Pass) =>
-        Object.entries(p.perCommand)
-          .map(([k, v]) => `${k} ${ms(median(v))}`)
-          .join(', ');
-      console.log(`    calls at c=1 — handler: ${cmds(h)}; raw: ${cmds(w)}`);
       console.log(
-        `  ${op.name.padEnd(42)} c=1 handler p50 ${ms(median(h.latencies))} ms, raw ${ms(median(w.latencies))} ms ` +
-          `(${times(median(h.latencies) / median(w.latencies))}); c=${CONNECTIONS} ${int(r.load.handler.perSecond)} ` +
-          `req/s vs raw ${int(r.load.raw.perSecond)} ops/s; non-2xx ${r.load.handler.failures + h.failures}`,
+        `  ${op.name.padEnd(42)} ${r.handler.calls} calls (${r.handler.roundTrips} trips), capacity ` +
+          `${r.handler.capacity} local / ${r.handler.aws.total} aws; c=1 handler p50 ${ms(median(h.latencies))} ms, ` +
+          `raw ${ms(median(w.latencies))} ms (${times(median(h.latencies) / median(w.latencies))}); c=${CONNECTIONS} ` +
+          `${int(r.load.handler.perSecond)} req/s vs raw ${int(r.load.raw.perSecond)} ops/s (${elapsed()})`,
       );
     }
-    const runs = await measureResolve(stack, api, raw);
-    for (const n of RESOLVE_SIZES) {
-      const rs = runs.filter((r) => r.n === n);
-      console.log(
-        `  resolve N=${String(n).padStart(2)}: ${ms(median(rs.map((r) => r.ms)))} ms, ` +
-          `${median(rs.map((r) => r.profile.calls))} calls, ${median(rs.map((r) => r.profile.writes))} write items, ` +
-          `raw settle ${ms(median(rs.map((r) => r.rawSettleMs)))} ms`,
-      );
-    }
-    const text = section(results, runs, startLoad);
+    const legacy = await measureLegacy(raw, world);
+    console.log(
+      `  bet before #11 (raw): ${legacy.profile.calls} calls (${legacy.profile.roundTrips} trips), capacity ` +
+        `${legacy.profile.capacity} local / ${legacy.profile.aws.total} aws; p50 ${ms(median(legacy.latency.latencies))} ms`,
+    );
+    const crowd = await measureCrowd(stack, api);
+    console.log(
+      `  crowd: ${crowd.bets.count} bets, ${crowd.bets.failures} failed, ${crowd.transactions} transactions, ` +
+        `${crowd.canceled} canceled; settled ${crowd.settle.n} in ${ms(crowd.settle.settledMs / 1000)} s (${elapsed()})`,
+    );
+    const settle = await measureSettlement(stack, api, raw);
+    const report: Report = { ops, legacy, crowd, settle: [...settle, crowd.settle], startLoad };
+    report.settle.sort((a, b) => a.n - b.n);
+    const text = section(report);
     console.log(
       JSON.stringify({
         api: {
-          operations: results.map((r) => ({
+          operations: ops.map((r) => ({
             name: r.name,
             profile: { ...r.handler, signature: r.handler.signature.join(' ') },
             latency: { handler: summary(r.latency.handler), raw: summary(r.latency.raw) },
             load: { handler: summary(r.load.handler), raw: summary(r.load.raw) },
           })),
-          resolve: runs.map((r) => ({
-            n: r.n,
-            ms: +r.ms.toFixed(2),
-            busyMs: +r.busyMs.toFixed(2),
-            calls: r.profile.calls,
-            writes: r.profile.writes,
-            capacity: r.profile.capacity,
-            paid: r.paid,
-            rawSettleMs: +r.rawSettleMs.toFixed(2),
-          })),
+          legacyBet: {
+            profile: { ...legacy.profile, signature: legacy.profile.signature.join(' ') },
+            latency: summary(legacy.latency),
+          },
+          crowd: {
+            bets: summary(crowd.bets),
+            transactions: crowd.transactions,
+            canceled: crowd.canceled,
+            settle: { ...crowd.settle, profile: { ...crowd.settle.profile, signature: undefined } },
+          },
+          settle: report.settle.map((s) => ({ ...s, profile: { ...s.profile, signature: undefined } })),
         },
         node: process.version,
         loadAverage: startLoad,
