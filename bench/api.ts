@@ -531,6 +531,9 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
     );
     if (seat === rawSeats[0]) betResponse = bet.text;
   });
+  // The pre-#11 bet's players get the position shape of that time: in the player index (GSI) from
+  // their first bet, so each of their raises rewrote the index entry too.
+  await bounded(legacy.length, CONNECTIONS, (i) => raw.legacyShape(legacy[i]!));
   const first = rawSeats[0]!;
   const ledgerItem = await raw.item('ledger', {
     operatorId: OPERATOR,
@@ -743,6 +746,22 @@ class Raw {
             },
           },
         ],
+      }),
+    );
+  }
+
+  /** A position as pre-#11 bets left it: indexed in the player index from its first bet. */
+  async legacyShape(seat: Seat): Promise<void> {
+    const position = await this.item('position', { roundId: seat.roundId, playerId: seat.playerId });
+    await this.doc.send(
+      new UpdateCommand({
+        ...this.where('position', { roundId: seat.roundId, playerId: seat.playerId }),
+        UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :sk, betKeys = :keys',
+        ExpressionAttributeValues: {
+          ':pk': `PLAYER#${OPERATOR}#${seat.playerId}`,
+          ':sk': `${String(position.openedAt)}#${seat.roundId}`,
+          ':keys': [`c:${freshKey('first')}`],
+        },
       }),
     );
   }
