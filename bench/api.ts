@@ -936,6 +936,8 @@ async function cannon(
       {
         url: stack.url,
         connections,
+        // The crowd's requests queue behind each other on a shared box: seconds, not the 10 s default.
+        timeout: 120,
         duration: bounds.seconds,
         maxOverallRequests: bounds.max,
         requests: [
