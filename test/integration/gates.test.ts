@@ -8,6 +8,7 @@ import { gateOf } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { createTestStack, type TestStack } from '../support/dynamodb';
+import { DelegatingStore } from '../support/faulty-store';
 import { codeOf, wholeLedger } from '../support/game';
 
 let stack: TestStack;
@@ -44,15 +45,17 @@ async function round(betGates?: number) {
  * A store that shows the round as it was when the call began (an eventually consistent read that
  * lags), and runs `meanwhile` — "no va más" — just before the call's transaction.
  */
-class LateStore implements Store {
+class LateStore extends DelegatingStore {
   private snapshot: Entities['round'] | undefined;
   private fired = false;
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly meanwhile: () => Promise<unknown>,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  async get<E extends Entity>(entity: E, key: EntityKeys[E], options?: ReadOptions) {
+  override async get<E extends Entity>(entity: E, key: EntityKeys[E], options?: ReadOptions) {
     if (entity === 'round') {
       this.snapshot ??= (await this.inner.get('round', key as EntityKeys['round']))!;
       return this.snapshot as Entities[E];
@@ -60,24 +63,13 @@ class LateStore implements Store {
     return this.inner.get(entity, key, options);
   }
 
-  async transact(ops: readonly WriteOp[]) {
+  override async transact(ops: readonly WriteOp[]) {
     if (!this.fired && ops.some((o) => o.entity === 'gate' && o.kind === 'check')) {
       this.fired = true;
       await this.meanwhile();
     }
     return this.inner.transact(ops);
   }
-
-  listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
-  listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
-  listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
-  listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
-  listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
-  listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
-  auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
-  listSeats: Store['listSeats'] = (...a) => this.inner.listSeats(...a);
-  listBatches: Store['listBatches'] = (...a) => this.inner.listBatches(...a);
-  listLedgerRange: Store['listLedgerRange'] = (...a) => this.inner.listLedgerRange(...a);
 }
 
 describe('betting gates', () => {

@@ -32,7 +32,7 @@ import type { BetInput, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from 
 import { DomainError } from '../errors';
 import { gateOf } from '../gates';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
-import { TransactionCanceled, type WriteOp } from '../ports/store';
+import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { betList, ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
@@ -226,34 +226,15 @@ function planSeat(
     since: at,
     updatedAt: at,
   };
-  const seatKey = { ...key, seat: requested };
-  if (!target?.playerId) {
-    return {
-      seat: requested,
-      claimed: true,
-      op: {
-        kind: 'update',
-        entity: 'seat',
-        key: seatKey,
-        set: claim,
-        upsert: true,
-        expect: { playerId: null },
-      },
-    };
-  }
+  // Claimed if free (the item may not exist yet), or from a holder idle since it was read.
+  const claimIf = (expect: Expect, upsert: boolean): SeatPlan => ({
+    seat: requested,
+    claimed: true,
+    op: { kind: 'update', entity: 'seat', key: { ...key, seat: requested }, set: claim, upsert, expect },
+  });
+  if (!target?.playerId) return claimIf({ playerId: null }, true);
   if (seatIdle(target, facts.tableRound)) {
-    // Taken from an idle holder: conditional on him not having bet since it was read.
-    return {
-      seat: requested,
-      claimed: true,
-      op: {
-        kind: 'update',
-        entity: 'seat',
-        key: seatKey,
-        set: claim,
-        expect: { playerId: target.playerId, lastRound: target.lastRound ?? null },
-      },
-    };
+    return claimIf({ playerId: target.playerId, lastRound: target.lastRound ?? null }, false);
   }
   throw conflict('SEAT_TAKEN', `seat ${requested} is taken`);
 }
