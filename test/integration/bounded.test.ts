@@ -1,6 +1,6 @@
 /**
  * No item grows with the number of bets: a position driven past the old breaking point (1,586 raises
- * filled the round item's betKeys to 400 KB; resolve then failed forever and void was refused) stays a
+ * filled the position's betKeys list to 400 KB; resolve then failed forever and void was refused) stays a
  * small item, refuses calls past MAX_POSITION_CALLS with a 422, and its round settles — or voids.
  */
 import { MAX_POSITION_CALLS } from '@pyb/core';
