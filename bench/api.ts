@@ -195,7 +195,7 @@ class Recorder {
           return out;
         } catch (error) {
           const call = this.describe(context.commandName ?? '?', input, {}, start, performance.now());
-          this.calls.push({ ...call, failed: (error as Error).name });
+          this.calls.push({ ...call, failed: (error as Error).name, ...(priced && { input, output: {} }) });
           throw error;
         }
       },
@@ -289,7 +289,8 @@ async function awsUnits(
     return [kb(itemSize(whole)), indexCopies(whole)];
   };
   for (const call of calls) {
-    const input = call.input ?? {};
+    if (!call.input) continue; // recorded while pricing was off
+    const input = call.input;
     const output = call.output ?? {};
     const strong = input.ConsistentRead === true ? 1 : 0.5;
     if (call.command === 'GetItemCommand') {
