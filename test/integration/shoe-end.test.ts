@@ -42,7 +42,8 @@ async function playToEnd(
   config: Record<string, unknown>,
   bet: (roundId: string, n: number) => Promise<void>,
 ) {
-  const table = await core.createTable(admin(), { name: 'End', variant: 'mini', config });
+  // Two decks (a short shoe): a custom table (the presets keep their decks).
+  const table = await core.createTable(admin(), { name: 'End', variant: 'custom', config });
   const shoe = await core.openShoe(admin(), { tableId: table.tableId });
   const rounds: Played[] = [];
   for (let n = 1; ; n++) {
