@@ -1,11 +1,12 @@
 /**
- * Functions that serve no HTTP route: queue consumers. Like routes.ts, each entry declares the
- * least-privilege grants its deployed function gets (infra reads them; nothing else should).
+ * Functions that serve no HTTP route and consume a queue (their handlers are under functions/jobs/,
+ * like the archiver's). Like routes.ts, each entry declares the least-privilege grants its deployed
+ * function gets (infra reads them; nothing else should).
  */
 import type { DataTable, KmsOperation, QueueName, TableAccess } from './routes';
 
 export interface Worker {
-  /** The folder under functions/ holding `handler.ts`. */
+  /** Names the function; its code is functions/jobs/<handler>/handler.ts (`workerEntry`). */
   handler: string;
   description: string;
   /** The queue whose messages invoke it. */
@@ -28,3 +29,6 @@ export const WORKERS: readonly Worker[] = [
     queues: ['settlement'],
   },
 ];
+
+/** The bundle entry of a worker: its folder under functions/ (as routes.ts names a route's). */
+export const workerEntry = (worker: Pick<Worker, 'handler'>): string => `jobs/${worker.handler}`;

@@ -3,13 +3,22 @@ import type { SettlementBatch } from '@pyb/core';
 import { encodeBatch } from '@pyb/settlement-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handler } from '../settle-batch/handler';
-import { type AppContext, setAppContext } from '../src/context';
+import { type AppContext, buildContext, setAppContext } from '../src/context';
 
-// The logger reads its level when it loads (with the handler): before the imports run.
-vi.hoisted(() => {
+// The logger reads its level when it loads (with the handler): before the imports run. The batch
+// handler itself is replaced: this is about how the Lambda reports each message.
+const ran = vi.hoisted(() => {
   process.env.LOG_LEVEL = 'SILENT';
+  return [] as SettlementBatch[];
 });
+vi.mock('@pyb/core/use-cases', async (original) => ({
+  ...(await original<typeof import('@pyb/core/use-cases')>()),
+  runSettlementBatch: async (_ctx: unknown, b: SettlementBatch) => {
+    ran.push(b);
+    if (b.kind === 'settle' && b.batch === 1) throw new Error('DynamoDB said no');
+  },
+}));
+const { handler } = await import('../jobs/settle-batch/handler');
 
 const record = (messageId: string, body: string): SQSRecord =>
   ({ messageId, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
@@ -27,15 +36,12 @@ afterEach(() => setAppContext(undefined));
 
 describe('settle-batch handler', () => {
   it('runs every message’s batch and reports only the failed messages (ReportBatchItemFailures)', async () => {
-    const ran: SettlementBatch[] = [];
-    setAppContext({
-      core: {
-        runSettlementBatch: async (b: SettlementBatch) => {
-          ran.push(b);
-          if (b.kind === 'settle' && b.batch === 1) throw new Error('DynamoDB said no');
-        },
-      },
-    } as unknown as AppContext);
+    const context: AppContext = buildContext({
+      TABLE_PREFIX: 'unused',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    context.settlementQueue = { send: async () => undefined };
+    setAppContext(context);
     const event: SQSEvent = {
       Records: [
         record('m0', encodeBatch(batch(0))),

@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { DataTable, QueueName, Route } from '../../functions/src/routes';
-import type { Worker } from '../../functions/src/workers';
+import { type Worker, workerEntry } from '../../functions/src/workers';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';
@@ -115,7 +115,7 @@ export class RouteFunction extends Construct {
     this.function = new NodejsFunction(this, 'Function', {
       functionName: `pyb-${stage}-${route.handler}`,
       description: describe(route),
-      code: bundledHandlerCode(route.handler),
+      code: bundledHandlerCode('path' in route ? route.handler : workerEntry(route)),
       handler: LAMBDA_HANDLER,
       runtime: RUNTIME,
       architecture: lambda.Architecture.ARM_64,

@@ -3,10 +3,10 @@ import middy from '@middy/core';
 import { runSettlementBatch } from '@pyb/core/use-cases';
 import { decodeBatch } from '@pyb/settlement-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { appContext, useCases } from '../src/context';
-import { logger } from '../src/logger';
-import { flushMetrics } from '../src/metrics';
-import { queueOf } from '../src/queue';
+import { appContext, useCases } from '../../src/context';
+import { logger } from '../../src/logger';
+import { flushMetrics } from '../../src/metrics';
+import { queueOf } from '../../src/queue';
 
 /**
  * The settlement queue's consumer (SQS -> Lambda, ReportBatchItemFailures): each message is one batch
