@@ -46,9 +46,10 @@ import {
   type InProcessSettlementQueue,
   SETTLE_BATCH_SIZE,
 } from '@pyb/core';
+import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
 import type { AppContext } from '@pyb/functions/src/context';
 import { provisionOperator } from '@pyb/functions/src/dev/provision';
-import { LOCATE } from '@pyb/store-dynamodb';
+import { LOCATE } from '@pyb/store-dynamodb/layout';
 import {
   createTables,
   findDynamoDbLocalJar,
@@ -352,8 +353,12 @@ interface Stack {
   names: TableNames;
   keys: { admin: string; operator: string };
   recorder: Recorder;
-  /** The server's composition root: its core (setup at scale) and its in-process settlement queue. */
+  /** The server's composition root (its store, for checks). */
   context: AppContext;
+  /** The use cases on the server's adapters (setup at scale, not measured). */
+  setup: Ctx;
+  /** The server's in-process settlement queue (the settle-batch handler runs behind it). */
+  queue: InProcessSettlementQueue;
   stop(): Promise<void>;
 }
 
@@ -369,6 +374,9 @@ async function startStack(): Promise<Stack> {
   admin.destroy();
   const { buildContext } = await import('@pyb/functions/src/context');
   const { startLocalServer } = await import('@pyb/functions/src/local-server');
+  const { useCases } = await import('@pyb/functions/src/context');
+  const { keysOf } = await import('@pyb/functions/src/keys');
+  const { queueOf } = await import('@pyb/functions/src/queue');
   const context = buildContext({
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     TABLE_PREFIX: PREFIX,
@@ -392,6 +400,9 @@ async function startStack(): Promise<Stack> {
     keys: { admin: key('admin'), operator: key('operator') },
     recorder,
     context,
+    // The very context and queue the resolve handler uses (one per key service and queue).
+    setup: useCases(context, keysOf(context), queueOf(context)),
+    queue: queueOf(context) as InProcessSettlementQueue,
     stop: async () => {
       await server.close();
       context.doc.destroy();
@@ -475,7 +486,7 @@ async function openTable(api: Api, keys: Stack['keys'], name: string, variant = 
 /** Funds wallets through the core itself (setup, not measured). */
 async function fundAll(stack: Stack, playerIds: readonly string[]) {
   await bounded(playerIds.length, SETUP_CONCURRENCY, async (i) => {
-    await stack.context.core.walletTransaction(ACTOR, {
+    await walletTransaction(stack.setup, ACTOR, {
       playerId: playerIds[i]!,
       type: 'CREDIT',
       amount: FUNDS,
@@ -1234,8 +1245,6 @@ interface CrowdResult {
   settle: SettleRun;
 }
 
-const queueOf = (stack: Stack) => stack.context.settlementQueue as InProcessSettlementQueue;
-
 async function measureCrowd(stack: Stack, api: Api): Promise<CrowdResult> {
   const tableId = await openTable(api, stack.keys, 'bench crowd');
   const round = await expectOk(api('POST', `/v1/tables/${tableId}/rounds`, stack.keys.operator, {}), 'round');
@@ -1285,7 +1294,7 @@ async function settleRound(
   n: number,
   price?: Raw,
 ): Promise<SettleRun> {
-  const queue = queueOf(stack);
+  const queue = stack.queue;
   await queue.idle();
   stack.recorder.take();
   stack.recorder.capacity = true;
@@ -1326,7 +1335,7 @@ async function measureSettlement(stack: Stack, api: Api, raw: Raw): Promise<Sett
       const roundId: string = round.body.roundId;
       // Half on Punto, half on Banca: some positions are paid (wallet + ledger), some lost (position only).
       await bounded(n, SETUP_CONCURRENCY, async (i) => {
-        await stack.context.core.placeBet(ACTOR, {
+        await placeBet(stack.setup, ACTOR, {
           roundId,
           playerId: players[i]!,
           bets: [{ type: i % 2 ? 'BANKER' : 'PLAYER', amount: STAKE }],

@@ -5,6 +5,9 @@ import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
 
-export const handler = httpHandler('resolve-round', ENDPOINTS['resolve-round'], ({ context, actor, params }) =>
-  resolveRound(useCases(context, keysOf(context), queueOf(context)), actor, params),
+export const handler = httpHandler(
+  'resolve-round',
+  ENDPOINTS['resolve-round'],
+  ({ context, actor, params }) =>
+    resolveRound(useCases(context, keysOf(context), queueOf(context)), actor, params),
 );

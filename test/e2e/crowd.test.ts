@@ -4,6 +4,7 @@
  * on the settlement queue. Every bet is accepted once, no transaction is retried for contention, no
  * request fails with a 5xx; every position is paid exactly once and every ledger reconciles.
  */
+import { type Ctx, getLedger, getWallet, walletTransaction } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client, freshKey, type Json } from './support/http';
 import { type E2eStack, startStack } from './support/stack';
@@ -15,12 +16,16 @@ const SEATS = 14;
 
 let stack: E2eStack;
 let api: Client;
+/** The use cases on the server's adapters, for setup at scale and for checking the books. */
+let core: Ctx;
 /** DynamoDB calls of the server, counted where they leave its document client. */
 const seen = { transactions: 0, canceled: 0, conflicts: 0 };
 
 beforeAll(async () => {
   stack = await startStack();
   api = client(stack.url);
+  const { useCases } = await import('@pyb/functions/src/context');
+  core = useCases(stack.context);
   stack.context.doc.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'TransactWriteItemsCommand') seen.transactions++;
@@ -68,7 +73,7 @@ describe(`${PLAYERS} players on one round`, () => {
     // Wallets funded through the use case itself (the HTTP path is what is under test below).
     const actor = { operatorId: 'op-a', role: 'operator' as const, supervises: [] };
     await bounded(PLAYERS, CONNECTIONS, async (i) => {
-      await stack.context.core.walletTransaction(actor, {
+      await walletTransaction(core, actor, {
         playerId: playerId(i),
         type: 'CREDIT',
         amount: FUNDS,
@@ -117,7 +122,7 @@ describe(`${PLAYERS} players on one round`, () => {
       const entries: Json[] = [];
       let cursor: string | null = null;
       do {
-        const page = await stack.context.core.getLedger(actor, {
+        const page: Json = await getLedger(core, actor, {
           playerId: playerId(i),
           limit: 100,
           ...(cursor && { cursor }),
@@ -128,7 +133,7 @@ describe(`${PLAYERS} players on one round`, () => {
       const payouts = entries.filter((e) => e.kind === 'PAYOUT');
       expect(payouts).toHaveLength(position.payout > 0 ? 1 : 0);
       expect(entries.filter((e) => e.kind === 'BET')).toHaveLength(1);
-      const wallet = await stack.context.core.getWallet(actor, { playerId: playerId(i) });
+      const wallet = await getWallet(core, actor, { playerId: playerId(i) });
       expect(wallet.balance).toBe(FUNDS - position.stake + position.payout);
       expect(entries.reduce((s, e) => s + e.amount, 0)).toBe(wallet.balance);
       paid += position.payout;

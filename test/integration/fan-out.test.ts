@@ -13,9 +13,9 @@ import {
 } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { CrashingStore } from '../support/faulty-store';
 import { codeOf, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -7,9 +7,9 @@ import type { Entities, Entity, EntityKeys, ReadOptions, Store, WriteOp } from '
 import { gateOf } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { DelegatingStore } from '../support/faulty-store';
 import { codeOf, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -6,9 +6,9 @@
 import type { Core, RoundView } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { createTestStack, type TestStack } from '../support/dynamodb';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;

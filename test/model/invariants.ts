@@ -5,7 +5,8 @@
  * - each wallet: its ledger is gapless (1..n) and a hash chain from the wallet's genesis; the balance
  *   is the sum of the ledger; before/after amounts chain; owed and reserved are the last entry's;
  *   available = balance − owed − reserved, and nothing is ever negative;
- * - each position: its stake is the sum of its bets and of its BET entries (one per bet call); it is
+ * - each position: its stake is the sum of its bets and of its BET entries (one per call, `calls` of them between
+ *   `firstSeq` and `lastSeq`); it is
  *   paid at most once and refunded at most once, never both; a settled position's payout is what the
  *   engine pays for its bets on the recorded coup, and its PAYOUT entry says so; a refund is the stake;
  *   every PAYOUT and REFUND entry belongs to the position that records it;
@@ -124,18 +125,20 @@ export async function checkInvariants(world: World, options: { finished?: boolea
         const where = `position ${p.playerId} in round ${round.roundId} (${round.status})`;
         const ledger = ledgers.get(p.playerId) ?? [];
         const mine = ledger.filter((e) => e.roundId === round.roundId);
-        const betsOf = mine.filter((e) => e.kind === 'BET');
+        const callsOf = mine.filter((e) => e.kind === 'BET' || e.kind === 'BET_WITHDRAWAL');
         const payouts = mine.filter((e) => e.kind === 'PAYOUT');
         const refunds = mine.filter((e) => e.kind === 'REFUND');
         const stake = Object.values(p.bets).reduce((s, n) => s + (n ?? 0), 0);
         expect(p.stake, `${where}: stake = sum of its bets`).toBe(stake);
         expect(
-          betsOf.reduce((s, e) => s - e.amount, 0),
-          `${where}: stake = its BET entries`,
+          callsOf.reduce((s, e) => s - e.amount, 0),
+          `${where}: stake = its BET (and BET_WITHDRAWAL) entries`,
         ).toBe(stake);
-        expect(betsOf.map((e) => e.key).sort(), `${where}: one BET entry per bet call`).toEqual(
-          [...p.betKeys].sort(),
-        );
+        expect(callsOf.length, `${where}: one ledger entry per call`).toBe(p.calls);
+        expect(
+          [callsOf[0]?.seq, callsOf.at(-1)?.seq],
+          `${where}: its calls' entries span [firstSeq, lastSeq]`,
+        ).toEqual(p.calls > 0 ? [p.firstSeq, p.lastSeq] : [undefined, undefined]);
         expect(payouts.length, `${where}: paid at most once`).toBeLessThanOrEqual(1);
         expect(refunds.length, `${where}: refunded at most once`).toBeLessThanOrEqual(1);
         expect(p.settledAt !== undefined && p.refundedAt !== undefined, `${where}: paid and refunded`).toBe(

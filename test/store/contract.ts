@@ -66,7 +66,8 @@ const round = (roundId: string, shoeId: string, number: number): RoundRecord => 
   number,
   status: 'OPEN',
   seats: 7,
-  seatsTaken: 0,
+  gates: 4,
+  tableRound: number,
   openedAt: 't',
   audit: { opened: number },
 });
@@ -86,7 +87,10 @@ const position = (
   bets: { PLAYER: 100 },
   stake: 100,
   reserve: 0,
-  betKeys: ['c:1'],
+  seat: null,
+  calls: 1,
+  firstSeq: 1,
+  lastSeq: 1,
   createdAt: 't',
   updatedAt: 't',
 });

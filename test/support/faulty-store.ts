@@ -11,7 +11,11 @@ import {
 /** A Store that passes every call to `inner`; the fault injectors below override what they change. */
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
-  get<E extends Entity>(entity: E, key: EntityKeys[E], options?: ReadOptions): Promise<Entities[E] | undefined> {
+  get<E extends Entity>(
+    entity: E,
+    key: EntityKeys[E],
+    options?: ReadOptions,
+  ): Promise<Entities[E] | undefined> {
     return this.inner.get(entity, key, options);
   }
   transact(ops: readonly WriteOp[]): Promise<void> {

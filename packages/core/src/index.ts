@@ -15,8 +15,8 @@ export * from './ports/runtime';
 export * from './ports/settlement-queue';
 export * from './ports/store';
 export type * from './replay/types';
-export * from './use-cases/archive-shoe';
 export { InProcessSettlementQueue } from './settlement/in-process-queue';
+export * from './use-cases/archive-shoe';
 export { MAX_POSITION_CALLS, SEAT_IDLE_COUPS } from './use-cases/bets';
 export {
   BATCH_RESEND_MS,

@@ -83,10 +83,13 @@ export function updateIndexAttributes(
   key: EntityKeys[Entity],
   set: Readonly<Record<string, unknown>> | undefined,
 ): Item {
-  if (entity !== 'position' || !set || (set.settledAt === undefined && set.refundedAt === undefined)) return {};
+  if (entity !== 'position' || !set || (set.settledAt === undefined && set.refundedAt === undefined))
+    return {};
   const { operatorId, openedAt } = set as { operatorId?: unknown; openedAt?: unknown };
   if (typeof operatorId !== 'string' || typeof openedAt !== 'string') {
-    throw new Error('settling or refunding a position sets its operatorId and openedAt (the player index keys)');
+    throw new Error(
+      'settling or refunding a position sets its operatorId and openedAt (the player index keys)',
+    );
   }
   return positionIndexAttributes({ operatorId, openedAt, ...(key as EntityKeys['position']) });
 }

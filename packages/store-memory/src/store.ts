@@ -27,6 +27,7 @@ import {
   type EntityKeys,
   type Expect,
   type Page,
+  type ReadOptions,
   type Store,
   TransactionCanceled,
   type WriteOp,
@@ -44,6 +45,7 @@ import {
   type Location,
   type LogicalTable,
   strip,
+  updateIndexAttributes,
 } from '@pyb/store-dynamodb/layout';
 
 /** DynamoDB's limits that a use case can run into. */
@@ -214,7 +216,12 @@ export class MemoryStore implements Store {
         .map((i) => copy(i)),
   };
 
-  async get<E extends Entity>(entity: E, key: EntityKeys[E]): Promise<Entities[E] | undefined> {
+  /** Always strongly consistent: an eventually consistent read may return the latest write too. */
+  async get<E extends Entity>(
+    entity: E,
+    key: EntityKeys[E],
+    _options?: ReadOptions,
+  ): Promise<Entities[E] | undefined> {
     await this.latency();
     const item = this.itemAt(this.slot(entity, key).loc);
     return item ? strip<Entities[E]>(copy(item)) : undefined;
@@ -265,7 +272,9 @@ export class MemoryStore implements Store {
       next = current ? copy(current) : { pk: loc.pk, sk: loc.sk };
       const paths: string[] = [];
       const edits: Array<(item: Item) => void> = [];
-      for (const [path, value] of Object.entries(op.set ?? {})) {
+      // An update that settles or refunds a position also writes its player-index keys (as the adapter).
+      const set = { ...op.set, ...updateIndexAttributes(op.entity, op.key as never, op.set) };
+      for (const [path, value] of Object.entries(set)) {
         if (value === undefined) continue;
         paths.push(path);
         edits.push((item) => (value === null ? remove(item, path) : assign(item, path, stored(value))));
@@ -315,6 +324,10 @@ export class MemoryStore implements Store {
     const inIndex = candidates.filter((i) => {
       const s = i[index.sort];
       if (typeof s !== sortType) return false;
+      if (access.sortBetween !== undefined) {
+        const [from, to] = access.sortBetween;
+        if (typeof s !== 'number' || s < from || s > to) return false;
+      }
       return access.sortPrefix === undefined || (s as string).startsWith(access.sortPrefix);
     });
     const compare = (a: Item, b: Item): number => {
@@ -401,6 +414,18 @@ export class MemoryStore implements Store {
 
   listAudit(shoeId: string) {
     return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
+  }
+
+  listSeats(tableId: string, _options?: ReadOptions) {
+    return this.queryAll<Entities['seat']>(ACCESS.seats(tableId));
+  }
+
+  listBatches(roundId: string) {
+    return this.queryAll<Entities['batch']>(ACCESS.batches(roundId));
+  }
+
+  listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
+    return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
   }
 
   async auditHead(shoeId: string) {
