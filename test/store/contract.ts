@@ -102,6 +102,26 @@ const putWallet = (w: WalletRecord): WriteOp => ({
   item: w,
 });
 
+/**
+ * A position put by a bet, then settled: settling is what enters it in the player index (a bet writes
+ * no index entry; the update that sets `settledAt` writes the index keys from its operatorId and openedAt).
+ */
+const settledPosition = (p: PositionRecord): WriteOp[][] => [
+  [{ kind: 'put', entity: 'position', key: { roundId: p.roundId, playerId: p.playerId }, item: p }],
+  [
+    {
+      kind: 'update',
+      entity: 'position',
+      key: { roundId: p.roundId, playerId: p.playerId },
+      set: { settledAt: 't', operatorId: p.operatorId, openedAt: p.openedAt },
+    },
+  ],
+];
+
+const run = async (store: Store, steps: WriteOp[][]) => {
+  for (const ops of steps) await store.transact(ops);
+};
+
 async function failure(p: Promise<unknown>): Promise<unknown> {
   return p.then(
     () => {
@@ -447,22 +467,8 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       const recall = await store.listPlayerPositions('op', playerId, { limit: 1 });
       expect(recall.items).toEqual([]);
       const roundId = uid('r');
-      await store.transact([
-        {
-          kind: 'put',
-          entity: 'position',
-          key: { roundId, playerId },
-          item: position(roundId, playerId, 't1'),
-        },
-      ]);
-      await store.transact([
-        {
-          kind: 'put',
-          entity: 'position',
-          key: { roundId: `${roundId}x`, playerId },
-          item: position(`${roundId}x`, playerId, 't2'),
-        },
-      ]);
+      await run(store, settledPosition(position(roundId, playerId, 't1')));
+      await run(store, settledPosition(position(`${roundId}x`, playerId, 't2')));
       const first = await store.listPlayerPositions('op', playerId, { limit: 1 });
       const key = JSON.parse(Buffer.from(first.cursor!, 'base64url').toString());
       expect(
@@ -483,29 +489,127 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       const opened = ['2026-01-03T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'];
       for (const [i, at] of opened.entries()) {
         const roundId = `${playerId}-r${i}`;
-        await store.transact([
-          {
-            kind: 'put',
-            entity: 'position',
-            key: { roundId, playerId },
-            item: position(roundId, playerId, at),
-          },
-        ]);
+        await run(store, settledPosition(position(roundId, playerId, at)));
       }
       // Another operator's player with the same id is someone else.
-      await store.transact([
-        {
-          kind: 'put',
-          entity: 'position',
-          key: { roundId: `${playerId}-x`, playerId },
-          item: position(`${playerId}-x`, playerId, '2027', 'op2'),
-        },
-      ]);
+      await run(store, settledPosition(position(`${playerId}-x`, playerId, '2027', 'op2')));
       const p1 = await store.listPlayerPositions('op', playerId, { limit: 2 });
       expect(p1.items.map((p) => p.openedAt)).toEqual([opened[0], opened[2]]);
       const p2 = await store.listPlayerPositions('op', playerId, { limit: 2, cursor: p1.cursor! });
       expect(p2.items.map((p) => p.openedAt)).toEqual([opened[1]]);
       expect(p2.cursor).toBeUndefined();
+    });
+
+    it('puts a position into the player index when it is settled or refunded, not when a bet puts it', async () => {
+      const playerId = uid('p');
+      const [open, settled, refunded] = ['o', 's', 'r'].map((x) => uid(x));
+      await run(store, [
+        [
+          {
+            kind: 'put',
+            entity: 'position',
+            key: { roundId: open!, playerId },
+            item: position(open!, playerId, '1'),
+          },
+        ],
+        ...settledPosition(position(settled!, playerId, '2')),
+        [
+          {
+            kind: 'put',
+            entity: 'position',
+            key: { roundId: refunded!, playerId },
+            item: position(refunded!, playerId, '3'),
+          },
+        ],
+        [
+          {
+            kind: 'update',
+            entity: 'position',
+            key: { roundId: refunded!, playerId },
+            set: { refundedAt: 't', operatorId: 'op', openedAt: '3' },
+          },
+        ],
+      ]);
+      // A raise (an update that neither settles nor refunds) adds nothing to the index.
+      await store.transact([
+        {
+          kind: 'update',
+          entity: 'position',
+          key: { roundId: open!, playerId },
+          add: { stake: 5, calls: 1 },
+        },
+      ]);
+      const page = await store.listPlayerPositions('op', playerId, { limit: 10 });
+      expect(page.items.map((p) => p.roundId)).toEqual([refunded, settled]);
+      // Settling without the index keys is a bug of the caller, refused before anything is written.
+      await expect(
+        store.transact([
+          { kind: 'update', entity: 'position', key: { roundId: open!, playerId }, set: { settledAt: 't' } },
+        ]),
+      ).rejects.toThrow(/operatorId and openedAt/);
+      expect((await store.get('position', { roundId: open!, playerId }))?.settledAt).toBeUndefined();
+    });
+
+    it("lists a table's seats by number, a round's finished batches, and a ledger's range of sequence numbers", async () => {
+      const tableId = uid('t');
+      for (const seat of [10, 2, 1]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'seat',
+            key: { tableId, seat },
+            item: { tableId, operatorId: 'op', seat, playerId: `p${seat}`, lastRound: 1, updatedAt: 't' },
+          },
+        ]);
+      }
+      // Another table's seat and a gate of a round are not seats of this table.
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'seat',
+          key: { tableId: `${tableId}x`, seat: 3 },
+          item: { tableId: `${tableId}x`, operatorId: 'op', seat: 3, updatedAt: 't' },
+        },
+      ]);
+      expect((await store.listSeats(tableId)).map((s) => s.seat)).toEqual([1, 2, 10]);
+      expect((await store.listSeats(tableId, { consistent: false })).map((s) => s.seat)).toEqual([1, 2, 10]);
+
+      const roundId = uid('r');
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'gate',
+          key: { roundId, gate: 0 },
+          item: { roundId, gate: 0, status: 'OPEN' },
+        },
+        ...[12, 0, 3].map(
+          (batch): WriteOp => ({
+            kind: 'put',
+            entity: 'batch',
+            key: { roundId, batch },
+            item: { roundId, batch, kind: 'settle', positions: 50, doneAt: 't' },
+          }),
+        ),
+      ]);
+      expect((await store.listBatches(roundId)).map((b) => b.batch)).toEqual([0, 3, 12]);
+      expect(await store.listBatches(uid('r'))).toEqual([]);
+
+      const playerId = uid('l');
+      for (const seq of [1, 2, 3, 10, 11]) {
+        await store.transact([
+          {
+            kind: 'put',
+            entity: 'ledger',
+            key: { operatorId: 'op', playerId, key: `c:${seq}` },
+            item: ledgerEntry('op', playerId, seq),
+          },
+        ]);
+      }
+      await store.transact([putWallet(wallet('op', playerId, 5))]); // same partition, not an entry
+      expect((await store.listLedgerRange('op', playerId, 2, 10)).map((e) => e.seq)).toEqual([2, 3, 10]);
+      expect((await store.listLedgerRange('op', playerId, 3, 3)).map((e) => e.seq)).toEqual([3]);
+      expect(await store.listLedgerRange('op', playerId, 4, 9)).toEqual([]);
+      expect(await store.listLedgerRange('op', 'someone-else', 1, 11)).toEqual([]);
     });
 
     it("lists a shoe's audit chain in order, its head, and the shoe's debts", async () => {
