@@ -1454,6 +1454,11 @@ function section(r: Report): string {
       `**${writes.b.toFixed(2)} write items and ${capacity.b.toFixed(1)} DynamoDB Local capacity units ` +
       `per position**${awsFit ? ` (${awsFit.b.toFixed(1)} WCU per position in AWS’s model)` : ''}.`,
     '',
+    'Issue #11 asked for a bet of at most half the capacity units of the bet before it. Not reached: ' +
+      'DynamoDB Local charges the one transaction a bet needs (wallet, ledger entry with its index copy, ' +
+      'position, gate check) 16 units by itself, and AWS’s model 10 WCU; what #11 removed is everything ' +
+      'around it (docs/architecture.md, *A bet: two round trips, one idempotency mechanism*).',
+    '',
     '**Method.** Each operation is measured two ways in one process: through the local HTTP server ' +
       '(`functions/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth ' +
       '(cached principal), the use case, the DynamoDB adapter), driven by autocannon on 127.0.0.1 (in the ' +
