@@ -670,13 +670,13 @@ describe('HTTP API', () => {
   });
 });
 
-describe('settlement queue', () => {
-  const queue = (name: string) => {
-    const id = base.idsOfType('AWS::SQS::Queue').find((q) => base.props(q).QueueName === `pyb-dev-${name}`);
-    if (!id) throw new Error(`no queue ${name}`);
-    return id;
-  };
+const queue = (name: string) => {
+  const id = base.idsOfType('AWS::SQS::Queue').find((q) => base.props(q).QueueName === `pyb-dev-${name}`);
+  if (!id) throw new Error(`no queue ${name}`);
+  return id;
+};
 
+describe('settlement queue', () => {
   it('a standard queue, encrypted, with a dead-letter queue after a few receives', () => {
     const main = base.props(queue('settlement'));
     expect(main.FifoQueue).toBeUndefined();
@@ -707,7 +707,11 @@ describe('settlement queue', () => {
   });
 
   it('consumed by the settle function, reporting failures per message, concurrency bounded', () => {
-    const [mapping, ...others] = base.idsOfType('AWS::Lambda::EventSourceMapping');
+    // The queue's one consumer (the other mapping is the archiver's, on the game table's stream:
+    // retention.test.ts).
+    const [mapping, ...others] = base
+      .idsOfType('AWS::Lambda::EventSourceMapping')
+      .filter((id) => refId(base.props(id).EventSourceArn) === queue('settlement'));
     expect(others).toEqual([]);
     expect(base.props(mapping!)).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [queue('settlement'), 'Arn'] },
@@ -781,7 +785,13 @@ describe('alarms', () => {
   });
 
   it('the dead-letter queue and the settlement backlog', () => {
-    const dlq = alarmsOn('ApproximateNumberOfMessagesVisible');
+    // The settlement DLQ's (the archiver's dead letters have their own: retention.test.ts).
+    const dlq = alarmsOn('ApproximateNumberOfMessagesVisible').filter((a) =>
+      a.Dimensions.some(
+        (d: { Name: string; Value: unknown }) =>
+          d.Name === 'QueueName' && refId(d.Value) === queue('settlement-dlq'),
+      ),
+    );
     expect(dlq).toHaveLength(1);
     expect(dlq[0]).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, Statistic: 'Maximum' });
     expect(dlq[0]!.AlarmActions.map(refId)).toEqual([topic()]);
