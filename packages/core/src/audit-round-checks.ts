@@ -4,12 +4,11 @@
  * same code, detail and event. What only one of them checks (digests recomputed from the positions,
  * ledger entries) stays with it.
  */
-import type { CoupResult } from '@pyb/engine';
+import { type CoupResult, cardsText, dealtCards } from '@pyb/engine';
 import type { RoundRecord } from './model';
 import type { ParsedEvent } from './replay/audit-log';
-import { cardText, coupDifferences } from './replay/coup-diffs';
+import { coupDifferences } from './replay/coup-diffs';
 import { same } from './same-json';
-import { dealtCards } from './use-cases/resolve';
 
 export interface RoundProblem {
   code: string;
@@ -80,7 +79,7 @@ export function coupDealtProblems(round: RoundRecord, events: readonly ParsedEve
     ...coupDifferences(dealt.data.coup as CoupResult, coup.result),
     ...(same(dealt.data.cards, cards)
       ? []
-      : [`cards dealt ${cardText(chainCards)}, stored ${cardText(cards)}`]),
+      : [`cards dealt ${cardsText(chainCards)}, stored ${cardsText(cards)}`]),
     ...field('start', dealt.data.start, coup.start),
     ...field('coup index', dealt.data.index, coup.index),
     ...field('last', dealt.data.last, coup.last),

@@ -4,7 +4,15 @@
  * this (docs/provably-fair.md §8). Parsing is strict: unknown fields are refused, not ignored, so a
  * verifier never silently skips something the producer meant to be checked.
  */
-import { BET_TYPES, parseCard, TableConfigSchema } from '@pyb/engine';
+import {
+  BET_TYPES,
+  type CoupResult,
+  dealtCards,
+  handNotation,
+  parseCard,
+  showCard,
+  TableConfigSchema,
+} from '@pyb/engine';
 import * as z from 'zod';
 import { digest } from './audit';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
@@ -211,3 +219,16 @@ export const settlementsDigest = (positions: readonly RecordedPosition[]): strin
   digest(positions.map(settlementRecord));
 export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
   digest(positions.map(refundRecord));
+
+/** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
+export const recordedCoup = (coup: { index: number; start: number; result: CoupResult }): RecordedCoup => ({
+  index: coup.index,
+  start: coup.start,
+  cards: dealtCards(coup.result).map(showCard),
+  winner: coup.result.winner,
+  player: handNotation(coup.result.player),
+  banker: handNotation(coup.result.banker),
+  natural: coup.result.natural,
+  playerPair: coup.result.playerPair,
+  bankerPair: coup.result.bankerPair,
+});

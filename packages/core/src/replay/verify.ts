@@ -5,7 +5,18 @@
  * until the shoe is closed.
  */
 
-import { BET_TYPES, type BetType, type CoupResult, playCoup, settle, type TableConfig } from '@pyb/engine';
+import {
+  BET_TYPES,
+  type BetType,
+  betList,
+  type CoupResult,
+  cardsText,
+  dealtCards,
+  playCoup,
+  settle,
+  showCard,
+  type TableConfig,
+} from '@pyb/engine';
 import {
   base64ToBytes,
   betsDigest,
@@ -18,17 +29,14 @@ import {
 } from '@pyb/fairness';
 import { coupDealtProblems, eventOf, roundEventProblems } from '../audit-round-checks';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
-import { recordedPositions } from '../recorded';
+import { recordedPositions, totalsOf } from '../recorded';
 import { same } from '../same-json';
-import { dealtCards, totalsOf } from '../use-cases/resolve';
-import { betList } from '../views';
 import { type AuditLog, chainLinks, checkChainPrefix } from './audit-log';
-import { cardText, coupDifferences } from './coup-diffs';
+import { coupDifferences } from './coup-diffs';
 import type { PositionLedger } from './ledger';
 import type { Reveal } from './revealed';
 import { type KeyLookup, verifiedWith } from './signing-keys';
 import type { CheckStatus, ReplayCheck, ReplayProblem, RoundVerification } from './types';
-import { showCard } from './view';
 
 export interface RoundEvidence {
   shoe: ShoeRecord;
@@ -170,7 +178,7 @@ function tableauCheck({ round }: RoundEvidence): ReplayCheck {
   }
   const r = round.coup.result;
   return p.check(
-    `the ${r.cardsUsed} cards dealt (${cardText(dealtCards(r))}), played by the rules (naturals, Punto's rule, Banca's tableau), give exactly the recorded steps: ${r.winner} ${r.player.total}-${r.banker.total}`,
+    `the ${r.cardsUsed} cards dealt (${cardsText(dealtCards(r))}), played by the rules (naturals, Punto's rule, Banca's tableau), give exactly the recorded steps: ${r.winner} ${r.player.total}-${r.banker.total}`,
   );
 }
 
@@ -224,7 +232,7 @@ function cardsCheck({ shoe, round, reveal }: RoundEvidence): ReplayCheck {
     const i = at >= 0 ? at : Math.min(want.length, got.length);
     p.add(
       'CARDS_MISMATCH',
-      `shoe position ${expected.start + i}: the shoe deals ${want[i] === undefined ? '(none)' : showCard(want[i])}, the round records ${got[i] === undefined ? '(none)' : showCard(got[i])} (the shoe deals ${cardText(want)}, recorded ${cardText(got)})`,
+      `shoe position ${expected.start + i}: the shoe deals ${want[i] === undefined ? '(none)' : showCard(want[i])}, the round records ${got[i] === undefined ? '(none)' : showCard(got[i])} (the shoe deals ${cardsText(want)}, recorded ${cardsText(got)})`,
       seq,
     );
   } else {
@@ -240,7 +248,7 @@ function cardsCheck({ shoe, round, reveal }: RoundEvidence): ReplayCheck {
     );
   }
   return p.check(
-    `re-dealt from the revealed server seed, client seed "${dealt.clientSeed}" and the shoe id: burn ${showCard(dealt.burn.shown)} + ${dealt.burn.burned}, coup #${coup.index + 1} at positions ${positions} deals ${cardText(want)}, as recorded`,
+    `re-dealt from the revealed server seed, client seed "${dealt.clientSeed}" and the shoe id: burn ${showCard(dealt.burn.shown)} + ${dealt.burn.burned}, coup #${coup.index + 1} at positions ${positions} deals ${cardsText(want)}, as recorded`,
   );
 }
 

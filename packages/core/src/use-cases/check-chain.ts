@@ -11,7 +11,7 @@
  * - once the seed is revealed: every coup recomputed from the shoe order (fairness dealShoe + engine).
  */
 
-import { nextCoup, type ShoeState, settle, startShoe } from '@pyb/engine';
+import { betList, nextCoup, type ShoeState, settle, startShoe } from '@pyb/engine';
 import {
   base64ToBytes,
   betsDigest,
@@ -35,7 +35,6 @@ import { chainLinks, type ParsedEvent, parseAuditLog, roundOf } from '../replay/
 import { type KeyLookup, SigningKeys, verifiedWith } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { same } from '../same-json';
-import { betList } from '../views';
 import type { Ctx } from './context';
 import { loadShoe } from './shoes';
 

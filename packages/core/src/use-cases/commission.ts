@@ -7,6 +7,7 @@ import type { Actor } from '../actor';
 import type { LeaveTableResult } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import { DomainError } from '../errors';
+import { commissionKey } from '../ledger-keys';
 import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
@@ -32,7 +33,7 @@ export async function collectDebt(
     try {
       plan = planMovement(wallet, {
         kind: 'COMMISSION',
-        key: `s:commission#${debt.shoeId}#${debt.playerId}#${n}`,
+        key: commissionKey(debt.shoeId, debt.playerId, n),
         requestHash: requestHash('commission', { shoeId: debt.shoeId, owed: debt.owed, n }),
         amount: -debt.owed,
         owed: -debt.owed,

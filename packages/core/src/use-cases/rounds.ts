@@ -4,6 +4,7 @@ import {
   BetRuleError,
   type BetType,
   betLimit,
+  betList,
   type TableConfig,
   validateBets,
   worstCaseCommission,
@@ -13,10 +14,11 @@ import type { Actor } from '../actor';
 import type { OpenRoundInput, PlaceBetInput, PlaceBetResult, RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import { DomainError } from '../errors';
+import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { betList, ledgerEntryView, positionView, roundView } from '../views';
+import { ledgerEntryView, positionView, roundView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
@@ -185,7 +187,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   validate(config, bets);
   const ordered = betList(Object.fromEntries(bets.map((b) => [b.type, b.amount])) as Bets);
   const hash = requestHash('bet', { roundId: first.roundId, playerId, bets: ordered });
-  const ledgerKey = `c:${idempotencyKey}`;
+  const ledgerKey = clientKey(idempotencyKey);
   const stake = ordered.reduce((s, b) => s + b.amount, 0);
   if (!Number.isSafeInteger(stake))
     throw invalid('BET_AMOUNT_INVALID', 'the stake exceeds the safe integer range');

@@ -8,6 +8,7 @@ import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import { type RoundView, VOID_REASONS, type VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
+import { refundKey } from '../ledger-keys';
 import type { PositionRecord, RoundRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { recordedPositions } from '../recorded';
@@ -81,7 +82,7 @@ async function refundPosition(ctx: Ctx, round: RoundRecord, listed: PositionReco
     const at = ctx.now();
     const plan = await planPositionMovement(ctx, key, wallet, {
       kind: 'REFUND',
-      key: `s:refund#${round.roundId}#${position.playerId}`,
+      key: refundKey(round.roundId, position.playerId),
       requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
       amount: position.stake,
       reserved: -position.reserve,

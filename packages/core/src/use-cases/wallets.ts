@@ -11,6 +11,7 @@ import type {
   WalletView,
 } from '../api';
 import { DomainError } from '../errors';
+import { clientKey } from '../ledger-keys';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { ledgerEntryView, positionView, walletView } from '../views';
@@ -49,7 +50,7 @@ export async function walletTransaction(
   ) {
     throw invalid('INVALID_INPUT', 'reference must be at most 128 characters');
   }
-  const key = `c:${idempotencyKey}`;
+  const key = clientKey(idempotencyKey);
   const hash = requestHash('wallet', {
     type: input.type,
     amount,
