@@ -13,11 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ROLES } from '@pyb/contracts';
 import { type Clock, hashApiKey, issueApiKey, type PrincipalStore, type Role, systemClock } from '@pyb/core';
 import { DynamoPrincipalStore, tableNamesFromEnv } from '@pyb/store-dynamodb';
 import { localClientConfig } from '@pyb/store-dynamodb/local';
-
-const ROLES: readonly Role[] = ['operator', 'admin', 'regulator'];
 
 export interface ProvisionedKey {
   role: Role;

@@ -1,3 +1,4 @@
+import { BET_TYPES, type BetType as EngineBetType } from '@pyb/engine';
 import * as z from 'zod';
 
 /**
@@ -15,21 +16,6 @@ export const Amount = z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
 /** A balance or signed movement in minor units (may be zero; never fractional). */
 export const MinorUnits = z.int().meta({ description: 'Integer minor units.', example: 10000 });
 
-/** Ids we mint: `<prefix>_<base32/ulid-ish>`; also what a path segment may hold for them. */
-export const ResourceId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "_" and "-" only');
-
-/** Player ids are the operator's own: a little wider alphabet, still safe in a path and a key. */
-export const PlayerId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" and "-" only')
-  .meta({ id: 'PlayerId', description: "The operator's id for the player.", example: 'player-1' });
-
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. EUR')
@@ -39,31 +25,15 @@ export const Timestamp = z.iso
   .datetime()
   .meta({ description: 'ISO 8601, UTC', example: '2025-01-01T12:00:00.000Z' });
 
+/** The engine's bet types (`BET_TYPES`): the one list. */
 export const BetType = z
-  .enum([
-    'PLAYER',
-    'BANKER',
-    'TIE',
-    'PLAYER_PAIR',
-    'BANKER_PAIR',
-    'EITHER_PAIR',
-    'PERFECT_PAIR',
-    'DRAGON_BONUS_PLAYER',
-    'DRAGON_BONUS_BANKER',
-    'DRAGON_7',
-    'PANDA_8',
-    'SUPER_6',
-    'BIG',
-    'SMALL',
-  ])
+  .enum(BET_TYPES as readonly EngineBetType[] as [EngineBetType, ...EngineBetType[]])
   .meta({
     id: 'BetType',
     description:
       'PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers ' +
       'in its configuration (docs/rules.md).',
   });
-
-export const Winner = z.enum(['PLAYER', 'BANKER', 'TIE']).meta({ id: 'Winner' });
 
 /** Card in notation: rank A,2..9,T,J,Q,K then suit S,H,D,C (e.g. `AS`, `TD`, `KH`). */
 export const Card = z

@@ -1,6 +1,16 @@
 import * as z from 'zod';
-import { Amount, BetType, Card, MinorUnits, PlayerId, ResourceId, Timestamp, Winner } from './common';
+import { Amount, BetType, Card, MinorUnits, Timestamp } from './common';
+import { PlayerId, ResourceId } from './ids';
 import { ClientSeed } from './shoes';
+import {
+  BetResult,
+  HandSide,
+  PositionStatus,
+  RoundStatus,
+  StepAction,
+  VoidReason,
+  Winner,
+} from './vocabulary';
 import { LedgerEntry } from './wallets';
 
 export const RoundParams = z.strictObject({ roundId: ResourceId });
@@ -18,10 +28,6 @@ export const PlaceBetRequest = z
   })
   .meta({ id: 'PlaceBetRequest' });
 
-export const VoidReason = z
-  .enum(['EXPOSED_CARD', 'EXTRA_CARDS', 'MISDEAL', 'OPERATOR_ERROR', 'TECHNICAL_FAULT'])
-  .meta({ id: 'VoidReason', description: 'Irregularities (seed 004) and operator causes.' });
-
 export const VoidRoundRequest = z
   .strictObject({ reason: VoidReason, note: z.string().max(500).optional() })
   .meta({ id: 'VoidRoundRequest' });
@@ -33,8 +39,8 @@ export const Hand = z.object({ cards: z.array(Card), total: z.int().min(0).max(9
 export const CoupStep = z
   .object({
     card: Card.nullable().meta({ description: 'null for a stand decision' }),
-    to: z.enum(['PLAYER', 'BANKER']),
-    action: z.enum(['DEAL', 'DRAW', 'STAND']),
+    to: HandSide,
+    action: StepAction,
     rule: z.string().meta({ description: 'Stable code of the rule applied, e.g. PLAYER_DRAWS_0_5.' }),
     note: z.string(),
   })
@@ -59,7 +65,7 @@ export const BetView = z
   .object({
     type: BetType,
     amount: Amount,
-    result: z.enum(['WIN', 'LOSE', 'PUSH']).nullable(),
+    result: BetResult.nullable(),
     payout: MinorUnits.nullable(),
     commission: MinorUnits.nullable(),
     commissionOwed: MinorUnits.nullable(),
@@ -75,7 +81,7 @@ export const Position = z
     payout: MinorUnits.nullable(),
     commission: MinorUnits.nullable(),
     commissionOwed: MinorUnits.nullable(),
-    status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
+    status: PositionStatus,
   })
   .meta({ id: 'Position' });
 
@@ -86,10 +92,7 @@ export const Round = z
     shoeId: z.string(),
     operatorId: z.string(),
     coup: z.int().min(1),
-    status: z.enum(['OPEN', 'CLOSED', 'RESOLVED', 'VOIDED']),
-    phase: z.enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLED', 'VOIDING', 'VOIDED']).meta({
-      description: 'CLOSED = "no va más"; DEALT = settlement under way (resolve again to finish it).',
-    }),
+    status: RoundStatus,
     openedAt: Timestamp,
     resolvedAt: Timestamp.nullable(),
     result: Coup.nullable(),
@@ -97,7 +100,7 @@ export const Round = z
     lastCoup: z
       .boolean()
       .meta({ description: 'True when this coup ended the shoe (the cut card came out).' }),
-    voidReason: z.string().nullable(),
+    voidReason: VoidReason.nullable(),
     betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
     settlementsDigest: z.string().nullable(),
   })

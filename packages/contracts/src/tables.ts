@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { Amount, Currency, ResourceId, Timestamp, Winner } from './common';
+import { Amount, Currency, Timestamp } from './common';
+import { ResourceId } from './ids';
+import { Winner } from './vocabulary';
 
 const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
 

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { Amount, Currency, MinorUnits, Pagination, PlayerId, Timestamp } from './common';
+import { Amount, Currency, MinorUnits, Pagination, Timestamp } from './common';
+import { OperatorId, PlayerId } from './ids';
+import { LedgerKind } from './vocabulary';
 
 export const WalletParams = z.strictObject({ playerId: PlayerId });
 
@@ -30,7 +32,7 @@ export const LedgerEntry = z
     entryId: z.string(),
     seq: z.int().min(1).meta({ description: 'Position of the entry in the wallet, from 1.' }),
     playerId: z.string(),
-    kind: z.enum(['CREDIT', 'DEBIT', 'BET', 'PAYOUT', 'REFUND', 'COMMISSION']),
+    kind: LedgerKind,
     amount: MinorUnits.meta({ description: 'Signed: money in positive, money out negative.' }),
     balanceBefore: MinorUnits,
     balanceAfter: MinorUnits,
@@ -46,13 +48,9 @@ export const WalletTransactionResponse = z
   .meta({ id: 'WalletTransactionResponse' });
 
 export const LedgerQuery = Pagination.extend({
-  operatorId: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
-    .optional()
-    .meta({
-      description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
-    }),
+  operatorId: OperatorId.optional().meta({
+    description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
+  }),
 });
 
 export const LedgerPage = z

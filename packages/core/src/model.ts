@@ -2,6 +2,7 @@
  * What the use cases persist (through the Store port). Field names are the stored attribute names;
  * docs/data-model.md describes the items, keys and sizes.
  */
+import type { AuditEventType, LedgerKind, RoundStatus, ShoeStatus, VoidReason } from '@pyb/contracts';
 import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
 import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
 
@@ -22,7 +23,7 @@ export interface TableRecord {
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
-export type ShoeStatus = 'OPEN' | 'ENDED' | 'CLOSING' | 'CLOSED';
+export type { ShoeStatus };
 
 export interface ShoeRecord {
   shoeId: string;
@@ -60,9 +61,9 @@ export interface ShoeRecord {
 
 /**
  * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded, settlement under way) -> SETTLED.
- * OPEN | CLOSED -> VOIDING (refunds under way) -> VOIDED.
+ * OPEN | CLOSED -> VOIDING (refunds under way) -> VOIDED. The API shows it as stored.
  */
-export type RoundStatus = 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLED' | 'VOIDING' | 'VOIDED';
+export type { RoundStatus };
 
 export interface RoundCoup {
   /** 0-based number of the coup in the shoe. */
@@ -102,7 +103,7 @@ export interface RoundRecord {
   settledAt?: string;
   settlementsDigest?: string;
   totals?: RoundTotals;
-  voidReason?: string;
+  voidReason?: VoidReason;
   voidNote?: string;
   voidedAt?: string;
   refundsDigest?: string;
@@ -154,7 +155,7 @@ export interface WalletRecord {
   updatedAt: string;
 }
 
-export type LedgerKind = 'CREDIT' | 'DEBIT' | 'BET' | 'PAYOUT' | 'REFUND' | 'COMMISSION';
+export type { LedgerKind };
 
 export interface LedgerEntry {
   operatorId: string;
@@ -194,15 +195,7 @@ export interface DebtRecord {
   updatedAt: string;
 }
 
-export type AuditEventType =
-  | 'SHOE_OPENED'
-  | 'ROUND_OPENED'
-  | 'BETTING_CLOSED'
-  | 'COUP_DEALT'
-  | 'ROUND_SETTLED'
-  | 'ROUND_VOIDED'
-  | 'PLAYER_LEFT'
-  | 'SHOE_CLOSED';
+export type { AuditEventType };
 
 /** The hashed object. */
 export interface AuditEvent {

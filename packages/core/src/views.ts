@@ -96,23 +96,13 @@ export function positionView(p: PositionRecord): PositionView {
   };
 }
 
-const ROUND_STATUS: Record<RoundRecord['status'], RoundView['status']> = {
-  OPEN: 'OPEN',
-  CLOSED: 'CLOSED',
-  DEALT: 'CLOSED',
-  SETTLED: 'RESOLVED',
-  VOIDING: 'CLOSED',
-  VOIDED: 'VOIDED',
-};
-
 export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]): RoundView => ({
   roundId: r.roundId,
   tableId: r.tableId,
   shoeId: r.shoeId,
   operatorId: r.operatorId,
   coup: r.number,
-  status: ROUND_STATUS[r.status],
-  phase: r.status,
+  status: r.status,
   openedAt: r.openedAt,
   resolvedAt: r.settledAt ?? r.voidedAt ?? null,
   result: r.coup ? coupView(r.coup) : null,

@@ -1,4 +1,5 @@
 /** The ledger entries one position of a round moved money by: its bet debits, its payout or refund. */
+import { refundKey, settleKey } from '../ledger-keys';
 import type { LedgerEntry, PositionRecord, RoundRecord } from '../model';
 import type { Store } from '../ports/store';
 
@@ -8,10 +9,6 @@ export interface PositionLedger {
   settle: LedgerEntry | undefined;
   refund: LedgerEntry | undefined;
 }
-
-/** The keys settle (resolve.ts) and refund (void.ts) write under. */
-export const settleKey = (roundId: string, playerId: string) => `s:settle#${roundId}#${playerId}`;
-export const refundKey = (roundId: string, playerId: string) => `s:refund#${roundId}#${playerId}`;
 
 export async function loadPositionLedger(
   store: Store,

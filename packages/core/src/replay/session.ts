@@ -81,7 +81,7 @@ export class ReplaySession {
       shoeId: round.shoeId,
       operatorId: round.operatorId,
       number: round.number,
-      phase: round.status,
+      status: round.status,
       openedAt: round.openedAt,
       closedAt: round.closedAt ?? null,
       dealtAt: round.dealtAt ?? null,

@@ -12,7 +12,7 @@ import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
-import { type Ctx, checkId, requestHash } from './context';
+import { type Ctx, checkPlayerId, requestHash } from './context';
 import { loadTable } from './tables';
 
 /** Collects what `debt` (as listed) still owes; returns the amount collected (0 if nothing was owed). */
@@ -87,7 +87,7 @@ export async function leaveTable(
   input: { tableId: string; playerId: string },
 ): Promise<LeaveTableResult> {
   const table = await loadTable(ctx, actor, input.tableId, 'write');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   let commissionCollected = 0;
   if (table.currentShoeId) {
     const debt = await ctx.store.get('debt', {

@@ -1,3 +1,4 @@
+import { ID_GRAMMAR, PLAYER_ID_PATTERN, RESOURCE_ID_PATTERN } from '@pyb/contracts';
 import type { TableConfig } from '@pyb/engine';
 import { eventHash } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
@@ -81,10 +82,18 @@ export const invalid = (code: string, message: string, details?: Record<string, 
 export const conflict = (code: string, message: string): DomainError =>
   new DomainError('CONFLICT', code, message);
 
-const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** An id the platform minted (table, shoe, round): the grammar of @pyb/contracts. */
 export function checkId(name: string, value: unknown): string {
-  if (typeof value !== 'string' || !ID.test(value)) {
-    throw invalid('INVALID_INPUT', `${name} must be 1-64 of letters, digits, ".", "_", ":" and "-"`);
+  if (typeof value !== 'string' || !RESOURCE_ID_PATTERN.test(value)) {
+    throw invalid('INVALID_INPUT', `${name} must be ${ID_GRAMMAR.resource}`);
+  }
+  return value;
+}
+
+/** The operator's id for a player: the grammar of @pyb/contracts. */
+export function checkPlayerId(value: unknown): string {
+  if (typeof value !== 'string' || !PLAYER_ID_PATTERN.test(value)) {
+    throw invalid('INVALID_INPUT', `playerId must be ${ID_GRAMMAR.player}`);
   }
   return value;
 }

@@ -8,7 +8,7 @@ import { DomainError } from '../errors';
 import { ReplaySession } from '../replay/session';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
-import { type Ctx, checkId, invalid, walletOperator } from './context';
+import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
 
 export const RECALL_DEFAULT_LIMIT = 10;
 export const RECALL_MAX_LIMIT = 50;
@@ -21,7 +21,7 @@ export async function recallPlayerRounds(
   input: PlayerRecallQuery,
 ): Promise<PlayerRecall> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const limit = input.limit ?? RECALL_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
     throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);

@@ -24,6 +24,7 @@ import {
   type Ctx,
   checkId,
   checkIdempotencyKey,
+  checkPlayerId,
   conflict,
   guard,
   invalid,
@@ -179,7 +180,7 @@ async function shoeConfig(ctx: Ctx, shoeId: string): Promise<TableConfig> {
  * with the key replays the first answer; the key with another body is refused.
  */
 export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Promise<PlaceBetResult> {
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   const bets = normalizeBets(input.bets);
   const first = await loadRound(ctx, actor, input.roundId, 'write');

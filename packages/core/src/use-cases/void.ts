@@ -4,9 +4,11 @@
  * `refund#<round>#<player>`), then ROUND_VOIDED with the reason and a digest of the refunds. Resumable
  * like resolve.
  */
+
+import { VOID_REASONS } from '@pyb/contracts';
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
-import { type RoundView, VOID_REASONS, type VoidRoundInput } from '../api';
+import type { RoundView, VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import { refundKey } from '../ledger-keys';
 import type { PositionRecord, RoundRecord } from '../model';

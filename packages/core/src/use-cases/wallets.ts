@@ -1,10 +1,8 @@
-/** Operator credits and debits (idempotent by the client's key), balances, ledger pages, a player's rounds. */
+/** Operator credits and debits (idempotent by the client's key), balances, ledger pages. */
 import type { Actor } from '../actor';
 import type {
   LedgerPageView,
   LedgerQuery,
-  PlayerRoundsQuery,
-  PlayerRoundView,
   WalletRef,
   WalletTransactionInput,
   WalletTransactionResult,
@@ -14,13 +12,13 @@ import { DomainError } from '../errors';
 import { clientKey } from '../ledger-keys';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { ledgerEntryView, positionView, walletView } from '../views';
+import { ledgerEntryView, walletView } from '../views';
 import { type MovementPlan, newWallet, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkAmount,
-  checkId,
   checkIdempotencyKey,
+  checkPlayerId,
   invalid,
   keyReused,
   requestHash,
@@ -36,7 +34,7 @@ export async function walletTransaction(
   input: WalletTransactionInput,
 ): Promise<WalletTransactionResult> {
   const operatorId = walletOperator(actor, undefined, 'write');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const amount = checkAmount('amount', input.amount);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   if (input.type !== 'CREDIT' && input.type !== 'DEBIT')
@@ -103,7 +101,7 @@ export async function walletTransaction(
 
 export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promise<WalletView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw walletNotFound(playerId);
   return walletView(wallet);
@@ -119,7 +117,7 @@ const pageLimit = (limit: number | undefined): number => {
 /** Newest first. */
 export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Promise<LedgerPageView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const limit = pageLimit(input.limit);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw walletNotFound(playerId);
@@ -129,28 +127,4 @@ export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Pro
     ...(input.cursor !== undefined && { cursor: input.cursor }),
   });
   return { entries: page.items.map(ledgerEntryView), nextCursor: page.cursor ?? null };
-}
-
-/** A player's rounds, newest first (game recall). */
-export async function playerRounds(
-  ctx: Ctx,
-  actor: Actor,
-  input: PlayerRoundsQuery,
-): Promise<{ rounds: PlayerRoundView[]; nextCursor: string | null }> {
-  const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
-  const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
-    limit: pageLimit(input.limit),
-    ...(input.cursor !== undefined && { cursor: input.cursor }),
-  });
-  return {
-    rounds: page.items.map((p) => ({
-      roundId: p.roundId,
-      tableId: p.tableId,
-      shoeId: p.shoeId,
-      openedAt: p.openedAt,
-      position: positionView(p),
-    })),
-    nextCursor: page.cursor ?? null,
-  };
 }
