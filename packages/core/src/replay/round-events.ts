@@ -1,20 +1,17 @@
 /**
- * The checks of a round's own audit events against its stored round item. checkShoeChain (every round
- * of a shoe) and the replay's verification (one round) both make them, so both name a break with the
- * same code, detail and event. What only one of them checks (digests recomputed from the positions,
- * ledger entries) stays with it.
+ * The checks of a round's own audit events against its stored round item: the events its status calls
+ * for, in order, the item's pointers at them, and the coup COUP_DEALT recorded. Part of the one audit
+ * checker (verify.ts), which the replay and checkShoeChain both run.
  */
 import { type CoupResult, cardsText, dealtCards } from '@pyb/engine';
-import type { RoundRecord } from './model';
-import type { ParsedEvent } from './replay/audit-log';
-import { coupDifferences } from './replay/coup-diffs';
-import { same } from './same-json';
+import type { RoundRecord } from '../model';
+import { same } from '../same-json';
+import type { ParsedEvent } from './audit-log';
+import { coupDifferences } from './coup-diffs';
+import type { ReplayProblem } from './types';
 
-export interface RoundProblem {
-  code: string;
-  detail: string;
-  seq: number | null;
-}
+/** A problem of the round's own events (the audit checker adds the player where there is one). */
+export type RoundProblem = Omit<ReplayProblem, 'playerId'>;
 
 const upToClose = (closed: boolean) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])];
 /** A round's events by its status: dealing needs betting closed (resolve), a void may come before. */
