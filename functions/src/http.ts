@@ -3,18 +3,11 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { acceptsEmptyBody, type EndpointContract } from '@pyb/contracts';
-import {
-  type Actor,
-  authenticate,
-  authorize,
-  requestFingerprint,
-  requireIdempotencyKey,
-  runIdempotent,
-  type StoredResponse,
-} from '@pyb/core';
+import { type Actor, authenticate, authorize, checkIdempotencyKey, type StoredResponse } from '@pyb/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { type AppContext, appContext } from './context';
+import { requestFingerprint, runIdempotent } from './idempotency';
 import { logger } from './logger';
 import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
 import { ROUTES, type Route } from './routes';
@@ -208,7 +201,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
     const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
     const idempotencyKey =
-      route.method === 'POST' ? requireIdempotencyKey(event.headers?.['idempotency-key']) : '';
+      route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
     const body = route.method === 'POST' ? parsePart(contract.body, rawBody ?? {}, 'body') : {};
     const input = {
       get actor(): Actor {
@@ -250,7 +243,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       const response = await execute();
       return jsonResult(response.status, response.body, state.requestId, response.headers);
     }
-    const fingerprint = await requestFingerprint({
+    const fingerprint = requestFingerprint({
       method: route.method,
       route: route.path,
       params: (event.pathParameters ?? {}) as Record<string, string>,

@@ -1,6 +1,5 @@
 import { ID_GRAMMAR, PLAYER_ID_PATTERN, RESOURCE_ID_PATTERN } from '@pyb/contracts';
 import type { TableConfig } from '@pyb/engine';
-import { eventHash } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound } from '../errors';
 import type { KeyService } from '../ports/key-service';
@@ -98,14 +97,6 @@ export function checkPlayerId(value: unknown): string {
   return value;
 }
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
-export function checkIdempotencyKey(value: unknown): string {
-  if (typeof value !== 'string' || !KEY.test(value)) {
-    throw invalid('IDEMPOTENCY_KEY_INVALID', 'the idempotency key must be 1-255 printable ASCII characters');
-  }
-  return value;
-}
-
 export function checkAmount(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
     throw invalid('AMOUNT_INVALID', `${name} must be a positive safe integer (minor units)`);
@@ -113,12 +104,4 @@ export function checkAmount(name: string, value: unknown): number {
   return value;
 }
 
-/** Domain-separated SHA-256 of a request body (RFC 8785): the same key with another body is refused. */
-export const requestHash = (kind: string, body: unknown): string => eventHash(`request:${kind}`, body);
-
-export const keyReused = (): DomainError =>
-  new DomainError(
-    'UNPROCESSABLE',
-    'IDEMPOTENCY_KEY_REUSED',
-    'this idempotency key was already used for a different request',
-  );
+export { checkIdempotencyKey, keyReused, requestHash } from '../idempotency/key';
