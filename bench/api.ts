@@ -32,8 +32,10 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '@pyb/core';
-import { provisionOperator } from '@pyb/functions/src/dev/provision';
+import { clientKey, hashApiKey, settleKey } from '@pyb/core';
+import { provisionOperator } from '@pyb/functions/provision';
+import { idempotencyScope } from '@pyb/store-dynamodb';
+import { ACCESS, itemKey, type Location } from '@pyb/store-dynamodb/layout';
 import {
   createTables,
   findDynamoDbLocalJar,
@@ -262,8 +264,8 @@ async function startStack(): Promise<Stack> {
   const admin = new DynamoDBClient(localClientConfig(dynamodb.endpoint));
   await createTables(admin, names);
   admin.destroy();
-  const { buildContext } = await import('@pyb/functions/src/context');
-  const { startLocalServer } = await import('@pyb/functions/src/local-server');
+  const { buildContext } = await import('@pyb/functions/context');
+  const { startLocalServer } = await import('@pyb/functions/local-server');
   const context = buildContext({
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     TABLE_PREFIX: PREFIX,
@@ -420,16 +422,20 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
   const first = rawSeats[0]!;
   const ledgerItem = await raw.item(
     stack.names.wallets,
-    `W#${OPERATOR}#${first.playerId}`,
-    `K#c:${firstKey}`,
+    itemKey('ledger', { operatorId: OPERATOR, playerId: first.playerId, key: clientKey(firstKey) }),
   );
-  const positionItem = await raw.item(stack.names.game, `ROUND#${first.roundId}`, `P#${first.playerId}`);
+  const positionItem = await raw.item(
+    stack.names.game,
+    itemKey('position', { roundId: first.roundId, playerId: first.playerId }),
+  );
   return { players, raw: rawSeats, rounds, ledgerItem, positionItem, betResponse };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The raw mirror: the calls each handler makes (functions/src/http.ts, packages/core, the DynamoDB
 // adapters), issued directly. A profile check below compares them call for call with the handler's.
+
+const walletAt = (playerId: string) => itemKey('wallet', { operatorId: OPERATOR, playerId });
 
 class Raw {
   readonly doc: DynamoDBDocumentClient;
@@ -448,7 +454,7 @@ class Raw {
     this.recorder = new Recorder(this.doc, PREFIX);
   }
 
-  async item(table: string, pk: string, sk: string): Promise<Record<string, unknown>> {
+  async item(table: string, { pk, sk }: Location): Promise<Record<string, unknown>> {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }),
     );
@@ -456,7 +462,7 @@ class Raw {
     return Item;
   }
 
-  private get(table: string, pk: string, sk: string) {
+  private get(table: string, { pk, sk }: Location) {
     return this.doc
       .send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }))
       .then((r) => r.Item);
@@ -471,20 +477,21 @@ class Raw {
 
   async getWallet(seat: Seat): Promise<void> {
     await this.principal();
-    const wallet = await this.get(this.names.wallets, `W#${OPERATOR}#${seat.playerId}`, 'WALLET');
+    const wallet = await this.get(this.names.wallets, walletAt(seat.playerId));
     if (!wallet) throw new Error('wallet missing');
   }
 
   async getRound(roundId: string): Promise<void> {
     await this.principal();
-    await this.get(this.names.game, `ROUND#${roundId}`, 'ROUND');
+    await this.get(this.names.game, itemKey('round', { roundId }));
+    const positions = ACCESS.positions(roundId);
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.doc.send(
         new QueryCommand({
           TableName: this.names.game,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': `ROUND#${roundId}`, ':p': 'P#' },
+          ExpressionAttributeValues: { ':pk': positions.partition, ':p': positions.sortPrefix },
           ConsistentRead: true,
           ...(start && { ExclusiveStartKey: start }),
         }),
@@ -499,11 +506,11 @@ class Raw {
     const balance = Number(wallet.balance) + amount;
     const at = new Date().toISOString();
     const head = randomBytes(32).toString('hex');
-    const pk = `W#${OPERATOR}#${playerId}`;
+    const { pk, sk } = itemKey('ledger', { operatorId: OPERATOR, playerId, key });
     const ledger = {
       ...this.world!.ledgerItem,
       pk,
-      sk: `K#${key}`,
+      sk,
       key,
       playerId,
       seq,
@@ -519,7 +526,7 @@ class Raw {
       {
         Update: {
           TableName: this.names.wallets,
-          Key: { pk, sk: 'WALLET' },
+          Key: { pk, sk: walletAt(playerId).sk },
           UpdateExpression: 'SET #b = :b, #o = :o, #r = :r, #a = :a, #s = :s, #h = :h, #u = :u',
           ConditionExpression: 'attribute_exists(#pk) AND #s = :seq AND #a >= :taken',
           ExpressionAttributeNames: {
@@ -567,7 +574,7 @@ class Raw {
       new PutCommand({
         TableName: this.names.idempotency,
         Item: {
-          pk: `${OPERATOR}#${idem}`,
+          pk: idempotencyScope(OPERATOR, idem),
           operatorId: OPERATOR,
           key: idem,
           fingerprint: randomBytes(32).toString('hex'),
@@ -581,24 +588,28 @@ class Raw {
         ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
       }),
     );
-    await this.get(this.names.game, `ROUND#${seat.roundId}`, 'ROUND');
-    const walletPk = `W#${OPERATOR}#${seat.playerId}`;
+    const roundAt = itemKey('round', { roundId: seat.roundId });
+    const positionAt = itemKey('position', { roundId: seat.roundId, playerId: seat.playerId });
+    await this.get(this.names.game, roundAt);
     const [used, round, wallet, position] = await Promise.all([
-      this.get(this.names.wallets, walletPk, `K#c:${idem}`),
-      this.get(this.names.game, `ROUND#${seat.roundId}`, 'ROUND'),
-      this.get(this.names.wallets, walletPk, 'WALLET'),
-      this.get(this.names.game, `ROUND#${seat.roundId}`, `P#${seat.playerId}`),
+      this.get(
+        this.names.wallets,
+        itemKey('ledger', { operatorId: OPERATOR, playerId: seat.playerId, key: clientKey(idem) }),
+      ),
+      this.get(this.names.game, roundAt),
+      this.get(this.names.wallets, walletAt(seat.playerId)),
+      this.get(this.names.game, positionAt),
     ]);
     if (used || !round || !wallet || !position) throw new Error('raw bet: unexpected state');
     const at = new Date().toISOString();
     await this.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          ...this.movement(wallet, seat.playerId, `c:${idem}`, -STAKE),
+          ...this.movement(wallet, seat.playerId, clientKey(idem), -STAKE),
           {
             Update: {
               TableName: this.names.game,
-              Key: { pk: `ROUND#${seat.roundId}`, sk: `P#${seat.playerId}` },
+              Key: { pk: positionAt.pk, sk: positionAt.sk },
               UpdateExpression:
                 'SET #st = if_not_exists(#st, :z) + :stake, #re = if_not_exists(#re, :z) + :z, ' +
                 '#bets.#P = if_not_exists(#bets.#P, :z) + :stake, ' +
@@ -622,7 +633,7 @@ class Raw {
                 ':z': 0,
                 ':stake': STAKE,
                 ':empty': [],
-                ':keys': [`c:${idem}`],
+                ':keys': [clientKey(idem)],
                 ':at': at,
                 ':r0': position.reserve,
                 ':max': 5_000_000 - STAKE,
@@ -632,7 +643,7 @@ class Raw {
           {
             ConditionCheck: {
               TableName: this.names.game,
-              Key: { pk: `ROUND#${seat.roundId}`, sk: 'ROUND' },
+              Key: { pk: roundAt.pk, sk: roundAt.sk },
               ConditionExpression: 'attribute_exists(#pk) AND #s = :open',
               ExpressionAttributeNames: { '#pk': 'pk', '#s': 'status' },
               ExpressionAttributeValues: { ':open': 'OPEN' },
@@ -644,7 +655,7 @@ class Raw {
     await this.doc.send(
       new UpdateCommand({
         TableName: this.names.idempotency,
-        Key: { pk: `${OPERATOR}#${idem}` },
+        Key: { pk: idempotencyScope(OPERATOR, idem) },
         UpdateExpression: 'SET #state = :done, #response = :response REMOVE lockedUntil',
         ConditionExpression: 'lockToken = :token',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
@@ -658,11 +669,11 @@ class Raw {
   }
 
   /** Fresh unsettled positions to settle (not timed): copies of a real one. */
-  async positions(n: number): Promise<Array<{ pk: string; sk: string; seat: Seat }>> {
+  async positions(n: number): Promise<Array<{ pk: string; sk: string; roundId: string; seat: Seat }>> {
     const round = `raw-${randomBytes(6).toString('hex')}`;
     const out = this.world!.raw.slice(0, n).map((seat) => ({
-      pk: `ROUND#${round}`,
-      sk: `P#${seat.playerId}`,
+      ...itemKey('position', { roundId: round, playerId: seat.playerId }),
+      roundId: round,
       seat,
     }));
     await Promise.all(
@@ -685,7 +696,7 @@ class Raw {
   }
 
   /** resolve.ts settlePosition: a paid position reads its wallet and writes position + wallet + ledger in one transaction; a lost one is one conditional update. */
-  async settle(p: { pk: string; sk: string; seat: Seat }, paid: boolean): Promise<void> {
+  async settle(p: { pk: string; sk: string; roundId: string; seat: Seat }, paid: boolean): Promise<void> {
     const position = {
       TableName: this.names.game,
       Key: { pk: p.pk, sk: p.sk },
@@ -705,13 +716,13 @@ class Raw {
       await this.doc.send(new UpdateCommand(position));
       return;
     }
-    const wallet = await this.get(this.names.wallets, `W#${OPERATOR}#${p.seat.playerId}`, 'WALLET');
+    const wallet = await this.get(this.names.wallets, walletAt(p.seat.playerId));
     if (!wallet) throw new Error('wallet missing');
     await this.doc.send(
       new TransactWriteCommand({
         TransactItems: [
           { Update: position },
-          ...this.movement(wallet, p.seat.playerId, `s:settle#${p.pk}#${p.seat.playerId}`, 2 * STAKE),
+          ...this.movement(wallet, p.seat.playerId, settleKey(p.roundId, p.seat.playerId), 2 * STAKE),
         ],
       }),
     );
@@ -1072,7 +1083,9 @@ async function measureResolve(stack: Stack, api: Api, raw: Raw): Promise<Resolve
       await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, keys.admin), 'shoe');
     }
     if (raw.settlement === undefined) {
-      raw.settlement = (await raw.item(stack.names.game, `ROUND#${roundId}`, `P#${players[0]}`)).settlement;
+      raw.settlement = (
+        await raw.item(stack.names.game, itemKey('position', { roundId, playerId: players[0]! }))
+      ).settlement;
     }
     const positions: Json[] = resolved.body.positions;
     return {

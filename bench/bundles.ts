@@ -21,7 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { ROUTES } from '../functions/src/routes';
+import { ROUTES } from '@pyb/functions/routes';
 import {
   BUNDLE_FILE,
   bundleHandlerWithMetafile,

@@ -1,6 +1,6 @@
+import { ROUTES, type Route } from '@pyb/functions/routes';
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ROUTES, type Route } from '../../functions/src/routes';
 import { readConfig } from './config';
 import { PuntoYBancaStack } from './stack';
 

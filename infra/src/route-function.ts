@@ -1,3 +1,4 @@
+import type { DataTable, Route } from '@pyb/functions/routes';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,7 +7,6 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { DataTable, Route } from '../../functions/src/routes';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';

@@ -4,12 +4,12 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ROUTES, type Route } from '@pyb/functions/routes';
+import { LOGICAL_TABLES, TABLES } from '@pyb/store-dynamodb/tables';
 import { Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, type Route } from '../../functions/src/routes';
-import { LOGICAL_TABLES, TABLES } from '../../packages/store-dynamodb/src/tables';
 import { type BuiltApp, buildApp } from '../src/app';
 
 // One synth per configuration: the default (generation 1 of the signing key) and a stage that has

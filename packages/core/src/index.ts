@@ -5,6 +5,7 @@ export * from './auth';
 export * from './core';
 export * from './errors';
 export * from './idempotency';
+export * from './ledger-keys';
 export type * from './model';
 export * from './ports/audit-archive';
 export * from './ports/key-service';

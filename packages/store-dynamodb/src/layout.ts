@@ -32,6 +32,9 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
 };
 
+/** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
+export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
+
 /**
  * Index attributes written with an item by a put (the access patterns of docs/data-model.md). Only a
  * put writes them: an update (or an upsert that creates the item) leaves the index attributes as they
