@@ -28,7 +28,7 @@ import {
   handlerEntry,
   type Metafile,
   REPO_ROOT,
-} from '../infra/src/esbuild-options';
+} from '@pyb/infra/esbuild-options';
 import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
 
 const SECTION = '## Lambda bundles and cold start';
