@@ -3,61 +3,39 @@
  * resource is NOT_FOUND; a refusal is a DomainError with a stable code (listed in docs/data-model.md).
  */
 import type * as C from '@pyb/contracts';
-import type { VoidReason } from '@pyb/contracts';
-import type { BetType, DeepPartial, TableConfig, TableVariant } from '@pyb/engine';
 import type { ShoeBundle } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
 
-// ---- inputs -------------------------------------------------------------------------------------
+// ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
+// The core validates each again (ids, amounts, free text): it is called by more than the handlers.
 
-export interface CreateTableInput {
-  name: string;
-  variant: TableVariant;
-  /** Overrides of the preset (deep-merged, then validated). */
-  config?: DeepPartial<TableConfig>;
-}
+type Body<T extends z.ZodType> = z.output<T>;
 
-export interface OpenRoundInput {
-  tableId: string;
-  /**
-   * Only for the first round of a shoe, which fixes it (after the commitment was published, before the
-   * first card). Omitted there: a random one is drawn (Ids port, no key-service call). On a later
-   * round it must equal the fixed one.
-   */
-  clientSeed?: string;
-}
+export type CreateTableInput = Body<typeof C.CreateTableRequest>;
 
-export interface BetInput {
-  type: BetType;
-  amount: number;
-}
+/**
+ * `clientSeed`: only for the first round of a shoe, which fixes it (after the commitment was
+ * published, before the first card). Omitted there: a random one is drawn (Ids port, no key-service
+ * call). On a later round it must equal the fixed one.
+ */
+export type OpenRoundInput = { tableId: string } & Body<typeof C.OpenRoundRequest>;
 
-export interface PlaceBetInput {
-  roundId: string;
-  playerId: string;
-  /** Added to the player's position of the round (a type already bet is raised). */
-  bets: readonly BetInput[];
-  /** The client's key; scoped per operator and player. A retry returns the first answer. */
-  idempotencyKey: string;
-}
+export type BetInput = Body<typeof C.BetInput>;
 
-export interface VoidRoundInput {
-  roundId: string;
-  reason: VoidReason;
-  note?: string;
-}
+/**
+ * The bets are added to the player's position of the round (a type already bet is raised).
+ * `idempotencyKey`: the client's key, scoped per operator and player; a retry returns the first answer.
+ */
+export type PlaceBetInput = { roundId: string; idempotencyKey: string } & Body<typeof C.PlaceBetRequest>;
 
-export interface WalletTransactionInput {
-  playerId: string;
-  type: 'CREDIT' | 'DEBIT';
-  amount: number;
-  /** The wallet's currency; the first credit creates the wallet in it. */
-  currency: string;
-  idempotencyKey: string;
-  reference?: string;
-}
+export type VoidRoundInput = { roundId: string } & Body<typeof C.VoidRoundRequest>;
+
+/** `currency`: the wallet's; the first credit creates the wallet in it. */
+export type WalletTransactionInput = { playerId: string; idempotencyKey: string } & Body<
+  typeof C.WalletTransactionRequest
+>;
 
 export interface WalletRef {
   playerId: string;
