@@ -1,5 +1,7 @@
 import { BET_TYPES, type BetType as EngineBetType } from '@pyb/engine';
+import { clientSeedProblem, textProblem } from '@pyb/fairness';
 import * as z from 'zod';
+import { ISO_4217, isCurrency } from './currencies';
 
 /**
  * Building blocks shared by every endpoint's schemas. Component names (`meta({ id })`) are what the
@@ -16,10 +18,65 @@ export const Amount = z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
 /** A balance or signed movement in minor units (may be zero; never fractional). */
 export const MinorUnits = z.int().meta({ description: 'Integer minor units.', example: 10000 });
 
+/** Typed as a string (stored records hold strings); the document lists the codes as its enum. */
 export const Currency = z
   .string()
-  .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. EUR')
-  .meta({ id: 'Currency', example: 'EUR' });
+  .refine((code): boolean => isCurrency(code), 'an ISO 4217 currency code, e.g. EUR')
+  .meta({
+    id: 'Currency',
+    description: 'An ISO 4217 currency code.',
+    enum: [...ISO_4217],
+    example: 'EUR',
+  } as Record<string, unknown>);
+
+/**
+ * Free text the platform stores (a note, a reference, a name): at most `max` UTF-16 units of
+ * well-formed Unicode without control or bidi-formatting characters (@pyb/fairness textProblem).
+ */
+export const FreeText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((text, ctx) => {
+      const problem = textProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: `the text ${problem}` });
+    })
+    .meta({
+      description: `At most ${max} characters of well-formed Unicode; no control or bidirectional-formatting character.`,
+    });
+
+/** The client seed: 1-256 UTF-8 bytes of clean text (docs/provably-fair.md §5; @pyb/fairness). */
+export const ClientSeed = z
+  .string()
+  .superRefine((seed, ctx) => {
+    const problem = clientSeedProblem(seed);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the client seed ${problem}` });
+  })
+  .meta({
+    id: 'ClientSeed',
+    description:
+      '1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Fixed after the commitment is published, before the first card.',
+    example: 'ñandú 🂡',
+  });
+
+/**
+ * An integer in a query string: decimal digits only (`1e2`, `0x10`, ` 5`, `5.0` are refused), within
+ * [min, max]; the document shows it as an integer with its bounds and default.
+ */
+export const QueryInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,15})$/, 'a decimal integer')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max))
+    .optional()
+    .meta({
+      type: 'integer',
+      minimum: min,
+      maximum: max,
+      default: fallback,
+      description: `${min}-${max}, default ${fallback}.`,
+    } as Record<string, unknown>);
 
 export const Timestamp = z.iso
   .datetime()
@@ -76,7 +133,18 @@ export const Problem = z
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof Problem>;
 
+/** The default and the largest page of a list (ledger). */
+export const PAGE_DEFAULT_LIMIT = 50;
+export const PAGE_MAX_LIMIT = 100;
+
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[A-Za-z0-9_-]+$/, 'a cursor as a previous page gave it')
+  .meta({ description: 'Opaque: the `nextCursor` of the previous page, as it came.' });
+
 export const Pagination = z.strictObject({
-  limit: z.coerce.number().pipe(z.int().min(1).max(100)).optional(),
-  cursor: z.string().min(1).max(1024).optional(),
+  limit: QueryInt(1, PAGE_MAX_LIMIT, PAGE_DEFAULT_LIMIT),
+  cursor: Cursor.optional(),
 });

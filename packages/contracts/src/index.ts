@@ -1,4 +1,5 @@
 export * from './common';
+export * from './currencies';
 export * from './endpoints';
 export * from './ids';
 export * from './replay';

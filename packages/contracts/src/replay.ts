@@ -1,6 +1,6 @@
 import { ShoeBundleSchema } from '@pyb/fairness';
 import * as z from 'zod';
-import { BetType, MinorUnits, Pagination, Timestamp } from './common';
+import { BetType, MinorUnits, Pagination, QueryInt, Timestamp } from './common';
 import { OperatorId, PlayerId, ResourceId } from './ids';
 import { Shoe } from './shoes';
 import {
@@ -226,10 +226,14 @@ export const RoundReplay = z
   })
   .meta({ id: 'RoundReplay' });
 
+/** Game recall pages: 10 rounds by default, at most 50. */
+export const RECALL_DEFAULT_LIMIT = 10;
+export const RECALL_MAX_LIMIT = 50;
+
 export const PlayerRoundsParams = z.strictObject({ playerId: PlayerId });
 
 export const PlayerRoundsQuery = z.strictObject({
-  limit: z.coerce.number().pipe(z.int().min(1).max(50)).optional().meta({ description: 'Default 10.' }),
+  limit: QueryInt(1, RECALL_MAX_LIMIT, RECALL_DEFAULT_LIMIT),
   cursor: Pagination.shape.cursor,
   operatorId: OperatorId.optional().meta({
     description: 'Regulators: the supervised operator whose player this is.',

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { Amount, BetType, Card, MinorUnits, Timestamp } from './common';
+import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
 import { PlayerId, ResourceId } from './ids';
-import { ClientSeed } from './shoes';
 import {
   BetResult,
   HandSide,
@@ -29,7 +28,7 @@ export const PlaceBetRequest = z
   .meta({ id: 'PlaceBetRequest' });
 
 export const VoidRoundRequest = z
-  .strictObject({ reason: VoidReason, note: z.string().max(500).optional() })
+  .strictObject({ reason: VoidReason, note: FreeText(500).optional() })
   .meta({ id: 'VoidRoundRequest' });
 
 export const ResolveRoundRequest = z.strictObject({}).meta({ id: 'ResolveRoundRequest' });

@@ -6,14 +6,6 @@ import { ShoeStatus } from './vocabulary';
 
 export const ShoeParams = z.strictObject({ shoeId: ResourceId });
 
-/** Optional when opening a shoe: the client seed can also come with the first round. */
-export const ClientSeed = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[\x20-\x7e]+$/, 'printable ASCII')
-  .meta({ id: 'ClientSeed', description: 'Fixed after the commitment is published, before the first card.' });
-
 export const OpenShoeRequest = z.strictObject({}).meta({ id: 'OpenShoeRequest' });
 export const CloseShoeRequest = z.strictObject({}).meta({ id: 'CloseShoeRequest' });
 

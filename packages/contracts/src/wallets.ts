@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Amount, Currency, MinorUnits, Pagination, Timestamp } from './common';
+import { Amount, Currency, FreeText, MinorUnits, Pagination, Timestamp } from './common';
 import { OperatorId, PlayerId } from './ids';
 import { LedgerKind } from './vocabulary';
 
@@ -23,7 +23,10 @@ export const WalletTransactionRequest = z
     type: z.enum(['CREDIT', 'DEBIT']),
     amount: Amount,
     currency: Currency.meta({ description: "The wallet's currency (fixed by its first credit)." }),
-    reference: z.string().min(1).max(128).optional().meta({ description: "The operator's own reference." }),
+    reference: FreeText(128)
+      .pipe(z.string().min(1))
+      .optional()
+      .meta({ description: "The operator's own reference (clean text, 1-128 characters)." }),
   })
   .meta({ id: 'WalletTransactionRequest' });
 

@@ -16,7 +16,7 @@ import {
 import * as z from 'zod';
 import { digest } from './audit';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
-import { MAX_CLIENT_SEED_BYTES } from './stream';
+import { clientSeedProblem } from './text';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/1';
 
@@ -156,10 +156,10 @@ export const ShoeBundleSchema = z
     /** PEM "PUBLIC KEY" or base64 DER SubjectPublicKeyInfo. */
     publicKey: z.string().min(1),
     serverSeed: hex32,
-    clientSeed: z
-      .string()
-      .min(1)
-      .refine((s) => new TextEncoder().encode(s).length <= MAX_CLIENT_SEED_BYTES, 'at most 256 UTF-8 bytes'),
+    clientSeed: z.string().superRefine((seed, ctx) => {
+      const problem = clientSeedProblem(seed);
+      if (problem) ctx.addIssue({ code: 'custom', message: `the client seed ${problem}` });
+    }),
     cutIndex: z.number().int().min(0),
     burn: z.object({ shown: card, burned: z.number().int().min(1).max(10) }).strict(),
     rounds: z.array(RecordedRoundSchema),

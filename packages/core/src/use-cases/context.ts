@@ -1,5 +1,6 @@
-import { ID_GRAMMAR, PLAYER_ID_PATTERN, RESOURCE_ID_PATTERN } from '@pyb/contracts';
+import { ID_GRAMMAR, isCurrency, PLAYER_ID_PATTERN, RESOURCE_ID_PATTERN } from '@pyb/contracts';
 import type { TableConfig } from '@pyb/engine';
+import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound } from '../errors';
 import type { KeyService } from '../ports/key-service';
@@ -86,6 +87,22 @@ export function checkId(name: string, value: unknown): string {
   if (typeof value !== 'string' || !RESOURCE_ID_PATTERN.test(value)) {
     throw invalid('INVALID_INPUT', `${name} must be ${ID_GRAMMAR.resource}`);
   }
+  return value;
+}
+
+/** Free text (a note, a reference, a name): clean, well-formed Unicode (@pyb/fairness textProblem). */
+export function checkText(name: string, value: unknown, max: number): string {
+  if (typeof value !== 'string' || value.length > max) {
+    throw invalid('INVALID_INPUT', `${name} must be at most ${max} characters`);
+  }
+  const problem = textProblem(value);
+  if (problem) throw invalid('INVALID_INPUT', `${name} ${problem}`);
+  return value;
+}
+
+/** An ISO 4217 currency code (the list of @pyb/contracts). */
+export function checkCurrency(value: unknown): string {
+  if (!isCurrency(value)) throw invalid('INVALID_INPUT', 'currency must be an ISO 4217 code such as EUR');
   return value;
 }
 

@@ -3,6 +3,7 @@
  * wins and balance before and after, and its verification. Paged back in time with a cursor; each page
  * lists its rounds in play order.
  */
+import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor } from '../actor';
 import { DomainError } from '../errors';
 import { ReplaySession } from '../replay/session';
@@ -10,8 +11,6 @@ import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/typ
 import { mapBounded } from '../retry';
 import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
 
-export const RECALL_DEFAULT_LIMIT = 10;
-export const RECALL_MAX_LIMIT = 50;
 /** Rounds replayed at once (each reads its positions and the player's ledger entries). */
 const CONCURRENCY = 4;
 

@@ -1,10 +1,11 @@
+import { isCurrency } from '@pyb/contracts';
 import { type TableConfig, tablePreset } from '@pyb/engine';
 import { ZodError } from 'zod';
 import type { Actor } from '../actor';
 import type { CreateTableInput, TableView } from '../api';
 import type { TableRecord } from '../model';
 import { tableView } from '../views';
-import { type Ctx, checkId, guard, invalid, requireWriter } from './context';
+import { type Ctx, checkId, checkText, guard, invalid, requireWriter } from './context';
 
 const VARIANTS = ['mini', 'midi', 'full', 'custom'];
 
@@ -33,7 +34,13 @@ export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInpu
   requireWriter(actor);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
+  checkText('name', name, 80);
   const config = parseConfig(input);
+  if (!isCurrency(config.currency)) {
+    throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
+      issues: [{ path: 'currency', message: 'an ISO 4217 currency code, e.g. EUR' }],
+    });
+  }
   const table: TableRecord = {
     tableId: ctx.ids.next('tbl'),
     operatorId: actor.operatorId,

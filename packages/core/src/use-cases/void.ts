@@ -16,7 +16,7 @@ import { TransactionCanceled } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
-import { type Ctx, conflict, invalid, requestHash } from './context';
+import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { planPositionMovement } from './position-movement';
 import { loadRound } from './rounds';
 
@@ -24,9 +24,9 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   if (!VOID_REASONS.includes(input.reason)) {
     throw invalid('VOID_REASON_INVALID', `reason must be one of ${VOID_REASONS.join(', ')}`);
   }
-  if (input.note !== undefined && (typeof input.note !== 'string' || input.note.length > 500)) {
-    throw invalid('INVALID_INPUT', 'note must be at most 500 characters');
-  }
+  // Checked before anything is written: the note goes into ROUND_VOIDED, hashed as RFC 8785 JSON,
+  // which a lone surrogate cannot be (the round would stay VOIDING and the shoe could not close).
+  if (input.note !== undefined) checkText('note', input.note, 500);
   let round = await loadRound(ctx, actor, input.roundId, 'write');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let progressed = true;

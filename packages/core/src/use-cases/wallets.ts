@@ -1,4 +1,5 @@
 /** Operator credits and debits (idempotent by the client's key), balances, ledger pages. */
+import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor } from '../actor';
 import type {
   LedgerPageView,
@@ -17,8 +18,10 @@ import { type MovementPlan, newWallet, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkAmount,
+  checkCurrency,
   checkIdempotencyKey,
   checkPlayerId,
+  checkText,
   invalid,
   keyReused,
   requestHash,
@@ -39,15 +42,8 @@ export async function walletTransaction(
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   if (input.type !== 'CREDIT' && input.type !== 'DEBIT')
     throw invalid('INVALID_INPUT', 'type must be CREDIT or DEBIT');
-  if (typeof input.currency !== 'string' || !/^[A-Z]{3}$/.test(input.currency)) {
-    throw invalid('INVALID_INPUT', 'currency must be an ISO 4217 code such as EUR');
-  }
-  if (
-    input.reference !== undefined &&
-    (typeof input.reference !== 'string' || input.reference.length > 128)
-  ) {
-    throw invalid('INVALID_INPUT', 'reference must be at most 128 characters');
-  }
+  checkCurrency(input.currency);
+  if (input.reference !== undefined) checkText('reference', input.reference, 128);
   const key = clientKey(idempotencyKey);
   const hash = requestHash('wallet', {
     type: input.type,
@@ -108,9 +104,9 @@ export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promi
 }
 
 const pageLimit = (limit: number | undefined): number => {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalid('INVALID_INPUT', 'limit must be 1-100');
+  if (limit === undefined) return PAGE_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX_LIMIT)
+    throw invalid('INVALID_INPUT', `limit must be 1-${PAGE_MAX_LIMIT}`);
   return limit;
 };
 
