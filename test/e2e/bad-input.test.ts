@@ -446,7 +446,7 @@ const CASES: Case[] = [
     'VALIDATION_FAILED',
   ],
   // Input hygiene: strict integers, real currencies, clean free text, UTF-8 JSON only.
-  ...['1e2', '0x10', '%205', '5.0', '-1', '+5', '05'].map(
+  ...['1e2', '0x10', '%205', '5.0', '-1', '%2B5', '5%20'].map(
     (limit): Case => [
       `a ledger limit of "${decodeURIComponent(limit)}"`,
       'GET',

@@ -2,6 +2,7 @@ import { BET_TYPES, type BetType as EngineBetType } from '@pyb/engine';
 import { clientSeedProblem, textProblem } from '@pyb/fairness';
 import * as z from 'zod';
 import { ISO_4217, isCurrency } from './currencies';
+import { PROBLEM_CODES } from './problems';
 
 /**
  * Building blocks shared by every endpoint's schemas. Component names (`meta({ id })`) are what the
@@ -60,13 +61,13 @@ export const ClientSeed = z
   });
 
 /**
- * An integer in a query string: decimal digits only (`1e2`, `0x10`, ` 5`, `5.0` are refused), within
+ * An integer in a query string: decimal digits only (`1e2`, `0x10`, ` 5`, `5.0`, `+5` are refused), within
  * [min, max]; the document shows it as an integer with its bounds and default.
  */
 export const QueryInt = (min: number, max: number, fallback: number) =>
   z
     .string()
-    .regex(/^(0|[1-9][0-9]{0,15})$/, 'a decimal integer')
+    .regex(/^[0-9]{1,16}$/, 'a decimal integer')
     .transform(Number)
     .pipe(z.int().min(min).max(max))
     .optional()
@@ -112,7 +113,7 @@ export const FieldError = z
   .meta({ id: 'FieldError' });
 export type FieldError = z.infer<typeof FieldError>;
 
-/** RFC 9457 problem details, with our stable `code` (docs/api.md lists them all). */
+/** RFC 9457 problem details, with our stable `code` (the registry of problems.ts; docs/api.md lists them). */
 export const Problem = z
   .object({
     type: z
@@ -122,7 +123,10 @@ export const Problem = z
     status: z.int().min(400).max(599),
     detail: z.string(),
     instance: z.string().meta({ description: 'The request path and the request id.' }),
-    code: z.string().meta({ description: 'Stable, SCREAMING_SNAKE; what clients branch on.' }),
+    code: z.enum(PROBLEM_CODES).meta({
+      description:
+        'Stable, SCREAMING_SNAKE; what clients branch on. Each operation lists the codes it can answer per status.',
+    }),
     requestId: z.string(),
     errors: z.array(FieldError).optional().meta({ description: 'Validation failures, field by field.' }),
     details: z

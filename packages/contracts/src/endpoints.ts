@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ProblemCode } from './problems';
 import {
   AuditParams,
   PlayerRecall,
@@ -36,9 +37,27 @@ import {
  * handlers validate with these (request and response) and the OpenAPI document is built from them,
  * so the two cannot drift.
  */
+/** Groups of endpoints in the document (and in docs/api.md). */
+export const TAGS = {
+  Tables: 'Tables and their results panel (scoreboard).',
+  Shoes: 'Provably fair shoes: commitment before any bet, seed revealed at close.',
+  Rounds: 'Rounds (coups): open, bets, "no va más" and settlement, void.',
+  Wallets: 'Wallets and their ledgers, in integer minor units.',
+  Regulators: 'Round replay, game recall and the audit export (docs/regulators.md).',
+  Keys: 'The public keys that sign shoe statements and audit heads.',
+  Meta: 'This API described.',
+} as const;
+export type Tag = keyof typeof TAGS;
+
 export interface EndpointContract {
   summary: string;
-  description?: string;
+  description: string;
+  tag: Tag;
+  /**
+   * The codes the use case can answer with besides the ones the HTTP layer adds to every route of its
+   * kind (HTTP_PROBLEMS): the document lists them per status, and the e2e validator holds the API to it.
+   */
+  problems: readonly ProblemCode[];
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** POST bodies. When every field is optional, an absent body counts as `{}`. */
@@ -50,13 +69,29 @@ export interface EndpointContract {
 
 export const ENDPOINTS = {
   'create-table': {
+    tag: 'Tables',
+    description:
+      'Creates a table from a preset (mini, midi, full) with optional overrides; the configuration is validated as a whole. Admin keys only.',
+    problems: ['TABLE_CONFIG_INVALID'],
     summary: 'Create a table from a preset (admin)',
     body: CreateTableRequest,
     response: Table,
     status: 201,
   },
-  'get-table': { summary: 'Read a table', params: TableParams, response: Table, status: 200 },
+  'get-table': {
+    tag: 'Tables',
+    description: 'A table with its configuration, its shoe in play and its round in play.',
+    problems: ['TABLE_NOT_FOUND'],
+    summary: 'Read a table',
+    params: TableParams,
+    response: Table,
+    status: 200,
+  },
   'get-scoreboard': {
+    tag: 'Tables',
+    description:
+      "The coups of one shoe and the roads drawn from them. Default: the table's current shoe — after a close the table has none, and the answer is empty (`shoeId: null`): pass `shoeId` to see a closed shoe's.",
+    problems: ['TABLE_NOT_FOUND', 'SHOE_NOT_FOUND'],
     summary: "The results panel (bead plate, big road, derived roads) of the table's current shoe",
     params: TableParams,
     query: ScoreboardQuery,
@@ -64,6 +99,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'open-shoe': {
+    tag: 'Shoes',
+    description:
+      'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.',
+    problems: ['TABLE_NOT_FOUND', 'SHOE_ALREADY_OPEN'],
     summary: 'Open a new shoe: seed sealed, commitment signed and published (admin)',
     params: TableParams,
     body: OpenShoeRequest,
@@ -71,12 +110,19 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-shoe': {
+    tag: 'Shoes',
+    description: 'A shoe: its signed statement and commitment; its server seed and cut once closed.',
+    problems: ['SHOE_NOT_FOUND'],
     summary: 'Read a shoe (seed revealed once closed)',
     params: ShoeParams,
     response: Shoe,
     status: 200,
   },
   'close-shoe': {
+    tag: 'Shoes',
+    description:
+      'Collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. Works on a shoe that has not ended (the cut card did not come out): an interrupted session is closed the same way. Resumable: call again after a failure. Admin keys only.',
+    problems: ['SHOE_NOT_FOUND', 'ROUND_IN_PLAY', 'CONCURRENT_UPDATE'],
     summary: 'Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)',
     params: ShoeParams,
     body: CloseShoeRequest,
@@ -84,6 +130,17 @@ export const ENDPOINTS = {
     status: 200,
   },
   'open-round': {
+    tag: 'Rounds',
+    description:
+      "Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe fixes the client seed (given, or drawn).",
+    problems: [
+      'TABLE_NOT_FOUND',
+      'NO_SHOE_OPEN',
+      'SHOE_ENDED',
+      'ROUND_IN_PLAY',
+      'CLIENT_SEED_ALREADY_FIXED',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Open the next round (coup) of the table: betting opens',
     params: TableParams,
     body: OpenRoundRequest,
@@ -91,12 +148,34 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-round': {
+    tag: 'Rounds',
+    description: 'A round: its status, its positions, and its coup once dealt.',
+    problems: ['ROUND_NOT_FOUND'],
     summary: 'Read a round, its positions and its result',
     params: RoundParams,
     response: Round,
     status: 200,
   },
   'place-bet': {
+    tag: 'Rounds',
+    description:
+      "Adds bets to the player's position: the wallet is debited and the position written in one conditional transaction. The Idempotency-Key keys the ledger entry: a retry with it replays the first answer.",
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_NOT_OPEN',
+      'WALLET_NOT_FOUND',
+      'TABLE_FULL',
+      'CURRENCY_MISMATCH',
+      'BET_AMOUNT_INVALID',
+      'BET_PLAYER_AND_BANKER',
+      'BET_DUPLICATE_TYPE',
+      'BET_BELOW_MIN',
+      'BET_ABOVE_MAX',
+      'BET_SIDE_DISABLED',
+      'INSUFFICIENT_FUNDS',
+      'AMOUNT_TOO_LARGE',
+      'CONCURRENT_UPDATE',
+    ],
     summary: "Place a player's bets for the round (wallet debited atomically)",
     params: RoundParams,
     body: PlaceBetRequest,
@@ -104,6 +183,10 @@ export const ENDPOINTS = {
     status: 201,
   },
   'resolve-round': {
+    tag: 'Rounds',
+    description:
+      'Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once. Resumable and idempotent: a settled round is answered as it is.',
+    problems: ['ROUND_NOT_FOUND', 'ROUND_VOIDED', 'CONCURRENT_UPDATE'],
     summary: '"No va más": close betting, deal the coup and settle every position',
     params: RoundParams,
     body: ResolveRoundRequest,
@@ -111,6 +194,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'void-round': {
+    tag: 'Rounds',
+    description:
+      'Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. Resumable.',
+    problems: ['ROUND_NOT_FOUND', 'ROUND_ALREADY_DEALT', 'CONCURRENT_UPDATE'],
     summary: 'Void a round: every stake refunded, reason recorded in the audit trail',
     params: RoundParams,
     body: VoidRoundRequest,
@@ -118,14 +205,36 @@ export const ENDPOINTS = {
     status: 200,
   },
   'leave-table': {
+    tag: 'Rounds',
+    description:
+      'Collects the deferred commission the player owes for the shoe in play, and answers his balance.',
+    problems: ['TABLE_NOT_FOUND', 'WALLET_NOT_FOUND', 'CONCURRENT_UPDATE'],
     summary: 'A player leaves the table: his deferred commission is collected',
     params: LeaveParams,
     body: LeaveTableRequest,
     response: LeaveTableResponse,
     status: 200,
   },
-  'get-wallet': { summary: "A player's wallet", params: WalletParams, response: Wallet, status: 200 },
+  'get-wallet': {
+    tag: 'Wallets',
+    description: "A player's wallet: balance, deferred commission owed, reserve, and what is available.",
+    problems: ['WALLET_NOT_FOUND'],
+    summary: "A player's wallet",
+    params: WalletParams,
+    response: Wallet,
+    status: 200,
+  },
   'wallet-transaction': {
+    tag: 'Wallets',
+    description:
+      'A credit creates the wallet in its currency; a debit takes at most what is available. Keyed by the Idempotency-Key.',
+    problems: [
+      'WALLET_NOT_FOUND',
+      'CURRENCY_MISMATCH',
+      'INSUFFICIENT_FUNDS',
+      'AMOUNT_TOO_LARGE',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Credit or debit a wallet (operator cash-in / cash-out)',
     params: WalletParams,
     body: WalletTransactionRequest,
@@ -133,6 +242,10 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-ledger': {
+    tag: 'Wallets',
+    description:
+      "The wallet's ledger, newest first; `nextCursor` pages further back (opaque, bound to this wallet).",
+    problems: ['WALLET_NOT_FOUND', 'CURSOR_INVALID'],
     summary: "A page of a wallet's ledger, newest first",
     params: WalletParams,
     query: LedgerQuery,
@@ -140,6 +253,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'replay-round': {
+    tag: 'Regulators',
+    problems: ['ROUND_NOT_FOUND'],
     summary: 'Replay a round step by step, with its verification (regulator, operator)',
     description:
       'Every card in dealing order with its shoe position and the rule that called for it, every bet with its payout and the balance around it, and checks: statement signature, audit chain, bets, settlement, and once the shoe is closed the revealed seed and the re-dealt cards (PENDING_REVEAL before). Never shows an unrevealed seed.',
@@ -148,6 +263,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'player-rounds': {
+    tag: 'Regulators',
+    problems: ['PLAYER_NOT_FOUND', 'CURSOR_INVALID'],
     summary: "Game recall: a player's most recent rounds, replayed (regulator, operator)",
     description:
       'The last rounds of the player (10 by default), in play order, each with the same detail and verification as the replay; `nextCursor` pages further back. Regulators name the operator with `operatorId`.',
@@ -157,6 +274,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'export-audit': {
+    tag: 'Regulators',
+    problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED', 'SIGNING_KEY_UNKNOWN'],
     summary: 'Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)',
     description:
       'Statement, signature, public key, revealed server seed, client seed, every round, bet and settlement, and the audit chain with its signed head. 409 SHOE_NOT_CLOSED before the shoe is closed.',
@@ -165,6 +284,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'get-signing-key': {
+    tag: 'Keys',
+    problems: ['SIGNING_KEY_NOT_FOUND'],
     summary: 'The public key that signs shoe statements and audit heads',
     description:
       'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
@@ -173,6 +294,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'get-openapi': {
+    tag: 'Meta',
+    description:
+      'The OpenAPI 3.1 document of this API, built from the same schemas the handlers validate with.',
+    problems: [],
     summary: 'This API as an OpenAPI 3.1 document',
     response: z.record(z.string(), z.unknown()),
     status: 200,

@@ -2,6 +2,7 @@ export * from './common';
 export * from './currencies';
 export * from './endpoints';
 export * from './ids';
+export * from './problems';
 export * from './replay';
 export * from './rounds';
 export * from './shoes';

@@ -1,8 +1,14 @@
-import { ID_GRAMMAR, isCurrency, PLAYER_ID_PATTERN, RESOURCE_ID_PATTERN } from '@pyb/contracts';
+import {
+  ID_GRAMMAR,
+  isCurrency,
+  PLAYER_ID_PATTERN,
+  type ProblemCode,
+  RESOURCE_ID_PATTERN,
+} from '@pyb/contracts';
 import type { TableConfig } from '@pyb/engine';
 import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, type Resource } from '../errors';
 import type { KeyService } from '../ports/key-service';
 import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
 import type { Store } from '../ports/store';
@@ -49,7 +55,7 @@ export type Access = 'read' | 'write';
 export function guard<T extends { operatorId: string }>(
   actor: Actor,
   record: T | undefined,
-  what: string,
+  what: Resource,
   id: string,
   access: Access,
 ): T {
@@ -60,10 +66,18 @@ export function guard<T extends { operatorId: string }>(
   return record;
 }
 
-/** The operator a wallet call is about: regulators name a supervised one, others act on their own. */
-export function walletOperator(actor: Actor, operatorId: string | undefined, access: Access): string {
+/**
+ * The operator a wallet call is about: regulators name a supervised one, others act on their own.
+ * An operator the key may not read is answered as the thing asked for not being there (`missing`).
+ */
+export function walletOperator(
+  actor: Actor,
+  operatorId: string | undefined,
+  access: Access,
+  missing: { what: Resource; id: string } = { what: 'wallet', id: operatorId ?? actor.operatorId },
+): string {
   const op = operatorId ?? actor.operatorId;
-  if (!canRead(actor, op)) throw notFound('wallet', op);
+  if (!canRead(actor, op)) throw notFound(missing.what, missing.id);
   if (access === 'write' && !canWrite(actor, op)) {
     throw new DomainError('FORBIDDEN', 'READ_ONLY', 'this key may not move money');
   }
@@ -76,10 +90,10 @@ export function requireWriter(actor: Actor): void {
   }
 }
 
-export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
+export const invalid = (code: ProblemCode, message: string, details?: Record<string, unknown>): DomainError =>
   new DomainError('INVALID', code, message, details);
 
-export const conflict = (code: string, message: string): DomainError =>
+export const conflict = (code: ProblemCode, message: string): DomainError =>
   new DomainError('CONFLICT', code, message);
 
 /** An id the platform minted (table, shoe, round): the grammar of @pyb/contracts. */
