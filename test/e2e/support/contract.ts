@@ -138,7 +138,10 @@ export class ContractValidator {
     const sent = Object.entries(x.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
     if (sent !== undefined && body) {
       const [media = '', ...params] = sent.split(';').map((p) => p.trim().toLowerCase());
-      const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+      const charset = params
+        .find((p) => p.startsWith('charset='))
+        ?.slice(8)
+        .replace(/"/g, '');
       // JSON is UTF-8 (RFC 8259 §8.1): a body announced in another charset is not the declared media type.
       if (!body.content?.[media] || (charset !== undefined && charset !== 'utf-8'))
         requestErrors.push(`${where}: request content type ${sent} is not declared`);
