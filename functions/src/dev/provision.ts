@@ -86,7 +86,14 @@ async function main(argv: string[]): Promise<number> {
   const { store, close } = principalStoreFromEnv();
   try {
     if (values.revoke) {
-      await store.revokePrincipal(await hashApiKey(values.revoke), systemClock.now().toISOString());
+      const revoked = await store.revokePrincipal(
+        await hashApiKey(values.revoke),
+        systemClock.now().toISOString(),
+      );
+      if (!revoked) {
+        console.error('no such API key: nothing was revoked (check the key you pasted)');
+        return 1;
+      }
       console.log(JSON.stringify({ revoked: true }));
       return 0;
     }
