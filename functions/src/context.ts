@@ -61,7 +61,12 @@ export function buildContext(env: Record<string, string | undefined> = process.e
     env,
     tables,
     doc,
-    store: new DynamoStore({ tables, doc }),
+    // Cursors stay valid across containers: every one of a deployment seals them with CURSOR_KEY.
+    store: new DynamoStore({
+      tables,
+      doc,
+      ...(env.CURSOR_KEY && { cursorKey: Buffer.from(env.CURSOR_KEY, 'base64') }),
+    }),
     principals: new DynamoPrincipalStore(doc, tables.principals),
     idempotency: new DynamoIdempotencyStore(doc, tables.idempotency),
     clock: systemClock,

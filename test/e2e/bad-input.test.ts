@@ -591,3 +591,40 @@ describe('bad input', () => {
     expect((await api.get(`/v1/rounds/${roundId}`, { key: operator })).body).toEqual(resolved.body);
   });
 });
+
+describe('cursors', () => {
+  it('are opaque and bound to their list: a crafted, altered or borrowed one is 400 CURSOR_INVALID', async () => {
+    const page = await api.get(`/v1/wallets/${PLAYER}/ledger?limit=1`, { key: operator });
+    const cursor: string = page.body.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const [payload, mac] = cursor.split('.') as [string, string];
+    const key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
+    const crafted = [
+      `${b64({ ...key, lseq: 1 })}.${mac}`, // another position in the list, same seal
+      `${b64({ ...key, lseq: '1' })}.${mac}`, // a lseq of the wrong type
+      `${b64({ ...key, extra: 1 })}.${mac}`, // an extra attribute
+      b64(key), // no seal at all (what cursors used to be)
+      `${payload}.${'A'.repeat(mac.length)}`, // a forged seal
+      `${payload}.${mac}.x`,
+      'AAAA',
+    ];
+    for (const c of crafted) {
+      expectProblem(
+        await api.get(`/v1/wallets/${PLAYER}/ledger?cursor=${encodeURIComponent(c)}`, { key: operator }),
+        400,
+        'CURSOR_INVALID',
+      );
+    }
+    // Another wallet's list (same tenant), and another tenant's wallet of the same player id.
+    expectProblem(
+      await api.get(`/v1/wallets/${POOR}/ledger?cursor=${cursor}`, { key: operator }),
+      400,
+      'CURSOR_INVALID',
+    );
+    // The cursor itself still works.
+    expect((await api.get(`/v1/wallets/${PLAYER}/ledger?cursor=${cursor}`, { key: operator })).status).toBe(
+      200,
+    );
+  });
+});

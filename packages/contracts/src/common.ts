@@ -145,7 +145,7 @@ export const Cursor = z
   .string()
   .min(1)
   .max(1024)
-  .regex(/^[A-Za-z0-9_-]+$/, 'a cursor as a previous page gave it')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'a cursor as a previous page gave it')
   .meta({ description: 'Opaque: the `nextCursor` of the previous page, as it came.' });
 
 export const Pagination = z.strictObject({
