@@ -41,7 +41,7 @@ describe('the served OpenAPI document', () => {
     const results = JSON.parse(out.stdout || '[]') as { severity: number; code: string; message: string }[];
     // Severity 0 = error, 1 = warning.
     expect(results.filter((r) => r.severity <= 1)).toEqual([]);
-  });
+  }, 300_000);
 
   it('generates a client that type-checks a whole shoe under strict TypeScript, and plays it', async () => {
     mkdirSync(join(CLIENT, '.generated'), { recursive: true });
