@@ -22,7 +22,7 @@ export async function wholeShoe(baseUrl: string, keys: { admin: string; operator
     params: { header: idem('table') },
     body: {
       name: 'Generated client',
-      variant: 'mini',
+      variant: 'custom',
       config: {
         decks: 1,
         cutCard: { minCardsBehind: 7, maxCardsBehind: 20 },

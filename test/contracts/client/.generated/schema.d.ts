@@ -424,7 +424,9 @@ export interface components {
         };
         TableConfig: {
             /** @enum {string} */
-            variant: "mini" | "midi" | "full";
+            variant: "mini" | "midi" | "full" | "custom";
+            /** @description Custom tables only: the table type name. */
+            name?: string;
             seats: number;
             decks: number;
             commission: {
@@ -501,10 +503,10 @@ export interface components {
             /** @example Mini Punto Banco 1 */
             name: string;
             /**
-             * @description The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8).
+             * @description The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8); custom for any other seats or decks (its configuration takes the table name).
              * @enum {string}
              */
-            variant: "mini" | "midi" | "full";
+            variant: "mini" | "midi" | "full" | "custom";
             config?: components["schemas"]["TableConfigOverrides"];
         };
         TableConfigOverrides: {
@@ -682,7 +684,8 @@ export interface components {
             };
             table: {
                 /** @enum {string} */
-                variant: "mini" | "midi" | "full";
+                variant: "mini" | "midi" | "full" | "custom";
+                name?: string;
                 seats: number;
                 decks: number;
                 commission: {
@@ -690,6 +693,8 @@ export interface components {
                     /** @enum {string} */
                     mode: "AT_PAYMENT" | "DEFERRED";
                 };
+                /** @enum {string} */
+                bankerMode?: "EZ" | "SUPER_6";
                 tiePays: 8 | 9;
                 pairBets: boolean;
                 limits: {
@@ -712,6 +717,270 @@ export interface components {
                     BANKER_PAIR: {
                         min: number;
                         max: number;
+                    };
+                };
+                sideBets?: {
+                    EITHER_PAIR?: {
+                        /**
+                         * @default {
+                         *       "win": 5,
+                         *       "per": 1
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    PERFECT_PAIR?: {
+                        /**
+                         * @default {
+                         *       "win": 25,
+                         *       "per": 1
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        /**
+                         * @default {
+                         *       "win": 200,
+                         *       "per": 1
+                         *     }
+                         */
+                        paysBoth: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    DRAGON_BONUS_PLAYER?: {
+                        /**
+                         * @default {
+                         *       "win": 1,
+                         *       "per": 1
+                         *     }
+                         */
+                        natural: {
+                            win: number;
+                            per: number;
+                        };
+                        /**
+                         * @default {
+                         *       "4": {
+                         *         "win": 1,
+                         *         "per": 1
+                         *       },
+                         *       "5": {
+                         *         "win": 2,
+                         *         "per": 1
+                         *       },
+                         *       "6": {
+                         *         "win": 4,
+                         *         "per": 1
+                         *       },
+                         *       "7": {
+                         *         "win": 6,
+                         *         "per": 1
+                         *       },
+                         *       "8": {
+                         *         "win": 10,
+                         *         "per": 1
+                         *       },
+                         *       "9": {
+                         *         "win": 30,
+                         *         "per": 1
+                         *       }
+                         *     }
+                         */
+                        margin: {
+                            4: {
+                                win: number;
+                                per: number;
+                            };
+                            5: {
+                                win: number;
+                                per: number;
+                            };
+                            6: {
+                                win: number;
+                                per: number;
+                            };
+                            7: {
+                                win: number;
+                                per: number;
+                            };
+                            8: {
+                                win: number;
+                                per: number;
+                            };
+                            9: {
+                                win: number;
+                                per: number;
+                            };
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    DRAGON_BONUS_BANKER?: {
+                        /**
+                         * @default {
+                         *       "win": 1,
+                         *       "per": 1
+                         *     }
+                         */
+                        natural: {
+                            win: number;
+                            per: number;
+                        };
+                        /**
+                         * @default {
+                         *       "4": {
+                         *         "win": 1,
+                         *         "per": 1
+                         *       },
+                         *       "5": {
+                         *         "win": 2,
+                         *         "per": 1
+                         *       },
+                         *       "6": {
+                         *         "win": 4,
+                         *         "per": 1
+                         *       },
+                         *       "7": {
+                         *         "win": 6,
+                         *         "per": 1
+                         *       },
+                         *       "8": {
+                         *         "win": 10,
+                         *         "per": 1
+                         *       },
+                         *       "9": {
+                         *         "win": 30,
+                         *         "per": 1
+                         *       }
+                         *     }
+                         */
+                        margin: {
+                            4: {
+                                win: number;
+                                per: number;
+                            };
+                            5: {
+                                win: number;
+                                per: number;
+                            };
+                            6: {
+                                win: number;
+                                per: number;
+                            };
+                            7: {
+                                win: number;
+                                per: number;
+                            };
+                            8: {
+                                win: number;
+                                per: number;
+                            };
+                            9: {
+                                win: number;
+                                per: number;
+                            };
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    DRAGON_7?: {
+                        /**
+                         * @default {
+                         *       "win": 40,
+                         *       "per": 1
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    PANDA_8?: {
+                        /**
+                         * @default {
+                         *       "win": 25,
+                         *       "per": 1
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    SUPER_6?: {
+                        /**
+                         * @default {
+                         *       "win": 12,
+                         *       "per": 1
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    BIG?: {
+                        /**
+                         * @default {
+                         *       "win": 54,
+                         *       "per": 100
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    SMALL?: {
+                        /**
+                         * @default {
+                         *       "win": 3,
+                         *       "per": 2
+                         *     }
+                         */
+                        pays: {
+                            win: number;
+                            per: number;
+                        };
+                        limit: {
+                            min: number;
+                            max: number;
+                        };
                     };
                 };
                 cutCard: {
@@ -859,10 +1128,10 @@ export interface components {
             commissionOwed: number | null;
         };
         /**
-         * @description PLAYER = Punto, BANKER = Banca, TIE = Empate, and the pair side bets.
+         * @description PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers in its configuration (docs/rules.md).
          * @enum {string}
          */
-        BetType: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR";
+        BetType: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
         /** @enum {string|null} */
         BetResult: "WIN" | "LOSE" | "PUSH" | null;
         /** @enum {string} */
@@ -1375,7 +1644,8 @@ export interface components {
                 };
                 table: {
                     /** @enum {string} */
-                    variant: "mini" | "midi" | "full";
+                    variant: "mini" | "midi" | "full" | "custom";
+                    name?: string;
                     seats: number;
                     decks: number;
                     commission: {
@@ -1383,6 +1653,8 @@ export interface components {
                         /** @enum {string} */
                         mode: "AT_PAYMENT" | "DEFERRED";
                     };
+                    /** @enum {string} */
+                    bankerMode?: "EZ" | "SUPER_6";
                     tiePays: 8 | 9;
                     pairBets: boolean;
                     limits: {
@@ -1405,6 +1677,270 @@ export interface components {
                         BANKER_PAIR: {
                             min: number;
                             max: number;
+                        };
+                    };
+                    sideBets?: {
+                        EITHER_PAIR?: {
+                            /**
+                             * @default {
+                             *       "win": 5,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        PERFECT_PAIR?: {
+                            /**
+                             * @default {
+                             *       "win": 25,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "win": 200,
+                             *       "per": 1
+                             *     }
+                             */
+                            paysBoth: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_BONUS_PLAYER?: {
+                            /**
+                             * @default {
+                             *       "win": 1,
+                             *       "per": 1
+                             *     }
+                             */
+                            natural: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "4": {
+                             *         "win": 1,
+                             *         "per": 1
+                             *       },
+                             *       "5": {
+                             *         "win": 2,
+                             *         "per": 1
+                             *       },
+                             *       "6": {
+                             *         "win": 4,
+                             *         "per": 1
+                             *       },
+                             *       "7": {
+                             *         "win": 6,
+                             *         "per": 1
+                             *       },
+                             *       "8": {
+                             *         "win": 10,
+                             *         "per": 1
+                             *       },
+                             *       "9": {
+                             *         "win": 30,
+                             *         "per": 1
+                             *       }
+                             *     }
+                             */
+                            margin: {
+                                4: {
+                                    win: number;
+                                    per: number;
+                                };
+                                5: {
+                                    win: number;
+                                    per: number;
+                                };
+                                6: {
+                                    win: number;
+                                    per: number;
+                                };
+                                7: {
+                                    win: number;
+                                    per: number;
+                                };
+                                8: {
+                                    win: number;
+                                    per: number;
+                                };
+                                9: {
+                                    win: number;
+                                    per: number;
+                                };
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_BONUS_BANKER?: {
+                            /**
+                             * @default {
+                             *       "win": 1,
+                             *       "per": 1
+                             *     }
+                             */
+                            natural: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "4": {
+                             *         "win": 1,
+                             *         "per": 1
+                             *       },
+                             *       "5": {
+                             *         "win": 2,
+                             *         "per": 1
+                             *       },
+                             *       "6": {
+                             *         "win": 4,
+                             *         "per": 1
+                             *       },
+                             *       "7": {
+                             *         "win": 6,
+                             *         "per": 1
+                             *       },
+                             *       "8": {
+                             *         "win": 10,
+                             *         "per": 1
+                             *       },
+                             *       "9": {
+                             *         "win": 30,
+                             *         "per": 1
+                             *       }
+                             *     }
+                             */
+                            margin: {
+                                4: {
+                                    win: number;
+                                    per: number;
+                                };
+                                5: {
+                                    win: number;
+                                    per: number;
+                                };
+                                6: {
+                                    win: number;
+                                    per: number;
+                                };
+                                7: {
+                                    win: number;
+                                    per: number;
+                                };
+                                8: {
+                                    win: number;
+                                    per: number;
+                                };
+                                9: {
+                                    win: number;
+                                    per: number;
+                                };
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_7?: {
+                            /**
+                             * @default {
+                             *       "win": 40,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        PANDA_8?: {
+                            /**
+                             * @default {
+                             *       "win": 25,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        SUPER_6?: {
+                            /**
+                             * @default {
+                             *       "win": 12,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        BIG?: {
+                            /**
+                             * @default {
+                             *       "win": 54,
+                             *       "per": 100
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        SMALL?: {
+                            /**
+                             * @default {
+                             *       "win": 3,
+                             *       "per": 2
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
                         };
                     };
                     cutCard: {
@@ -1461,13 +1997,22 @@ export interface components {
                         TIE?: number;
                         PLAYER_PAIR?: number;
                         BANKER_PAIR?: number;
+                        EITHER_PAIR?: number;
+                        PERFECT_PAIR?: number;
+                        DRAGON_BONUS_PLAYER?: number;
+                        DRAGON_BONUS_BANKER?: number;
+                        DRAGON_7?: number;
+                        PANDA_8?: number;
+                        SUPER_6?: number;
+                        BIG?: number;
+                        SMALL?: number;
                     };
                     stake: number;
                     betKeys: string[];
                     settlement: {
                         bets: {
                             /** @enum {string} */
-                            type: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR";
+                            type: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
                             amount: number;
                             /** @enum {string} */
                             result: "WIN" | "LOSE" | "PUSH";
