@@ -16,7 +16,7 @@ import {
   startDynamoDbLocal,
   tableNames,
 } from '@pyb/store-dynamodb/local';
-import { buildWeb } from '../../../web/build';
+import { buildWeb } from '@pyb/web/build';
 import type { AppContext } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
@@ -120,23 +120,18 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
 
 /** What the banner says of the demo as it is now: balances persist in .data/, a walk may have stopped midway. */
 async function demoStatus(context: AppContext, state: Required<DemoState>): Promise<string> {
+  const core = createCore({ store: context.store, keys: keysOf(context), clock: context.clock });
   const admin: Actor = { operatorId: state.operatorId, role: 'admin', supervises: [] };
-  const wallets = await Promise.all(PLAYERS.map((playerId) => context.core.getWallet(admin, { playerId })));
+  const wallets = await Promise.all(PLAYERS.map((playerId) => core.getWallet(admin, { playerId })));
   const lines = [
     `Wallets (EUR, minor units): ${wallets.map((w) => `${w.playerId} ${w.balance}`).join(', ')}.`,
   ];
-  const table = await context.core.getTable(admin, { tableId: state.tableId });
+  const table = await core.getTable(admin, { tableId: state.tableId });
   if (table.openRoundId) {
     lines.push(
       `Round ${table.openRoundId} is still in play (an interrupted walk?): resolve or void it,`,
       `  curl -s -X POST $API/v1/rounds/${table.openRoundId}/void -H "Authorization: Bearer $OPERATOR_KEY" \\`,
       `    -H "Idempotency-Key: void-$(date +%s)" -H 'Content-Type: application/json' -d '{"reason":"OPERATOR_ERROR"}'`,
-    );
-  }
-  if (table.currentShoeId) {
-    lines.push(
-      `Shoe ${table.currentShoeId} is open on the demo table; close works on a shoe that has not ended:`,
-      `  curl -s -X POST $API/v1/shoes/${table.currentShoeId}/close -H "Authorization: Bearer $ADMIN_KEY" -H "Idempotency-Key: close-$(date +%s)"`,
     );
   }
   return lines.join('\n');

@@ -13,7 +13,6 @@ export * from './ports/runtime';
 export * from './ports/store';
 export type * from './replay/types';
 export * from './use-cases/archive-shoe';
-export { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from './use-cases/player-rounds';
 export * from './use-cases/scoreboard';
 export { signingKey } from './use-cases/signing-key';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

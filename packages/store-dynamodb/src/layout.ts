@@ -165,14 +165,14 @@ const cursorInvalid = () =>
  * of the right types, in its partition (and prefix). Anything else is CURSOR_INVALID, never another
  * partition's key and never a request DynamoDB would refuse.
  */
-export function decodeCursor(
-  cursor: string,
-  access: Access,
-  secret: Uint8Array = DEFAULT_CURSOR_KEY,
-): Item {
+export function decodeCursor(cursor: string, access: Access, secret: Uint8Array = DEFAULT_CURSOR_KEY): Item {
   const [payload = '', mac = '', ...rest] = cursor.split('.');
   const expected = seal(secret, access, payload);
-  if (rest.length > 0 || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected)))
+  if (
+    rest.length > 0 ||
+    mac.length !== expected.length ||
+    !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))
+  )
     throw cursorInvalid();
   let key: unknown;
   try {
