@@ -165,7 +165,8 @@ export function dealProblems({ shoe, reveal }: ShoeEvidence): ReplayProblem[] {
   p.addAll(reveal.deal);
   const dealt = reveal.shoe;
   if (!dealt) {
-    if (p.list.length === 0)
+    // Without a re-dealt shoe: either a problem above says why, or the shoe was never played.
+    if (p.list.length === 0 && reveal.seed.length > 0)
       p.add('SHOE_NOT_RECOMPUTED', 'the shoe cannot be re-dealt: the revealed seed is not the committed one');
     return p.list;
   }
