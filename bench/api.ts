@@ -47,8 +47,8 @@ import {
   SETTLE_BATCH_SIZE,
 } from '@pyb/core';
 import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
-import type { AppContext } from '@pyb/functions/src/context';
-import { provisionOperator } from '@pyb/functions/src/dev/provision';
+import type { AppContext } from '@pyb/functions/context';
+import { provisionOperator } from '@pyb/functions/provision';
 import { LOCATE } from '@pyb/store-dynamodb/layout';
 import {
   createTables,
@@ -372,11 +372,11 @@ async function startStack(): Promise<Stack> {
   const admin = new DynamoDBClient(localClientConfig(dynamodb.endpoint));
   await createTables(admin, names);
   admin.destroy();
-  const { buildContext } = await import('@pyb/functions/src/context');
-  const { startLocalServer } = await import('@pyb/functions/src/local-server');
-  const { useCases } = await import('@pyb/functions/src/context');
-  const { keysOf } = await import('@pyb/functions/src/keys');
-  const { queueOf } = await import('@pyb/functions/src/queue');
+  const { buildContext } = await import('@pyb/functions/context');
+  const { startLocalServer } = await import('@pyb/functions/local-server');
+  const { useCases } = await import('@pyb/functions/context');
+  const { keysOf } = await import('@pyb/functions/keys');
+  const { queueOf } = await import('@pyb/functions/queue');
   const context = buildContext({
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     TABLE_PREFIX: PREFIX,
@@ -1312,7 +1312,7 @@ async function settleRound(
   return {
     n,
     answerMs,
-    answerPhase: answer.body.phase,
+    answerPhase: answer.body.status,
     settledMs,
     busyMs: busy(calls.map((c) => [c.start, c.end])),
     profile: profile(calls, price ? await pricer(price)(calls) : undefined),

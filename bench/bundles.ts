@@ -21,14 +21,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { ROUTES } from '../functions/src/routes';
+import { ROUTES } from '@pyb/functions/routes';
 import {
   BUNDLE_FILE,
   bundleHandlerWithMetafile,
   handlerEntry,
   type Metafile,
   REPO_ROOT,
-} from '../infra/src/esbuild-options';
+} from '@pyb/infra/esbuild-options';
 import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
 
 const SECTION = '## Lambda bundles and cold start';

@@ -5,9 +5,9 @@
  */
 import { ENDPOINTS } from '@pyb/contracts';
 import { createCore } from '@pyb/core';
-import { useCases } from '../../functions/src/context';
-import { httpHandler } from '../../functions/src/http';
-import { keysOf } from '../../functions/src/keys';
+import { useCases } from '@pyb/functions/context';
+import { httpHandler } from '@pyb/functions/http';
+import { keysOf } from '@pyb/functions/keys';
 
 export const handler = httpHandler('get-wallet', ENDPOINTS['get-wallet'], ({ context, actor, params }) => {
   useCases(context, keysOf(context));

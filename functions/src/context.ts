@@ -68,7 +68,12 @@ export function buildContext(env: Record<string, string | undefined> = process.e
     env,
     tables,
     doc,
-    store: new DynamoStore({ tables, doc }),
+    // Cursors stay valid across containers: every one of a deployment seals them with CURSOR_KEY.
+    store: new DynamoStore({
+      tables,
+      doc,
+      ...(env.CURSOR_KEY && { cursorKey: Buffer.from(env.CURSOR_KEY, 'base64') }),
+    }),
     // Cached per container: a revoked key works at most PRINCIPAL_TTL_MS more (docs/deploy.md).
     principals: new CachedPrincipalStore(new DynamoPrincipalStore(doc, tables.principals), systemClock),
     idempotency: new DynamoIdempotencyStore(doc, tables.idempotency),

@@ -1,20 +1,12 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { acceptsEmptyBody, type EndpointContract } from '@pyb/contracts';
-import {
-  type Actor,
-  authenticate,
-  authorize,
-  requestFingerprint,
-  requireIdempotencyKey,
-  runIdempotent,
-  type StoredResponse,
-} from '@pyb/core';
+import { type Actor, authenticate, authorize, checkIdempotencyKey, type StoredResponse } from '@pyb/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { type AppContext, appContext } from './context';
+import { requestFingerprint, runIdempotent } from './idempotency';
 import { logger } from './logger';
 import { flushMetrics, recordLatency } from './metrics';
 import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
@@ -106,12 +98,27 @@ function authentication(route: Route): Middleware {
   };
 }
 
-const jsonParser = httpJsonBodyParser();
+/**
+ * Whether a Content-Type announces JSON this API reads: `application/json` or `application/<x>+json`
+ * (media types are case-insensitive, RFC 9110 §8.3.1), with no charset or UTF-8 (RFC 8259 §8.1: JSON
+ * exchanged between systems is UTF-8; a body announced in another charset would be misread).
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const [type = '', ...parameters] = contentType.split(';');
+  if (!/^application\/([a-z0-9!#$&^_.-]+\+)?json$/.test(type.trim().toLowerCase())) return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=', 2).map((x) => x.trim().toLowerCase());
+    return name !== 'charset' || ['utf-8', 'utf8', '"utf-8"', '"utf8"'].includes(value);
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Size limit, content type and JSON parsing for bodies that are there (POSTs may send none). */
 function jsonBody(route: Route): Middleware {
   return {
-    before: async (request) => {
+    before: (request) => {
       const { event } = request;
       if (route.method !== 'POST' || event.body === undefined || event.body === null || event.body === '') {
         (event as { body?: unknown }).body = undefined;
@@ -121,18 +128,18 @@ function jsonBody(route: Route): Middleware {
       if (bytes > MAX_BODY_BYTES) {
         throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', `bodies are limited to ${MAX_BODY_BYTES} bytes`);
       }
+      if (!isJsonMediaType(event.headers?.['content-type'])) {
+        throw new HttpProblem(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          'send the body as Content-Type: application/json (UTF-8)',
+        );
+      }
       try {
-        await jsonParser.before?.(request);
-      } catch (error) {
-        const message = (error as Error).message;
-        if (message === 'Unsupported Media Type') {
-          throw new HttpProblem(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE',
-            'send the body as Content-Type: application/json',
-          );
-        }
-        throw new HttpProblem(400, 'MALFORMED_JSON', 'the body is not valid JSON');
+        const text = event.isBase64Encoded ? utf8.decode(Buffer.from(event.body, 'base64')) : event.body;
+        (event as { body?: unknown }).body = JSON.parse(text);
+      } catch {
+        throw new HttpProblem(400, 'MALFORMED_JSON', 'the body is not valid JSON (UTF-8)');
       }
     },
   };
@@ -211,7 +218,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
     const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
     const idempotencyKey =
-      route.method === 'POST' ? requireIdempotencyKey(event.headers?.['idempotency-key']) : '';
+      route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
     const body = route.method === 'POST' ? parsePart(contract.body, rawBody ?? {}, 'body') : {};
     const input = {
       get actor(): Actor {
@@ -260,7 +267,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
         ...(replayedByUseCase ? { 'Idempotency-Replayed': 'true' } : {}),
       });
     }
-    const fingerprint = await requestFingerprint({
+    const fingerprint = requestFingerprint({
       method: route.method,
       route: route.path,
       params: (event.pathParameters ?? {}) as Record<string, string>,

@@ -1,4 +1,4 @@
-import type { FieldError, Problem } from '@pyb/contracts';
+import type { FieldError, Problem, ProblemCode } from '@pyb/contracts';
 import { AuthenticationError, DomainError, type ErrorKind } from '@pyb/core';
 import * as z from 'zod';
 
@@ -10,7 +10,7 @@ export class HttpProblem extends Error {
   override readonly name = 'HttpProblem';
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
@@ -91,7 +91,7 @@ export function classify(error: unknown): HttpProblem {
     error.name === 'BetRuleError' &&
     typeof (error as { code?: unknown }).code === 'string'
   ) {
-    return new HttpProblem(422, (error as unknown as { code: string }).code, error.message);
+    return new HttpProblem(422, (error as unknown as { code: ProblemCode }).code, error.message);
   }
   // A use case validating a derived value (e.g. a table configuration after merging a preset).
   if (error instanceof z.ZodError) return validationProblem(error, 'body');

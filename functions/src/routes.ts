@@ -6,7 +6,9 @@
  * `roles` are the API-key roles allowed to call it; an empty list means public (no key). `data` and `kms` are the least-privilege grants
  * the deployed function gets (infra reads them; nothing else should).
  */
-export type Role = 'operator' | 'admin' | 'regulator';
+import { ROLES, type Role } from '@pyb/contracts';
+
+export type { Role };
 export type TableAccess = 'read' | 'write';
 export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | 'GetPublicKey';
 /** Logical DynamoDB tables (docs/data-model.md). */
@@ -30,7 +32,7 @@ export interface Route {
   queues?: readonly QueueName[];
 }
 
-const ALL: readonly Role[] = ['operator', 'admin', 'regulator'];
+const ALL: readonly Role[] = ROLES;
 const WRITERS: readonly Role[] = ['operator', 'admin'];
 
 export const ROUTES: readonly Route[] = [

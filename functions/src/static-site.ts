@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { SECURITY_HEADERS, siteFile } from '../../web/site';
+import { SECURITY_HEADERS, siteFile } from '@pyb/web/site';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

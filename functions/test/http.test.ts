@@ -26,7 +26,14 @@ const event = (headers: Record<string, string> = {}): HttpEvent =>
 const context = { awsRequestId: 'lambda-1', functionName: 'test' } as Context;
 
 const GOOD = { keyId: 'k', algorithm: 'ECDSA_SHA_256', curve: 'P-256', pem: 'PEM', spki: 'AA==' } as const;
-const contract = { summary: 't', response: SigningKey, status: 200 } as const;
+const contract = {
+  summary: 't',
+  description: 't',
+  tag: 'Meta',
+  problems: [],
+  response: SigningKey,
+  status: 200,
+} as const;
 
 describe('httpHandler', () => {
   it('answers the contract, echoing the caller’s request id (or API Gateway’s)', async () => {

@@ -4,10 +4,11 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DomainError, MAX_KEPT_RESPONSE_BYTES, runIdempotent, type StoredResponse } from '@pyb/core';
+import { DomainError, type StoredResponse } from '@pyb/core';
 import { DynamoIdempotencyStore, tableNames } from '@pyb/store-dynamodb';
 import { createTables, localClientConfig } from '@pyb/store-dynamodb/local';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MAX_KEPT_RESPONSE_BYTES, runIdempotent } from '../src/idempotency';
 
 const client = new DynamoDBClient(localClientConfig(inject('dynamodbEndpoint')));
 const doc = DynamoDBDocumentClient.from(client);

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SECURITY_HEADERS } from '@pyb/web/site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../../web/site';
 import { type LocalServer, startLocalServer } from '../src/local-server';
 import { isSitePath, resolveSiteFile } from '../src/static-site';
 

@@ -1,7 +1,7 @@
+import { ROUTES, type Route } from '@pyb/functions/routes';
+import { WORKERS, type Worker } from '@pyb/functions/workers';
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ROUTES, type Route } from '../../functions/src/routes';
-import { WORKERS, type Worker } from '../../functions/src/workers';
 import { readConfig } from './config';
 import { PuntoYBancaStack } from './stack';
 

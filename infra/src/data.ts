@@ -1,6 +1,3 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { Construct } from 'constructs';
 import {
   type KeyAttribute,
   LOGICAL_TABLES,
@@ -8,7 +5,10 @@ import {
   TABLES,
   type TableDefinition,
   tableNames,
-} from '../../packages/store-dynamodb/src/tables';
+} from '@pyb/store-dynamodb/tables';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
 import { acknowledge } from './nag';
 
 /** Point-in-time recovery window of the retained tables: DynamoDB's maximum. */

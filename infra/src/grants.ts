@@ -1,4 +1,4 @@
-import type { DataTable, KmsOperation, Route, TableAccess } from '../../functions/src/routes';
+import type { DataTable, KmsOperation, Route, TableAccess } from '@pyb/functions/routes';
 
 /**
  * Least-privilege grants derived from one entry of functions/src/routes.ts. Pure data, so the mapping

@@ -1,9 +1,9 @@
+import { METRICS_NAMESPACE } from '@pyb/functions/metrics-names';
+import type { Route } from '@pyb/functions/routes';
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../functions/src/metrics-names';
-import type { Route } from '../../functions/src/routes';
 import type { DeployedTable } from './data';
 import type { RouteFunction } from './route-function';
 

@@ -1,3 +1,4 @@
+import type { DataTable } from '@pyb/functions/routes';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -11,7 +12,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { DataTable } from '../../functions/src/routes';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';

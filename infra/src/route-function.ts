@@ -1,3 +1,5 @@
+import type { DataTable, QueueName, Route } from '@pyb/functions/routes';
+import { type Worker, workerEntry } from '@pyb/functions/workers';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -7,8 +9,6 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { DataTable, QueueName, Route } from '../../functions/src/routes';
-import { type Worker, workerEntry } from '../../functions/src/workers';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';

@@ -1,9 +1,9 @@
+import type { QueueName } from '@pyb/functions/routes';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueName } from '../../functions/src/routes';
 import type { RouteFunction } from './route-function';
 import { LONG_TIMEOUT } from './route-function';
 

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '@pyb/web/site';
 import {
   AssetHashType,
   CfnOutput,
@@ -19,7 +20,6 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../web/site';
 import { REPO_ROOT } from './esbuild-options';
 import { acknowledge } from './nag';
 

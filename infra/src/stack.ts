@@ -1,3 +1,5 @@
+import type { Route } from '@pyb/functions/routes';
+import type { Worker } from '@pyb/functions/workers';
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
@@ -10,8 +12,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import type { Route } from '../../functions/src/routes';
-import type { Worker } from '../../functions/src/workers';
 import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';

@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROUTES } from '@pyb/functions/routes';
+import { WORKERS, workerEntry } from '@pyb/functions/workers';
+import { LOGICAL_TABLES } from '@pyb/store-dynamodb/tables';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../functions/src/routes';
-import { WORKERS, workerEntry } from '../../functions/src/workers';
-import { LOGICAL_TABLES } from '../../packages/store-dynamodb/src/tables';
 import { buildApp } from '../src/app';
 import { REPO_ROOT } from '../src/bundling';
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOGICAL_TABLES, TABLES } from '@pyb/store-dynamodb/tables';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGICAL_TABLES, TABLES } from '../../packages/store-dynamodb/src/tables';
 import { buildApp } from '../src/app';
 import { logRetentionCovering, readConfig, retentionDaysOf } from '../src/config';
 

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, type Route } from '@pyb/functions/src/routes';
+import { ROUTES, type Route } from '@pyb/functions/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Call, type Client, client, type Json } from './support/http';
 import { type E2eStack, type Keys, startStack } from './support/stack';

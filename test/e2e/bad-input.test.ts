@@ -445,6 +445,101 @@ const CASES: Case[] = [
     400,
     'VALIDATION_FAILED',
   ],
+  // Input hygiene: strict integers, real currencies, clean free text, UTF-8 JSON only.
+  ...['1e2', '0x10', '%205', '5.0', '-1', '%2B5', '5%20'].map(
+    (limit): Case => [
+      `a ledger limit of "${decodeURIComponent(limit)}"`,
+      'GET',
+      () => `/v1/wallets/${PLAYER}/ledger?limit=${limit}`,
+      {},
+      400,
+      'VALIDATION_FAILED',
+    ],
+  ),
+  [
+    'a recall limit of 1e1',
+    'GET',
+    () => `/v1/players/${PLAYER}/rounds?limit=1e1`,
+    {},
+    400,
+    'VALIDATION_FAILED',
+  ],
+  ['a currency that is no ISO 4217 code', 'POST', tx, credit({ currency: 'ZZZ' }), 400, 'VALIDATION_FAILED'],
+  ...(
+    [
+      ['a NUL', 'ref\u0000x'],
+      ['a newline', 'line\nbreak'],
+      ['an ESC', '\u001b[31mred'],
+      ['a right-to-left override', 'abc\u202Edef'],
+      ['a lone surrogate', 'half \ud83c'],
+    ] as const
+  ).map(
+    ([what, reference]): Case => [
+      `a reference with ${what}`,
+      'POST',
+      tx,
+      // JSON.stringify escapes each of them (a lone surrogate as \\udXXX): the server reads them back.
+      credit({ reference }),
+      400,
+      'VALIDATION_FAILED',
+    ],
+  ),
+  [
+    'a void note with a lone surrogate',
+    'POST',
+    () => `/v1/rounds/${roundId}/void`,
+    { raw: '{"reason":"MISDEAL","note":"oops \\udc00"}' },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
+    'a client seed with a control character',
+    'POST',
+    () => `/v1/tables/${tableId}/rounds`,
+    { body: { clientSeed: 'tab\there' } },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
+    'a client seed over 256 UTF-8 bytes',
+    'POST',
+    () => `/v1/tables/${tableId}/rounds`,
+    { body: { clientSeed: 'ñ'.repeat(129) } },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
+    'a table name with a bidi override',
+    'POST',
+    () => '/v1/tables',
+    { body: { name: 'Mini \u202E1', variant: 'mini' } },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
+    'a table in no ISO 4217 currency',
+    'POST',
+    () => '/v1/tables',
+    { body: { name: 'x', variant: 'mini', config: { currency: 'ZZZ' } } },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
+    'a body announced in UTF-16',
+    'POST',
+    tx,
+    { ...credit({}), headers: { 'content-type': 'application/json; charset=utf-16' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
+  [
+    'a body announced in Latin-1',
+    'POST',
+    tx,
+    { ...credit({}), headers: { 'content-type': 'application/json;charset=ISO-8859-1' } },
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
   ['a path that is no endpoint', 'GET', () => '/v1/nothing', {}, 404, 'ROUTE_NOT_FOUND'],
   ['a method the endpoint does not take', 'GET', () => bets(), {}, 405, 'METHOD_NOT_ALLOWED'],
 ];
@@ -464,6 +559,21 @@ describe('bad input', () => {
     expect(before.ledger.entries).toHaveLength(1);
   });
 
+  it('reads media types case-insensitively, and UTF-8 however it is spelled', async () => {
+    for (const contentType of [
+      'APPLICATION/JSON',
+      'Application/Json; Charset=UTF-8',
+      'application/json;charset="utf-8"',
+    ]) {
+      const answer = await api.post(`/v1/wallets/media-${contentType.length}/transactions`, {
+        key: operator,
+        ...credit({ amount: 1 }),
+        headers: { 'content-type': contentType },
+      });
+      expect(answer.status, contentType).toBe(201);
+    }
+  });
+
   it('refuses bets after "no va más" and leaves the settled round as it was', async () => {
     const ok = await api.post(bets(), { key: operator, ...bet([{ type: 'PLAYER', amount: 500 }]) });
     expect(ok.status).toBe(201);
@@ -479,5 +589,42 @@ describe('bad input', () => {
     expectProblem(voided, 409, 'ROUND_ALREADY_DEALT');
     expect((await api.get(`/v1/wallets/${PLAYER}`, { key: operator })).body).toEqual(wallet);
     expect((await api.get(`/v1/rounds/${roundId}`, { key: operator })).body).toEqual(resolved.body);
+  });
+});
+
+describe('cursors', () => {
+  it('are opaque and bound to their list: a crafted, altered or borrowed one is 400 CURSOR_INVALID', async () => {
+    const page = await api.get(`/v1/wallets/${PLAYER}/ledger?limit=1`, { key: operator });
+    const cursor: string = page.body.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const [payload, mac] = cursor.split('.') as [string, string];
+    const key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
+    const crafted = [
+      `${b64({ ...key, lseq: 1 })}.${mac}`, // another position in the list, same seal
+      `${b64({ ...key, lseq: '1' })}.${mac}`, // a lseq of the wrong type
+      `${b64({ ...key, extra: 1 })}.${mac}`, // an extra attribute
+      b64(key), // no seal at all (what cursors used to be)
+      `${payload}.${'A'.repeat(mac.length)}`, // a forged seal
+      `${payload}.${mac}.x`,
+      'AAAA',
+    ];
+    for (const c of crafted) {
+      expectProblem(
+        await api.get(`/v1/wallets/${PLAYER}/ledger?cursor=${encodeURIComponent(c)}`, { key: operator }),
+        400,
+        'CURSOR_INVALID',
+      );
+    }
+    // Another wallet's list (same tenant), and another tenant's wallet of the same player id.
+    expectProblem(
+      await api.get(`/v1/wallets/${POOR}/ledger?cursor=${cursor}`, { key: operator }),
+      400,
+      'CURSOR_INVALID',
+    );
+    // The cursor itself still works.
+    expect((await api.get(`/v1/wallets/${PLAYER}/ledger?cursor=${cursor}`, { key: operator })).status).toBe(
+      200,
+    );
   });
 });

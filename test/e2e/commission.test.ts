@@ -53,7 +53,7 @@ describe('10% commission (seed 002)', () => {
         key: operator,
         body: {},
       });
-      expect(resolved.body.phase).toBe('SETTLED');
+      expect(resolved.body.status).toBe('SETTLED');
       rounds.push(resolved.body);
       if (resolved.body.result.winner === 'BANKER') bancaWins++;
       if (resolved.body.lastCoup) break;

@@ -24,7 +24,7 @@ const seen = { transactions: 0, canceled: 0, conflicts: 0 };
 beforeAll(async () => {
   stack = await startStack();
   api = client(stack.url);
-  const { useCases } = await import('@pyb/functions/src/context');
+  const { useCases } = await import('@pyb/functions/context');
   core = useCases(stack.context);
   stack.context.doc.middlewareStack.add(
     (next, context) => async (args) => {
@@ -103,9 +103,9 @@ describe(`${PLAYERS} players on one round`, () => {
 
     const resolved = await api.post(`/v1/rounds/${roundId}/resolve`, { key: operator, body: {} });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.phase).toBe('SETTLING');
+    expect(resolved.body.status).toBe('SETTLING');
     let view: Json = resolved.body;
-    for (let polls = 0; view.phase !== 'SETTLED'; polls++) {
+    for (let polls = 0; view.status !== 'SETTLED'; polls++) {
       expect(polls).toBeLessThan(600);
       await new Promise((r) => setTimeout(r, 500));
       const got = await api.get(`/v1/rounds/${roundId}`, { key: operator });

@@ -1,5 +1,5 @@
 /** The OpenAPI 3.1 document the API serves describes every route of ROUTES as the API behaves. */
-import { ROUTES } from '@pyb/functions/src/routes';
+import { ROUTES } from '@pyb/functions/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client, type Json } from './support/http';
 import { type E2eStack, startStack } from './support/stack';

@@ -109,7 +109,7 @@ describe('regulator endpoints', () => {
       expect(replay.body.shoe).toMatchObject({ status: 'OPEN', serverSeed: null, cutIndex: null });
     }
     const voided = (await get(`/v1/rounds/${rounds[1]}/replay`, operator)).body;
-    expect(voided).toMatchObject({ phase: 'VOIDED', voidReason: 'EXPOSED_CARD', coup: null });
+    expect(voided).toMatchObject({ status: 'VOIDED', voidReason: 'EXPOSED_CARD', coup: null });
     expect(
       voided.positions.every((p: Json) => p.status === 'REFUNDED' && p.balance.after === p.balance.before),
     ).toBe(true);

@@ -132,7 +132,7 @@ describe('a shoe played through the API', () => {
       const resolved = await api.post(`/v1/rounds/${roundId}/resolve`, { key: operator });
       expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
       const r = resolved.body;
-      expect(r.status).toBe('RESOLVED');
+      expect(r.status).toBe('SETTLED');
       expect(r.result.player.cards.length + r.result.banker.cards.length).toBe(r.result.cardsUsed);
       expect(r.positions).toHaveLength(PLAYERS.length);
       for (const position of r.positions) {

@@ -17,8 +17,8 @@ beforeAll(async () => {
   // Quiet unless asked; read when the logger loads.
   process.env.LOG_LEVEL ??= 'SILENT';
   const dir = mkdtempSync(join(tmpdir(), 'pyb-e2e-signing-'));
-  const { buildContext } = await import('@pyb/functions/src/context');
-  const { startLocalServer } = await import('@pyb/functions/src/local-server');
+  const { buildContext } = await import('@pyb/functions/context');
+  const { startLocalServer } = await import('@pyb/functions/local-server');
   // The route is public and reads no table: the context's key service is all it touches.
   const context = buildContext({ TABLE_PREFIX: 'unused' });
   keys = new LocalKeyService({ dir, env: {} });

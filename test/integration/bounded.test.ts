@@ -72,7 +72,7 @@ describe(`a position driven past ${ATTEMPTS} calls`, () => {
     expect(bets).toHaveLength(MAX_POSITION_CALLS);
 
     const view = await stack.core.resolveRound(op, { roundId: round.roundId });
-    expect(view.phase).toBe('SETTLED');
+    expect(view.status).toBe('SETTLED');
     const wallet = await stack.core.getWallet(op, { playerId });
     expect(wallet.balance).toBe(10_000_000 - position.stake + (view.positions[0]!.payout ?? 0));
     const ledger = await wholeLedger(stack.core, op, playerId);
@@ -93,7 +93,7 @@ describe(`a position driven past ${ATTEMPTS} calls`, () => {
       });
     }
     const view = await stack.core.voidRound(op, { roundId: round.roundId, reason: 'TECHNICAL_FAULT' });
-    expect(view.phase).toBe('VOIDED');
+    expect(view.status).toBe('VOIDED');
     expect((await stack.core.getWallet(op, { playerId })).balance).toBe(10_000_000);
   });
 });

@@ -209,7 +209,7 @@ async function expectPaidOnce(
   start: Map<string, number>,
 ) {
   const round = await core.getRound(op, { roundId: view.roundId });
-  expect(round.status).toBe('RESOLVED');
+  expect(round.status).toBe('SETTLED');
   const stored = await stack.store.get('round', { roundId: view.roundId });
   for (const [playerId, position] of bets) {
     const s = settle(config, position, stored!.coup!.result);
@@ -248,13 +248,13 @@ describe('resolving', () => {
       ).rejects.toBeInstanceOf(InjectedCrash);
       expect(crashing.crashed).toBe(true);
       const stuck = await stack.core.getRound(op, { roundId });
-      expect(stuck.phase).toBe('DEALT');
+      expect(stuck.status).toBe('DEALT');
       expect(stuck.positions.filter((p) => p.status === 'SETTLED').length).toBe(
         when === 'after-write' ? 3 : 2,
       );
       // A fresh process resumes.
       const resumed = await stack.coreWith({}).resolveRound(op, { roundId });
-      expect(resumed.status).toBe('RESOLVED');
+      expect(resumed.status).toBe('SETTLED');
       expect(resumed.result?.winner).toBe(stuck.result?.winner);
       await expectPaidOnce(stack.core, resumed, bets, start);
       // And resolving again changes nothing.

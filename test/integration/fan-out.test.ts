@@ -76,7 +76,7 @@ async function bigRound(core: Core, n: number, config: Record<string, unknown> =
 
 /** Each position paid exactly once (one PAYOUT at most, its amount the payout), wallets = their ledgers = stake/payout. */
 async function paidOnce(core: Core, view: RoundView) {
-  expect(view.phase).toBe('SETTLED');
+  expect(view.status).toBe('SETTLED');
   for (const position of view.positions) {
     const ledger = await wholeLedger(core, op, position.playerId);
     // At most one settlement entry (DEFERRED: one of 0 releases a lost Banca bet's reserve), paying it all.
@@ -107,18 +107,14 @@ describe('settlement fan-out', () => {
     queue.pause();
     const { roundId, players } = await bigRound(core, 40);
     const answer = await core.resolveRound(op, { roundId });
-    expect([answer.phase, answer.status, answer.result?.winner]).toEqual([
-      'SETTLING',
-      'CLOSED',
-      expect.any(String),
-    ]);
+    expect([answer.status, answer.result?.winner]).toEqual(['SETTLING', expect.any(String)]);
     expect(answer.positions.every((p) => p.status === 'OPEN')).toBe(true);
     // 40 positions by player id, in batches of 7: 6 batches, each a plan anyone can re-derive.
     expect(queue.sent).toHaveLength(6);
     expect(queue.sent.flatMap((b) => b.playerIds).sort()).toEqual([...players].sort());
     // Readers handle SETTLING: the round, its replay, a shoe close waits for it.
-    expect((await core.getRound(op, { roundId })).phase).toBe('SETTLING');
-    expect((await core.replayRound(op, { roundId })).phase).toBe('SETTLING');
+    expect((await core.getRound(op, { roundId })).status).toBe('SETTLING');
+    expect((await core.replayRound(op, { roundId })).status).toBe('SETTLING');
     const shoeId = answer.shoeId;
     expect(await codeOf(core.closeShoe(admin(), { shoeId }))).toBe('ROUND_IN_PLAY');
     queue.resume();
@@ -128,7 +124,7 @@ describe('settlement fan-out', () => {
     expect(queue.deadLetters).toEqual([]);
     expect((await stack.store.listBatches(roundId)).map((b) => b.batch).sort()).toEqual([0, 1, 2, 3, 4, 5]);
     // Resolving again answers the settled round; the table is free for the next one.
-    expect((await core.resolveRound(op, { roundId })).phase).toBe('SETTLED');
+    expect((await core.resolveRound(op, { roundId })).status).toBe('SETTLED');
     await core.closeShoe(admin(), { shoeId });
     expect((await core.replayRound(op, { roundId })).verification.status).toBe('VERIFIED');
   });
@@ -155,7 +151,7 @@ describe('settlement fan-out', () => {
       });
       box.core = core;
       const { roundId } = await bigRound(core, 30);
-      expect((await core.resolveRound(op, { roundId })).phase).toBe('SETTLING');
+      expect((await core.resolveRound(op, { roundId })).status).toBe('SETTLING');
       await queue.idle();
       expect(queue.deadLetters).toEqual([]);
       await paidOnce(core, await core.getRound(op, { roundId }));
@@ -166,7 +162,7 @@ describe('settlement fan-out', () => {
     const { core, queue } = withQueue();
     queue.pause();
     const { roundId } = await bigRound(core, 24);
-    expect((await core.resolveRound(op, { roundId })).phase).toBe('SETTLING');
+    expect((await core.resolveRound(op, { roundId })).status).toBe('SETTLING');
     // Run two batches, lose the rest.
     const lost = queue.drop();
     expect(lost).toHaveLength(4);
@@ -174,11 +170,11 @@ describe('settlement fan-out', () => {
     await core.runSettlementBatch(lost[1]!);
     // Half settled, half not: the replay of a SETTLING round finds nothing wrong in that.
     const half = await core.replayRound(op, { roundId });
-    expect(half.phase).toBe('SETTLING');
+    expect(half.status).toBe('SETTLING');
     expect(half.verification.status).not.toBe('FAILED');
     queue.resume();
     const again = await core.resolveRound(op, { roundId });
-    expect(again.phase).toBe('SETTLING');
+    expect(again.status).toBe('SETTLING');
     expect(
       queue.sent
         .slice(4)
@@ -201,7 +197,7 @@ describe('settlement fan-out', () => {
     await core.resolveRound(op, { roundId });
     await queue.idle();
     expect(queue.deadLetters.map((d) => (d.batch.kind === 'collect' ? -1 : d.batch.batch))).toEqual([1]);
-    expect((await core.getRound(op, { roundId })).phase).toBe('SETTLING');
+    expect((await core.getRound(op, { roundId })).status).toBe('SETTLING');
     broken = false;
     await core.resolveRound(op, { roundId });
     await queue.idle();
@@ -225,7 +221,7 @@ describe('settlement fan-out', () => {
     queue.pause();
     const { tableId, roundId, players } = await bigRound(core, 20, { commission: { mode: 'DEFERRED' } });
     const answer = await core.resolveRound(op, { roundId });
-    expect(answer.phase).toBe('SETTLING');
+    expect(answer.status).toBe('SETTLING');
     const banca = players.filter((_, i) => i % 2 === 1);
     const leaver = answer.result!.winner === 'BANKER' ? banca[0]! : players[0]!;
     const left = await core.leaveTable(op, { tableId, playerId: leaver });
@@ -242,10 +238,10 @@ describe('settlement fan-out', () => {
     const { core, queue } = withQueue();
     const { roundId, players } = await bigRound(core, 30);
     const answer = await core.voidRound(op, { roundId, reason: 'TECHNICAL_FAULT' });
-    expect(answer.phase).toBe('VOIDING');
+    expect(answer.status).toBe('VOIDING');
     await queue.idle();
     await core.voidRound(op, { roundId, reason: 'TECHNICAL_FAULT' });
-    expect((await core.getRound(op, { roundId })).phase).toBe('VOIDED');
+    expect((await core.getRound(op, { roundId })).status).toBe('VOIDED');
     for (const playerId of players) {
       const ledger = await wholeLedger(core, op, playerId);
       expect(ledger.filter((e) => e.kind === 'REFUND')).toHaveLength(1);

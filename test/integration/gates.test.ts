@@ -107,7 +107,7 @@ describe('betting gates', () => {
     expect(await stack.store.get('position', { roundId: r.roundId, playerId: late })).toBeUndefined();
     expect((await wholeLedger(stack.core, op, late)).map((e) => e.kind)).toEqual(['CREDIT']);
     const view = await stack.core.getRound(op, { roundId: r.roundId });
-    expect([view.phase, view.positions.map((p) => p.playerId)]).toEqual(['SETTLED', [early]]);
+    expect([view.status, view.positions.map((p) => p.playerId)]).toEqual(['SETTLED', [early]]);
   });
 
   it('the same for a withdrawal: after "no va más" the bet stays and is settled', async () => {
@@ -195,7 +195,7 @@ describe('betting gates', () => {
       idempotencyKey: 'b',
     });
     expect(await codeOf(bet)).toBe('ROUND_NOT_OPEN');
-    expect((await stack.core.getRound(op, { roundId: r.roundId })).phase).toBe('VOIDED');
+    expect((await stack.core.getRound(op, { roundId: r.roundId })).status).toBe('VOIDED');
     expect((await stack.core.getWallet(op, { playerId: p })).balance).toBe(100_000);
   });
 });

@@ -69,7 +69,7 @@ describe('a second caller that read a position just before the first one finishe
     const first = () => stack.core.resolveRound(op, { roundId: round.roundId });
     const late = stack.coreWith({ store: new InterleavingStore(stack.store, first) });
     const view = await late.resolveRound(op, { roundId: round.roundId });
-    expect(view.status).toBe('RESOLVED');
+    expect(view.status).toBe('SETTLED');
     for (const playerId of players) {
       const wallet = await stack.core.getWallet(op, { playerId });
       expect(wallet.reserved).toBe(0);

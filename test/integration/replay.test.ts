@@ -266,7 +266,7 @@ describe('once the shoe is closed', () => {
     expect(await codeOf(core.exportAudit(operator('op-2'), { shoeId: shoe.shoeId }))).toBe('SHOE_NOT_FOUND');
     expect(
       await codeOf(core.recallPlayerRounds(regulator('op-2'), { playerId: 'ana', operatorId: 'op-1' })),
-    ).toBe('WALLET_NOT_FOUND');
+    ).toBe('PLAYER_NOT_FOUND'); // as docs/api.md says: a player the key may not see is not found
     expect(await codeOf(core.recallPlayerRounds(operator('op-2'), { playerId: 'ana' }))).toBe(
       'PLAYER_NOT_FOUND',
     );

@@ -268,3 +268,66 @@ describe('rounds and shoes', () => {
     );
   });
 });
+
+describe('free text', () => {
+  it('refuses a void note with a lone surrogate before writing anything, and the shoe still closes', async () => {
+    const { shoe, round } = await freshRound();
+    const playerId = await player();
+    await stack.core.placeBet(op, {
+      roundId: round.roundId,
+      playerId,
+      bets: [{ type: 'PLAYER', amount: 1000 }],
+      idempotencyKey: `wedge-${playerId}`,
+    });
+    // What RFC 8785 cannot serialise (ROUND_VOIDED hashes the note) is refused up front.
+    const note = `dealer said \ud800 oops`;
+    expect(await codeOf(stack.core.voidRound(op, { roundId: round.roundId, reason: 'MISDEAL', note }))).toBe(
+      'INVALID_INPUT',
+    );
+    expect((await stack.core.getRound(op, { roundId: round.roundId })).status).toBe('OPEN');
+    for (const bad of ['tab\there', 'rtl \u202e', 'nul \u0000']) {
+      expect(
+        await codeOf(stack.core.voidRound(op, { roundId: round.roundId, reason: 'MISDEAL', note: bad })),
+      ).toBe('INVALID_INPUT');
+    }
+    const voided = await stack.core.voidRound(op, {
+      roundId: round.roundId,
+      reason: 'MISDEAL',
+      note: 'ñandú 🂡',
+    });
+    expect(voided.status).toBe('VOIDED');
+    expect((await stack.core.closeShoe(admin(), { shoeId: shoe.shoeId })).status).toBe('CLOSED');
+    expect((await stack.core.checkShoeChain(admin(), { shoeId: shoe.shoeId })).ok).toBe(true);
+  });
+
+  it('takes any client seed of 1-256 UTF-8 bytes of clean text, as docs/provably-fair.md §5 says', async () => {
+    const { round } = await freshRound({}, 'ñandú 🂡');
+    expect(round.status).toBe('OPEN');
+    for (const seed of ['', 'x'.repeat(257), 'ñ'.repeat(129), 'bell \u0007', `half \udc00`]) {
+      const table = await stack.core.createTable(admin(), { name: 'T', variant: 'mini' });
+      await stack.core.openShoe(admin(), { tableId: table.tableId });
+      expect(await codeOf(stack.core.openRound(op, { tableId: table.tableId, clientSeed: seed }))).toBe(
+        'CLIENT_SEED_INVALID',
+      );
+    }
+  });
+
+  it('refuses a reference or a currency the API refuses', async () => {
+    const credit = (over: Record<string, unknown>) =>
+      stack.core.walletTransaction(op, {
+        playerId: 'hygiene',
+        type: 'CREDIT',
+        amount: 1,
+        currency: 'EUR',
+        idempotencyKey: `h-${JSON.stringify(over)}`,
+        ...over,
+      });
+    expect(await codeOf(credit({ reference: 'a\nb' }))).toBe('INVALID_INPUT');
+    expect(await codeOf(credit({ currency: 'ZZZ' }))).toBe('INVALID_INPUT');
+    expect(
+      await codeOf(
+        stack.core.createTable(admin(), { name: 'x', variant: 'mini', config: { currency: 'ZZZ' } }),
+      ),
+    ).toBe('TABLE_CONFIG_INVALID');
+  });
+});

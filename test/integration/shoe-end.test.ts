@@ -74,7 +74,7 @@ describe('"última mano" (seed 004)', () => {
     expect(before.resolved.result!.cutCardOut).toBe(true);
     expect([before.opened.lastCoup, before.resolved.lastCoup]).toEqual([false, false]);
     // Announced when it opened, while it took bets; and dealt as the last.
-    expect([last.opened.phase, last.opened.lastCoup]).toEqual(['OPEN', true]);
+    expect([last.opened.status, last.opened.lastCoup]).toEqual(['OPEN', true]);
     expect(last.resolved.lastCoup).toBe(true);
     expect(rounds.slice(0, -1).every((r) => !r.opened.lastCoup)).toBe(true);
     const audit = await stack.store.listAudit(shoeId);

@@ -249,7 +249,7 @@ describe('under concurrency', () => {
     ]);
     expect(resolved.status).toBe('fulfilled');
     const view = await core.getRound(op, { roundId });
-    expect(view.phase).toBe('SETTLED');
+    expect(view.status).toBe('SETTLED');
     const landed = outcomes.filter((o) => o.status === 'fulfilled').length;
     expect(
       outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code),

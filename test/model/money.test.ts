@@ -274,7 +274,8 @@ async function setup(conflictRate: number, seed: number): Promise<Real> {
   for (const [i, mode] of (['AT_PAYMENT', 'DEFERRED'] as const).entries()) {
     const t = await plain.createTable(adm, {
       name: `model ${i}`,
-      variant: 'mini',
+      // One deck (a preset keeps its decks: a custom table, named).
+      variant: 'custom',
       config: { decks: 1, pairBets: true, commission: { rateBps: 500, mode } },
     });
     tables.push({ tableId: t.tableId });

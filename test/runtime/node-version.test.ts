@@ -3,8 +3,8 @@
  * node is another version). Run through ./scripts/test, this proves `node --version` inside it is v22.
  */
 import { readFileSync } from 'node:fs';
+import { NODE_TARGET } from '@pyb/infra/esbuild-options';
 import { describe, expect, it } from 'vitest';
-import { NODE_TARGET } from '../../infra/src/esbuild-options';
 
 const root = new URL('../../', import.meta.url);
 const pinned = readFileSync(new URL('.node-version', root), 'utf8').trim();

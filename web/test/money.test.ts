@@ -1,4 +1,6 @@
 /** Money on the pages (web/src/lib/money.ts) and refusals in words (web/src/lib/problems.ts). */
+
+import type { ProblemCode } from '@pyb/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/api';
 import { decimalOf, formatMoney, minorDigits } from '../src/lib/money';
@@ -29,7 +31,7 @@ describe('money from minor units', () => {
 });
 
 describe('refusals in words', () => {
-  const problem = (code: string, details?: Record<string, unknown>) =>
+  const problem = (code: ProblemCode, details?: Record<string, unknown>) =>
     new ApiError(422, code, 'detail text', {
       type: `urn:pyb:problem:${code}`,
       title: 'Unprocessable Content',
@@ -56,7 +58,9 @@ describe('refusals in words', () => {
     expect(describeError(problem('BET_PLAYER_AND_BANKER'))).toBe(
       'Punto and Banca cannot both be bet in the same coup.',
     );
-    expect(describeError(problem('SOMETHING_NEW'))).toBe('detail text (SOMETHING_NEW)');
+    // A code a newer server may send, not in this build's registry.
+    const unknown = 'SOMETHING_NEW' as ProblemCode;
+    expect(describeError(problem(unknown))).toBe('detail text (SOMETHING_NEW)');
     expect(describeError(new Error('plain'))).toBe('plain');
   });
 });

@@ -5,8 +5,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
 import type { ShoeBundle } from '@pyb/fairness';
+import { clone, demoBundle, testSigner } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clone, demoBundle, testSigner } from '../../packages/fairness/test/helpers';
 import { dealFromSeeds, verifySeeds } from '../src/verify/shoe-view';
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 

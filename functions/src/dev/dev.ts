@@ -16,7 +16,7 @@ import {
   startDynamoDbLocal,
   tableNames,
 } from '@pyb/store-dynamodb/local';
-import { buildWeb } from '../../../web/build';
+import { buildWeb } from '@pyb/web/build';
 import type { AppContext } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
@@ -118,7 +118,26 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
   return state;
 }
 
-function banner(url: string, endpoint: string, state: Required<DemoState>): string {
+/** What the banner says of the demo as it is now: balances persist in .data/, a walk may have stopped midway. */
+async function demoStatus(context: AppContext, state: Required<DemoState>): Promise<string> {
+  const core = createCore({ store: context.store, keys: keysOf(context), clock: context.clock });
+  const admin: Actor = { operatorId: state.operatorId, role: 'admin', supervises: [] };
+  const wallets = await Promise.all(PLAYERS.map((playerId) => core.getWallet(admin, { playerId })));
+  const lines = [
+    `Wallets (EUR, minor units): ${wallets.map((w) => `${w.playerId} ${w.balance}`).join(', ')}.`,
+  ];
+  const table = await core.getTable(admin, { tableId: state.tableId });
+  if (table.openRoundId) {
+    lines.push(
+      `Round ${table.openRoundId} is still in play (an interrupted walk?): resolve or void it,`,
+      `  curl -s -X POST $API/v1/rounds/${table.openRoundId}/void -H "Authorization: Bearer $OPERATOR_KEY" \\`,
+      `    -H "Idempotency-Key: void-$(date +%s)" -H 'Content-Type: application/json' -d '{"reason":"OPERATOR_ERROR"}'`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function banner(url: string, endpoint: string, state: Required<DemoState>, status: string): string {
   const { keys, tableId } = state;
   return `
 Punto y Banca API on ${url}  (DynamoDB Local ${endpoint}, data in .data/)
@@ -129,7 +148,7 @@ Demo operator "${state.operatorId}" — API keys (also in .data/demo.json):
   export REGULATOR_KEY=${keys.regulator}
   export TABLE_ID=${tableId}
   export API=${url}
-Wallets player-1, player-2, player-3 hold ${FUNDS} minor units (EUR) each.
+${status}
 
 Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the ADMIN key also opens
      and closes shoes), ${url}/verify (a player's verifier), ${url}/regulator (the REGULATOR key).
@@ -197,7 +216,14 @@ async function main(): Promise<void> {
     );
     return stop(1);
   }
-  console.log(banner(`http://localhost:${server.port}`, dynamodb.endpoint, state));
+  console.log(
+    banner(
+      `http://localhost:${server.port}`,
+      dynamodb.endpoint,
+      state,
+      await demoStatus(appContext(), state),
+    ),
+  );
 }
 
 main().catch((error: unknown) => {

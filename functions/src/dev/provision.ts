@@ -13,11 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ROLES } from '@pyb/contracts';
 import { type Clock, hashApiKey, issueApiKey, type PrincipalStore, type Role, systemClock } from '@pyb/core';
 import { DynamoPrincipalStore, tableNamesFromEnv } from '@pyb/store-dynamodb';
 import { localClientConfig } from '@pyb/store-dynamodb/local';
-
-const ROLES: readonly Role[] = ['operator', 'admin', 'regulator'];
 
 export interface ProvisionedKey {
   role: Role;
@@ -87,7 +86,14 @@ async function main(argv: string[]): Promise<number> {
   const { store, close } = principalStoreFromEnv();
   try {
     if (values.revoke) {
-      await store.revokePrincipal(await hashApiKey(values.revoke), systemClock.now().toISOString());
+      const revoked = await store.revokePrincipal(
+        await hashApiKey(values.revoke),
+        systemClock.now().toISOString(),
+      );
+      if (!revoked) {
+        console.error('no such API key: nothing was revoked (check the key you pasted)');
+        return 1;
+      }
       console.log(JSON.stringify({ revoked: true }));
       return 0;
     }

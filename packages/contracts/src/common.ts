@@ -1,4 +1,8 @@
+import { BET_TYPES, type BetType as EngineBetType } from '@pyb/engine';
+import { clientSeedProblem, textProblem } from '@pyb/fairness';
 import * as z from 'zod';
+import { ISO_4217, isCurrency } from './currencies';
+import { PROBLEM_CODES } from './problems';
 
 /**
  * Building blocks shared by every endpoint's schemas. Component names (`meta({ id })`) are what the
@@ -15,74 +19,79 @@ export const Amount = z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
 /** A balance or signed movement in minor units (may be zero; never fractional). */
 export const MinorUnits = z.int().meta({ description: 'Integer minor units.', example: 10000 });
 
-/** Ids we mint: `<prefix>_<base32/ulid-ish>`; also what a path segment may hold for them. */
-export const ResourceId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "_" and "-" only');
-
-/** Player ids are the operator's own: a little wider alphabet, still safe in a path and a key. */
-export const PlayerId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, ".", "_", ":" and "-" only')
-  .meta({ id: 'PlayerId', description: "The operator's id for the player.", example: 'player-1' });
-
+/** Typed as a string (stored records hold strings); the document lists the codes as its enum. */
 export const Currency = z
   .string()
-  .regex(/^[A-Z]{3}$/, 'an ISO 4217 code, e.g. EUR')
-  .meta({ id: 'Currency', example: 'EUR' });
+  .refine((code): boolean => isCurrency(code), 'an ISO 4217 currency code, e.g. EUR')
+  .meta({
+    id: 'Currency',
+    description: 'An ISO 4217 currency code.',
+    enum: [...ISO_4217],
+    example: 'EUR',
+  } as Record<string, unknown>);
+
+/**
+ * Free text the platform stores (a note, a reference, a name): at most `max` UTF-16 units of
+ * well-formed Unicode without control or bidi-formatting characters (@pyb/fairness textProblem).
+ */
+export const FreeText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((text, ctx) => {
+      const problem = textProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: `the text ${problem}` });
+    })
+    .meta({
+      description: `At most ${max} characters of well-formed Unicode; no control or bidirectional-formatting character.`,
+    });
+
+/** The client seed: 1-256 UTF-8 bytes of clean text (docs/provably-fair.md §5; @pyb/fairness). */
+export const ClientSeed = z
+  .string()
+  .superRefine((seed, ctx) => {
+    const problem = clientSeedProblem(seed);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the client seed ${problem}` });
+  })
+  .meta({
+    id: 'ClientSeed',
+    description:
+      '1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Fixed after the commitment is published, before the first card.',
+    example: 'ñandú 🂡',
+  });
+
+/**
+ * An integer in a query string: decimal digits only (`1e2`, `0x10`, ` 5`, `5.0`, `+5` are refused), within
+ * [min, max]; the document shows it as an integer with its bounds and default.
+ */
+export const QueryInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,16}$/, 'a decimal integer')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max))
+    .optional()
+    .meta({
+      type: 'integer',
+      minimum: min,
+      maximum: max,
+      default: fallback,
+      description: `${min}-${max}, default ${fallback}.`,
+    } as Record<string, unknown>);
 
 export const Timestamp = z.iso
   .datetime()
   .meta({ description: 'ISO 8601, UTC', example: '2025-01-01T12:00:00.000Z' });
 
+/** The engine's bet types (`BET_TYPES`): the one list. */
 export const BetType = z
-  .enum([
-    'PLAYER',
-    'BANKER',
-    'TIE',
-    'PLAYER_PAIR',
-    'BANKER_PAIR',
-    'EITHER_PAIR',
-    'PERFECT_PAIR',
-    'DRAGON_BONUS_PLAYER',
-    'DRAGON_BONUS_BANKER',
-    'DRAGON_7',
-    'PANDA_8',
-    'SUPER_6',
-    'BIG',
-    'SMALL',
-  ])
+  .enum(BET_TYPES as readonly EngineBetType[] as [EngineBetType, ...EngineBetType[]])
   .meta({
     id: 'BetType',
     description:
       'PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers ' +
       'in its configuration (docs/rules.md).',
   });
-
-/** Every kind of wallet ledger entry (core's LedgerKind). */
-export const LedgerKind = z
-  .enum(['CREDIT', 'DEBIT', 'BET', 'BET_WITHDRAWAL', 'PAYOUT', 'REFUND', 'COMMISSION'])
-  .meta({
-    id: 'LedgerKind',
-    description: 'BET_WITHDRAWAL: stake given back when a bet is reduced or withdrawn before "no va más".',
-  });
-
-/** Every stored round status (core's RoundStatus). */
-export const RoundPhase = z
-  .enum(['OPEN', 'CLOSED', 'DEALT', 'SETTLING', 'SETTLED', 'VOIDING', 'VOIDED'])
-  .meta({
-    id: 'RoundPhase',
-    description:
-      'CLOSED = "no va más"; DEALT = outcome recorded; SETTLING = positions being settled in batches by ' +
-      'the settlement queue (read the round again; resolve again resumes it after a failure); VOIDING = ' +
-      'refunds under way.',
-  });
-
-export const Winner = z.enum(['PLAYER', 'BANKER', 'TIE']).meta({ id: 'Winner' });
 
 /** Card in notation: rank A,2..9,T,J,Q,K then suit S,H,D,C (e.g. `AS`, `TD`, `KH`). */
 export const Card = z
@@ -104,7 +113,7 @@ export const FieldError = z
   .meta({ id: 'FieldError' });
 export type FieldError = z.infer<typeof FieldError>;
 
-/** RFC 9457 problem details, with our stable `code` (docs/api.md lists them all). */
+/** RFC 9457 problem details, with our stable `code` (the registry of problems.ts; docs/api.md lists them). */
 export const Problem = z
   .object({
     type: z
@@ -114,7 +123,10 @@ export const Problem = z
     status: z.int().min(400).max(599),
     detail: z.string(),
     instance: z.string().meta({ description: 'The request path and the request id.' }),
-    code: z.string().meta({ description: 'Stable, SCREAMING_SNAKE; what clients branch on.' }),
+    code: z.enum(PROBLEM_CODES).meta({
+      description:
+        'Stable, SCREAMING_SNAKE; what clients branch on. Each operation lists the codes it can answer per status.',
+    }),
     requestId: z.string(),
     errors: z.array(FieldError).optional().meta({ description: 'Validation failures, field by field.' }),
     details: z
@@ -125,7 +137,18 @@ export const Problem = z
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof Problem>;
 
+/** The default and the largest page of a list (ledger). */
+export const PAGE_DEFAULT_LIMIT = 50;
+export const PAGE_MAX_LIMIT = 100;
+
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'a cursor as a previous page gave it')
+  .meta({ description: 'Opaque: the `nextCursor` of the previous page, as it came.' });
+
 export const Pagination = z.strictObject({
-  limit: z.coerce.number().pipe(z.int().min(1).max(100)).optional(),
-  cursor: z.string().min(1).max(1024).optional(),
+  limit: QueryInt(1, PAGE_MAX_LIMIT, PAGE_DEFAULT_LIMIT),
+  cursor: Cursor.optional(),
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ProblemCode } from './problems';
 import {
   AuditParams,
   PlayerRecall,
@@ -38,9 +39,27 @@ import {
  * handlers validate with these (request and response) and the OpenAPI document is built from them,
  * so the two cannot drift.
  */
+/** Groups of endpoints in the document (and in docs/api.md). */
+export const TAGS = {
+  Tables: 'Tables and their results panel (scoreboard).',
+  Shoes: 'Provably fair shoes: commitment before any bet, seed revealed at close.',
+  Rounds: 'Rounds (coups): open, bets, "no va más" and settlement, void.',
+  Wallets: 'Wallets and their ledgers, in integer minor units.',
+  Regulators: 'Round replay, game recall and the audit export (docs/regulators.md).',
+  Keys: 'The public keys that sign shoe statements and audit heads.',
+  Meta: 'This API described.',
+} as const;
+export type Tag = keyof typeof TAGS;
+
 export interface EndpointContract {
   summary: string;
-  description?: string;
+  description: string;
+  tag: Tag;
+  /**
+   * The codes the use case can answer with besides the ones the HTTP layer adds to every route of its
+   * kind (HTTP_PROBLEMS): the document lists them per status, and the e2e validator holds the API to it.
+   */
+  problems: readonly ProblemCode[];
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** POST bodies. When every field is optional, an absent body counts as `{}`. */
@@ -52,13 +71,29 @@ export interface EndpointContract {
 
 export const ENDPOINTS = {
   'create-table': {
+    tag: 'Tables',
+    description:
+      'Creates a table from a preset (mini, midi, full) with optional overrides; the configuration is validated as a whole. Admin keys only.',
+    problems: ['TABLE_CONFIG_INVALID'],
     summary: 'Create a table from a preset (admin)',
     body: CreateTableRequest,
     response: Table,
     status: 201,
   },
-  'get-table': { summary: 'Read a table', params: TableParams, response: Table, status: 200 },
+  'get-table': {
+    tag: 'Tables',
+    description: 'A table with its configuration, its shoe in play and its round in play.',
+    problems: ['TABLE_NOT_FOUND'],
+    summary: 'Read a table',
+    params: TableParams,
+    response: Table,
+    status: 200,
+  },
   'get-scoreboard': {
+    tag: 'Tables',
+    description:
+      "The coups of one shoe and the roads drawn from them. Default: the table's current shoe — after a close the table has none, and the answer is empty (`shoeId: null`): pass `shoeId` to see a closed shoe's.",
+    problems: ['TABLE_NOT_FOUND', 'SHOE_NOT_FOUND'],
     summary: "The results panel (bead plate, big road, derived roads) of the table's current shoe",
     params: TableParams,
     query: ScoreboardQuery,
@@ -66,6 +101,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'open-shoe': {
+    tag: 'Shoes',
+    description:
+      'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.',
+    problems: ['TABLE_NOT_FOUND', 'SHOE_ALREADY_OPEN'],
     summary: 'Open a new shoe: seed sealed, commitment signed and published (admin)',
     params: TableParams,
     body: OpenShoeRequest,
@@ -73,12 +112,19 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-shoe': {
+    tag: 'Shoes',
+    description: 'A shoe: its signed statement and commitment; its server seed and cut once closed.',
+    problems: ['SHOE_NOT_FOUND'],
     summary: 'Read a shoe (seed revealed once closed)',
     params: ShoeParams,
     response: Shoe,
     status: 200,
   },
   'close-shoe': {
+    tag: 'Shoes',
+    description:
+      'Collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. Works on a shoe that has not ended (the cut card did not come out): an interrupted session is closed the same way. Resumable: call again after a failure. Admin keys only.',
+    problems: ['SHOE_NOT_FOUND', 'ROUND_IN_PLAY', 'CONCURRENT_UPDATE'],
     summary: 'Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)',
     params: ShoeParams,
     body: CloseShoeRequest,
@@ -86,6 +132,17 @@ export const ENDPOINTS = {
     status: 200,
   },
   'open-round': {
+    tag: 'Rounds',
+    description:
+      "Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe fixes the client seed (given, or drawn).",
+    problems: [
+      'TABLE_NOT_FOUND',
+      'NO_SHOE_OPEN',
+      'SHOE_ENDED',
+      'ROUND_IN_PLAY',
+      'CLIENT_SEED_ALREADY_FIXED',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Open the next round (coup) of the table: betting opens',
     params: TableParams,
     body: OpenRoundRequest,
@@ -93,12 +150,39 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-round': {
+    tag: 'Rounds',
+    description: 'A round: its status, its positions, and its coup once dealt.',
+    problems: ['ROUND_NOT_FOUND'],
     summary: 'Read a round, its positions and its result',
     params: RoundParams,
     response: Round,
     status: 200,
   },
   'place-bet': {
+    tag: 'Rounds',
+    description:
+      "Adds bets to the player's position: the wallet is debited and the position written in one conditional transaction. The Idempotency-Key keys the ledger entry: a retry with it replays the first answer.",
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_NOT_OPEN',
+      'WALLET_NOT_FOUND',
+      'SEAT_INVALID',
+      'SEAT_TAKEN',
+      'SEAT_MISMATCH',
+      'ALREADY_SEATED',
+      'CURRENCY_MISMATCH',
+      'BET_EMPTY',
+      'BET_AMOUNT_INVALID',
+      'BET_PLAYER_AND_BANKER',
+      'BET_DUPLICATE_TYPE',
+      'BET_BELOW_MIN',
+      'BET_ABOVE_MAX',
+      'BET_SIDE_DISABLED',
+      'INSUFFICIENT_FUNDS',
+      'AMOUNT_TOO_LARGE',
+      'POSITION_CALL_LIMIT',
+      'CONCURRENT_UPDATE',
+    ],
     summary: "Place a player's bets for the round (wallet debited atomically)",
     params: RoundParams,
     body: PlaceBetRequest,
@@ -106,6 +190,22 @@ export const ENDPOINTS = {
     status: 201,
   },
   'reduce-bets': {
+    tag: 'Rounds',
+    description:
+      'Takes an amount off each named bet of the player\'s position before "no va más" (down to 0 withdraws it); the difference goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key. What stays keeps the table\'s rules.',
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_NOT_OPEN',
+      'WALLET_NOT_FOUND',
+      'BET_EMPTY',
+      'BET_AMOUNT_INVALID',
+      'BET_DUPLICATE_TYPE',
+      'BET_BELOW_MIN',
+      'BET_NOT_PLACED',
+      'BET_REDUCE_TOO_LARGE',
+      'POSITION_CALL_LIMIT',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Reduce a player\'s bets before "no va más" (the difference back to the wallet)',
     params: RoundParams,
     body: ReduceBetsRequest,
@@ -113,6 +213,20 @@ export const ENDPOINTS = {
     status: 200,
   },
   'cancel-bets': {
+    tag: 'Rounds',
+    description:
+      'Withdraws the named bet types whole (every bet when `types` is omitted) before "no va más"; the stake goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key.',
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_NOT_OPEN',
+      'WALLET_NOT_FOUND',
+      'BET_EMPTY',
+      'BET_DUPLICATE_TYPE',
+      'BET_BELOW_MIN',
+      'BET_NOT_PLACED',
+      'POSITION_CALL_LIMIT',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Withdraw a player\'s bets before "no va más" (the stake back to the wallet)',
     params: RoundParams,
     body: CancelBetsRequest,
@@ -120,6 +234,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'resolve-round': {
+    tag: 'Rounds',
+    description:
+      'Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once: in the request up to 50 positions (SETTLED), else handed to the settlement queue in batches after the answer (SETTLING: read the round until it is SETTLED). Resumable and idempotent: a settled round is answered as it is; called again on a SETTLING round it finishes it, or re-sends the batches not done once overdue.',
+    problems: ['ROUND_NOT_FOUND', 'ROUND_VOIDED', 'CONCURRENT_UPDATE'],
     summary:
       '"No va más": close betting, deal the coup and settle every position (SETTLING: in batches, after the answer)',
     params: RoundParams,
@@ -128,6 +246,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'void-round': {
+    tag: 'Rounds',
+    description:
+      'Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. Resumable.',
+    problems: ['ROUND_NOT_FOUND', 'ROUND_ALREADY_DEALT', 'CONCURRENT_UPDATE'],
     summary: 'Void a round: every stake refunded, reason recorded in the audit trail',
     params: RoundParams,
     body: VoidRoundRequest,
@@ -135,14 +257,36 @@ export const ENDPOINTS = {
     status: 200,
   },
   'leave-table': {
+    tag: 'Rounds',
+    description:
+      'Collects the deferred commission the player owes for the shoe in play, and answers his balance.',
+    problems: ['TABLE_NOT_FOUND', 'WALLET_NOT_FOUND', 'CONCURRENT_UPDATE'],
     summary: 'A player leaves the table: his deferred commission is collected',
     params: LeaveParams,
     body: LeaveTableRequest,
     response: LeaveTableResponse,
     status: 200,
   },
-  'get-wallet': { summary: "A player's wallet", params: WalletParams, response: Wallet, status: 200 },
+  'get-wallet': {
+    tag: 'Wallets',
+    description: "A player's wallet: balance, deferred commission owed, reserve, and what is available.",
+    problems: ['WALLET_NOT_FOUND'],
+    summary: "A player's wallet",
+    params: WalletParams,
+    response: Wallet,
+    status: 200,
+  },
   'wallet-transaction': {
+    tag: 'Wallets',
+    description:
+      'A credit creates the wallet in its currency; a debit takes at most what is available. Keyed by the Idempotency-Key.',
+    problems: [
+      'WALLET_NOT_FOUND',
+      'CURRENCY_MISMATCH',
+      'INSUFFICIENT_FUNDS',
+      'AMOUNT_TOO_LARGE',
+      'CONCURRENT_UPDATE',
+    ],
     summary: 'Credit or debit a wallet (operator cash-in / cash-out)',
     params: WalletParams,
     body: WalletTransactionRequest,
@@ -150,6 +294,10 @@ export const ENDPOINTS = {
     status: 201,
   },
   'get-ledger': {
+    tag: 'Wallets',
+    description:
+      "The wallet's ledger, newest first; `nextCursor` pages further back (opaque, bound to this wallet).",
+    problems: ['WALLET_NOT_FOUND', 'CURSOR_INVALID'],
     summary: "A page of a wallet's ledger, newest first",
     params: WalletParams,
     query: LedgerQuery,
@@ -157,6 +305,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'replay-round': {
+    tag: 'Regulators',
+    problems: ['ROUND_NOT_FOUND'],
     summary: 'Replay a round step by step, with its verification (regulator, operator)',
     description:
       'Every card in dealing order with its shoe position and the rule that called for it, every bet with its payout and the balance around it, and checks: statement signature, audit chain, bets, settlement, and once the shoe is closed the revealed seed and the re-dealt cards (PENDING_REVEAL before). Never shows an unrevealed seed.',
@@ -165,6 +315,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'player-rounds': {
+    tag: 'Regulators',
+    problems: ['PLAYER_NOT_FOUND', 'CURSOR_INVALID'],
     summary: "Game recall: a player's most recent rounds, replayed (regulator, operator)",
     description:
       'The last rounds of the player (10 by default), in play order, each with the same detail and verification as the replay; `nextCursor` pages further back. Regulators name the operator with `operatorId`.',
@@ -174,6 +326,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'export-audit': {
+    tag: 'Regulators',
+    problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED', 'SIGNING_KEY_UNKNOWN'],
     summary: 'Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)',
     description:
       'Statement, signature, public key, revealed server seed, client seed, every round, bet and settlement, and the audit chain with its signed head. 409 SHOE_NOT_CLOSED before the shoe is closed.',
@@ -182,6 +336,8 @@ export const ENDPOINTS = {
     status: 200,
   },
   'get-signing-key': {
+    tag: 'Keys',
+    problems: ['SIGNING_KEY_NOT_FOUND'],
     summary: 'The public key that signs shoe statements and audit heads',
     description:
       'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
@@ -190,6 +346,10 @@ export const ENDPOINTS = {
     status: 200,
   },
   'get-openapi': {
+    tag: 'Meta',
+    description:
+      'The OpenAPI 3.1 document of this API, built from the same schemas the handlers validate with.',
+    problems: [],
     summary: 'This API as an OpenAPI 3.1 document',
     response: z.record(z.string(), z.unknown()),
     status: 200,

@@ -1,16 +1,20 @@
+import { ShoeBundleSchema } from '@pyb/fairness';
 import * as z from 'zod';
-import {
-  BetType,
-  LedgerKind,
-  MinorUnits,
-  Pagination,
-  PlayerId,
-  ResourceId,
-  RoundPhase,
-  Timestamp,
-  Winner,
-} from './common';
+import { BetType, MinorUnits, Pagination, QueryInt, Timestamp } from './common';
+import { OperatorId, PlayerId, ResourceId } from './ids';
 import { Shoe } from './shoes';
+import {
+  AuditEventType,
+  BetResult,
+  HandSide,
+  LedgerKind,
+  PositionStatus,
+  RoundStatus,
+  ShoeStatus,
+  StepAction,
+  VoidReason,
+  Winner,
+} from './vocabulary';
 
 /*
  * Regulator endpoints: round replay, game recall, audit export (docs/regulators.md). What these return
@@ -77,8 +81,8 @@ const Hand = z.object({ cards: z.array(StoredCard), total: z.int() });
 export const ReplayStep = z
   .object({
     step: z.int().min(1),
-    action: z.enum(['DEAL', 'DRAW', 'STAND']),
-    to: z.enum(['PLAYER', 'BANKER']),
+    action: StepAction,
+    to: HandSide,
     card: StoredCard.nullable().meta({ description: 'null for a stand decision' }),
     position: z.int().nullable().meta({ description: 'Position of the card in the shoe order.' }),
     rule: z
@@ -110,20 +114,33 @@ export const ReplayCoup = z
   })
   .meta({ id: 'ReplayCoup' });
 
+export const ReplayBet = z
+  .object({
+    type: BetType,
+    stake: MinorUnits,
+    result: z.enum([...BetResult.options, 'REFUNDED']).nullable(),
+    payout: MinorUnits.nullable(),
+    commission: MinorUnits.nullable(),
+    commissionOwed: MinorUnits.nullable(),
+  })
+  .meta({ id: 'ReplayBet' });
+
+export const ReplayMovement = z
+  .object({
+    seq: z.int(),
+    kind: LedgerKind,
+    amount: MinorUnits,
+    balanceBefore: MinorUnits,
+    balanceAfter: MinorUnits,
+    at: z.string(),
+  })
+  .meta({ id: 'ReplayMovement' });
+
 export const ReplayPosition = z
   .object({
     playerId: z.string(),
-    status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
-    bets: z.array(
-      z.object({
-        type: BetType,
-        stake: MinorUnits,
-        result: z.enum(['WIN', 'LOSE', 'PUSH', 'REFUNDED']).nullable(),
-        payout: MinorUnits.nullable(),
-        commission: MinorUnits.nullable(),
-        commissionOwed: MinorUnits.nullable(),
-      }),
-    ),
+    status: PositionStatus,
+    bets: z.array(ReplayBet),
     stake: MinorUnits,
     payout: MinorUnits.nullable(),
     commission: MinorUnits.nullable(),
@@ -135,16 +152,7 @@ export const ReplayPosition = z
         after: MinorUnits.nullable(),
       })
       .meta({ description: "The wallet before the round's first bet and after its payout or refund." }),
-    movements: z.array(
-      z.object({
-        seq: z.int(),
-        kind: LedgerKind,
-        amount: MinorUnits,
-        balanceBefore: MinorUnits,
-        balanceAfter: MinorUnits,
-        at: z.string(),
-      }),
-    ),
+    movements: z.array(ReplayMovement),
   })
   .meta({ id: 'ReplayPosition' });
 
@@ -154,7 +162,7 @@ export const ReplayShoe = z
     tableId: z.string(),
     number: z.int(),
     status: z.enum(['OPEN', 'CLOSED']),
-    phase: z.enum(['OPEN', 'ENDED', 'CLOSING', 'CLOSED']),
+    phase: ShoeStatus,
     statement: ShoeStatement,
     signature: z.string(),
     keyId: z.string(),
@@ -181,7 +189,11 @@ export const ReplayShoe = z
   })
   .meta({ id: 'ReplayShoe' });
 
-const Totals = z.object({
+export const ReplayEvent = z
+  .object({ seq: z.int(), type: AuditEventType, at: z.string(), hash: z.string(), prevHash: z.string() })
+  .meta({ id: 'ReplayEvent' });
+
+export const RoundTotals = z.object({
   positions: z.int(),
   stake: MinorUnits,
   payout: MinorUnits,
@@ -196,36 +208,36 @@ export const RoundReplay = z
     shoeId: z.string(),
     operatorId: z.string(),
     number: z.int().meta({ description: 'Number of the round in its shoe, from 1.' }),
-    phase: RoundPhase,
+    status: RoundStatus,
     openedAt: Timestamp,
     closedAt: Timestamp.nullable(),
     dealtAt: Timestamp.nullable(),
     settledAt: Timestamp.nullable(),
     voidedAt: Timestamp.nullable(),
-    voidReason: z.string().nullable(),
+    voidReason: VoidReason.nullable(),
     shoe: ReplayShoe,
     coup: ReplayCoup.nullable(),
     positions: z.array(ReplayPosition),
-    totals: Totals.nullable(),
+    totals: RoundTotals.nullable(),
     betsDigest: z.string().nullable(),
     settlementsDigest: z.string().nullable(),
-    events: z.array(
-      z.object({ seq: z.int(), type: z.string(), at: z.string(), hash: z.string(), prevHash: z.string() }),
-    ),
+    events: z.array(ReplayEvent),
     verification: RoundVerification,
   })
   .meta({ id: 'RoundReplay' });
 
+/** Game recall pages: 10 rounds by default, at most 50. */
+export const RECALL_DEFAULT_LIMIT = 10;
+export const RECALL_MAX_LIMIT = 50;
+
 export const PlayerRoundsParams = z.strictObject({ playerId: PlayerId });
 
 export const PlayerRoundsQuery = z.strictObject({
-  limit: z.coerce.number().pipe(z.int().min(1).max(50)).optional().meta({ description: 'Default 10.' }),
+  limit: QueryInt(1, RECALL_MAX_LIMIT, RECALL_DEFAULT_LIMIT),
   cursor: Pagination.shape.cursor,
-  operatorId: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
-    .optional()
-    .meta({ description: 'Regulators: the supervised operator whose player this is.' }),
+  operatorId: OperatorId.optional().meta({
+    description: 'Regulators: the supervised operator whose player this is.',
+  }),
 });
 
 export const PlayerRecall = z
@@ -241,78 +253,8 @@ export const PlayerRecall = z
 
 export const AuditParams = z.strictObject({ shoeId: ResourceId });
 
-const Num = z.number();
-const BundlePosition = z.object({
-  playerId: z.string(),
-  bets: z.partialRecord(z.string(), Num),
-  stake: Num,
-  calls: Num,
-  settlement: z
-    .object({
-      bets: z.array(
-        z.object({
-          type: z.string(),
-          amount: Num,
-          result: z.string(),
-          payout: Num,
-          commission: Num,
-          commissionOwed: Num,
-        }),
-      ),
-      stake: Num,
-      payout: Num,
-      commission: Num,
-      commissionOwed: Num,
-    })
-    .nullable(),
-  ledgerSeq: Num.nullable(),
+/** The audit bundle: the verifier's input, defined once in @pyb/fairness (docs/provably-fair.md §8). */
+export const ShoeBundle = ShoeBundleSchema.meta({
+  id: 'ShoeBundle',
+  description: 'A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md).',
 });
-
-export const ShoeBundle = z
-  .object({
-    format: z.string().meta({ example: 'pyb-shoe-bundle/1' }),
-    statement: ShoeStatement,
-    signature: z.string(),
-    publicKey: z.string().meta({ description: 'PEM of the key the statement names (`statement.keyId`).' }),
-    serverSeed: z.string(),
-    clientSeed: z.string(),
-    cutIndex: Num,
-    burn: z.object({ shown: StoredCard, burned: Num }),
-    rounds: z.array(
-      z.object({
-        roundId: z.string(),
-        number: Num,
-        status: z.string().meta({ description: 'SETTLED or VOIDED' }),
-        voidReason: z.string().optional(),
-        coup: z
-          .object({
-            index: Num,
-            start: Num,
-            cards: z.array(StoredCard),
-            winner: z.string(),
-            player: z.object({ cards: z.array(StoredCard), total: Num }),
-            banker: z.object({ cards: z.array(StoredCard), total: Num }),
-            natural: z.boolean(),
-            playerPair: z.boolean(),
-            bankerPair: z.boolean(),
-          })
-          .nullable(),
-        positions: z.array(BundlePosition),
-      }),
-    ),
-    audit: z.object({
-      events: z.array(
-        z.object({ hash: z.string(), prevHash: z.string(), event: z.record(z.string(), z.unknown()) }),
-      ),
-      close: ShoeClose.shape.statement,
-      signature: z.string(),
-      publicKey: z.string().optional().meta({
-        description:
-          'PEM of the key the close statement names, only when it is not the statement’s (the signing key was rotated while the shoe was open).',
-      }),
-    }),
-  })
-  .meta({
-    id: 'ShoeBundle',
-    description: 'A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md).',
-  });

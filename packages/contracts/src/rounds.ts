@@ -1,16 +1,15 @@
 import * as z from 'zod';
+import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
+import { PlayerId, ResourceId } from './ids';
 import {
-  Amount,
-  BetType,
-  Card,
-  MinorUnits,
-  PlayerId,
-  ResourceId,
-  RoundPhase,
-  Timestamp,
+  BetResult,
+  HandSide,
+  PositionStatus,
+  RoundStatus,
+  StepAction,
+  VoidReason,
   Winner,
-} from './common';
-import { ClientSeed } from './shoes';
+} from './vocabulary';
 import { LedgerEntry } from './wallets';
 
 export const RoundParams = z.strictObject({ roundId: ResourceId });
@@ -19,12 +18,12 @@ export const OpenRoundRequest = z
   .strictObject({ clientSeed: ClientSeed.optional() })
   .meta({ id: 'OpenRoundRequest' });
 
-export const BetInput = z.strictObject({ type: BetType, amount: Amount }).meta({ id: 'BetInput' });
-
 export const Seat = z.int().min(1).max(14).meta({
   id: 'Seat',
   description: 'A seat of the table, numbered from 1 as the rulebooks number them (mini 7, midi 9, full 14).',
 });
+
+export const BetInput = z.strictObject({ type: BetType, amount: Amount }).meta({ id: 'BetInput' });
 
 export const PlaceBetRequest = z
   .strictObject({
@@ -62,12 +61,8 @@ export const CancelBetsRequest = z
   })
   .meta({ id: 'CancelBetsRequest' });
 
-export const VoidReason = z
-  .enum(['EXPOSED_CARD', 'EXTRA_CARDS', 'MISDEAL', 'OPERATOR_ERROR', 'TECHNICAL_FAULT'])
-  .meta({ id: 'VoidReason', description: 'Irregularities (seed 004) and operator causes.' });
-
 export const VoidRoundRequest = z
-  .strictObject({ reason: VoidReason, note: z.string().max(500).optional() })
+  .strictObject({ reason: VoidReason, note: FreeText(500).optional() })
   .meta({ id: 'VoidRoundRequest' });
 
 export const ResolveRoundRequest = z.strictObject({}).meta({ id: 'ResolveRoundRequest' });
@@ -77,8 +72,8 @@ export const Hand = z.object({ cards: z.array(Card), total: z.int().min(0).max(9
 export const CoupStep = z
   .object({
     card: Card.nullable().meta({ description: 'null for a stand decision' }),
-    to: z.enum(['PLAYER', 'BANKER']),
-    action: z.enum(['DEAL', 'DRAW', 'STAND']),
+    to: HandSide,
+    action: StepAction,
     rule: z.string().meta({ description: 'Stable code of the rule applied, e.g. PLAYER_DRAWS_0_5.' }),
     note: z.string(),
   })
@@ -103,7 +98,7 @@ export const BetView = z
   .object({
     type: BetType,
     amount: Amount,
-    result: z.enum(['WIN', 'LOSE', 'PUSH']).nullable(),
+    result: BetResult.nullable(),
     payout: MinorUnits.nullable(),
     commission: MinorUnits.nullable(),
     commissionOwed: MinorUnits.nullable(),
@@ -114,13 +109,13 @@ export const Position = z
   .object({
     roundId: z.string(),
     playerId: z.string(),
-    seat: Seat.nullable().meta({ description: 'The seat the player bets from; null: standing.' }),
     bets: z.array(BetView),
     stake: MinorUnits,
     payout: MinorUnits.nullable(),
     commission: MinorUnits.nullable(),
     commissionOwed: MinorUnits.nullable(),
-    status: z.enum(['OPEN', 'SETTLED', 'REFUNDED']),
+    status: PositionStatus,
+    seat: Seat.nullable().meta({ description: 'The seat the player bets from; null: standing.' }),
   })
   .meta({ id: 'Position' });
 
@@ -131,8 +126,7 @@ export const Round = z
     shoeId: z.string(),
     operatorId: z.string(),
     coup: z.int().min(1),
-    status: z.enum(['OPEN', 'CLOSED', 'RESOLVED', 'VOIDED']),
-    phase: RoundPhase,
+    status: RoundStatus,
     openedAt: Timestamp,
     resolvedAt: Timestamp.nullable(),
     result: Coup.nullable(),
@@ -142,7 +136,7 @@ export const Round = z
         'The shoe\'s last coup ("última mano"): true from the moment the round opens when that is known ' +
         '(ONE_MORE_COUP, the round after the cut card came out), else once dealt (the cut card came out in it).',
     }),
-    voidReason: z.string().nullable(),
+    voidReason: VoidReason.nullable(),
     betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
     settlementsDigest: z.string().nullable(),
   })

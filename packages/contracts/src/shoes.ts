@@ -1,49 +1,26 @@
+import { ShoeCloseStatementSchema, ShoeStatementSchema } from '@pyb/fairness';
 import * as z from 'zod';
-import { Card, ResourceId, Timestamp } from './common';
-import { TableConfig } from './tables';
+import { Card, Timestamp } from './common';
+import { ResourceId } from './ids';
+import { ShoeStatus } from './vocabulary';
 
 export const ShoeParams = z.strictObject({ shoeId: ResourceId });
-
-/** Optional when opening a shoe: the client seed can also come with the first round. */
-export const ClientSeed = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[\x20-\x7e]+$/, 'printable ASCII')
-  .meta({ id: 'ClientSeed', description: 'Fixed after the commitment is published, before the first card.' });
 
 export const OpenShoeRequest = z.strictObject({}).meta({ id: 'OpenShoeRequest' });
 export const CloseShoeRequest = z.strictObject({}).meta({ id: 'CloseShoeRequest' });
 
-// Signed objects are strict: a field the schema does not know makes the response fail loudly instead
-// of being stripped, which would silently break every client's signature check.
-const ShoeStatement = z
-  .strictObject({
-    scheme: z.string(),
-    shoeId: z.string(),
-    tableId: z.string(),
-    operatorId: z.string(),
-    rulesVersion: z.string(),
-    decks: z.int(),
-    cutCard: z.strictObject({ minCardsBehind: z.int(), maxCardsBehind: z.int() }),
-    table: TableConfig,
-    commitment: z.string(),
-    createdAt: z.string(),
-    keyId: z.string(),
-  })
-  .meta({ id: 'ShoeStatement', description: 'Signed (RFC 8785 JSON) and published before any bet.' });
+// Signed objects are the verifier's (@pyb/fairness), strict: a field the schema does not know makes the
+// response fail loudly instead of being stripped, which would silently break every client's signature
+// check.
+export const ShoeStatement = ShoeStatementSchema.meta({
+  id: 'ShoeStatement',
+  description: 'Signed (RFC 8785 JSON) and published before any bet.',
+});
 
-const ShoeCloseStatement = z
-  .strictObject({
-    scheme: z.string(),
-    shoeId: z.string(),
-    commitment: z.string(),
-    head: z.string().meta({ description: "hex hash of the shoe's last audit event" }),
-    length: z.int(),
-    closedAt: z.string(),
-    keyId: z.string(),
-  })
-  .meta({ id: 'ShoeCloseStatement', description: 'The audit-chain head, signed at close.' });
+export const ShoeCloseStatement = ShoeCloseStatementSchema.meta({
+  id: 'ShoeCloseStatement',
+  description: "The audit-chain head (hex hash of the shoe's last event, `head`), signed at close.",
+});
 
 export const Shoe = z
   .object({
@@ -52,9 +29,7 @@ export const Shoe = z
     operatorId: z.string(),
     number: z.int().min(1).meta({ description: 'Number of the shoe on its table, from 1.' }),
     status: z.enum(['OPEN', 'CLOSED']),
-    phase: z.enum(['OPEN', 'ENDED', 'CLOSING', 'CLOSED']).meta({
-      description: 'ENDED: the cut card came out, no more rounds; close it to reveal the seed.',
-    }),
+    phase: ShoeStatus,
     ended: z.boolean(),
     decks: z.int(),
     commitment: z.string().meta({ description: 'hex SHA-256 of the server seed, published before any bet.' }),

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { Amount, Currency, ResourceId, Timestamp, Winner } from './common';
+import { Amount, Currency, FreeText, Timestamp } from './common';
+import { ResourceId } from './ids';
+import { Winner } from './vocabulary';
 
 const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
 
@@ -69,7 +71,7 @@ export const TableConfigOverrides = z
 
 export const CreateTableRequest = z
   .strictObject({
-    name: z.string().trim().min(1).max(80).meta({ example: 'Mini Punto Banco 1' }),
+    name: z.string().trim().min(1).pipe(FreeText(80)).meta({ example: 'Mini Punto Banco 1' }),
     variant: z.enum(['mini', 'midi', 'full', 'custom']).meta({
       description:
         'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8); custom for any other seats or ' +

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { Amount, Currency, LedgerKind, MinorUnits, Pagination, PlayerId, Timestamp } from './common';
+import { Amount, Currency, FreeText, MinorUnits, Pagination, Timestamp } from './common';
+import { OperatorId, PlayerId } from './ids';
+import { LedgerKind } from './vocabulary';
 
 export const WalletParams = z.strictObject({ playerId: PlayerId });
 
@@ -21,7 +23,10 @@ export const WalletTransactionRequest = z
     type: z.enum(['CREDIT', 'DEBIT']),
     amount: Amount,
     currency: Currency.meta({ description: "The wallet's currency (fixed by its first credit)." }),
-    reference: z.string().min(1).max(128).optional().meta({ description: "The operator's own reference." }),
+    reference: FreeText(128)
+      .pipe(z.string().min(1))
+      .optional()
+      .meta({ description: "The operator's own reference (clean text, 1-128 characters)." }),
   })
   .meta({ id: 'WalletTransactionRequest' });
 
@@ -46,13 +51,9 @@ export const WalletTransactionResponse = z
   .meta({ id: 'WalletTransactionResponse' });
 
 export const LedgerQuery = Pagination.extend({
-  operatorId: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/)
-    .optional()
-    .meta({
-      description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
-    }),
+  operatorId: OperatorId.optional().meta({
+    description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
+  }),
 });
 
 export const LedgerPage = z

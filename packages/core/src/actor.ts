@@ -2,7 +2,9 @@
  * Who is calling a use case. Tenancy is enforced in the use cases, not in handlers: a resource of an
  * operator the actor may not see is reported as NOT_FOUND, never as forbidden, so ids do not leak.
  */
-export type Role = 'operator' | 'admin' | 'regulator';
+import type { Role } from '@pyb/contracts';
+
+export type { Role };
 
 export interface Actor {
   /** The operator the API key belongs to. */

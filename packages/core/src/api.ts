@@ -2,92 +2,50 @@
  * The use cases the HTTP handlers call (createCore). Every call takes the Actor: another tenant's
  * resource is NOT_FOUND; a refusal is a DomainError with a stable code (listed in docs/data-model.md).
  */
-import type { BetType, DeepPartial, TableConfig, TableVariant } from '@pyb/engine';
-import type { ShoeBundle, ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
+import type * as C from '@pyb/contracts';
+import type { ShoeBundle } from '@pyb/fairness';
+import type * as z from 'zod';
 import type { Actor } from './actor';
-import type { LedgerKind, RoundStatus, ShoeStatus } from './model';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
 
-// ---- inputs -------------------------------------------------------------------------------------
+// ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
+// The core validates each again (ids, amounts, free text): it is called by more than the handlers.
 
-export interface CreateTableInput {
-  name: string;
-  variant: TableVariant;
-  /** Overrides of the preset (deep-merged, then validated). */
-  config?: DeepPartial<TableConfig>;
-  /** Betting gates per round (1..64, default 16): an operational setting, not a rule of the game. */
-  betGates?: number;
-}
+type Body<T extends z.ZodType> = z.output<T>;
 
-export interface OpenRoundInput {
-  tableId: string;
-  /**
-   * Only for the first round of a shoe, which fixes it (after the commitment was published, before the
-   * first card). Omitted there: a random one is drawn (Ids port, no key-service call). On a later
-   * round it must equal the fixed one.
-   */
-  clientSeed?: string;
-}
+export type CreateTableInput = Body<typeof C.CreateTableRequest>;
 
-export interface BetInput {
-  type: BetType;
-  amount: number;
-}
+/**
+ * `clientSeed`: only for the first round of a shoe, which fixes it (after the commitment was
+ * published, before the first card). Omitted there: a random one is drawn (Ids port, no key-service
+ * call). On a later round it must equal the fixed one.
+ */
+export type OpenRoundInput = { tableId: string } & Body<typeof C.OpenRoundRequest>;
 
-export interface PlaceBetInput {
-  roundId: string;
-  playerId: string;
-  /** Added to the player's position of the round (a type already bet is raised). */
-  bets: readonly BetInput[];
-  /**
-   * The seat (1..seats) to bet from: claims it if free (or lost by an idle holder), first come. Omitted:
-   * the seat the player holds at the table, if any, else he bets standing. Fixed for the coup by his
-   * first bet in it.
-   */
-  seat?: number;
-  /** The client's key; scoped per operator and player. A retry returns the first answer. */
-  idempotencyKey: string;
-}
+export type BetInput = Body<typeof C.BetInput>;
+
+/**
+ * The bets are added to the player's position of the round (a type already bet is raised).
+ * `idempotencyKey`: the client's key, scoped per operator and player; a retry returns the first answer.
+ */
+export type PlaceBetInput = { roundId: string; idempotencyKey: string } & Body<typeof C.PlaceBetRequest>;
 
 /**
  * Before "no va más" a player may reduce a bet or withdraw it (seed 004 forbids it only once the coup
  * starts). `bets`: take `amount` off each type (down to 0 withdraws it); `types`: withdraw those types
  * whole; neither: withdraw every bet of the position. The stake comes back through the ledger.
  */
-export interface WithdrawBetsInput {
-  roundId: string;
-  playerId: string;
-  bets?: readonly BetInput[];
-  types?: readonly BetType[];
-  idempotencyKey: string;
-}
+export type WithdrawBetsInput = { roundId: string; idempotencyKey: string } & Body<
+  typeof C.CancelBetsRequest
+> & { bets?: Body<typeof C.ReduceBetsRequest>['bets'] };
 
-/** Irregularities (seed 004 §2.7) and operator causes a round can be voided for. */
-export const VOID_REASONS = [
-  'EXPOSED_CARD',
-  'EXTRA_CARDS',
-  'MISDEAL',
-  'OPERATOR_ERROR',
-  'TECHNICAL_FAULT',
-] as const;
-export type VoidReason = (typeof VOID_REASONS)[number];
+export type VoidRoundInput = { roundId: string } & Body<typeof C.VoidRoundRequest>;
 
-export interface VoidRoundInput {
-  roundId: string;
-  reason: VoidReason;
-  note?: string;
-}
-
-export interface WalletTransactionInput {
-  playerId: string;
-  type: 'CREDIT' | 'DEBIT';
-  amount: number;
-  /** The wallet's currency; the first credit creates the wallet in it. */
-  currency: string;
-  idempotencyKey: string;
-  reference?: string;
-}
+/** `currency`: the wallet's; the first credit creates the wallet in it. */
+export type WalletTransactionInput = { playerId: string; idempotencyKey: string } & Body<
+  typeof C.WalletTransactionRequest
+>;
 
 export interface WalletRef {
   playerId: string;
@@ -102,180 +60,27 @@ export interface LedgerQuery extends WalletRef {
   limit?: number;
 }
 
-export interface PlayerRoundsQuery extends WalletRef {
-  cursor?: string;
-  limit?: number;
-}
+// ---- views: the HTTP contract's shapes (@pyb/contracts), defined there once ----------------------
 
-// ---- views --------------------------------------------------------------------------------------
+export type TableView = z.output<typeof C.Table>;
+export type ShoeView = z.output<typeof C.Shoe>;
+export type CoupStepView = z.output<typeof C.CoupStep>;
+export type CoupView = z.output<typeof C.Coup>;
+export type BetView = z.output<typeof C.BetView>;
+export type PositionView = z.output<typeof C.Position>;
+export type RoundView = z.output<typeof C.Round>;
+export type WalletView = z.output<typeof C.Wallet>;
+export type LedgerEntryView = z.output<typeof C.LedgerEntry>;
+export type LedgerPageView = z.output<typeof C.LedgerPage>;
+export type LeaveTableResult = z.output<typeof C.LeaveTableResponse>;
+export type ScoreboardView = z.output<typeof C.Scoreboard>;
 
-export interface TableView {
-  tableId: string;
-  operatorId: string;
-  name: string;
-  config: TableConfig;
-  currentShoeId: string | null;
-  openRoundId: string | null;
-  createdAt: string;
-}
-
-export interface ShoeView {
-  shoeId: string;
-  tableId: string;
-  operatorId: string;
-  number: number;
-  /** OPEN until closed (an ENDED shoe is OPEN with `ended`). */
-  status: 'OPEN' | 'CLOSED';
-  phase: ShoeStatus;
-  ended: boolean;
-  decks: number;
-  commitment: string;
-  statement: ShoeStatement;
-  /** base64 DER ECDSA P-256 over the RFC 8785 statement. */
-  signature: string;
-  keyId: string;
-  clientSeed: string | null;
-  rounds: number;
-  coups: number;
-  burn: { shown: string; burned: number } | null;
-  openedAt: string;
-  closedAt: string | null;
-  /** hex, revealed at close. */
-  serverSeed: string | null;
-  cutIndex: number | null;
-  /** The signed audit-chain head (at close). */
-  close: { statement: ShoeCloseStatement; signature: string } | null;
-}
-
-export interface CoupStepView {
-  /** Notation (`KH`); null for a stand decision. */
-  card: string | null;
-  to: 'PLAYER' | 'BANKER';
-  action: 'DEAL' | 'DRAW' | 'STAND';
-  rule: string;
-  note: string;
-}
-
-export interface CoupView {
-  player: { cards: string[]; total: number };
-  banker: { cards: string[]; total: number };
-  winner: 'PLAYER' | 'BANKER' | 'TIE';
-  natural: boolean;
-  playerPair: boolean;
-  bankerPair: boolean;
-  steps: CoupStepView[];
-  /** Positions of its cards in the shoe order: [start, start + cardsUsed). */
-  start: number;
-  cardsUsed: number;
-  cutCardOut: boolean;
-}
-
-export interface BetView {
-  type: BetType;
-  amount: number;
-  result: 'WIN' | 'LOSE' | 'PUSH' | null;
-  payout: number | null;
-  commission: number | null;
-  commissionOwed: number | null;
-}
-
-export interface PositionView {
-  roundId: string;
-  playerId: string;
-  /** The seat the player bets from (1..seats), or null: standing. */
-  seat: number | null;
-  bets: BetView[];
-  stake: number;
-  payout: number | null;
-  commission: number | null;
-  commissionOwed: number | null;
-  status: 'OPEN' | 'SETTLED' | 'REFUNDED';
-}
-
-export interface RoundView {
-  roundId: string;
-  tableId: string;
-  shoeId: string;
-  operatorId: string;
-  /** Number of the round in its shoe, from 1. */
-  coup: number;
-  status: 'OPEN' | 'CLOSED' | 'RESOLVED' | 'VOIDED';
-  phase: RoundStatus;
-  openedAt: string;
-  resolvedAt: string | null;
-  result: CoupView | null;
-  positions: PositionView[];
-  /** The shoe's last coup: announced when the round opens where that is known (ONE_MORE_COUP), else once dealt. */
-  lastCoup: boolean;
-  voidReason: string | null;
-  betsDigest: string | null;
-  settlementsDigest: string | null;
-}
-
-export interface WalletView {
-  operatorId: string;
-  playerId: string;
-  currency: string;
-  balance: number;
-  /** Deferred commission owed. */
-  commissionOwed: number;
-  /** Held back for open BANKER bets (DEFERRED). */
-  reserved: number;
-  /** What bets and debits may take: balance − commissionOwed − reserved. */
-  available: number;
-  updatedAt: string;
-}
-
-export interface LedgerEntryView {
-  entryId: string;
-  seq: number;
-  playerId: string;
-  kind: LedgerKind;
-  amount: number;
-  balanceBefore: number;
-  balanceAfter: number;
-  roundId: string | null;
-  shoeId: string | null;
-  reference: string | null;
-  createdAt: string;
-}
-
-export interface LedgerPageView {
-  entries: LedgerEntryView[];
-  nextCursor: string | null;
-}
-
-export interface PlaceBetResult {
-  position: PositionView;
-  /** The wallet balance right after this bet. */
-  balance: number;
-  entry: LedgerEntryView;
+export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
   /** True when the key had already been used for this same bet (nothing was debited again). */
   replayed: boolean;
-}
+};
 
-export interface WalletTransactionResult {
-  entry: LedgerEntryView;
-  wallet: WalletView;
-  replayed: boolean;
-}
-
-export interface LeaveTableResult {
-  tableId: string;
-  playerId: string;
-  commissionCollected: number;
-  balance: number;
-  /** The seat the player gave up by leaving, if he held one. */
-  seatReleased: number | null;
-}
-
-export interface PlayerRoundView {
-  roundId: string;
-  tableId: string;
-  shoeId: string;
-  openedAt: string;
-  position: PositionView;
-}
+export type WalletTransactionResult = z.output<typeof C.WalletTransactionResponse> & { replayed: boolean };
 
 export interface ChainProblem {
   /** The round where the chain breaks; null for a shoe-level item. */
@@ -322,10 +127,6 @@ export interface Core {
   walletTransaction(actor: Actor, input: WalletTransactionInput): Promise<WalletTransactionResult>;
   getWallet(actor: Actor, input: WalletRef): Promise<WalletView>;
   getLedger(actor: Actor, input: LedgerQuery): Promise<LedgerPageView>;
-  playerRounds(
-    actor: Actor,
-    input: PlayerRoundsQuery,
-  ): Promise<{ rounds: PlayerRoundView[]; nextCursor: string | null }>;
 
   /** Recomputes the shoe's audit chain from the stored items and reports where it breaks. */
   checkShoeChain(actor: Actor, input: { shoeId: string }): Promise<ChainReport>;

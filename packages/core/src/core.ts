@@ -12,7 +12,7 @@ import { runSettlementBatch } from './use-cases/settlement-batch';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
 import { createTable, getTable } from './use-cases/tables';
 import { voidRound } from './use-cases/void';
-import { getLedger, getWallet, playerRounds, walletTransaction } from './use-cases/wallets';
+import { getLedger, getWallet, walletTransaction } from './use-cases/wallets';
 
 export type { CoreDeps };
 
@@ -35,7 +35,6 @@ export function createCore(deps: CoreDeps): Core {
     walletTransaction: (actor, input) => walletTransaction(ctx, actor, input),
     getWallet: (actor, input) => getWallet(ctx, actor, input),
     getLedger: (actor, input) => getLedger(ctx, actor, input),
-    playerRounds: (actor, input) => playerRounds(ctx, actor, input),
     checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
     replayRound: (actor, input) => replayRound(ctx, actor, input),
     recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),

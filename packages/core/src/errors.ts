@@ -1,5 +1,8 @@
+import type { ProblemCode } from '@pyb/contracts';
+
 /**
- * Every refusal of a use case is a DomainError with a stable, documented `code` (SCREAMING_SNAKE) and
+ * Every refusal of a use case is a DomainError with a stable, documented `code` from the registry of
+ * @pyb/contracts (problems.ts) and
  * a `kind` that the HTTP edge maps to a status: NOT_FOUND 404, FORBIDDEN 403, INVALID 400,
  * CONFLICT 409, UNPROCESSABLE 422, INSUFFICIENT_FUNDS 422 (as a distinct code).
  */
@@ -15,7 +18,7 @@ export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ProblemCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -23,5 +26,15 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string): DomainError =>
-  new DomainError('NOT_FOUND', `${what.toUpperCase()}_NOT_FOUND`, `${what} ${id} not found`);
+const NOT_FOUND = {
+  table: 'TABLE_NOT_FOUND',
+  shoe: 'SHOE_NOT_FOUND',
+  round: 'ROUND_NOT_FOUND',
+  wallet: 'WALLET_NOT_FOUND',
+  player: 'PLAYER_NOT_FOUND',
+} as const satisfies Record<string, ProblemCode>;
+
+export type Resource = keyof typeof NOT_FOUND;
+
+export const notFound = (what: Resource, id: string): DomainError =>
+  new DomainError('NOT_FOUND', NOT_FOUND[what], `${what} ${id} not found`);

@@ -6,6 +6,7 @@ export * from './core';
 export * from './errors';
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export * from './idempotency';
+export * from './ledger-keys';
 export { Lru } from './lru';
 export type * from './model';
 export * from './ports/audit-archive';
@@ -24,7 +25,6 @@ export {
   INLINE_SETTLE_MAX,
   SETTLE_BATCH_SIZE,
 } from './use-cases/context';
-export { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from './use-cases/player-rounds';
 export * from './use-cases/scoreboard';
 export { signingKey } from './use-cases/signing-key';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

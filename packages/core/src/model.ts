@@ -2,6 +2,7 @@
  * What the use cases persist (through the Store port). Field names are the stored attribute names;
  * docs/data-model.md describes the items, keys and sizes.
  */
+import type { AuditEventType, LedgerKind, RoundStatus, ShoeStatus, VoidReason } from '@pyb/contracts';
 import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
 import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
 
@@ -26,7 +27,7 @@ export interface TableRecord {
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
-export type ShoeStatus = 'OPEN' | 'ENDED' | 'CLOSING' | 'CLOSED';
+export type { ShoeStatus };
 
 export interface ShoeRecord {
   shoeId: string;
@@ -67,9 +68,10 @@ export interface ShoeRecord {
 /**
  * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded) -> SETTLED, settled in the resolve request;
  * or DEALT -> SETTLING (positions handed to the settlement queue in batches) -> SETTLED when the last
- * batch lands. OPEN | CLOSED -> VOIDING (refunds under way, inline or in batches) -> VOIDED.
+ * batch lands. OPEN | CLOSED -> VOIDING (refunds under way, inline or in batches) -> VOIDED. The API
+ * shows it as stored.
  */
-export type RoundStatus = 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLING' | 'SETTLED' | 'VOIDING' | 'VOIDED';
+export type { RoundStatus };
 
 /** Positions settled (or refunded) by the settlement queue: how they were cut into batches. */
 export interface RoundBatches {
@@ -126,7 +128,7 @@ export interface RoundRecord {
   settledAt?: string;
   settlementsDigest?: string;
   totals?: RoundTotals;
-  voidReason?: string;
+  voidReason?: VoidReason;
   voidNote?: string;
   voidedAt?: string;
   refundsDigest?: string;
@@ -188,8 +190,7 @@ export interface WalletRecord {
   updatedAt: string;
 }
 
-/** BET_WITHDRAWAL: stake given back before "no va más" (a bet reduced or withdrawn). */
-export type LedgerKind = 'CREDIT' | 'DEBIT' | 'BET' | 'BET_WITHDRAWAL' | 'PAYOUT' | 'REFUND' | 'COMMISSION';
+export type { LedgerKind };
 
 export interface LedgerEntry {
   operatorId: string;
@@ -263,15 +264,7 @@ export interface BatchRecord {
   doneAt: string;
 }
 
-export type AuditEventType =
-  | 'SHOE_OPENED'
-  | 'ROUND_OPENED'
-  | 'BETTING_CLOSED'
-  | 'COUP_DEALT'
-  | 'ROUND_SETTLED'
-  | 'ROUND_VOIDED'
-  | 'PLAYER_LEFT'
-  | 'SHOE_CLOSED';
+export type { AuditEventType };
 
 /** The hashed object. */
 export interface AuditEvent {

@@ -1,5 +1,5 @@
 import type { RecordedPosition } from '@pyb/fairness';
-import type { PositionRecord } from './model';
+import type { PositionRecord, RoundTotals } from './model';
 
 /**
  * A stored position as the audit chain and the exported bundle record it. The digests of the chain
@@ -17,3 +17,15 @@ export const recordedPosition = (p: PositionRecord, voided = false): RecordedPos
 
 export const recordedPositions = (positions: readonly PositionRecord[], voided = false): RecordedPosition[] =>
   positions.map((p) => recordedPosition(p, voided));
+
+/** A round's totals: the sums of its positions' stakes and settlements. */
+export function totalsOf(positions: readonly PositionRecord[]): RoundTotals {
+  const sum = (f: (p: PositionRecord) => number) => positions.reduce((s, p) => s + f(p), 0);
+  return {
+    positions: positions.length,
+    stake: sum((p) => p.stake),
+    payout: sum((p) => p.settlement?.payout ?? 0),
+    commission: sum((p) => p.settlement?.commission ?? 0),
+    commissionOwed: sum((p) => p.settlement?.commissionOwed ?? 0),
+  };
+}

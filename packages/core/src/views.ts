@@ -1,5 +1,5 @@
 /** Records -> what the use cases return. */
-import { BET_TYPES, type CoupResult, formatCard, NO_CARD } from '@pyb/engine';
+import { betList, type CoupResult, coupOutcome, formatCard, stepCard } from '@pyb/engine';
 import type {
   BetView,
   CoupView,
@@ -11,7 +11,6 @@ import type {
   WalletView,
 } from './api';
 import type {
-  Bets,
   LedgerEntry,
   PositionRecord,
   RoundCoup,
@@ -58,14 +57,9 @@ export const shoeView = (s: ShoeRecord): ShoeView => ({
 export const coupView = (c: RoundCoup): CoupView => {
   const r: CoupResult = c.result;
   return {
-    player: { cards: r.player.cards.map(formatCard), total: r.player.total },
-    banker: { cards: r.banker.cards.map(formatCard), total: r.banker.total },
-    winner: r.winner,
-    natural: r.natural,
-    playerPair: r.playerPair,
-    bankerPair: r.bankerPair,
+    ...coupOutcome(r),
     steps: r.steps.map((s) => ({
-      card: s.card === NO_CARD ? null : formatCard(s.card),
+      card: stepCard(s),
       to: s.to,
       action: s.action,
       rule: s.rule,
@@ -76,10 +70,6 @@ export const coupView = (c: RoundCoup): CoupView => {
     cutCardOut: c.cutCardOut,
   };
 };
-
-/** Bets in the engine's canonical type order. */
-export const betList = (bets: Bets): { type: (typeof BET_TYPES)[number]; amount: number }[] =>
-  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
 
 export function positionView(p: PositionRecord): PositionView {
   const settled = p.settlement;
@@ -107,24 +97,13 @@ export function positionView(p: PositionRecord): PositionView {
   };
 }
 
-const ROUND_STATUS: Record<RoundRecord['status'], RoundView['status']> = {
-  OPEN: 'OPEN',
-  CLOSED: 'CLOSED',
-  DEALT: 'CLOSED',
-  SETTLING: 'CLOSED',
-  SETTLED: 'RESOLVED',
-  VOIDING: 'CLOSED',
-  VOIDED: 'VOIDED',
-};
-
 export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]): RoundView => ({
   roundId: r.roundId,
   tableId: r.tableId,
   shoeId: r.shoeId,
   operatorId: r.operatorId,
   coup: r.number,
-  status: ROUND_STATUS[r.status],
-  phase: r.status,
+  status: r.status,
   openedAt: r.openedAt,
   resolvedAt: r.settledAt ?? r.voidedAt ?? null,
   result: r.coup ? coupView(r.coup) : null,

@@ -5,6 +5,7 @@ export * from './config';
 export * from './coup';
 export * from './events';
 export * from './odds';
+export * from './recorded';
 export * from './rng';
 export * from './roads';
 export * from './settlement';

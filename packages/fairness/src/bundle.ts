@@ -4,11 +4,19 @@
  * this (docs/provably-fair.md §8). Parsing is strict: unknown fields are refused, not ignored, so a
  * verifier never silently skips something the producer meant to be checked.
  */
-import { BET_TYPES, parseCard, TableConfigSchema } from '@pyb/engine';
+import {
+  BET_TYPES,
+  type CoupResult,
+  dealtCards,
+  handNotation,
+  parseCard,
+  showCard,
+  TableConfigSchema,
+} from '@pyb/engine';
 import * as z from 'zod';
 import { digest } from './audit';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
-import { MAX_CLIENT_SEED_BYTES } from './stream';
+import { clientSeedProblem } from './text';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/1';
 
@@ -151,10 +159,10 @@ export const ShoeBundleSchema = z
     /** PEM "PUBLIC KEY" or base64 DER SubjectPublicKeyInfo. */
     publicKey: z.string().min(1),
     serverSeed: hex32,
-    clientSeed: z
-      .string()
-      .min(1)
-      .refine((s) => new TextEncoder().encode(s).length <= MAX_CLIENT_SEED_BYTES, 'at most 256 UTF-8 bytes'),
+    clientSeed: z.string().superRefine((seed, ctx) => {
+      const problem = clientSeedProblem(seed);
+      if (problem) ctx.addIssue({ code: 'custom', message: `the client seed ${problem}` });
+    }),
     cutIndex: z.number().int().min(0),
     burn: z.object({ shown: card, burned: z.number().int().min(1).max(10) }).strict(),
     rounds: z.array(RecordedRoundSchema),
@@ -214,3 +222,16 @@ export const settlementsDigest = (positions: readonly RecordedPosition[]): strin
   digest(positions.map(settlementRecord));
 export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
   digest(positions.map(refundRecord));
+
+/** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
+export const recordedCoup = (coup: { index: number; start: number; result: CoupResult }): RecordedCoup => ({
+  index: coup.index,
+  start: coup.start,
+  cards: dealtCards(coup.result).map(showCard),
+  winner: coup.result.winner,
+  player: handNotation(coup.result.player),
+  banker: handNotation(coup.result.banker),
+  natural: coup.result.natural,
+  playerPair: coup.result.playerPair,
+  bankerPair: coup.result.bankerPair,
+});

@@ -6,9 +6,8 @@
  */
 import {
   type BaseBetType,
-  BET_TYPES,
-  type Bet,
   type BetType,
+  betList,
   formatCard,
   nextCoup,
   settle,
@@ -21,6 +20,7 @@ import {
   betsDigest,
   type RecordedPosition,
   type RecordedRound,
+  recordedCoup,
   refundsDigest,
   type ShoeBundle,
   settlementsDigest,
@@ -97,10 +97,6 @@ function demoBets(
   ];
 }
 
-/** The engine's bet order, as the core settles them. */
-const list = (bets: Partial<Record<BetType, number>>): Bet[] =>
-  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
-
 export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundle> {
   const { table, shoeId } = input;
   const commitment = commitmentOf(input.serverSeed);
@@ -145,8 +141,8 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     });
     const placed = demoBets(table, n).map((p) => ({
       ...p,
-      stake: list(p.bets).reduce((s, b) => s + b.amount, 0),
-      calls: list(p.bets).length,
+      stake: betList(p.bets).reduce((s, b) => s + b.amount, 0),
+      calls: betList(p.bets).length,
     }));
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
@@ -184,7 +180,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       ...(first && { burn: shoe.burn }),
     });
     const positions: RecordedPosition[] = placed.map((p) => {
-      const settlement = settle(table, list(p.bets), result);
+      const settlement = settle(table, betList(p.bets), result);
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
     append('ROUND_SETTLED', roundId, { settlementsDigest: settlementsDigest(positions) });
@@ -192,17 +188,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       roundId,
       number: n,
       status: 'SETTLED',
-      coup: {
-        index: coup.index,
-        start: coup.start,
-        cards: dealt.map(formatCard),
-        winner: result.winner,
-        player: { cards: result.player.cards.map(formatCard), total: result.player.total },
-        banker: { cards: result.banker.cards.map(formatCard), total: result.banker.total },
-        natural: result.natural,
-        playerPair: result.playerPair,
-        bankerPair: result.bankerPair,
-      },
+      coup: recordedCoup({ index: coup.index, start: coup.start, result }),
       positions,
     });
   }

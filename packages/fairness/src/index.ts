@@ -8,4 +8,5 @@ export * from './shoe';
 export * from './signature';
 export * from './statement';
 export * from './stream';
+export * from './text';
 export * from './verify';

@@ -11,12 +11,11 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from './bytes';
+import { CLIENT_SEED_MAX_BYTES, LONE_SURROGATE } from './text';
 
 export const SERVER_SEED_BYTES = 32;
-export const MAX_CLIENT_SEED_BYTES = 256;
+export const MAX_CLIENT_SEED_BYTES = CLIENT_SEED_MAX_BYTES;
 export const MAX_SHOE_ID_BYTES = 128;
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** UTF-8 of a text input, refusing what would encode ambiguously (lone surrogates) or is out of bounds. */
 export function textInput(name: string, text: string, maxBytes: number): Uint8Array {

@@ -4,10 +4,9 @@
  * reported, passed or failed, so a reader sees what was verified and not only what broke.
  */
 import {
-  BET_TYPES,
-  type Bet,
-  type Card,
+  betList,
   type CoupResult,
+  cardsText,
   formatCard,
   nextCoup,
   parseCard,
@@ -79,7 +78,6 @@ function keyCheck(keyId: string, spki: Uint8Array, options: VerifyOptions): [ok:
       ];
 }
 
-const cardsText = (cards: readonly Card[]) => cards.map(formatCard).join(' ') || '(none)';
 const parseAll = (cards: readonly string[]) => cards.map(parseCard);
 
 class Report {
@@ -206,10 +204,6 @@ function checkShoe(report: Report, bundle: ShoeBundle, shoe: Shoe) {
         ];
   });
 }
-
-/** Bets of a position as the engine takes them, in the engine's bet-type order. */
-const betList = (bets: RecordedPosition['bets']): Bet[] =>
-  BET_TYPES.filter((t) => (bets[t] ?? 0) > 0).map((type) => ({ type, amount: bets[type]! }));
 
 function checkRounds(report: Report, rounds: readonly RecordedRound[], table: TableConfig, shoe: Shoe) {
   let state: ShoeState = startShoe(shoe.order);

@@ -119,7 +119,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   }
 }
 
-const scope = (operatorId: string, key: string): string => `${operatorId}#${key}`;
+/** The key of an idempotency record (exported: nothing else re-encodes it). */
+export const idempotencyScope = (operatorId: string, key: string): string => `${operatorId}#${key}`;
+const scope = idempotencyScope;
 
 function toRecord(item: Record<string, unknown>): IdempotencyRecord {
   const record: IdempotencyRecord = {

@@ -5,6 +5,7 @@
  * (@pyb/store-memory) models the same items, keys and indexes, so both list in the same order.
  * A new entity or list goes here once, then into both adapters and the store contract suite.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, type Entities, type Entity, type EntityKeys } from '@pyb/core';
 import { GSI1, LEDGER_INDEX, type LogicalTable } from './tables';
 
@@ -34,6 +35,9 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   gate: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `G#${pad(k.gate, 2)}` }),
   batch: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `B#${pad(k.batch, 6)}` }),
 };
+
+/** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
+export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
 
 /**
  * Index attributes written with an item by a put (the access patterns of docs/data-model.md). Only a
@@ -184,21 +188,45 @@ export function cursorAttributes(access: Access): Record<string, 'S' | 'N'> {
   return { pk: 'S', sk: 'S', [index.partition]: 'S', [index.sort]: index.sortType };
 }
 
-export const encodeCursor = (key: Item): string =>
-  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+/**
+ * The key cursors are sealed with when the store is given none: it keeps cursors opaque and bound to
+ * their list, but it is no secret (docs/deploy.md, CURSOR_KEY).
+ */
+export const DEFAULT_CURSOR_KEY: Uint8Array = new TextEncoder().encode('pyb-cursor/1');
+
+/** HMAC-SHA256 over the list (table, index, partition) and the payload: a cursor is good for its list only. */
+const seal = (secret: Uint8Array, access: Access, payload: string): string =>
+  createHmac('sha256', secret)
+    .update(`${access.table}\n${access.index ?? ''}\n${access.partition}\n${payload}`)
+    .digest('base64url');
+
+/** A page's last key as an opaque cursor: base64url(JSON) '.' HMAC. */
+export const encodeCursor = (key: Item, access: Access, secret: Uint8Array = DEFAULT_CURSOR_KEY): string => {
+  const payload = Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+  return `${payload}.${seal(secret, access, payload)}`;
+};
 
 const cursorInvalid = () =>
   new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
 
 /**
- * A cursor is only good for the list it came from: exactly the key attributes of that query, of the
- * right types, in its partition (and prefix). Anything else is CURSOR_INVALID, never another
+ * A cursor is only good for the list it came from: its seal must verify for that list (an altered,
+ * forged or borrowed cursor does not), and its key must be exactly the key attributes of that query,
+ * of the right types, in its partition (and prefix). Anything else is CURSOR_INVALID, never another
  * partition's key and never a request DynamoDB would refuse.
  */
-export function decodeCursor(cursor: string, access: Access): Item {
+export function decodeCursor(cursor: string, access: Access, secret: Uint8Array = DEFAULT_CURSOR_KEY): Item {
+  const [payload = '', mac = '', ...rest] = cursor.split('.');
+  const expected = seal(secret, access, payload);
+  if (
+    rest.length > 0 ||
+    mac.length !== expected.length ||
+    !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))
+  )
+    throw cursorInvalid();
   let key: unknown;
   try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw cursorInvalid();
   }

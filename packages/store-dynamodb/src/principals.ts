@@ -27,7 +27,7 @@ export class DynamoPrincipalStore implements PrincipalStore {
     );
   }
 
-  async revokePrincipal(keyHash: string, at: string): Promise<void> {
+  async revokePrincipal(keyHash: string, at: string): Promise<boolean> {
     try {
       await this.doc.send(
         new UpdateCommand({
@@ -38,8 +38,9 @@ export class DynamoPrincipalStore implements PrincipalStore {
           ExpressionAttributeValues: { ':at': at },
         }),
       );
+      return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return; // unknown key: nothing to revoke
+      if (error instanceof ConditionalCheckFailedException) return false; // unknown key: nothing to revoke
       throw error;
     }
   }

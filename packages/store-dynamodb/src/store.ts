@@ -35,6 +35,7 @@ import {
 import {
   ACCESS,
   type Access,
+  DEFAULT_CURSOR_KEY,
   decodeCursor,
   encodeCursor,
   type Item,
@@ -116,11 +117,18 @@ export interface DynamoStoreOptions {
   doc?: DynamoDBDocumentClient;
   client?: DynamoDBClient;
   clientConfig?: DynamoDBClientConfig;
+  /**
+   * The HMAC key list cursors are sealed with; every container of a deployment must share it
+   * (CURSOR_KEY, docs/deploy.md). Default: DEFAULT_CURSOR_KEY (opaque and bound, not secret).
+   */
+  cursorKey?: Uint8Array;
 }
 
 export class DynamoStore implements Store {
   readonly doc: DynamoDBDocumentClient;
   readonly tables: TableNames;
+
+  private readonly cursorKey: Uint8Array;
 
   constructor(options: DynamoStoreOptions) {
     this.doc =
@@ -129,6 +137,7 @@ export class DynamoStore implements Store {
         marshallOptions: { removeUndefinedValues: true },
       });
     this.tables = options.tables;
+    this.cursorKey = options.cursorKey ?? DEFAULT_CURSOR_KEY;
   }
 
   private locate<E extends Entity>(entity: E, key: EntityKeys[E]): Location & { tableName: string } {
@@ -280,7 +289,7 @@ export class DynamoStore implements Store {
     access: Access,
     page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
   ): Promise<Page<T>> {
-    const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access);
+    const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access, this.cursorKey);
     const out = await this.doc.send(
       new QueryCommand({
         ...this.queryInput(access, page.order, page.limit),
@@ -290,7 +299,7 @@ export class DynamoStore implements Store {
     const last = out.LastEvaluatedKey as Item | undefined;
     return {
       items: ((out.Items as Item[]) ?? []).map((i) => strip<T>(i)),
-      ...(last && { cursor: encodeCursor(last) }),
+      ...(last && { cursor: encodeCursor(last, access, this.cursorKey) }),
     };
   }
 

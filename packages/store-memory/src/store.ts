@@ -381,7 +381,7 @@ export class MemoryStore implements Store {
     const out = this.query(access, page.order, page.limit, start);
     return {
       items: out.items.map((i) => strip<T>(i)),
-      ...(out.last && { cursor: encodeCursor(out.last) }),
+      ...(out.last && { cursor: encodeCursor(out.last, access) }),
     };
   }
 

@@ -1,4 +1,9 @@
-/** A tiny HTTP client for the e2e tests: real requests, the parsed answer, nothing hidden. */
+/**
+ * A tiny HTTP client for the e2e tests: real requests, the parsed answer, nothing hidden. Every
+ * exchange is held to the served OpenAPI document (contract.ts): a breach fails the call, naming the
+ * route and the field.
+ */
+import { ContractValidator, INVALID_JSON } from './contract';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON the assertions inspect field by field
 export type Json = any;
@@ -23,6 +28,28 @@ export interface Call {
 let counter = 0;
 export const freshKey = (label = 'k'): string => `${label}-${Date.now().toString(36)}-${++counter}`;
 
+const validators = new Map<string, Promise<ContractValidator>>();
+
+/** The document the server at `baseUrl` serves, read once. */
+function validatorOf(baseUrl: string): Promise<ContractValidator> {
+  let pending = validators.get(baseUrl);
+  if (!pending) {
+    pending = fetch(`${baseUrl}/v1/openapi.json`)
+      .then((r) => r.json())
+      .then((doc) => new ContractValidator(doc));
+    validators.set(baseUrl, pending);
+  }
+  return pending;
+}
+
+const parsed = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return INVALID_JSON;
+  }
+};
+
 export function client(baseUrl: string) {
   async function call<T = Json>(
     method: 'GET' | 'POST',
@@ -41,12 +68,25 @@ export function client(baseUrl: string) {
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
     const contentType = response.headers.get('content-type') ?? '';
-    return {
+    const answer = {
       status: response.status,
       headers: response.headers,
       contentType,
       body: (text && contentType.includes('json') ? JSON.parse(text) : text) as T,
     };
+    const breaches = (await validatorOf(baseUrl)).check({
+      method,
+      url: path,
+      headers,
+      body: options.raw !== undefined ? parsed(options.raw) : options.body,
+      status: answer.status,
+      responseHeaders: answer.headers,
+      contentType,
+      responseBody: answer.body,
+    });
+    if (breaches.length > 0)
+      throw new Error(`the exchange breaks the OpenAPI document:\n${breaches.join('\n')}`);
+    return answer;
   }
   return {
     get: <T = Json>(path: string, options?: Call) => call<T>('GET', path, options),

@@ -1,4 +1,4 @@
-import { ROUTES, type Route } from '@pyb/functions/src/routes';
+import { ROUTES, type Route } from '@pyb/functions/routes';
 
 /** The ROUTES entry a concrete method and path hit (the auth matrix and key choice use it). */
 export function routeOf(method: string, path: string): Route | undefined {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { issueApiKey, type Role } from '@pyb/core';
-import type { AppContext } from '@pyb/functions/src/context';
+import type { AppContext } from '@pyb/functions/context';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
 
@@ -44,8 +44,8 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   await createTables(client, names);
   // Quiet unless asked (LOG_LEVEL=INFO shows one JSON line per request); read when the logger loads.
   process.env.LOG_LEVEL ??= 'SILENT';
-  const { buildContext } = await import('@pyb/functions/src/context');
-  const { startLocalServer } = await import('@pyb/functions/src/local-server');
+  const { buildContext } = await import('@pyb/functions/context');
+  const { startLocalServer } = await import('@pyb/functions/local-server');
   const context = buildContext({
     DYNAMODB_ENDPOINT: endpoint,
     TABLE_PREFIX: prefix,

@@ -261,7 +261,7 @@ export function replaySummary(replay: RoundReplay): string {
     ? outcomeText({ ...replay.coup, steps: [] })
     : replay.voidReason
       ? `voided (${replay.voidReason})`
-      : replay.phase.toLowerCase();
+      : replay.status.toLowerCase();
   return `Round ${replay.number} of shoe ${replay.shoe.number} — ${outcome} — ${replay.verification.status.toLowerCase()}`;
 }
 
@@ -271,7 +271,7 @@ export function renderReplay(replay: RoundReplay): HTMLElement {
     { class: 'replay', 'data-round': replay.roundId, 'data-status': replay.verification.status },
     h('h3', null, `Round ${replay.number} of shoe ${replay.shoe.number} `, h('code', null, replay.roundId)),
     facts([
-      ['State', replay.phase.toLowerCase()],
+      ['State', replay.status.toLowerCase()],
       ['Opened', replay.openedAt],
       ['No va más', replay.closedAt ?? '—'],
       ['Dealt', replay.dealtAt ?? '—'],

@@ -355,7 +355,7 @@ function renderRound(): void {
     return;
   }
   renderLastCoupBanner();
-  const betting = round.phase === 'OPEN';
+  const betting = round.status === 'OPEN';
   const chips = chipValues(table);
   const chipPicker = h(
     'fieldset',
@@ -409,8 +409,8 @@ function renderRound(): void {
       ' ',
       h(
         'span',
-        { class: 'pill', 'data-phase': round.phase },
-        betting ? 'bets open' : round.phase.toLowerCase(),
+        { class: 'pill', 'data-phase': round.status },
+        betting ? 'bets open' : round.status.toLowerCase(),
       ),
     ),
     h(

@@ -41,7 +41,7 @@ export function playerBoard(options: PlayerBoardOptions): PlayerBoard {
   const money = (minor: number) => formatMoney(minor, options.wallet?.currency ?? currency);
   const pending = new Map<string, number>();
   const id = `p-${playerId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  const betting = options.round.phase === 'OPEN';
+  const betting = options.round.status === 'OPEN';
 
   const balance = h('span', { class: 'balance' });
   const seat = h('span', { class: 'seat' }, seatText(options.position));

@@ -1,5 +1,13 @@
 import { createInterface } from 'node:readline';
-import { type Card, type CoupResult, formatCard, NO_CARD, parseCards, playCoup } from '@pyb/engine';
+import {
+  type Card,
+  type CoupResult,
+  cardsText,
+  handNotation,
+  parseCards,
+  playCoup,
+  stepCard,
+} from '@pyb/engine';
 import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from '../command';
 
 const usage = `usage: baccarat coup CARD CARD CARD CARD [CARD] [CARD] [--json]
@@ -11,8 +19,8 @@ With -, a line that cannot be played (bad card, too few cards) gives an error li
 
 /** The coup as JSON: cards in notation, every step with the rule applied. */
 export const coupJson = (coup: CoupResult) => ({
-  player: { cards: coup.player.cards.map(formatCard), total: coup.player.total },
-  banker: { cards: coup.banker.cards.map(formatCard), total: coup.banker.total },
+  player: handNotation(coup.player),
+  banker: handNotation(coup.banker),
   winner: coup.winner,
   natural: coup.natural,
   playerNatural: coup.playerNatural,
@@ -23,7 +31,7 @@ export const coupJson = (coup: CoupResult) => ({
   steps: coup.steps.map((s) => ({
     action: s.action,
     to: s.to,
-    card: s.card === NO_CARD ? null : formatCard(s.card),
+    card: stepCard(s),
     rule: s.rule,
     note: s.note,
   })),
@@ -32,7 +40,7 @@ export const coupJson = (coup: CoupResult) => ({
 const NAME = { PLAYER: 'Punto', BANKER: 'Banca', TIE: 'Empate' } as const;
 
 const coupText = (coup: CoupResult): string => {
-  const hand = (h: CoupResult['player']) => `${h.cards.map(formatCard).join(' ')} = ${h.total}`;
+  const hand = (h: CoupResult['player']) => `${cardsText(h.cards)} = ${h.total}`;
   const marks = [
     coup.natural ? 'natural' : '',
     coup.playerPair ? 'Punto pair' : '',

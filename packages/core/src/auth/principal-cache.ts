@@ -42,8 +42,9 @@ export class CachedPrincipalStore implements PrincipalStore {
     return this.inner.putPrincipal(principal);
   }
 
-  async revokePrincipal(keyHash: string, at: string): Promise<void> {
-    await this.inner.revokePrincipal(keyHash, at);
+  async revokePrincipal(keyHash: string, at: string): Promise<boolean> {
+    const revoked = await this.inner.revokePrincipal(keyHash, at);
     this.cache.delete(keyHash); // this container at once; the others within the TTL
+    return revoked;
   }
 }

@@ -21,5 +21,6 @@ export interface PrincipalStore {
   findPrincipal(keyHash: string): Promise<Principal | undefined>;
   /** Refuses (throws) if a principal with the same hash exists. */
   putPrincipal(principal: Principal): Promise<void>;
-  revokePrincipal(keyHash: string, at: string): Promise<void>;
+  /** Marks the key revoked (again: no change); false when no such key was ever issued. */
+  revokePrincipal(keyHash: string, at: string): Promise<boolean>;
 }

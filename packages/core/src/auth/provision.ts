@@ -1,3 +1,4 @@
+import { ID_GRAMMAR, OPERATOR_ID_PATTERN as OPERATOR_ID } from '@pyb/contracts';
 import type { Role } from '../actor';
 import { DomainError } from '../errors';
 import { generateApiKey } from './api-key';
@@ -17,8 +18,6 @@ export interface IssuedApiKey {
   principal: Principal;
 }
 
-const OPERATOR_ID = /^[a-z0-9][a-z0-9-]{1,62}$/;
-
 /** Creates an API key for an operator (operator tooling: scripts/provision.ts, the dev seed). */
 export async function issueApiKey(
   store: PrincipalStore,
@@ -26,7 +25,7 @@ export async function issueApiKey(
   input: IssueApiKeyInput,
 ): Promise<IssuedApiKey> {
   if (!OPERATOR_ID.test(input.operatorId)) {
-    throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', 'operator ids are 2-63 of a-z, 0-9 and "-"');
+    throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', `operator ids are ${ID_GRAMMAR.operator}`);
   }
   const supervises =
     input.role === 'regulator' ? [...new Set(input.supervises ?? [input.operatorId])] : ([] as string[]);

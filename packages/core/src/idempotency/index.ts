@@ -1,2 +1,2 @@
+export * from './key';
 export type * from './record';
-export * from './run';

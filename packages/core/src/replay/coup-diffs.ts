@@ -1,7 +1,6 @@
 /** Two coups compared in words, for problems a regulator reads. */
-import type { CoupResult } from '@pyb/engine';
+import { type CoupResult, cardsText } from '@pyb/engine';
 import { same } from '../same-json';
-import { showCard } from './view';
 
 const HAND = { player: 'Punto', banker: 'Banca' } as const;
 const COUP_FIELDS = [
@@ -13,8 +12,6 @@ const COUP_FIELDS = [
   'bankerPair',
   'cardsUsed',
 ] as const;
-
-export const cardText = (cards: readonly number[]) => cards.map(showCard).join(' ') || '(none)';
 
 /** What differs between the coup the rules (or the chain) give and the recorded one; none if equal. */
 export function coupDifferences(expected: CoupResult, recorded: CoupResult): string[] {
@@ -35,7 +32,7 @@ function describe(expected: CoupResult, recorded: CoupResult): string[] {
     const name = HAND[side];
     if (!same(expected[side].cards, recorded[side].cards))
       diffs.push(
-        `${name}'s cards: ${cardText(expected[side].cards)}, recorded ${cardText(recorded[side].cards)}`,
+        `${name}'s cards: ${cardsText(expected[side].cards)}, recorded ${cardsText(recorded[side].cards)}`,
       );
     if (expected[side].total !== recorded[side].total)
       diffs.push(`${name}'s total: ${expected[side].total}, recorded ${recorded[side].total}`);

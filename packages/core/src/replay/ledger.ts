@@ -1,4 +1,5 @@
 /** The ledger entries one position of a round moved money by: its bet calls, its payout or refund. */
+import { refundKey, settleKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord } from '../model';
 import type { Store } from '../ports/store';
 
@@ -11,10 +12,6 @@ export interface PositionLedger {
   settle: LedgerEntry | undefined;
   refund: LedgerEntry | undefined;
 }
-
-/** The keys settle (resolve.ts) and refund (void.ts) write under. */
-export const settleKey = (roundId: string, playerId: string) => `s:settle#${roundId}#${playerId}`;
-export const refundKey = (roundId: string, playerId: string) => `s:refund#${roundId}#${playerId}`;
 
 export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
   entry.roundId === roundId && (entry.kind === 'BET' || entry.kind === 'BET_WITHDRAWAL');

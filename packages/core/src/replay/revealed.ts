@@ -64,7 +64,15 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
   const fixedAt = log.events.find((p) => typeof p.event?.data.clientSeed === 'string');
   const clientSeed = shoe.clientSeed;
   if (!clientSeed) {
-    deal.push(problem('CLIENT_SEED_MISSING', 'the shoe has no client seed: no card was ever dealt from it'));
+    // A shoe closed before any round has nothing to re-deal; one that opened a round must have a seed.
+    const played =
+      fixedAt !== undefined ||
+      shoe.burn !== undefined ||
+      log.events.some((p) => p.event?.type === 'ROUND_OPENED' || p.event?.type === 'COUP_DEALT');
+    if (played)
+      deal.push(
+        problem('CLIENT_SEED_MISSING', 'the shoe has no client seed: no card was ever dealt from it'),
+      );
     return { status: 'REVEALED', seed, deal, shoe: undefined };
   }
   if (fixedAt?.event?.data.clientSeed !== clientSeed) {

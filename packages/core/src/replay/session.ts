@@ -7,21 +7,13 @@ import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
 import type { Store } from '../ports/store';
 import { mapBounded } from '../retry';
-import { type AuditLog, parseAuditLog } from './audit-log';
+import { parseAuditLog } from './audit-log';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
-import { type Reveal, revealShoe } from './revealed';
-import { type KeyLookup, SigningKeys } from './signing-keys';
+import { revealShoe } from './revealed';
+import { SigningKeys } from './signing-keys';
 import type { RoundReplay } from './types';
-import { verifyRound } from './verify';
+import { type RoundEvidence, type ShoeEvidence, verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
-
-interface ShoeEvidence {
-  shoe: ShoeRecord;
-  log: AuditLog;
-  reveal: Reveal;
-  /** The key its statement names, and the key its close statement names (once closed). */
-  keys: { statement: KeyLookup; close: KeyLookup | undefined };
-}
 
 /** Ledger reads in flight at once per round. */
 const LEDGER_CONCURRENCY = 4;
@@ -34,18 +26,19 @@ export class ReplaySession {
     this.signingKeys = new SigningKeys(deps.keys);
   }
 
-  shoe(shoeId: string): Promise<ShoeEvidence> {
+  /** The shoe's evidence, read once per request; `record`: the shoe as the caller already read it. */
+  shoe(shoeId: string, record?: ShoeRecord): Promise<ShoeEvidence> {
     let pending = this.shoes.get(shoeId);
     if (!pending) {
-      pending = this.loadShoe(shoeId);
+      pending = this.loadShoe(shoeId, record);
       this.shoes.set(shoeId, pending);
     }
     return pending;
   }
 
-  private async loadShoe(shoeId: string): Promise<ShoeEvidence> {
+  private async loadShoe(shoeId: string, record: ShoeRecord | undefined): Promise<ShoeEvidence> {
     const [shoe, records] = await Promise.all([
-      this.deps.store.get('shoe', { shoeId }),
+      record ?? this.deps.store.get('shoe', { shoeId }),
       this.deps.store.listAudit(shoeId),
     ]);
     if (!shoe) throw new Error(`shoe ${shoeId} of a stored round is missing`);
@@ -59,29 +52,39 @@ export class ReplaySession {
   }
 
   /**
-   * The round step by step, with its verification. `player`: show only that player's position (game
-   * recall); the round's checks still cover every position.
+   * What the audit checker reads of a round: its shoe's evidence, every position, and the ledger
+   * entries of the positions of `players` (all when omitted).
    */
-  async replay(round: RoundRecord, player?: string): Promise<RoundReplay> {
+  async roundEvidence(round: RoundRecord, players?: (p: PositionRecord) => boolean): Promise<RoundEvidence> {
     const [evidence, positions] = await Promise.all([
       this.shoe(round.shoeId),
       this.deps.store.listPositions(round.roundId),
     ]);
     positions.sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0));
-    const shown = player === undefined ? positions : positions.filter((p) => p.playerId === player);
     const ledgers = new Map<string, PositionLedger>();
-    await mapBounded(shown, LEDGER_CONCURRENCY, async (p: PositionRecord) => {
+    await mapBounded(positions.filter(players ?? (() => true)), LEDGER_CONCURRENCY, async (p) => {
       ledgers.set(p.playerId, await loadPositionLedger(this.deps.store, round, p));
     });
-    const { shoe, log, reveal, keys } = evidence;
-    const verification = verifyRound({ shoe, round, positions, log, keys, reveal, ledgers });
+    return { ...evidence, round, positions, ledgers };
+  }
+
+  /**
+   * The round step by step, with its verification. `player`: show only that player's position (game
+   * recall); the round's checks still cover every position.
+   */
+  async replay(round: RoundRecord, player?: string): Promise<RoundReplay> {
+    const shows = (p: PositionRecord) => player === undefined || p.playerId === player;
+    const evidence = await this.roundEvidence(round, shows);
+    const { shoe, log, keys, positions, ledgers } = evidence;
+    const shown = positions.filter(shows);
+    const verification = verifyRound(evidence);
     return {
       roundId: round.roundId,
       tableId: round.tableId,
       shoeId: round.shoeId,
       operatorId: round.operatorId,
       number: round.number,
-      phase: round.status,
+      status: round.status,
       openedAt: round.openedAt,
       closedAt: round.closedAt ?? null,
       dealtAt: round.dealtAt ?? null,

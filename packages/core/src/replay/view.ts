@@ -1,19 +1,9 @@
 /** Stored records -> the replay's shapes (no checks here: see verify.ts). */
-import { type CoupResult, formatCard, NO_CARD, pointValue } from '@pyb/engine';
+import { betList, type CoupResult, coupOutcome, pointValue, showCard, stepCard } from '@pyb/engine';
 import type { LedgerEntry, PositionRecord, RoundCoup, ShoeRecord } from '../model';
-import { betList } from '../views';
 import type { ParsedEvent } from './audit-log';
 import type { KeyLookup } from './signing-keys';
 import type { ReplayBet, ReplayCoup, ReplayEvent, ReplayPosition, ReplayShoe, ReplayStep } from './types';
-
-/** Notation of a stored card; a stored value that is not a card is shown as written (never a crash). */
-export const showCard = (card: number): string => {
-  try {
-    return formatCard(card);
-  } catch {
-    return `?${String(card)}`;
-  }
-};
 
 const shown = (lookup: KeyLookup | undefined) =>
   lookup?.key ? { keyId: lookup.key.keyId, pem: lookup.key.pem } : null;
@@ -56,14 +46,14 @@ export function replaySteps(result: CoupResult, start: number): ReplayStep[] {
   let position = start;
   const totals = { PLAYER: 0, BANKER: 0 };
   return result.steps.map((s, i) => {
-    const dealt = s.card !== NO_CARD && s.action !== 'STAND';
-    if (dealt) totals[s.to] = (totals[s.to] + pointValue(s.card)) % 10;
+    const card = stepCard(s);
+    if (card !== null) totals[s.to] = (totals[s.to] + pointValue(s.card)) % 10;
     return {
       step: i + 1,
       action: s.action,
       to: s.to,
-      card: dealt ? showCard(s.card) : null,
-      position: dealt ? position++ : null,
+      card,
+      position: card === null ? null : position++,
       rule: s.rule,
       note: s.note,
       playerTotal: totals.PLAYER,
@@ -81,14 +71,9 @@ export function replayCoup(coup: RoundCoup): ReplayCoup {
     cardsUsed: r.cardsUsed,
     positions: steps.flatMap((s) => (s.position === null ? [] : [s.position])),
     steps,
-    player: { cards: r.player.cards.map(showCard), total: r.player.total },
-    banker: { cards: r.banker.cards.map(showCard), total: r.banker.total },
-    winner: r.winner,
-    natural: r.natural,
+    ...coupOutcome(r),
     playerNatural: r.playerNatural,
     bankerNatural: r.bankerNatural,
-    playerPair: r.playerPair,
-    bankerPair: r.bankerPair,
     cutCardOut: coup.cutCardOut,
     last: coup.last,
   };

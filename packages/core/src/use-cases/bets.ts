@@ -23,6 +23,7 @@ import {
   type Bet,
   BetRuleError,
   type BetType,
+  betList,
   type TableConfig,
   validateBets,
   worstCaseCommission,
@@ -31,15 +32,17 @@ import type { Actor } from '../actor';
 import type { BetInput, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../api';
 import { DomainError } from '../errors';
 import { gateOf } from '../gates';
+import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
 import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { betList, ledgerEntryView, positionView } from '../views';
+import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkId,
   checkIdempotencyKey,
+  checkPlayerId,
   conflict,
   guard,
   invalid,
@@ -453,7 +456,7 @@ async function replay(
  * the whole position validated with the table's rules; from his seat or standing (PlaceBetInput.seat).
  */
 export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Promise<PlaceBetResult> {
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   const bets = normalizeBets(input.bets);
   if (input.seat !== undefined && (!Number.isSafeInteger(input.seat) || input.seat < 1)) {
@@ -469,7 +472,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   const change: Change = {
     kind: 'BET',
     playerId,
-    ledgerKey: `c:${idempotencyKey}`,
+    ledgerKey: clientKey(idempotencyKey),
     hash: requestHash('bet', {
       roundId: facts.roundId,
       playerId,
@@ -494,7 +497,7 @@ export async function withdrawBets(
   actor: Actor,
   input: WithdrawBetsInput,
 ): Promise<PlaceBetResult> {
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   if (input.bets !== undefined && input.types !== undefined) {
     throw invalid('INVALID_INPUT', 'reduce amounts (bets) or withdraw types, not both');
@@ -518,7 +521,7 @@ export async function withdrawBets(
   const change: Change = {
     kind: 'BET_WITHDRAWAL',
     playerId,
-    ledgerKey: `c:${idempotencyKey}`,
+    ledgerKey: clientKey(idempotencyKey),
     hash: requestHash('withdraw', { roundId: facts.roundId, playerId, ...request }),
     apply: (position) => {
       if (!position || sumOf(position.bets) === 0) {

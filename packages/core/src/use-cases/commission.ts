@@ -5,6 +5,7 @@
  * never takes what is owed), so a collection cannot fail for lack of funds.
  */
 import { nextAudit, putAudit } from '../audit-chain';
+import { commissionKey } from '../ledger-keys';
 import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
@@ -29,7 +30,7 @@ export async function collectDebt(
     try {
       plan = planMovement(wallet, {
         kind: 'COMMISSION',
-        key: `s:commission#${debt.shoeId}#${debt.playerId}#${n}`,
+        key: commissionKey(debt.shoeId, debt.playerId, n),
         requestHash: requestHash('commission', { shoeId: debt.shoeId, owed: debt.owed, n }),
         amount: -debt.owed,
         owed: -debt.owed,

@@ -1,7 +1,14 @@
+import {
+  ID_GRAMMAR,
+  isCurrency,
+  PLAYER_ID_PATTERN,
+  type ProblemCode,
+  RESOURCE_ID_PATTERN,
+} from '@pyb/contracts';
 import type { TableConfig } from '@pyb/engine';
-import { eventHash } from '@pyb/fairness';
+import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, type Resource } from '../errors';
 import { Lru } from '../lru';
 import type { RoundRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
@@ -100,7 +107,7 @@ export type Access = 'read' | 'write';
 export function guard<T extends { operatorId: string }>(
   actor: Actor,
   record: T | undefined,
-  what: string,
+  what: Resource,
   id: string,
   access: Access,
 ): T {
@@ -111,10 +118,18 @@ export function guard<T extends { operatorId: string }>(
   return record;
 }
 
-/** The operator a wallet call is about: regulators name a supervised one, others act on their own. */
-export function walletOperator(actor: Actor, operatorId: string | undefined, access: Access): string {
+/**
+ * The operator a wallet call is about: regulators name a supervised one, others act on their own.
+ * An operator the key may not read is answered as the thing asked for not being there (`missing`).
+ */
+export function walletOperator(
+  actor: Actor,
+  operatorId: string | undefined,
+  access: Access,
+  missing: { what: Resource; id: string } = { what: 'wallet', id: operatorId ?? actor.operatorId },
+): string {
   const op = operatorId ?? actor.operatorId;
-  if (!canRead(actor, op)) throw notFound('wallet', op);
+  if (!canRead(actor, op)) throw notFound(missing.what, missing.id);
   if (access === 'write' && !canWrite(actor, op)) {
     throw new DomainError('FORBIDDEN', 'READ_ONLY', 'this key may not move money');
   }
@@ -127,24 +142,40 @@ export function requireWriter(actor: Actor): void {
   }
 }
 
-export const invalid = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
+export const invalid = (code: ProblemCode, message: string, details?: Record<string, unknown>): DomainError =>
   new DomainError('INVALID', code, message, details);
 
-export const conflict = (code: string, message: string): DomainError =>
+export const conflict = (code: ProblemCode, message: string): DomainError =>
   new DomainError('CONFLICT', code, message);
 
-const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** An id the platform minted (table, shoe, round): the grammar of @pyb/contracts. */
 export function checkId(name: string, value: unknown): string {
-  if (typeof value !== 'string' || !ID.test(value)) {
-    throw invalid('INVALID_INPUT', `${name} must be 1-64 of letters, digits, ".", "_", ":" and "-"`);
+  if (typeof value !== 'string' || !RESOURCE_ID_PATTERN.test(value)) {
+    throw invalid('INVALID_INPUT', `${name} must be ${ID_GRAMMAR.resource}`);
   }
   return value;
 }
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
-export function checkIdempotencyKey(value: unknown): string {
-  if (typeof value !== 'string' || !KEY.test(value)) {
-    throw invalid('IDEMPOTENCY_KEY_INVALID', 'the idempotency key must be 1-255 printable ASCII characters');
+/** Free text (a note, a reference, a name): clean, well-formed Unicode (@pyb/fairness textProblem). */
+export function checkText(name: string, value: unknown, max: number): string {
+  if (typeof value !== 'string' || value.length > max) {
+    throw invalid('INVALID_INPUT', `${name} must be at most ${max} characters`);
+  }
+  const problem = textProblem(value);
+  if (problem) throw invalid('INVALID_INPUT', `${name} ${problem}`);
+  return value;
+}
+
+/** An ISO 4217 currency code (the list of @pyb/contracts). */
+export function checkCurrency(value: unknown): string {
+  if (!isCurrency(value)) throw invalid('INVALID_INPUT', 'currency must be an ISO 4217 code such as EUR');
+  return value;
+}
+
+/** The operator's id for a player: the grammar of @pyb/contracts. */
+export function checkPlayerId(value: unknown): string {
+  if (typeof value !== 'string' || !PLAYER_ID_PATTERN.test(value)) {
+    throw invalid('INVALID_INPUT', `playerId must be ${ID_GRAMMAR.player}`);
   }
   return value;
 }
@@ -156,12 +187,4 @@ export function checkAmount(name: string, value: unknown): number {
   return value;
 }
 
-/** Domain-separated SHA-256 of a request body (RFC 8785): the same key with another body is refused. */
-export const requestHash = (kind: string, body: unknown): string => eventHash(`request:${kind}`, body);
-
-export const keyReused = (): DomainError =>
-  new DomainError(
-    'UNPROCESSABLE',
-    'IDEMPOTENCY_KEY_REUSED',
-    'this idempotency key was already used for a different request',
-  );
+export { checkIdempotencyKey, keyReused, requestHash } from '../idempotency/key';

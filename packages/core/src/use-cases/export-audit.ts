@@ -9,7 +9,14 @@
  */
 
 import { formatCard } from '@pyb/engine';
-import { BUNDLE_FORMAT, dealShoe, hexToBytes, type RecordedRound, type ShoeBundle } from '@pyb/fairness';
+import {
+  BUNDLE_FORMAT,
+  dealShoe,
+  hexToBytes,
+  type RecordedRound,
+  recordedCoup,
+  type ShoeBundle,
+} from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { PositionRecord, RoundRecord } from '../model';
 import type { PublicKey } from '../ports/key-service';
@@ -18,17 +25,7 @@ import { parseAuditLog } from '../replay/audit-log';
 import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
 import { type Ctx, conflict } from './context';
-import { dealtCards } from './resolve';
 import { loadShoe } from './shoes';
-
-/** A stored card that is not one is exported as written (the verifier refuses it, naming the field). */
-const card = (value: number): string => {
-  try {
-    return formatCard(value);
-  } catch {
-    return String(value);
-  }
-};
 
 /** Rounds read at once. */
 const CONCURRENCY = 4;
@@ -118,27 +115,14 @@ export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: strin
 function recordedRound(round: RoundRecord, positions: PositionRecord[]): RecordedRound {
   const voided = round.status === 'VOIDED' || round.status === 'VOIDING';
   const coup = round.coup;
-  const r = coup?.result;
   return {
     roundId: round.roundId,
     number: round.number,
     // A closed shoe holds only settled or voided rounds; anything else is exported as stored.
     status: round.status as RecordedRound['status'],
     ...(round.voidReason !== undefined && { voidReason: round.voidReason }),
-    coup:
-      coup && r
-        ? {
-            index: coup.index,
-            start: coup.start,
-            cards: dealtCards(r).map(card),
-            winner: r.winner,
-            player: { cards: r.player.cards.map(card), total: r.player.total },
-            banker: { cards: r.banker.cards.map(card), total: r.banker.total },
-            natural: r.natural,
-            playerPair: r.playerPair,
-            bankerPair: r.bankerPair,
-          }
-        : null,
+    // A stored card that is not one goes out as `?<n>`: the verifier refuses it, naming the field.
+    coup: coup ? recordedCoup(coup) : null,
     positions: [...positions]
       .sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0))
       .map((p) => recordedPosition(p, voided)),

@@ -18,4 +18,4 @@ export { closeShoe, getShoe, openShoe } from './shoes';
 export { signingKey } from './signing-key';
 export { createTable, getTable } from './tables';
 export { voidRound } from './void';
-export { getLedger, getWallet, playerRounds, walletTransaction } from './wallets';
+export { getLedger, getWallet, walletTransaction } from './wallets';

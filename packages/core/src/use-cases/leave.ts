@@ -5,7 +5,7 @@ import { DomainError } from '../errors';
 import { tryTransact } from '../retry';
 import { shoeConfig } from './bets';
 import { collectDebt } from './commission';
-import { type Ctx, checkId } from './context';
+import { type Ctx, checkPlayerId } from './context';
 import { settlePosition } from './resolve';
 import { loadTable } from './tables';
 
@@ -19,7 +19,7 @@ export async function leaveTable(
   input: { tableId: string; playerId: string },
 ): Promise<LeaveTableResult> {
   const table = await loadTable(ctx, actor, input.tableId, 'write');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   if (table.openRoundId) {
     const round = await ctx.store.get('round', { roundId: table.openRoundId });
     if (round && (round.status === 'DEALT' || round.status === 'SETTLING')) {

@@ -3,15 +3,14 @@
  * wins and balance before and after, and its verification. Paged back in time with a cursor; each page
  * lists its rounds in play order.
  */
+import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor } from '../actor';
-import { DomainError } from '../errors';
+import { notFound } from '../errors';
 import { ReplaySession } from '../replay/session';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
-import { type Ctx, checkId, invalid, walletOperator } from './context';
+import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
 
-export const RECALL_DEFAULT_LIMIT = 10;
-export const RECALL_MAX_LIMIT = 50;
 /** Rounds replayed at once (each reads its positions and the player's ledger entries). */
 const CONCURRENCY = 4;
 
@@ -20,15 +19,16 @@ export async function recallPlayerRounds(
   actor: Actor,
   input: PlayerRecallQuery,
 ): Promise<PlayerRecall> {
-  const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
+  // A player of an operator the key may not read is not found, like one the operator does not have.
+  const operatorId = walletOperator(actor, input.operatorId, 'read', { what: 'player', id: playerId });
   const limit = input.limit ?? RECALL_DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
     throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);
   }
   // A player of this operator has a wallet; anyone else (another operator's player) is not found.
   if (!(await ctx.store.get('wallet', { operatorId, playerId }))) {
-    throw new DomainError('NOT_FOUND', 'PLAYER_NOT_FOUND', `player ${playerId} not found`);
+    throw notFound('player', playerId);
   }
   // Newest first from the player's index; replayed from the strongly consistent round items.
   const page = await ctx.store.listPlayerPositions(operatorId, playerId, {

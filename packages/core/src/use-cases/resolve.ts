@@ -12,16 +12,17 @@
  * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
  * continues, so there is one outcome and each position is paid once.
  */
-import { type CoupResult, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
+import { betList, dealtCards, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
 import { betsDigest as betsDigestOf, settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
-import type { PositionRecord, RoundCoup, RoundRecord, RoundTotals } from '../model';
+import { settleKey } from '../ledger-keys';
+import type { PositionRecord, RoundCoup, RoundRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { recordedPositions } from '../recorded';
+import { recordedPositions, totalsOf } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
-import { betList, roundView } from '../views';
+import { roundView } from '../views';
 import { shoeConfig } from './bets';
 import { collectShoeDebts } from './commission';
 import { type Ctx, conflict, requestHash } from './context';
@@ -185,10 +186,6 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   ]);
 }
 
-/** Cards in the order they left the shoe (the steps log, without the stand decisions). */
-export const dealtCards = (result: CoupResult): number[] =>
-  result.steps.filter((s) => s.action !== 'STAND').map((s) => s.card);
-
 /**
  * A dealt round: settled here when it has few positions (ctx.inlineSettleMax) or no queue is wired,
  * else handed to the settlement queue (SETTLING).
@@ -231,7 +228,7 @@ export async function settlePosition(
       const wallet = (await ctx.store.get('wallet', walletKey))!;
       const plan = await planPositionMovement(ctx, key, wallet, {
         kind: 'PAYOUT',
-        key: `s:settle#${round.roundId}#${position.playerId}`,
+        key: settleKey(round.roundId, position.playerId),
         requestHash: requestHash('settle', { roundId: round.roundId, settlement }),
         amount: settlement.payout,
         owed: settlement.commissionOwed,
@@ -280,17 +277,6 @@ export async function settlePosition(
     }
   }
   throw tooMuchContention('settling a position');
-}
-
-export function totalsOf(positions: readonly PositionRecord[]): RoundTotals {
-  const sum = (f: (p: PositionRecord) => number) => positions.reduce((s, p) => s + f(p), 0);
-  return {
-    positions: positions.length,
-    stake: sum((p) => p.stake),
-    payout: sum((p) => p.settlement?.payout ?? 0),
-    commission: sum((p) => p.settlement?.commission ?? 0),
-    commissionOwed: sum((p) => p.settlement?.commissionOwed ?? 0),
-  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_CLIENT_SEED_BYTES, textInput } from '@pyb/fairness';
+import { clientSeedProblem } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { OpenRoundInput, RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
@@ -25,14 +25,11 @@ export async function getRound(ctx: Ctx, actor: Actor, input: { roundId: string 
   return roundView(round, await ctx.store.listPositions(round.roundId));
 }
 
+/** The grammar of @pyb/fairness: 1-256 UTF-8 bytes of clean text (docs/provably-fair.md §5). */
 function checkClientSeed(seed: unknown): string {
-  try {
-    textInput('client seed', seed as string, MAX_CLIENT_SEED_BYTES);
-    if (!/^[\x20-\x7e]+$/.test(seed as string)) throw new RangeError('client seed must be printable ASCII');
-    return seed as string;
-  } catch (error) {
-    throw invalid('CLIENT_SEED_INVALID', (error as Error).message);
-  }
+  const problem = clientSeedProblem(seed);
+  if (problem) throw invalid('CLIENT_SEED_INVALID', `the client seed ${problem}`);
+  return seed as string;
 }
 
 /**

@@ -1,28 +1,9 @@
-import { type ResultsPanel, resultsPanel, roadEntryOf } from '@pyb/engine';
+import { resultsPanel, roadEntryOf } from '@pyb/engine';
 import type { Actor } from '../actor';
+import type { ScoreboardView } from '../api';
 import { notFound } from '../errors';
 import type { Store } from '../ports/store';
 import { checkId, guard } from './context';
-
-/** One coup on the results panel (seed 000: its P/B/T mark with natural and pair marks). */
-export interface ScoreboardCoupView {
-  roundId: string;
-  coup: number;
-  winner: 'PLAYER' | 'BANKER' | 'TIE';
-  playerTotal: number;
-  bankerTotal: number;
-  natural: boolean;
-  playerPair: boolean;
-  bankerPair: boolean;
-}
-
-export interface ScoreboardView {
-  tableId: string;
-  /** The shoe shown: the one asked for, else the table's current shoe; null when there is none. */
-  shoeId: string | null;
-  coups: ScoreboardCoupView[];
-  panel: ResultsPanel;
-}
 
 /**
  * The table's results panel for one shoe, reset per shoe: every dealt coup in order, and the roads

@@ -1,3 +1,4 @@
+import { isCurrency } from '@pyb/contracts';
 import { type TableConfig, tablePreset } from '@pyb/engine';
 import { ZodError } from 'zod';
 import type { Actor } from '../actor';
@@ -5,7 +6,7 @@ import type { CreateTableInput, TableView } from '../api';
 import { MAX_BET_GATES } from '../gates';
 import type { TableRecord } from '../model';
 import { tableView } from '../views';
-import { type Ctx, checkId, guard, invalid, requireWriter } from './context';
+import { type Ctx, checkId, checkText, guard, invalid, requireWriter } from './context';
 
 const VARIANTS = ['mini', 'midi', 'full', 'custom'];
 
@@ -34,7 +35,13 @@ export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInpu
   requireWriter(actor);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
+  checkText('name', name, 80);
   const config = parseConfig(input);
+  if (!isCurrency(config.currency)) {
+    throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
+      issues: [{ path: 'currency', message: 'an ISO 4217 currency code, e.g. EUR' }],
+    });
+  }
   const gates = input.betGates;
   if (gates !== undefined && (!Number.isSafeInteger(gates) || gates < 1 || gates > MAX_BET_GATES)) {
     throw invalid('INVALID_INPUT', `betGates must be 1 to ${MAX_BET_GATES}`);

@@ -5,16 +5,19 @@
  * or fanned out in batches like settlement when the round has many positions), then ROUND_VOIDED with
  * the reason and a digest of the refunds. Resumable like resolve.
  */
+
+import { VOID_REASONS } from '@pyb/contracts';
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
-import { type RoundView, VOID_REASONS, type VoidRoundInput } from '../api';
+import type { RoundView, VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
+import { refundKey } from '../ledger-keys';
 import type { PositionRecord, RoundRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
-import { type Ctx, conflict, invalid, requestHash } from './context';
+import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
 import { closeGates } from './resolve';
@@ -24,9 +27,9 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   if (!VOID_REASONS.includes(input.reason)) {
     throw invalid('VOID_REASON_INVALID', `reason must be one of ${VOID_REASONS.join(', ')}`);
   }
-  if (input.note !== undefined && (typeof input.note !== 'string' || input.note.length > 500)) {
-    throw invalid('INVALID_INPUT', 'note must be at most 500 characters');
-  }
+  // Checked before anything is written: the note goes into ROUND_VOIDED, hashed as RFC 8785 JSON,
+  // which a lone surrogate cannot be (the round would stay VOIDING and the shoe could not close).
+  if (input.note !== undefined) checkText('note', input.note, 500);
   let round = await loadRound(ctx, actor, input.roundId, 'write');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let progressed = true;
@@ -104,7 +107,7 @@ async function refundPosition(
           (await ctx.store.get('wallet', { operatorId: round.operatorId, playerId: position.playerId }))!,
           {
             kind: 'REFUND',
-            key: `s:refund#${round.roundId}#${position.playerId}`,
+            key: refundKey(round.roundId, position.playerId),
             requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
             amount: position.stake,
             reserved: -position.reserve,

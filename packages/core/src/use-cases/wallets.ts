@@ -1,25 +1,27 @@
-/** Operator credits and debits (idempotent by the client's key), balances, ledger pages, a player's rounds. */
+/** Operator credits and debits (idempotent by the client's key), balances, ledger pages. */
+import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor } from '../actor';
 import type {
   LedgerPageView,
   LedgerQuery,
-  PlayerRoundsQuery,
-  PlayerRoundView,
   WalletRef,
   WalletTransactionInput,
   WalletTransactionResult,
   WalletView,
 } from '../api';
 import { DomainError } from '../errors';
+import { clientKey } from '../ledger-keys';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { ledgerEntryView, positionView, walletView } from '../views';
+import { ledgerEntryView, walletView } from '../views';
 import { type MovementPlan, newWallet, planMovement } from '../wallet-ledger';
 import {
   type Ctx,
   checkAmount,
-  checkId,
+  checkCurrency,
   checkIdempotencyKey,
+  checkPlayerId,
+  checkText,
   invalid,
   keyReused,
   requestHash,
@@ -35,21 +37,14 @@ export async function walletTransaction(
   input: WalletTransactionInput,
 ): Promise<WalletTransactionResult> {
   const operatorId = walletOperator(actor, undefined, 'write');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const amount = checkAmount('amount', input.amount);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   if (input.type !== 'CREDIT' && input.type !== 'DEBIT')
     throw invalid('INVALID_INPUT', 'type must be CREDIT or DEBIT');
-  if (typeof input.currency !== 'string' || !/^[A-Z]{3}$/.test(input.currency)) {
-    throw invalid('INVALID_INPUT', 'currency must be an ISO 4217 code such as EUR');
-  }
-  if (
-    input.reference !== undefined &&
-    (typeof input.reference !== 'string' || input.reference.length > 128)
-  ) {
-    throw invalid('INVALID_INPUT', 'reference must be at most 128 characters');
-  }
-  const key = `c:${idempotencyKey}`;
+  checkCurrency(input.currency);
+  if (input.reference !== undefined) checkText('reference', input.reference, 128);
+  const key = clientKey(idempotencyKey);
   const hash = requestHash('wallet', {
     type: input.type,
     amount,
@@ -102,23 +97,23 @@ export async function walletTransaction(
 
 export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promise<WalletView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw walletNotFound(playerId);
   return walletView(wallet);
 }
 
 const pageLimit = (limit: number | undefined): number => {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalid('INVALID_INPUT', 'limit must be 1-100');
+  if (limit === undefined) return PAGE_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX_LIMIT)
+    throw invalid('INVALID_INPUT', `limit must be 1-${PAGE_MAX_LIMIT}`);
   return limit;
 };
 
 /** Newest first. */
 export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Promise<LedgerPageView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
+  const playerId = checkPlayerId(input.playerId);
   const limit = pageLimit(input.limit);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw walletNotFound(playerId);
@@ -128,28 +123,4 @@ export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Pro
     ...(input.cursor !== undefined && { cursor: input.cursor }),
   });
   return { entries: page.items.map(ledgerEntryView), nextCursor: page.cursor ?? null };
-}
-
-/** A player's rounds, newest first (game recall). */
-export async function playerRounds(
-  ctx: Ctx,
-  actor: Actor,
-  input: PlayerRoundsQuery,
-): Promise<{ rounds: PlayerRoundView[]; nextCursor: string | null }> {
-  const operatorId = walletOperator(actor, input.operatorId, 'read');
-  const playerId = checkId('playerId', input.playerId);
-  const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
-    limit: pageLimit(input.limit),
-    ...(input.cursor !== undefined && { cursor: input.cursor }),
-  });
-  return {
-    rounds: page.items.map((p) => ({
-      roundId: p.roundId,
-      tableId: p.tableId,
-      shoeId: p.shoeId,
-      openedAt: p.openedAt,
-      position: positionView(p),
-    })),
-    nextCursor: page.cursor ?? null,
-  };
 }

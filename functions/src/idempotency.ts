@@ -1,9 +1,15 @@
-import { canonicalJson } from '@pyb/fairness';
-import { DomainError } from '../errors';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from './record';
+import {
+  checkIdempotencyKey,
+  DomainError,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  keyReused,
+  requestHash,
+  type StoredResponse,
+} from '@pyb/core';
 
 /**
- * `Idempotency-Key` semantics (brief §7, as Stripe and the IETF draft use them), scoped per operator:
+ * HTTP idempotency, the one place: `Idempotency-Key` semantics (brief §7, as Stripe and the IETF draft use them), scoped per operator:
  * - first use: the request runs under an in-flight lock and its answer is stored;
  * - same key, same request, answered: the stored answer is replayed, nothing runs again;
  * - same key, other request: 422 IDEMPOTENCY_KEY_REUSED;
@@ -35,37 +41,13 @@ export interface IdempotentResult {
 
 export const IDEMPOTENCY_LOCK_MS = 60_000;
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-/** Stable hash of what makes two requests "the same" (RFC 8785 JSON, so key order does not matter). */
-export async function requestFingerprint(request: {
+/** What makes two requests "the same": method, route, path parameters and body (core's requestHash). */
+export const requestFingerprint = (request: {
   method: string;
   route: string;
   params: Record<string, string>;
   body: unknown;
-}): Promise<string> {
-  const bytes = new TextEncoder().encode(canonicalJson({ ...request, body: request.body ?? null }));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-export function requireIdempotencyKey(key: string | undefined): string {
-  if (key === undefined || key === '') {
-    throw new DomainError(
-      'INVALID',
-      'IDEMPOTENCY_KEY_REQUIRED',
-      'this request changes state: send an Idempotency-Key header',
-    );
-  }
-  if (!KEY_SHAPE.test(key)) {
-    throw new DomainError(
-      'INVALID',
-      'IDEMPOTENCY_KEY_INVALID',
-      'an Idempotency-Key is 1 to 255 visible ASCII characters',
-    );
-  }
-  return key;
-}
+}): string => requestHash('http', { ...request, body: request.body ?? null });
 
 /**
  * The largest answer kept for replay. A round's answer lists its positions, and a round takes thousands
@@ -87,7 +69,7 @@ export async function runIdempotent(
   request: IdempotentRequest,
   run: () => Promise<StoredResponse>,
 ): Promise<IdempotentResult> {
-  const key = requireIdempotencyKey(request.key);
+  const key = checkIdempotencyKey(request.key);
   const lockMs = deps.lockMs ?? IDEMPOTENCY_LOCK_MS;
   const now = deps.clock.now();
   const token = crypto.randomUUID();
@@ -104,11 +86,7 @@ export async function runIdempotent(
   const existing = await deps.store.beginIdempotent(record, Math.floor(now.getTime() / 1000));
   if (existing !== undefined) {
     if (existing.fingerprint !== request.fingerprint) {
-      throw new DomainError(
-        'UNPROCESSABLE',
-        'IDEMPOTENCY_KEY_REUSED',
-        'this Idempotency-Key was used for a different request; use a new key for a new request',
-      );
+      throw keyReused();
     }
     if (existing.state === 'DONE' && existing.response !== undefined) {
       return { response: existing.response, replayed: true };

@@ -1,21 +1,17 @@
 /**
- * The checks of a round's own audit events against its stored round item. checkShoeChain (every round
- * of a shoe) and the replay's verification (one round) both make them, so both name a break with the
- * same code, detail and event. What only one of them checks (digests recomputed from the positions,
- * ledger entries) stays with it.
+ * The checks of a round's own audit events against its stored round item: the events its status calls
+ * for, in order, the item's pointers at them, and the coup COUP_DEALT recorded. Part of the one audit
+ * checker (verify.ts), which the replay and checkShoeChain both run.
  */
-import type { CoupResult } from '@pyb/engine';
-import type { RoundRecord } from './model';
-import type { ParsedEvent } from './replay/audit-log';
-import { cardText, coupDifferences } from './replay/coup-diffs';
-import { same } from './same-json';
-import { dealtCards } from './use-cases/resolve';
+import { type CoupResult, cardsText, dealtCards } from '@pyb/engine';
+import type { RoundRecord } from '../model';
+import { same } from '../same-json';
+import type { ParsedEvent } from './audit-log';
+import { coupDifferences } from './coup-diffs';
+import type { ReplayProblem } from './types';
 
-export interface RoundProblem {
-  code: string;
-  detail: string;
-  seq: number | null;
-}
+/** A problem of the round's own events (the audit checker adds the player where there is one). */
+export type RoundProblem = Omit<ReplayProblem, 'playerId'>;
 
 const upToClose = (closed: boolean) => ['ROUND_OPENED', ...(closed ? ['BETTING_CLOSED'] : [])];
 /** A round's events by its status: dealing needs betting closed (resolve), a void may come before. */
@@ -81,7 +77,7 @@ export function coupDealtProblems(round: RoundRecord, events: readonly ParsedEve
     ...coupDifferences(dealt.data.coup as CoupResult, coup.result),
     ...(same(dealt.data.cards, cards)
       ? []
-      : [`cards dealt ${cardText(chainCards)}, stored ${cardText(cards)}`]),
+      : [`cards dealt ${cardsText(chainCards)}, stored ${cardsText(cards)}`]),
     ...field('start', dealt.data.start, coup.start),
     ...field('coup index', dealt.data.index, coup.index),
     ...field('last', dealt.data.last, coup.last),

@@ -1,0 +1,110 @@
+/**
+ * The import rules of the workspace (docs/architecture.md, "Layers"), checked in CI (.ci/run):
+ * `./node_modules/.bin/depcruise packages functions infra bench test web --config .dependency-cruiser.cjs`.
+ */
+/** Folders that are a package of their own: a relative import may not leave one. */
+const PACKAGE = '^(packages/[^/]+|functions|infra|bench|test|web)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'Files that import each other in a loop cannot be understood (or tested) one at a time. A loop closed only by types or by a lazy import() (test/support loads DynamoDB Local only when asked) is not one.',
+      from: { pathNot: '/node_modules/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
+    },
+    {
+      name: 'no-relative-import-across-packages',
+      severity: 'error',
+      comment:
+        'A workspace package imports another by its name (@pyb/...), and only what that package exports, never ../../other/src/file.',
+      from: { path: PACKAGE },
+      to: { dependencyTypes: ['local'], pathNot: ['^$1/', '/node_modules/'] },
+    },
+    {
+      name: 'pure-engine-and-fairness',
+      severity: 'error',
+      comment:
+        'packages/engine and packages/fairness run in a browser: no node: built-ins, no AWS, nothing of the packages above them.',
+      from: { path: '^packages/(engine|fairness)/src/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'pure-engine-and-fairness-no-aws',
+      severity: 'error',
+      comment: 'packages/engine and packages/fairness import no AWS and nothing of the packages above them.',
+      from: { path: '^packages/(engine|fairness)/src/' },
+      to: {
+        path: [
+          '(^|/)node_modules/(@aws-sdk|@aws-lambda-powertools|aws-cdk-lib|@middy)/',
+          '^(packages/(core|contracts|keys|store-dynamodb|cli)|functions|infra)/',
+        ],
+      },
+    },
+    {
+      name: 'core-and-contracts-hold-no-adapter',
+      severity: 'error',
+      comment: 'The core (use cases on ports) and the contracts import no AWS SDK, no handler, no adapter.',
+      from: { path: '^packages/(core|contracts)/src/' },
+      to: {
+        path: [
+          '(^|/)node_modules/(@aws-sdk|@aws-lambda-powertools|aws-cdk-lib|@middy)/',
+          '^(packages/(keys|store-dynamodb|cli)|functions|infra)/',
+        ],
+      },
+    },
+    {
+      name: 'contracts-below-core',
+      severity: 'error',
+      comment: 'The contracts are the source of the shapes the core returns: they never import the core.',
+      from: { path: '^packages/contracts/src/' },
+      to: { path: '^packages/core/' },
+    },
+    {
+      name: 'core-no-upward-import-of-use-cases',
+      severity: 'error',
+      comment:
+        'Only the composition (core.ts, index.ts) and the use cases themselves import use-cases/: the modules below them (replay, views, auth, ports, ...) never do.',
+      from: {
+        path: '^packages/core/src/',
+        pathNot: '^packages/core/src/(use-cases/|core\\.ts$|index\\.ts$)',
+      },
+      to: { path: '^packages/core/src/use-cases/' },
+    },
+    {
+      name: 'core-replay-below-views',
+      severity: 'error',
+      comment:
+        'The audit checker and the replay read records; they do not import the API views or the composition.',
+      from: { path: '^packages/core/src/replay/' },
+      to: { path: '^packages/core/src/(views|core|index)\\.ts$' },
+    },
+    {
+      name: 'core-foundations-stay-below',
+      severity: 'error',
+      comment:
+        'The records, ports, errors and pure helpers at the bottom of the core import nothing above them.',
+      from: {
+        path: '^packages/core/src/(model|errors|actor|recorded|ledger-keys|same-json)\\.ts$|^packages/core/src/ports/',
+      },
+      to: {
+        path: '^packages/core/src/(replay/|auth/|idempotency/|use-cases/|views\\.ts|api\\.ts|core\\.ts)',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|cdk\\.out|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,114 @@
+/**
+ * The problem-code registry: every `code` an answer of the API can carry (application/problem+json,
+ * RFC 9457), with its HTTP status and what it means. The core's DomainError and the HTTP layer take
+ * their codes from here (a code not in it does not type-check), and the OpenAPI document lists, for
+ * each route and status, the codes that route can answer (ENDPOINTS[...].problems plus the ones the
+ * HTTP layer adds; see `routeProblems`). Add a new code here first.
+ */
+export const PROBLEMS = {
+  // 400: the request itself is wrong.
+  VALIDATION_FAILED: [
+    400,
+    'A path parameter, query parameter or body field breaks the schema; `errors` lists them.',
+  ],
+  MALFORMED_JSON: [400, 'The body is not JSON (or not UTF-8).'],
+  IDEMPOTENCY_KEY_REQUIRED: [400, 'A POST without an Idempotency-Key header.'],
+  IDEMPOTENCY_KEY_INVALID: [400, 'An Idempotency-Key that is not 1-255 visible ASCII characters.'],
+  CURSOR_INVALID: [400, 'A cursor that is not one a previous page of this list gave.'],
+  INVALID_INPUT: [400, 'A value the use case refuses (ids, free text, limits), when called past the schema.'],
+  CLIENT_SEED_INVALID: [400, 'A client seed that is not 1-256 UTF-8 bytes of clean text.'],
+  TABLE_CONFIG_INVALID: [
+    400,
+    'A table configuration the rules refuse (e.g. crossed limits); `details.issues` says why.',
+  ],
+  VOID_REASON_INVALID: [400, 'A void reason that is not one of VoidReason.'],
+  AMOUNT_INVALID: [400, 'An amount that is not a positive safe integer of minor units.'],
+  BET_EMPTY: [400, 'A bet call without bets, or with more than one per bet type.'],
+  BET_AMOUNT_INVALID: [
+    400,
+    'A bet amount that is not a positive safe integer, or a stake beyond the safe range.',
+  ],
+  BET_TYPE_INVALID: [400, 'A bet type the engine does not know.'],
+  SEAT_INVALID: [400, 'A seat number outside 1..seats of the table.'],
+  OPERATOR_ID_INVALID: [400, 'An operator id outside the grammar (provisioning).'],
+  // 401, 403: the caller.
+  API_KEY_MISSING: [401, 'No `Authorization: Bearer <key>` header.'],
+  API_KEY_INVALID: [401, 'An unknown or revoked API key, or a malformed Authorization header.'],
+  ROLE_NOT_ALLOWED: [403, "The key's role may not call this endpoint."],
+  READ_ONLY: [403, 'A regulator key asked to change something.'],
+  // 404, 405: nothing there (another tenant's resource looks the same).
+  TABLE_NOT_FOUND: [404, 'No such table (or one of another operator).'],
+  SHOE_NOT_FOUND: [404, 'No such shoe (or one of another operator).'],
+  ROUND_NOT_FOUND: [404, 'No such round (or one of another operator).'],
+  WALLET_NOT_FOUND: [404, 'No wallet for this player (or an operator the key may not read).'],
+  PLAYER_NOT_FOUND: [404, 'No such player for this operator (game recall).'],
+  SIGNING_KEY_NOT_FOUND: [404, 'No signing key with this id.'],
+  ROUTE_NOT_FOUND: [404, 'No endpoint at this path (the gateway answers it).'],
+  METHOD_NOT_ALLOWED: [405, 'The endpoint does not take this method (the gateway answers it).'],
+  // 409: the state of a resource says no; it may change.
+  SHOE_ALREADY_OPEN: [409, 'The table already has a shoe in play.'],
+  NO_SHOE_OPEN: [409, 'The table has no shoe in play.'],
+  SHOE_ENDED: [409, 'The cut card came out: close the shoe and open another.'],
+  ROUND_IN_PLAY: [409, 'A round of the table is in play: resolve or void it first.'],
+  CLIENT_SEED_ALREADY_FIXED: [409, 'The shoe already has another client seed.'],
+  ROUND_NOT_OPEN: [409, 'The round takes no more bets ("no va más" was called, or it is over).'],
+  SEAT_TAKEN: [409, 'The seat asked for is held by another player (first come; an idle holder loses it).'],
+  SEAT_MISMATCH: [409, "The player's first bet of the coup fixed another place (seat or standing)."],
+  ALREADY_SEATED: [409, 'The player holds another seat at this table.'],
+  ROUND_VOIDED: [409, 'The round was voided: it cannot be resolved.'],
+  ROUND_ALREADY_DEALT: [409, 'The coup was dealt: the round can no longer be voided.'],
+  SHOE_NOT_CLOSED: [409, 'The shoe is not closed yet: its seed and its audit export come with the close.'],
+  SHOE_NEVER_PLAYED: [409, 'The shoe was closed before any round: there is nothing to export or verify.'],
+  SIGNING_KEY_UNKNOWN: [409, 'The shoe names a signing key the key service does not know or may not read.'],
+  CONCURRENT_UPDATE: [409, 'Concurrent writes kept colliding; retry.'],
+  IDEMPOTENCY_KEY_IN_FLIGHT: [
+    409,
+    'A request with this Idempotency-Key is still being processed; retry later.',
+  ],
+  // 413, 415: the body.
+  PAYLOAD_TOO_LARGE: [413, 'The body is larger than 16 KiB.'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json in UTF-8.'],
+  // 422: the game or the money says no.
+  BET_PLAYER_AND_BANKER: [422, 'Punto and Banca in one position.'],
+  BET_DUPLICATE_TYPE: [422, 'The same bet type twice in one call.'],
+  BET_BELOW_MIN: [422, "Below the table's minimum for the bet type (`details.betType`)."],
+  BET_ABOVE_MAX: [422, "Above the table's maximum for the bet type, the position's earlier bets included."],
+  BET_SIDE_DISABLED: [422, 'A pair bet at a table without pair bets.'],
+  CURRENCY_MISMATCH: [422, "The wallet's currency is not the request's (or the table's)."],
+  INSUFFICIENT_FUNDS: [
+    422,
+    'The wallet has not that much available (`details.available`, `details.needed`).',
+  ],
+  AMOUNT_TOO_LARGE: [422, 'The balance would leave the safe integer range.'],
+  IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used for another request.'],
+  POSITION_CALL_LIMIT: [422, 'The position took its 1,000 calls (bets, raises, reductions) of the coup.'],
+  BET_NOT_PLACED: [422, 'A reduction or withdrawal of a bet type the position does not hold.'],
+  BET_REDUCE_TOO_LARGE: [422, 'A reduction larger than the bet (`details.betType`).'],
+  // 500
+  INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+export const problemStatus = (code: ProblemCode): number => PROBLEMS[code][0];
+
+/** What the HTTP layer adds to every route of a kind (the use case's own codes come from ENDPOINTS). */
+export const HTTP_PROBLEMS = {
+  /** Every route. */
+  any: ['INTERNAL_ERROR'],
+  /** Routes that take an API key. */
+  authenticated: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ROLE_NOT_ALLOWED'],
+  /** Routes with a path, query or body schema. */
+  validated: ['VALIDATION_FAILED'],
+  /** POST routes (bodies, Idempotency-Key). */
+  post: [
+    'MALFORMED_JSON',
+    'IDEMPOTENCY_KEY_REQUIRED',
+    'IDEMPOTENCY_KEY_INVALID',
+    'IDEMPOTENCY_KEY_IN_FLIGHT',
+    'IDEMPOTENCY_KEY_REUSED',
+    'PAYLOAD_TOO_LARGE',
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
+} as const satisfies Record<string, readonly ProblemCode[]>;
