@@ -1,9 +1,11 @@
 /**
  * A second implementation of docs/provably-fair.md, written from the document alone: Node's crypto,
  * no code shared with packages/fairness or packages/engine. If the two ever disagree, one of them
- * (or the document) is wrong.
+ * (or the document) is wrong. The one exception is the BLS12-381 pairing check of a beacon round:
+ * Node has no BLS, so it calls @noble/curves directly (the library §5 names), not our wrapper.
  */
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
 
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
@@ -116,3 +118,100 @@ export const independentEventHash = (prevHash: string, event: unknown): string =
   createHash('sha256')
     .update(`${prevHash}\n${jcs(event)}`, 'utf8')
     .digest('hex');
+
+const sha256hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** §5.2: the digest of the contributions, in index order. */
+export const independentContributionsDigest = (
+  contributions: readonly { index: number; kind: string; seed: string }[],
+) =>
+  sha256hex(
+    Buffer.from(jcs(contributions.map((c) => ({ index: c.index, kind: c.kind, seed: c.seed }))), 'utf8'),
+  );
+
+/** §5.3: the first round published at or after the close plus the margin. */
+export function independentBeaconRound(
+  genesis: number,
+  period: number,
+  closedAt: string,
+  margin: number,
+): number {
+  const t = Date.parse(closedAt) / 1000 + margin;
+  return t <= genesis ? 1 : Math.ceil((t - genesis) / period) + 1;
+}
+
+/** §5.1: the BLS check of a round (G1 signature of SHA-256(be64(round)), G2 key, RFC 9380 hash-to-curve). */
+export function independentBeaconOk(publicKeyHex: string, round: number, signatureHex: string): boolean {
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(round));
+  const bls = bls12_381.shortSignatures;
+  try {
+    return bls.verify(
+      Buffer.from(signatureHex, 'hex'),
+      bls.hash(createHash('sha256').update(message).digest()),
+      Buffer.from(publicKeyHex, 'hex'),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** §6: the shoe entropy, the text the stream of §7 takes as its client input. */
+export function independentEntropy(
+  shoeId: string,
+  commitment: string,
+  contributionsDigest: string,
+  beacon: { chainHash: string; round: number; signature: string },
+): string {
+  const randomness = sha256hex(Buffer.from(beacon.signature, 'hex'));
+  return sha256hex(
+    Buffer.from(
+      jcs({
+        scheme: 'pyb-shoe/2',
+        shoeId,
+        commitment,
+        contributions: contributionsDigest,
+        beacon: { chainHash: beacon.chainHash, round: beacon.round, randomness },
+      }),
+      'utf8',
+    ),
+  );
+}
+
+interface Certificate {
+  certificate: {
+    keyId: string;
+    generation: number;
+    publicKey: string;
+    validFrom: string;
+    previousKeyId: string | null;
+  };
+  signature: string;
+}
+
+/** §4.2: the key chain; each key with the interval it may sign in, or an error. */
+export function independentKeys(certificates: readonly Certificate[]) {
+  const keys: { keyId: string; publicKey: string; from: number; until: number }[] = [];
+  certificates.forEach(({ certificate: c, signature }, i) => {
+    const previous = keys[i - 1];
+    if (c.generation !== i + 1 || c.previousKeyId !== (previous?.keyId ?? null))
+      throw new Error('broken chain');
+    const signer = previous?.publicKey ?? c.publicKey;
+    if (!independentSignatureOk(c, signature, signer)) throw new Error(`certificate ${i + 1} not signed`);
+    const from = Date.parse(c.validFrom);
+    if (previous) {
+      if (from <= previous.from) throw new Error('validity goes back');
+      previous.until = from;
+    }
+    keys.push({ keyId: c.keyId, publicKey: c.publicKey, from, until: Number.POSITIVE_INFINITY });
+  });
+  return keys;
+}
+
+/** §11.2: a round's events in chain order. */
+export function independentRoundOrderOk(types: readonly string[], status: 'SETTLED' | 'VOIDED'): boolean {
+  const text = types.join(',');
+  return status === 'SETTLED'
+    ? text === 'ROUND_OPENED,BETTING_CLOSED,COUP_DEALT,ROUND_SETTLED'
+    : text === 'ROUND_OPENED,ROUND_VOIDED' || text === 'ROUND_OPENED,BETTING_CLOSED,ROUND_VOIDED';
+}
