@@ -1,14 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  type Beacon,
   type Clock,
+  type CloseDeadlines,
   type IdempotencyStore,
   type KeyService,
   type PrincipalStore,
   type Store,
   systemClock,
 } from '@pyb/core';
-import { type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
+import { type CoreDeps, type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
 import {
   DynamoIdempotencyStore,
   DynamoPrincipalStore,
@@ -22,10 +24,14 @@ import {
  * container (or once per local server) from the environment:
  *   TABLE_PREFIX / TABLE_GAME, TABLE_WALLETS, ...  table names (@pyb/store-dynamodb tableNamesFromEnv)
  *   DYNAMODB_ENDPOINT                                DynamoDB Local (dev, tests); unset on AWS
+ *   CODE_VERSION                                     the build named in every shoe statement
+ *   BEACON_MARGIN_SECONDS, BEACON_WAIT_MS            the beacon round's margin, how long a first coup waits
+ *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
- * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys`, so each
- * bundle holds only what its function runs (docs/benchmarks.md, "Lambda bundles and cold start").
+ * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys` (if it
+ * names or waits for a beacon round, `beaconOf` from `./beacon`; if it ends shoes, `closeDeadlinesOf`
+ * from `./close-deadlines`), so each bundle holds only what its function runs (docs/benchmarks.md, "Lambda bundles and cold start").
  */
 export interface AppContext {
   /** The environment the adapters were built from (the key service reads its settings from it). */
@@ -38,6 +44,10 @@ export interface AppContext {
   clock: Clock;
   /** The key service: set by the local server and tests, else built on first use by `keysOf` (./keys). */
   keys?: KeyService;
+  /** The randomness beacon: set by the local server and tests, else built on first use by `beaconOf` (./beacon). */
+  beacon?: Beacon;
+  /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
+  closeDeadlines?: CloseDeadlines;
   /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
   readonly ctxs: WeakMap<KeyService, Ctx>;
 }
@@ -82,13 +92,37 @@ const NO_KEYS: KeyService = new Proxy({} as KeyService, {
     ),
 });
 
-/** The use cases' context on this container's adapters (and `keys`, for functions that need them). */
-export function useCases(context: AppContext, keys: KeyService = NO_KEYS): Ctx {
+/** The settings of the fairness scheme a deployment may tune (numbers from the environment). */
+function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> {
+  const number = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : Number(env[name]));
+  const margin = number('BEACON_MARGIN_SECONDS');
+  const wait = number('BEACON_WAIT_MS');
+  const deadline = number('SHOE_CLOSE_DEADLINE_SECONDS');
+  return {
+    codeVersion: env.CODE_VERSION ?? 'unknown',
+    ...(margin !== undefined && { beaconMarginSeconds: margin }),
+    ...(wait !== undefined && { beaconWaitMs: wait }),
+    ...(deadline !== undefined && { closeDeadlineSeconds: deadline }),
+  };
+}
+
+/**
+ * The use cases' context on this container's adapters (and `keys`, a beacon and close deadlines, for
+ * the functions that need them). One context per key service; the beacon and the deadlines a
+ * function passes are attached to it (a process runs one of each).
+ */
+export function useCases(
+  context: AppContext,
+  keys: KeyService = NO_KEYS,
+  extras: { beacon?: Beacon; closeDeadlines?: CloseDeadlines } = {},
+): Ctx {
   let ctx = context.ctxs.get(keys);
   if (!ctx) {
-    ctx = useCaseContext({ store: context.store, keys, clock: context.clock });
+    ctx = useCaseContext({ store: context.store, keys, clock: context.clock, ...settingsOf(context.env) });
     context.ctxs.set(keys, ctx);
   }
+  if (extras.beacon) ctx.beacon = extras.beacon;
+  if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
   return ctx;
 }
 

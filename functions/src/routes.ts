@@ -9,7 +9,11 @@
 import { ROLES, type Role } from '@pyb/contracts';
 
 export type { Role };
-export type TableAccess = 'read' | 'write';
+/**
+ * `append`: read, and put new items only (no update, no delete): the audit table, whose items are
+ * written once (docs/data-model.md) — so a writer role cannot rewrite history, only add to it.
+ */
+export type TableAccess = 'read' | 'write' | 'append';
 export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | 'GetPublicKey';
 /** Logical DynamoDB tables (docs/data-model.md). */
 export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
@@ -32,7 +36,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables',
     handler: 'create-table',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -56,8 +60,32 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/shoes',
     handler: 'open-shoe',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
     kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/tables/{tableId}/shoes',
+    handler: 'list-shoes',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/shoes/{shoeId}/contributions',
+    handler: 'contribute-seed',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/shoes/{shoeId}/proof',
+    handler: 'get-proof',
+    roles: [],
+    data: { game: 'read', audit: 'read' },
+    kms: [],
   },
   {
     method: 'GET',
@@ -72,7 +100,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/shoes/{shoeId}/close',
     handler: 'close-shoe',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: ['Decrypt', 'Sign', 'GetPublicKey'],
   },
   {
@@ -80,8 +108,9 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/rounds',
     handler: 'open-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
-    kms: [],
+    // The first round closes the seed contributions and signs that head (kms:Sign).
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: ['Sign', 'GetPublicKey'],
   },
   {
     method: 'GET',
@@ -96,7 +125,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/rounds/{roundId}/bets',
     handler: 'place-bet',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -104,16 +133,17 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/rounds/{roundId}/resolve',
     handler: 'resolve-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
-    kms: ['Decrypt'],
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+    // Decrypt deals; Sign signs the round head it finishes (and the beacon step's pending receipts).
+    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
   },
   {
     method: 'POST',
     path: '/v1/rounds/{roundId}/void',
     handler: 'void-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
-    kms: [],
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+    kms: ['Sign', 'GetPublicKey'],
   },
   {
     method: 'GET',
@@ -128,7 +158,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/players/{playerId}/leave',
     handler: 'leave-table',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -153,7 +183,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/wallets/{playerId}/transactions',
     handler: 'wallet-transaction',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -177,7 +207,8 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/signing-key',
     handler: 'get-signing-key',
     roles: [],
-    data: {},
+    // The keys' certificates live in the audit table.
+    data: { audit: 'read' },
     kms: ['GetPublicKey'],
   },
   { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', roles: [], data: {}, kms: [] },

@@ -8,6 +8,7 @@ import {
   ReplayParams,
   RoundReplay,
   ShoeBundle,
+  ShoeProof,
 } from './replay';
 import {
   LeaveParams,
@@ -21,7 +22,19 @@ import {
   RoundParams,
   VoidRoundRequest,
 } from './rounds';
-import { CloseShoeRequest, OpenShoeRequest, Shoe, ShoeParams, SigningKey, SigningKeyQuery } from './shoes';
+import {
+  CloseShoeRequest,
+  ContributeSeedRequest,
+  Contribution,
+  OpenShoeRequest,
+  Shoe,
+  ShoePage,
+  ShoeParams,
+  SigningKey,
+  SigningKeyQuery,
+  TableShoesParams,
+  TableShoesQuery,
+} from './shoes';
 import { CreateTableRequest, Scoreboard, ScoreboardQuery, Table, TableParams } from './tables';
 import {
   LedgerPage,
@@ -124,9 +137,37 @@ export const ENDPOINTS = {
       'Collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. Works on a shoe that has not ended (the cut card did not come out): an interrupted session is closed the same way. Resumable: call again after a failure. Admin keys only.',
     problems: ['SHOE_NOT_FOUND', 'ROUND_IN_PLAY', 'CONCURRENT_UPDATE'],
     summary: 'Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)',
+    description:
+      'A shoe the cut card has not ended closes only with a `reason` (422 CLOSE_REASON_REQUIRED). The audit chain is re-walked first: a chain that does not hold is not signed (409 AUDIT_CHAIN_BROKEN).',
     params: ShoeParams,
     body: CloseShoeRequest,
     response: Shoe,
+    status: 200,
+  },
+  'contribute-seed': {
+    summary: "Add a player's seed to a shoe before its first round",
+    description:
+      "Each seed is recorded in order in the shoe's audit chain and mixed into its order: one seed nobody could foresee is enough. Opening the shoe's first round closes the contributions (409 CONTRIBUTIONS_CLOSED afterwards).",
+    params: ShoeParams,
+    body: ContributeSeedRequest,
+    response: Contribution,
+    status: 201,
+  },
+  'list-shoes': {
+    summary: 'Every shoe of a table, by number (a page at a time)',
+    description:
+      "Numbers are gapless and each statement names the previous shoe's close head, so a shoe left out, or ended and never closed, shows.",
+    params: TableShoesParams,
+    query: TableShoesQuery,
+    response: ShoePage,
+    status: 200,
+  },
+  'get-proof': {
+    summary: 'The public proof of a closed shoe (no key): `baccarat verify` checks it',
+    description:
+      'Statement and signature, key certificates, revealed seed, contributed seeds, beacon round, burn, cut, every coup, the signed heads and the audit chain with its signed close. Nothing personal: no player id, no amount. 409 SHOE_NOT_CLOSED before the shoe is closed.',
+    params: ShoeParams,
+    response: ShoeProof,
     status: 200,
   },
   'open-round': {
@@ -286,9 +327,9 @@ export const ENDPOINTS = {
   'get-signing-key': {
     tag: 'Keys',
     problems: ['SIGNING_KEY_NOT_FOUND'],
-    summary: 'The public key that signs shoe statements and audit heads',
+    summary: 'The public key that signs shoe statements and audit heads, with its validity',
     description:
-      'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
+      'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. Each comes with its certificate: its generation and the interval it may sign in, signed by the generation before it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
     query: SigningKeyQuery,
     response: SigningKey,
     status: 200,

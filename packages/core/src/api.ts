@@ -3,10 +3,12 @@
  * resource is NOT_FOUND; a refusal is a DomainError with a stable code (listed in docs/data-model.md).
  */
 import type * as C from '@pyb/contracts';
-import type { ShoeBundle } from '@pyb/fairness';
+import type { ShoeBundle, ShoeProof } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
+import type { CloseDeadlineCheck } from './use-cases/close-deadline';
+import type { SigningKeyAnswer } from './use-cases/signing-key';
 
 // ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
 // The core validates each again (ids, amounts, free text): it is called by more than the handlers.
@@ -21,6 +23,14 @@ export type CreateTableInput = Body<typeof C.CreateTableRequest>;
  * call). On a later round it must equal the fixed one.
  */
 export type OpenRoundInput = { tableId: string } & Body<typeof C.OpenRoundRequest>;
+
+/** Required to close a shoe the cut card has not ended (SHOE_CLOSE_REASONS of @pyb/contracts). */
+export type CloseShoeInput = { shoeId: string } & Body<typeof C.CloseShoeRequest>;
+
+/** A player's seed: 1..256 UTF-8 bytes of clean text, public once the shoe closes. */
+export type ContributeSeedInput = { shoeId: string } & Body<typeof C.ContributeSeedRequest>;
+
+export type ListShoesInput = { tableId: string } & Partial<z.output<typeof C.TableShoesQuery>>;
 
 export type BetInput = Body<typeof C.BetInput>;
 
@@ -70,6 +80,13 @@ export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
   replayed: boolean;
 };
 
+export type ContributionView = z.output<typeof C.Contribution>;
+export type ShoeSummaryView = z.output<typeof C.ShoeSummary>;
+export type ShoePageView = z.output<typeof C.ShoePage>;
+  /** True when the key had already been used for this same bet (nothing was debited again). */
+  replayed: boolean;
+};
+
 export type WalletTransactionResult = z.output<typeof C.WalletTransactionResponse> & { replayed: boolean };
 
 export interface ChainProblem {
@@ -100,8 +117,14 @@ export interface Core {
 
   openShoe(actor: Actor, input: { tableId: string }): Promise<ShoeView>;
   getShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;
-  /** Resumable: call again after a failure. */
-  closeShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;
+  /** Resumable: call again after a failure. An early close needs a reason. */
+  closeShoe(actor: Actor, input: CloseShoeInput): Promise<ShoeView>;
+  /** A player's seed for the shoe, before its first round. */
+  contributeSeed(actor: Actor, input: ContributeSeedInput): Promise<ContributionView>;
+  /** Every shoe of a table, by number, a page at a time. */
+  listShoes(actor: Actor, input: ListShoesInput): Promise<ShoePageView>;
+  /** The public proof of a closed shoe (no key needed: nothing personal in it). */
+  shoeProof(input: { shoeId: string }): Promise<ShoeProof>;
 
   openRound(actor: Actor, input: OpenRoundInput): Promise<RoundView>;
   getRound(actor: Actor, input: { roundId: string }): Promise<RoundView>;
@@ -125,4 +148,8 @@ export interface Core {
   recallPlayerRounds(actor: Actor, input: PlayerRecallQuery): Promise<PlayerRecall>;
   /** A closed shoe as one public bundle that `baccarat verify` checks offline. SHOE_NOT_CLOSED before. */
   exportAudit(actor: Actor, input: { shoeId: string }): Promise<ShoeBundle>;
+  /** A signing key (the current one, or the one named) with its certificate and validity (public). */
+  signingKey(input: { keyId?: string | undefined }): Promise<SigningKeyAnswer>;
+  /** Whether an ended shoe was closed by its deadline (the scheduled check; no caller, no actor). */
+  checkCloseDeadline(input: { shoeId: string }): Promise<CloseDeadlineCheck>;
 }

@@ -2,9 +2,22 @@
  * What the use cases persist (through the Store port). Field names are the stored attribute names;
  * docs/data-model.md describes the items, keys and sizes.
  */
-import type { AuditEventType, LedgerKind, RoundStatus, ShoeStatus, VoidReason } from '@pyb/contracts';
+import type {
+  AuditEventType,
+  LedgerKind,
+  RoundStatus,
+  ShoeCloseReason,
+  ShoeStatus,
+  VoidReason,
+} from '@pyb/contracts';
 import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
-import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
+import type {
+  BeaconRound,
+  KeyCertificate,
+  ShoeCloseStatement,
+  ShoeStatement,
+  SignedHead,
+} from '@pyb/fairness';
 
 export type Bets = Partial<Record<BetType, number>>;
 
@@ -20,6 +33,8 @@ export interface TableRecord {
   currentShoeId?: string;
   /** The round in play: set when it opens, cleared when it is settled or voided (one per table). */
   openRoundId?: string;
+  /** The last shoe closed at this table: the next statement links to its signed close head. */
+  lastShoe?: { shoeId: string; number: number; closeHead: string };
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
@@ -41,8 +56,27 @@ export interface ShoeRecord {
   /** base64 DER ECDSA signature of the statement. */
   signature: string;
   keyId: string;
-  /** Fixed when the first round opens (before the first card). */
+  /** The operator's client seed (its contribution, given with the first round), if it gave one. */
   clientSeed?: string;
+  /** Seeds contributed so far (numbers the next one). */
+  contributions?: number;
+  /**
+   * Set when the first round opens: no seed is taken after it. `beaconRound` is the first beacon round
+   * published `marginSeconds` after `at`; its signature fixes the order. `head`: the signed chain head
+   * after CONTRIBUTIONS_CLOSED (made right after the close; absent until then).
+   */
+  contributionsClosed?: {
+    at: string;
+    seq: number;
+    count: number;
+    digest: string;
+    beaconRound: number;
+    head?: SignedHead;
+  };
+  /** The beacon round once published and recorded (BEACON_RECORDED at `seq`), with the shoe entropy it gives. */
+  beacon?: BeaconRound & { seq: number };
+  /** hex: the text the random stream takes as its client input (fairness shoeEntropy). */
+  entropy?: string;
   /** Rounds opened on this shoe (numbers them). */
   rounds: number;
   /** The engine's shoe state after the last coup; absent before the first coup (burn not done). */
@@ -57,6 +91,10 @@ export interface ShoeRecord {
   cutIndex?: number;
   /** The signed audit head (close). */
   close?: { statement: ShoeCloseStatement; signature: string };
+  /** Why it was closed before the cut card ended it; absent for an ended shoe. */
+  closeReason?: ShoeCloseReason;
+  /** Voided rounds, revealed at close: how many, and what they would have netted the house. */
+  voids?: { count: number; houseNet: number };
 }
 
 /**
@@ -107,6 +145,8 @@ export interface RoundRecord {
   voidNote?: string;
   voidedAt?: string;
   refundsDigest?: string;
+  /** The chain head after ROUND_SETTLED or ROUND_VOIDED, signed with the statement key: the receipt. */
+  head?: SignedHead;
   /** Sequence numbers of this round's events in the shoe's audit chain. */
   audit: { opened: number; bettingClosed?: number; dealt?: number; settled?: number; voided?: number };
 }
@@ -216,4 +256,12 @@ export interface AuditRecord {
   event: string;
   prevHash: string;
   hash: string;
+}
+
+/** A signing-key generation's certificate (fairness KeyCertificate), kept in the audit table. */
+export interface KeyCertificateRecord {
+  generation: number;
+  certificate: KeyCertificate;
+  /** base64 DER ECDSA: by the previous generation, or by itself for generation 1. */
+  signature: string;
 }

@@ -18,6 +18,7 @@ import {
 import * as z from 'zod';
 import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
+import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
@@ -131,7 +132,7 @@ export const HeadStatementSchema = z
 export const SignedHeadSchema = z.object({ statement: HeadStatementSchema, signature: base64 }).strict();
 
 export const ContributionSchema = z
-  .object({ index: count, kind: z.enum(['PLAYER', 'OPERATOR']), seed: seedText })
+  .object({ index: count, kind: z.enum(CONTRIBUTION_KINDS), seed: seedText })
   .strict();
 
 export const BeaconRoundSchema = z

@@ -13,7 +13,8 @@ import { canonicalJson } from './canonical';
 export const SHOE_ENTROPY_SCHEME = 'pyb-shoe/2';
 
 /** Who gave a seed: a player (through the operator's front end) or the operator (its client seed). */
-export type ContributionKind = 'PLAYER' | 'OPERATOR';
+export const CONTRIBUTION_KINDS = ['PLAYER', 'OPERATOR'] as const;
+export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 
 export interface Contribution {
   /** 0-based, in the order the chain recorded them. */

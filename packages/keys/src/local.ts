@@ -78,6 +78,8 @@ export class LocalKeyService implements KeyService {
   private signing: Generation;
   /** Every generation seen in the folder, by key id. */
   private readonly known = new Map<string, PublicKey>();
+  /** Their private halves, by key id (a handover certifies the next generation with the previous). */
+  private readonly generations = new Map<string, Generation>();
 
   constructor(options: LocalKeyServiceOptions) {
     const env = options.env ?? process.env;
@@ -130,7 +132,9 @@ export class LocalKeyService implements KeyService {
       pem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
     };
     this.known.set(key.keyId, key);
-    return { generation, privateKey, key };
+    const loaded = { generation, privateKey, key };
+    this.generations.set(key.keyId, loaded);
+    return loaded;
   }
 
   /**
@@ -183,8 +187,11 @@ export class LocalKeyService implements KeyService {
     }
   }
 
-  async sign(message: Uint8Array): Promise<Signature> {
-    const { privateKey, key } = this.signing;
+  async sign(message: Uint8Array, keyId?: string): Promise<Signature> {
+    const generation = keyId === undefined ? this.signing : this.generations.get(keyId);
+    if (!generation)
+      throw new KeyServiceError('SIGNING_KEY_UNKNOWN', `no signing key ${keyId} in ${this.dir}`);
+    const { privateKey, key } = generation;
     const signature = signWith('sha256', message, { key: privateKey, dsaEncoding: 'der' });
     return { signature: new Uint8Array(signature), keyId: key.keyId };
   }

@@ -31,6 +31,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
   debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
   audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
+  // Signing-key certificates: append-only like the chains, so they live with them.
+  keyCertificate: (k) => ({ table: 'audit', pk: 'SIGNING-KEYS', sk: `G#${pad(k.generation, 6)}` }),
 };
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
@@ -108,6 +110,12 @@ export const ACCESS = {
     table: 'game',
     partition: `ROUND#${roundId}`,
     sortPrefix: 'P#',
+  }),
+  shoes: (tableId: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: `TABLE#${tableId}`,
+    sortPrefix: 'SHOE#',
   }),
   rounds: (shoeId: string): Access => ({
     table: 'game',

@@ -6,6 +6,7 @@
 import type {
   AuditRecord,
   DebtRecord,
+  KeyCertificateRecord,
   LedgerEntry,
   PositionRecord,
   RoundRecord,
@@ -23,6 +24,7 @@ export interface Entities {
   ledger: LedgerEntry;
   debt: DebtRecord;
   audit: AuditRecord;
+  keyCertificate: KeyCertificateRecord;
 }
 
 export interface EntityKeys {
@@ -34,6 +36,7 @@ export interface EntityKeys {
   ledger: { operatorId: string; playerId: string; key: string };
   debt: { shoeId: string; operatorId: string; playerId: string };
   audit: { shoeId: string; seq: number };
+  keyCertificate: { generation: number };
 }
 
 export type Entity = keyof Entities;
@@ -122,6 +125,8 @@ export interface Store {
 
   /** Positions of a round (strongly consistent). */
   listPositions(roundId: string): Promise<PositionRecord[]>;
+  /** Shoes of a table by number, a page at a time (an index: eventually consistent). */
+  listShoes(tableId: string, page: { limit: number; cursor?: string }): Promise<Page<ShoeRecord>>;
   /** Rounds of a shoe in order (an index: eventually consistent). */
   listRounds(shoeId: string): Promise<RoundRecord[]>;
   /** A player's positions, newest first (an index: eventually consistent). */

@@ -1,3 +1,4 @@
+import { digest } from '@pyb/fairness';
 /**
  * Deferred commission (seed 000): owed per player per shoe, collected when the shoe ends or the player
  * leaves the table. The wallet always covers it (a bet or a debit never takes what is owed), so a
@@ -58,13 +59,13 @@ export async function collectDebt(
       ...plan.ops,
     ];
     if (leaving) {
+      const collection = { id: debt.playerId, commission: debt.owed, ledgerSeq: plan.entry.seq };
       ops.push(
         putAudit(
+          // Public in the shoe's proof: who and how much only through a digest.
           await nextAudit(ctx.store, debt.shoeId, 'PLAYER_LEFT', undefined, at, {
             tableId: leaving.tableId,
-            playerId: debt.playerId,
-            commission: debt.owed,
-            ledgerSeq: plan.entry.seq,
+            collectionDigest: digest([collection]),
           }),
         ),
       );

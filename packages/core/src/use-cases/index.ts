@@ -4,14 +4,17 @@
  * wires them all for one process: the local server's seeding, tests, the CLI).
  */
 export { checkShoeChain } from './check-chain';
+export { checkCloseDeadline } from './close-deadline';
 export { leaveTable } from './commission';
+export { contributeSeed } from './contributions';
 export { type CoreDeps, type Ctx, context } from './context';
-export { exportAudit } from './export-audit';
+export { exportAudit, shoeProof } from './export-audit';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
 export { resolveRound } from './resolve';
 export { getRound, openRound, placeBet } from './rounds';
 export { getScoreboard } from './scoreboard';
+export { listShoes } from './shoe-list';
 export { closeShoe, getShoe, openShoe } from './shoes';
 export { signingKey } from './signing-key';
 export { createTable, getTable } from './tables';

@@ -21,9 +21,12 @@ import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions, totalsOf } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
+import { scheduleCloseDeadline } from './close-deadline';
 import { type Ctx, conflict, requestHash } from './context';
 import { planPositionMovement } from './position-movement';
+import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
+import { shoeWithOrder } from './shoe-order';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
@@ -31,7 +34,7 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
     let progressed = true;
     switch (round.status) {
       case 'SETTLED':
-        return roundView(round, await ctx.store.listPositions(round.roundId));
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
       case 'VOIDING':
       case 'VOIDED':
         throw conflict('ROUND_VOIDED', `round ${round.roundId} was voided`);
@@ -70,10 +73,10 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   const betsDigest = betsDigestOf(recordedPositions(positions));
   const at = ctx.now();
+  // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
   const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
     betsDigest,
     positions: positions.length,
-    stake: positions.reduce((s, p) => s + p.stake, 0),
   });
   return tryTransact(ctx.store, [
     {
@@ -89,7 +92,7 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
 
 /** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
 async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const shoe = (await ctx.store.get('shoe', { shoeId: round.shoeId }))!;
+  const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
   const deck = await ctx.decks.order(shoe);
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
@@ -113,6 +116,7 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     last: coup.last,
     ...(first && { burn: deck.burn }),
   });
+  if (coup.last) await scheduleCloseDeadline(ctx, shoe, at);
   return tryTransact(ctx.store, [
     {
       kind: 'update',
@@ -219,7 +223,7 @@ async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const at = ctx.now();
   const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {
     settlementsDigest,
-    totals,
+    positions: positions.length,
   });
   return tryTransact(ctx.store, [
     {

@@ -18,6 +18,7 @@ import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } fro
 import { roundView } from '../views';
 import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { planPositionMovement } from './position-movement';
+import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -32,7 +33,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
     let progressed = true;
     switch (round.status) {
       case 'VOIDED':
-        return roundView(round, await ctx.store.listPositions(round.roundId));
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
       case 'DEALT':
       case 'SETTLED':
         throw conflict('ROUND_ALREADY_DEALT', `round ${round.roundId} was dealt; it can no longer be voided`);
@@ -126,7 +127,6 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     ...(round.voidNote && { note: round.voidNote }),
     refundsDigest,
     positions: positions.length,
-    refunded: positions.reduce((s, p) => s + p.stake, 0),
   });
   return tryTransact(ctx.store, [
     {
