@@ -8,7 +8,8 @@
  */
 
 import type { Beacon, BeaconAnswer, Clock } from '@pyb/core';
-import { type BeaconNetwork, QUICKNET, roundTime } from '@pyb/fairness';
+import { type BeaconNetwork, QUICKNET } from '@pyb/fairness';
+import { notYet } from './pending';
 
 /** The League of Entropy's public relays, in the order they are tried. */
 export const DRAND_RELAYS: readonly string[] = [
@@ -63,15 +64,8 @@ export class HttpBeacon implements Beacon {
   }
 
   async round(round: number): Promise<BeaconAnswer> {
-    const due = roundTime(this.net, round) * 1000;
-    const now = this.clock.now().getTime();
-    if (now < due) {
-      return {
-        status: 'PENDING',
-        retryAfterSeconds: Math.max(1, Math.ceil((due - now) / 1000)),
-        reason: `round ${round} is published at ${new Date(due).toISOString()}`,
-      };
-    }
+    const early = notYet(this.net, round, this.clock);
+    if (early) return early;
     const failures: string[] = [];
     for (const relay of this.relays) {
       const url = this.url(relay, round);

@@ -5,10 +5,12 @@
  * production: its key holder could compute any round in advance.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Beacon, BeaconAnswer, Clock } from '@pyb/core';
-import { type BeaconNetwork, beaconSigner, localBeaconNetwork, roundTime } from '@pyb/fairness';
+import { type BeaconNetwork, beaconSigner, localBeaconNetwork } from '@pyb/fairness';
+import { createOnce } from '@pyb/keys';
+import { notYet } from './pending';
 
 export interface LocalBeaconOptions {
   /** Folder of its key, e.g. `.data/beacon` (created if missing). */
@@ -25,19 +27,6 @@ interface KeyFile {
   secretKey: string;
   genesisTime: number;
   period: number;
-}
-
-/** Writes `data` to `path` unless it exists; atomic, so concurrent first starts agree on one key. */
-function createOnce(path: string, data: string): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  try {
-    linkSync(tmp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(tmp);
-  }
 }
 
 export class LocalBeacon implements Beacon {
@@ -71,15 +60,11 @@ export class LocalBeacon implements Beacon {
   }
 
   async round(round: number): Promise<BeaconAnswer> {
-    const due = roundTime(this.net, round) * 1000;
-    const now = this.clock.now().getTime();
-    if (now < due) {
-      return {
-        status: 'PENDING',
-        retryAfterSeconds: Math.max(1, Math.ceil((due - now) / 1000)),
-        reason: `round ${round} is published at ${new Date(due).toISOString()}`,
-      };
-    }
-    return { status: 'PUBLISHED', round: { round, signature: this.sign(round) } };
+    return (
+      notYet(this.net, round, this.clock) ?? {
+        status: 'PUBLISHED',
+        round: { round, signature: this.sign(round) },
+      }
+    );
   }
 }

@@ -69,6 +69,14 @@ describe('baccarat verify', () => {
     expect(stdout).toMatch(/\nVERIFIED: all \d+ checks passed, signed by keys you trust\n$/);
   });
 
+  it('takes the key as GET /v1/signing-key answers it (JSON with a pem)', async () => {
+    const json = write('signing-key.json', {
+      keyId: 'local:example',
+      pem: readFileSync(OPERATOR_KEY, 'utf8'),
+    });
+    expect((await cli(['verify', BUNDLE, '--public-key', json])).code).toBe(0);
+  });
+
   it('verifies the public proof the same way', async () => {
     const { code, stdout } = await cli(['verify', PROOF, '--public-key', OPERATOR_KEY]);
     expect(code).toBe(0);

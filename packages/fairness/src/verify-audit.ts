@@ -301,14 +301,12 @@ function checkHeads(
 ) {
   const numberOf = new Map(evidence.rounds.map((r) => [r.roundId, r.number]));
   const seen = new Set<number>();
-  raw.forEach((head, i) => {
+  for (const head of raw) {
     const s = head.statement;
-    const label = s.roundId
-      ? `heads.round.${numberOf.get(s.roundId) ?? s.roundId}`
-      : `heads.${i}.contributions`;
+    const label = s.roundId ? `heads.round.${numberOf.get(s.roundId) ?? s.roundId}` : 'heads.contributions';
     seen.add(s.seq);
     report.try(label, () => headProblem(evidence, head, list, keys));
-  });
+  }
   // Every close of contributions and every finished round has its signed head.
   const missing = list.filter(
     (e, seq) =>

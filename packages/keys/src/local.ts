@@ -19,9 +19,10 @@ import {
   randomBytes,
   sign as signWith,
 } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
+import { createOnce } from './create-once';
 import { KeyServiceError } from './errors';
 import { SEED_BYTES } from './seed';
 
@@ -36,19 +37,6 @@ export interface LocalKeyServiceOptions {
   stage?: string;
   /** Environment checked for NODE_ENV=production and a Lambda runtime (defaults to process.env). */
   env?: Record<string, string | undefined>;
-}
-
-/** Writes `data` to `path` unless it exists; atomic, so concurrent first starts agree on one key. */
-function createOnce(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  try {
-    linkSync(tmp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(tmp);
-  }
 }
 
 const newSigningKeyPem = (): string =>

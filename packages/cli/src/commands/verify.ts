@@ -19,8 +19,8 @@ signed round heads and the signed close. Prints every check, then the verdict:
   failed     (exit 1) some check failed
   untrusted  (exit 3) every check passed, but against keys (or a beacon) you did not say to trust:
                       consistent, which anyone with a key of their own can make a forgery
-  --public-key FILE    the operator's published key (PEM or base64 SPKI); repeat for several. A key
-                       generation certified by a trusted one is trusted too
+  --public-key FILE    the operator's published key (PEM, base64 SPKI, or the JSON GET /v1/signing-key
+                       answers); repeat for several. A generation certified by a trusted one is trusted too
   --receipt FILE       a signed head kept from a resolve or void answer; it must match the chain
   --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head
   --trust-beacon HASH  trust a beacon network other than drand quicknet (a local beacon in development)`;
@@ -47,6 +47,18 @@ async function readJson(path: string, io: CommandIo, what: string): Promise<unkn
   } catch (error) {
     throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** A key file: PEM, base64 SPKI, or the JSON GET /v1/signing-key answers (its `pem`). */
+function keyText(text: string): string {
+  if (!text.trimStart().startsWith('{')) return text;
+  try {
+    const pem = (JSON.parse(text) as { pem?: unknown }).pem;
+    if (typeof pem === 'string') return pem;
+  } catch {
+    // not JSON after all: checked as a key below
+  }
+  return text;
 }
 
 const LABEL = { pass: 'PASS ', fail: 'FAIL ', untrusted: 'TRUST' } as const;
@@ -84,7 +96,7 @@ export const verifyCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give one bundle or proof file (or - for stdin)');
     const text = await readInput(positionals[0]!, io, 'bundle');
     const trusted: string[] = [];
-    for (const file of values['public-key'] ?? []) trusted.push(await readInput(file, io, 'key'));
+    for (const file of values['public-key'] ?? []) trusted.push(keyText(await readInput(file, io, 'key')));
     try {
       checkTrustedKeys(trusted);
     } catch (error) {

@@ -17,7 +17,7 @@ import {
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { ContributionView } from '../api';
-import { chainRecord, nextAudit, putAudit } from '../audit-chain';
+import { chainRecord, eventAt, latest, nextAudit, putAudit } from '../audit-chain';
 import type { AuditRecord, ShoeRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { parseAuditLog } from '../replay/audit-log';
@@ -76,7 +76,7 @@ export async function contributeSeed(
         seed,
         seq: record.seq,
         head: record.hash,
-        at: (JSON.parse(record.event) as { at: string }).at,
+        at: eventAt(record)!,
       };
     }
     await backoff(attempt);
@@ -109,10 +109,10 @@ export async function closeContributions(
   const count = shoe.contributions ?? 0;
   const contributions = await recordedContributions(ctx, shoe.shoeId);
   if (contributions.length !== count) return false; // a contribution is being written: read again
-  const at = ctx.now();
   const records: AuditRecord[] = [];
   const head = await ctx.store.auditHead(shoe.shoeId);
   if (!head) throw new Error(`shoe ${shoe.shoeId} has no audit chain`);
+  const at = latest(ctx.now(), eventAt(head) ?? ctx.now());
   let prev: { seq: number; hash: string } = head;
   if (operatorSeed !== undefined) {
     const own: Contribution = { index: count, kind: 'OPERATOR', seed: operatorSeed };

@@ -12,7 +12,7 @@ import {
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import { type CloseShoeInput, SHOE_CLOSE_REASONS, type ShoeView } from '../api';
-import { chainRecord, nextAudit, putAudit } from '../audit-chain';
+import { chainRecord, eventAt, latest, nextAudit, putAudit } from '../audit-chain';
 import { DomainError } from '../errors';
 import type { ShoeRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
@@ -59,8 +59,8 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const commitment = commitmentOf(seed);
   seed.fill(0);
   // Certified before the statement is dated: a key signs only inside its validity interval.
-  const { keyId } = (await certifiedKey(ctx)).certificate;
-  const openedAt = ctx.now();
+  const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
+  const openedAt = latest(ctx.now(), validFrom);
   const statement = shoeStatement({
     shoeId,
     tableId: table.tableId,
@@ -210,19 +210,27 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
   const deck = shoe.entropy ? await ctx.decks.order(shoe) : undefined;
   const voids = deck ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
   // Certified before the close is dated: a key signs only inside its validity interval.
-  const { keyId } = (await certifiedKey(ctx)).certificate;
-  const closedAt = ctx.now();
-  const record = await nextAudit(ctx.store, shoe.shoeId, 'SHOE_CLOSED', undefined, closedAt, {
-    serverSeed: bytesToHex(serverSeed),
-    commitment: shoe.commitment,
-    cutIndex: deck?.cutIndex ?? null,
-    rounds: shoe.rounds,
-    coups: shoe.state?.coups ?? 0,
-    voids: voids.count,
-    // Who paid what stays out of the public chain: only the digest of the collections.
-    commission: { digest: digest(collected) },
-    ...(shoe.closeReason !== undefined && { early: shoe.closeReason }),
-  });
+  const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
+  const record = await nextAudit(
+    ctx.store,
+    shoe.shoeId,
+    'SHOE_CLOSED',
+    undefined,
+    latest(ctx.now(), validFrom),
+    {
+      serverSeed: bytesToHex(serverSeed),
+      commitment: shoe.commitment,
+      cutIndex: deck?.cutIndex ?? null,
+      rounds: shoe.rounds,
+      coups: shoe.state?.coups ?? 0,
+      voids: voids.count,
+      // Who paid what stays out of the public chain: only the digest of the collections.
+      commission: { digest: digest(collected) },
+      ...(shoe.closeReason !== undefined && { early: shoe.closeReason }),
+    },
+  );
+  // The close is dated as SHOE_CLOSED (nextAudit keeps the chain's times from going back).
+  const closedAt = eventAt(record)!;
   const statement: ShoeCloseStatement = {
     scheme: SHOE_CLOSE_SCHEME,
     shoeId: shoe.shoeId,

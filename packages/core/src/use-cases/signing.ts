@@ -13,6 +13,7 @@ import {
   type SignedHead,
   type SignedHeadEvent,
 } from '@pyb/fairness';
+import { eventAt, latest } from '../audit-chain';
 import { DomainError } from '../errors';
 import type { AuditRecord, KeyCertificateRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
@@ -113,6 +114,8 @@ export async function signHead(
   type: SignedHeadEvent,
 ): Promise<SignedHead> {
   const { certificate } = await certifiedKey(ctx);
+  // Never dated before the event it covers or before its key's validity (clocks of two functions differ).
+  const at = latest(ctx.now(), eventAt(record) ?? certificate.validFrom, certificate.validFrom);
   const statement: HeadStatement = {
     scheme: HEAD_SCHEME,
     shoeId: shoe.shoeId,
@@ -121,7 +124,7 @@ export async function signHead(
     type,
     roundId: record.roundId ?? null,
     head: record.hash,
-    at: ctx.now(),
+    at,
     keyId: certificate.keyId,
   };
   const signed = await signCertified(ctx, headStatementBytes(statement));
