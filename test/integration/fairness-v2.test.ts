@@ -47,7 +47,9 @@ afterAll(async () => {
 });
 
 const newTable = async (c = core) =>
-  (await c.createTable(boss, { name: 'V2', variant: 'mini', config: CONFIG })).tableId;
+  (await c.createTable(boss, { name: 'V2', variant: 'custom', config: CONFIG })).tableId;
+/** The configuration the tables above get (a custom one-deck table). */
+const TABLE = () => tablePreset('custom', { ...CONFIG, name: 'V2' });
 const trust = () => ({ trustedBeacons: [stack.beacon.network().chainHash] });
 
 /** A beacon that has nothing yet, or answers with a signature of another round. */
@@ -148,7 +150,7 @@ describe('the beacon round', () => {
         actor: op,
         tableId,
         players: PLAYERS,
-        config: tablePreset('mini', CONFIG),
+        config: TABLE(),
         seed: 'x',
         maxRounds: 3,
       });
@@ -185,7 +187,7 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
       actor: op,
       tableId,
       players: PLAYERS,
-      config: tablePreset('mini', CONFIG),
+      config: TABLE(),
       seed: 'whole',
       voidRounds: [2],
     });
