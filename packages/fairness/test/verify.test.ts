@@ -152,9 +152,9 @@ describe('verifyShoe on an honest shoe', () => {
       const big = position.settlement!.bets.find((b) => b.type === 'BIG')!;
       big.payout += 1;
       position.settlement!.payout += 1;
-      expect(failed(verifyShoe(forged, TRUST).checks).some((id) => id.endsWith('player.player-4.payout'))).toBe(
-        true,
-      );
+      expect(
+        failed(verifyShoe(forged, TRUST).checks).some((id) => id.endsWith('player.player-4.payout')),
+      ).toBe(true);
     }
   });
 
