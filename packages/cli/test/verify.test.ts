@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tablePreset } from '@pyb/engine';
-import { buildDemoBundle, hexToBytes, QUICKNET, type ShoeBundle } from '@pyb/fairness';
+import {
+  buildDemoBundle,
+  bytesToBase64,
+  closeStatementBytes,
+  eventHash,
+  headStatementBytes,
+  hexToBytes,
+  QUICKNET,
+  type ShoeBundle,
+} from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from './run-cli';
 
@@ -27,8 +36,11 @@ const write = (name: string, value: unknown) => {
 
 /** The example shoe made again, the same way, under a key of the forger's own. */
 let forged: ShoeBundle;
+const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const FORGER_PEM = key.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+const forgerSign = (m: Uint8Array) =>
+  new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' }));
 beforeAll(async () => {
-  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   forged = await buildDemoBundle({
     serverSeed: hexToBytes('00'.repeat(32)),
     shoeId: 'shoe-example-1',
@@ -39,8 +51,8 @@ beforeAll(async () => {
     keys: [
       {
         keyId: 'local:example',
-        publicKey: key.publicKey.export({ format: 'pem', type: 'spki' }) as string,
-        sign: (m) => new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' })),
+        publicKey: FORGER_PEM,
+        sign: forgerSign,
         validFrom: '2024-03-01T00:00:00.000Z',
       },
     ],
@@ -100,6 +112,44 @@ describe('baccarat verify', () => {
     const pinned = await cli(['verify', path, '--public-key', OPERATOR_KEY, '--json']);
     expect(pinned.code).toBe(1);
     expect(JSON.parse(pinned.stdout)).toMatchObject({ verdict: 'failed', failed: ['keys.trusted'] });
+  });
+
+  it('a bet taken after the deal (BETTING_CLOSED moved after COUP_DEALT), relinked and re-signed with the key: exit 1, the order named', async () => {
+    // The insider holds the signing key (here: the forger's shoe, trusted as if it were the operator's).
+    const b = structuredClone(forged);
+    const round = b.rounds[2]!;
+    const events = b.audit.events;
+    const at = (type: string) =>
+      events.findIndex((e) => e.event.roundId === round.roundId && e.event.type === type);
+    const [closed, dealt] = [at('BETTING_CLOSED'), at('COUP_DEALT')];
+    [events[closed], events[dealt]] = [events[dealt]!, events[closed]!];
+    for (const [i, e] of events.entries()) e.event.seq = i;
+    [events[closed]!.event.at, events[dealt]!.event.at] = [events[dealt]!.event.at, events[closed]!.event.at];
+    let prev = b.statement.commitment;
+    for (const e of events) {
+      e.prevHash = prev;
+      e.hash = eventHash(prev, e.event);
+      prev = e.hash;
+    }
+    for (const h of b.heads) {
+      h.statement.head = events[h.statement.seq]!.hash;
+      h.signature = bytesToBase64(forgerSign(headStatementBytes(h.statement)));
+    }
+    b.audit.close.head = prev;
+    b.audit.signature = bytesToBase64(forgerSign(closeStatementBytes(b.audit.close)));
+    const { code, stdout } = await cli([
+      'verify',
+      write('reordered.json', b),
+      '--public-key',
+      write('forger.pem', FORGER_PEM),
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      new RegExp(`^FAIL {3}audit\\.round\\.${round.number}\\.order +.*COUP_DEALT < BETTING_CLOSED`, 'm'),
+    );
+    expect(stdout).toMatch(/^PASS {3}audit\.chain /m);
+    expect(stdout).toMatch(/^PASS {3}audit\.close\.signature /m);
+    expect(stdout).toMatch(/\nNOT VERIFIED: /);
   });
 
   it('exits 1 and names the checks when a payout was tampered with', async () => {

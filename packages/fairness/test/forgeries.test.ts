@@ -17,8 +17,16 @@ import {
   verifyShoe,
 } from '../src/index';
 import { clone, demoBundle, rechain, testBeacon, testKey } from './helpers';
+import { independentVerify } from './independent';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
+
+/**
+ * What the second implementation (test/independent.ts, written from docs/provably-fair.md alone)
+ * refuses in the same evidence: the doc is enough to catch each forgery.
+ */
+const independently = (b: ShoeBundle, trusted: string[], receipts: ShoeBundle['heads'] = []) =>
+  independentVerify(b, { trustedKeys: trusted, receipts });
 
 const BEACON = testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
@@ -67,14 +75,18 @@ describe('forgeries by an insider with database write access and the signing key
     [events[closed!.i], events[dealt!.i]] = [events[dealt!.i]!, events[closed!.i]!];
     events[closed!.i]!.event.seq = closed!.i;
     events[dealt!.i]!.event.seq = dealt!.i;
+    // And their times, so that no time goes back: only the order gives it away.
+    [events[closed!.i]!.event.at, events[dealt!.i]!.event.at] = [closed!.e.event.at, dealt!.e.event.at];
     cover(b, GEN1, { heads: true });
     const ids = failed(verifyShoe(b, OPERATOR).checks);
     expect(ids).toContain(`audit.round.${round.number}.order`);
     expect(ids).toContain('audit.order');
+    expect(ids).not.toContain('audit.times');
     const detail = verifyShoe(b, OPERATOR).checks.find(
       (c) => c.id === `audit.round.${round.number}.order`,
     )!.detail;
     expect(detail).toMatch(/COUP_DEALT < BETTING_CLOSED/);
+    expect(independently(b, [GEN1.pem])).toEqual([`audit.round.${round.number}.order`]);
   });
 
   it('back-dated close with a newer key: a position removed after a rotation, the close re-signed by generation 2 with the old date', async () => {
@@ -100,6 +112,7 @@ describe('forgeries by an insider with database write access and the signing key
       /dated .* but generation 2 \(key-2\) is valid 2026-01-01T00:00:00.000Z \.\. now only/,
     );
     expect(ids).toContain(`heads.round.${round.number}`);
+    expect(independently(b, [GEN1.pem, gen2.pem])).toEqual(['audit.close.key', 'heads', 'heads.complete']);
   });
 
   it('a close signed by a generation two steps after the statement’s key', async () => {
@@ -108,6 +121,7 @@ describe('forgeries by an insider with database write access and the signing key
     const b = clone(await demoBundle({ keys: [GEN1, gen2, gen3], beacon: BEACON, rounds: 30 }));
     expect(b.audit.close.keyId).toBe('key-3');
     expect(failed(verifyShoe(b, OPERATOR).checks)).toEqual(['audit.close.key']);
+    expect(independently(b, [GEN1.pem])).toEqual(['audit.close.key']);
   });
 
   it('an event naming another shoe (copied in from a shoe with a better outcome)', () => {
@@ -120,6 +134,7 @@ describe('forgeries by an insider with database write access and the signing key
     expect(checks.find((c) => c.id === 'audit.shoe')!.detail).toMatch(
       /names shoe shoe-other, not shoe-demo-1/,
     );
+    expect(independently(b, [GEN1.pem])).toEqual(['audit.shoe']);
   });
 
   it('seq gaps: an event deleted and the chain relinked over the hole', () => {
@@ -135,6 +150,7 @@ describe('forgeries by an insider with database write access and the signing key
     expect(verifyShoe(b, OPERATOR).checks.find((c) => c.id === 'audit.seq')!.detail).toBe(
       `event #${settledAt} of the chain has sequence number ${settledAt + 1}`,
     );
+    expect(independently(b, [GEN1.pem])).toContain('audit.seq');
   });
 
   it('seq renumbered to hide nothing but still out of step', () => {
@@ -142,6 +158,7 @@ describe('forgeries by an insider with database write access and the signing key
     b.audit.events[9]!.event.seq = 99;
     cover(b, GEN1, { heads: true });
     expect(failed(verifyShoe(b, OPERATOR).checks)).toContain('audit.seq');
+    expect(independently(b, [GEN1.pem])).toContain('audit.seq');
   });
 
   describe('a rewrite of the shoe while it was open, after a round head was signed', () => {
@@ -174,6 +191,7 @@ describe('forgeries by an insider with database write access and the signing key
       expect(checks.find((c) => c.id === `heads.round.${round.number}`)!.detail).toMatch(
         /the chain was rewritten after this head was signed/,
       );
+      expect(independently(b, [GEN1.pem])).toContain('heads');
     });
 
     it('with every stored head re-signed too, the receipt the operator kept refuses it', () => {
@@ -187,6 +205,8 @@ describe('forgeries by an insider with database write access and the signing key
       // ... but not with what was handed out when the rounds were settled.
       const checks = verifyShoe(b, { ...OPERATOR, receipts: [receipt, later] }).checks;
       expect(failed(checks)).toEqual(['receipt.1', 'receipt.2']);
+      expect(independently(b, [GEN1.pem])).toEqual([]);
+      expect(independently(b, [GEN1.pem], [receipt, later])).toEqual(['receipt.1', 'receipt.2']);
       // The honest chain agrees with the same receipts.
       expect(failed(verifyShoe(clone(honest), { ...OPERATOR, receipts: [receipt, later] }).checks)).toEqual(
         [],
@@ -203,6 +223,9 @@ describe('forgeries by an insider with database write access and the signing key
     const pinned = verifyShoe(forged, OPERATOR);
     expect(pinned.verdict).toBe('failed');
     expect(failed(pinned.checks)).toEqual(['keys.trusted']);
+    expect(independently(forged, [])).toEqual(['keys.trusted']);
+    expect(independently(forged, [GEN1.pem])).toEqual(['keys.trusted']);
+    expect(independently(honest, [GEN1.pem])).toEqual([]);
   });
 
   it('a certificate for a newer key made by that key itself', async () => {
@@ -211,5 +234,18 @@ describe('forgeries by an insider with database write access and the signing key
     // Re-signed by generation 2, not by generation 1 which alone may certify it.
     b.keys[1]!.signature = bytesToBase64(gen2.sign(keyCertificateBytes(b.keys[1]!.certificate)));
     expect(failed(verifyShoe(b, OPERATOR).checks)).toContain('keys.chain');
+    expect(independently(b, [GEN1.pem])).toContain('keys.chain');
+  });
+
+  it('a void note with a lone surrogate written straight into the table: refused, never a crash', async () => {
+    // The API refuses such a note (RFC 8785 has no form for it); an insider writing the item directly
+    // gets a chain no verifier can hash.
+    const b = clone(await demoBundle({ keys: [GEN1], beacon: BEACON, rounds: 8, voided: [3] }));
+    const voided = b.audit.events.find((e) => e.event.type === 'ROUND_VOIDED')!;
+    voided.event.data = { ...(voided.event.data as object), note: 'dealer \ud800 slip' };
+    const checks = verifyShoe(b, OPERATOR).checks;
+    expect(failed(checks)).toEqual(['audit.chain']);
+    expect(checks.find((c) => c.id === 'audit.chain')!.detail).toMatch(/event \d+: Lone surrogate/);
+    expect(independently(b, [GEN1.pem])).toContain('audit.chain');
   });
 });

@@ -40,6 +40,7 @@ import {
   independentRoundOrderOk,
   independentShoe,
   independentSignatureOk,
+  independentVerify,
   jcs,
 } from './independent';
 
@@ -407,6 +408,19 @@ describe('the example bundle (drand quicknet round 5928395)', () => {
         shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length),
       );
     }
+  });
+
+  it('the whole independent verifier (§4.2, §5, §11 from the doc) passes it and its proof, and trusts only the given key', () => {
+    const proof = JSON.parse(readFileSync(new URL('../examples/shoe-proof.json', import.meta.url), 'utf8'));
+    expect(independentVerify(bundle, { trustedKeys: [operatorKey] })).toEqual([]);
+    expect(independentVerify(proof, { trustedKeys: [operatorKey] })).toEqual([]);
+    expect(independentVerify(proof, { trustedKeys: [] })).toEqual(['keys.trusted']);
+    const receipt = bundle.heads[7]!;
+    expect(independentVerify(bundle, { trustedKeys: [operatorKey], receipts: [receipt] })).toEqual([]);
+    const moved = { ...receipt, statement: { ...receipt.statement, seq: receipt.statement.seq - 1 } };
+    expect(independentVerify(bundle, { trustedKeys: [operatorKey], receipts: [moved] })).toEqual([
+      'receipt.1',
+    ]);
   });
 
   it('the independent JCS agrees with the library on the statement and the events', () => {
