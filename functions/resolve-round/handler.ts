@@ -6,13 +6,16 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 
-export const handler = httpHandler('resolve-round', ENDPOINTS['resolve-round'], ({ context, actor, params }) =>
-  resolveRound(
-    useCases(context, keysOf(context), {
-      beacon: beaconOf(context),
-      closeDeadlines: closeDeadlinesOf(context),
-    }),
-    actor,
-    params,
-  ),
+export const handler = httpHandler(
+  'resolve-round',
+  ENDPOINTS['resolve-round'],
+  ({ context, actor, params }) =>
+    resolveRound(
+      useCases(context, keysOf(context), {
+        beacon: beaconOf(context),
+        closeDeadlines: closeDeadlinesOf(context),
+      }),
+      actor,
+      params,
+    ),
 );

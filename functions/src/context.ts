@@ -94,7 +94,8 @@ const NO_KEYS: KeyService = new Proxy({} as KeyService, {
 
 /** The settings of the fairness scheme a deployment may tune (numbers from the environment). */
 function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> {
-  const number = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : Number(env[name]));
+  const number = (name: string) =>
+    env[name] === undefined || env[name] === '' ? undefined : Number(env[name]);
   const margin = number('BEACON_MARGIN_SECONDS');
   const wait = number('BEACON_WAIT_MS');
   const deadline = number('SHOE_CLOSE_DEADLINE_SECONDS');

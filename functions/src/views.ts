@@ -6,11 +6,10 @@ import type * as z from 'zod';
  * Domain objects -> the HTTP contract's shapes. Only mapping: no rule lives here, and the response
  * schema (validated on the way out) strips anything a view forgets to leave out.
  */
-export const signingKeyView = ({
-  key,
-  certificate,
-  validUntil,
-}: SigningKeyAnswer): z.input<typeof SigningKey> => ({
+export const signingKeyView = (
+  { key, certificate, validUntil }: SigningKeyAnswer,
+  beacon: z.input<typeof SigningKey>['beacon'],
+): z.input<typeof SigningKey> => ({
   keyId: key.keyId,
   algorithm: 'ECDSA_SHA_256',
   curve: 'P-256',
@@ -22,4 +21,5 @@ export const signingKeyView = ({
   certificate: certificate
     ? { certificate: certificate.certificate, signature: certificate.signature }
     : null,
+  beacon,
 });

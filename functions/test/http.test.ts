@@ -35,6 +35,7 @@ const GOOD = {
   validFrom: null,
   validUntil: null,
   certificate: null,
+  beacon: null,
 } as const;
 const contract = {
   summary: 't',

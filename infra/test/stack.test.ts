@@ -410,7 +410,11 @@ describe('functions', () => {
         .map((f) => base.props(f).FunctionName)
         .sort(),
     ).toEqual(
-      [...ROUTES.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe', 'pyb-dev-check-shoe-closed'].sort(),
+      [
+        ...ROUTES.map((r) => `pyb-dev-${r.handler}`),
+        'pyb-dev-archive-shoe',
+        'pyb-dev-check-shoe-closed',
+      ].sort(),
     );
   });
 

@@ -11,7 +11,7 @@ import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { LocalAuditArchive } from '@pyb/archive';
 import { archiveKey } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
-import { type Check, canonicalJson, verifyBundle } from '@pyb/fairness';
+import { canonicalJson, verifyShoe } from '@pyb/fairness';
 import { archiveStreamHandler } from '@pyb/functions/archive-stream';
 import { logger } from '@pyb/functions/logger';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -111,7 +111,12 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
     const bundle = JSON.parse(stored);
     expect(bundle.rounds).toHaveLength(4);
     const pem = (await stack.keys.publicKey()).pem;
-    expect(verifyBundle(bundle, { trustedPublicKey: [pem] }).filter((c: Check) => !c.ok)).toEqual([]);
+    const verified = verifyShoe(bundle, {
+      trustedPublicKey: [pem],
+      trustedBeacons: [bundle.statement.beacon.chainHash],
+    });
+    expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verified.verdict).toBe('verified');
 
     const meta = JSON.parse(readFileSync(`${path}.meta.json`, 'utf8'));
     expect(meta.retainUntil).toBe(new Date(NOW.getTime() + RETENTION_DAYS * 86_400_000).toISOString());

@@ -4,7 +4,6 @@
  * receipts, close re-walking the chain, early closes with a reason, linked and listed shoes, the close
  * deadline, revealed voids, and the public proof the one verifier checks.
  */
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Beacon, Core, DomainError, RoundView, ShoeView } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import {
@@ -18,9 +17,9 @@ import {
 } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
-import { createTestStack, TEST_BEACON, type TestStack } from '../support/dynamodb';
 import { codeOf, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { createTestStack, TEST_BEACON, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;
@@ -123,10 +122,10 @@ describe('the beacon round', () => {
     ]);
     const stored = await stack.store.get('shoe', { shoeId: shoe.shoeId });
     expect([stored?.entropy, stored?.state, stored?.beacon]).toEqual([undefined, undefined, undefined]);
-    expect((await waiting.getRound(op, { roundId: round.roundId })).phase).toBe('CLOSED');
+    expect((await waiting.getRound(op, { roundId: round.roundId })).status).toBe('CLOSED');
     // Once the round is out, the same call goes on: nothing was lost.
     const resolved = await core.resolveRound(op, { roundId: round.roundId });
-    expect(resolved.phase).toBe('SETTLED');
+    expect(resolved.status).toBe('SETTLED');
   });
 
   it('a signature that does not verify (a lying relay) is refused, never used: BEACON_INVALID', async () => {
@@ -225,20 +224,18 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
   });
 
   it('close re-walks the chain: an audit event rewritten after its round head was signed is not signed over', async () => {
-    const doc = DynamoDBDocumentClient.from(stack.tables.client);
-    const TableName = stack.tables.names.audit;
     const seq = rounds[0]!.view.head!.statement.seq - 1; // the COUP_DEALT before ROUND_SETTLED
     const Key = { pk: `SHOE#${first.shoeId}`, sk: `E#${String(seq).padStart(6, '0')}` };
-    const { Item } = await doc.send(new GetCommand({ TableName, Key }));
-    const edited = structuredClone(Item!);
+    const Item = (await stack.raw.get('audit', Key))!;
+    const edited = structuredClone(Item) as { event: string };
     edited.event = edited.event.replace('"cutCardOut":false', '"cutCardOut":true');
-    expect(edited.event).not.toBe(Item!.event);
-    await doc.send(new PutCommand({ TableName, Item: edited }));
+    expect(edited.event).not.toBe(Item.event);
+    await stack.raw.put('audit', edited);
     try {
       expect(await codeOf(core.closeShoe(boss, { shoeId: first.shoeId }))).toBe('AUDIT_CHAIN_BROKEN');
       expect((await core.getShoe(op, { shoeId: first.shoeId })).phase).toBe('CLOSING');
     } finally {
-      await doc.send(new PutCommand({ TableName, Item }));
+      await stack.raw.put('audit', Item);
     }
     const closed = await core.closeShoe(boss, { shoeId: first.shoeId });
     expect([closed.phase, closed.closeReason]).toEqual(['CLOSED', null]);

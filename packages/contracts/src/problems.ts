@@ -95,7 +95,10 @@ export const PROBLEMS = {
     503,
     "The shoe's first coup waits for its beacon round, not published (or not served) yet: retry after Retry-After.",
   ],
-  BEACON_INVALID: [503, 'A relay served a beacon round whose signature does not verify; it was not used: retry.'],
+  BEACON_INVALID: [
+    503,
+    'A relay served a beacon round whose signature does not verify; it was not used: retry.',
+  ],
   SIGNING_KEY_UNCERTIFIED: [
     503,
     'The signing key has no certificate from the previous generation: run the key handover (docs/deploy.md).',

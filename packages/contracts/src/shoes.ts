@@ -1,4 +1,5 @@
 import {
+  BeaconNetworkSchema,
   clientSeedProblem,
   ShoeCloseStatementSchema,
   ShoeStatementSchema,
@@ -174,5 +175,9 @@ export const SigningKey = z
       description: 'When the next generation took over; null while current.',
     }),
     certificate: KeyCertificate.nullable(),
+    beacon: BeaconNetworkSchema.nullable().meta({
+      description:
+        "The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon`). null: not known to this function.",
+    }),
   })
   .meta({ id: 'SigningKey' });

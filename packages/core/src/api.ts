@@ -6,9 +6,9 @@ import type * as C from '@pyb/contracts';
 import type { ShoeBundle, ShoeProof } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
+import type { KeyCertificateRecord, ShoeRecord } from './model';
+import type { PublicKey } from './ports/key-service';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
-import type { CloseDeadlineCheck } from './use-cases/close-deadline';
-import type { SigningKeyAnswer } from './use-cases/signing-key';
 
 // ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
 // The core validates each again (ids, amounts, free text): it is called by more than the handlers.
@@ -83,11 +83,27 @@ export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
 export type ContributionView = z.output<typeof C.Contribution>;
 export type ShoeSummaryView = z.output<typeof C.ShoeSummary>;
 export type ShoePageView = z.output<typeof C.ShoePage>;
-  /** True when the key had already been used for this same bet (nothing was debited again). */
-  replayed: boolean;
-};
 
 export type WalletTransactionResult = z.output<typeof C.WalletTransactionResponse> & { replayed: boolean };
+
+/** A signing key with its certificate and validity (GET /v1/signing-key). */
+export interface SigningKeyAnswer {
+  key: PublicKey;
+  /** Its certificate (signed by the generation before it, or by itself for the first); null before its first signature. */
+  certificate: KeyCertificateRecord | null;
+  /** When the next generation took over; null while it is the newest certified. */
+  validUntil: string | null;
+}
+
+/** The scheduled check that an ended shoe was closed in time. */
+export interface CloseDeadlineCheck {
+  shoeId: string;
+  /** true: closed (or never ended); false: ended and still not closed at its deadline. */
+  closedInTime: boolean;
+  status: ShoeRecord['status'] | 'MISSING';
+  endedAt: string | null;
+  detail: string;
+}
 
 export interface ChainProblem {
   /** The round where the chain breaks; null for a shoe-level item. */

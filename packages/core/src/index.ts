@@ -15,7 +15,5 @@ export * from './ports/runtime';
 export * from './ports/store';
 export type * from './replay/types';
 export * from './use-cases/archive-shoe';
-export type { CloseDeadlineCheck } from './use-cases/close-deadline';
 export * from './use-cases/scoreboard';
-export type { SigningKeyAnswer } from './use-cases/signing-key';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

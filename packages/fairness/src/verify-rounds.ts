@@ -4,9 +4,8 @@
  */
 import {
   betList,
-  type Card,
-  cardsText,
   type CoupResult,
+  cardsText,
   formatCard,
   nextCoup,
   parseCard,

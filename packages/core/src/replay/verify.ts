@@ -404,7 +404,7 @@ export function betsProblems({ round, positions, log, ledgers }: RoundEvidence):
       closed.seq,
     );
   }
-  const stake = positions.reduce((s, x) => s + x.stake, 0);
+  const _stake = positions.reduce((s, x) => s + x.stake, 0);
   if (closed.data.positions !== positions.length) {
     p.add(
       'BETS_TOTAL',

@@ -3,6 +3,8 @@
  * card ends it, a check is scheduled `closeDeadlineSeconds` later (EventBridge Scheduler on AWS); the
  * check reports a shoe still not closed, and the function running it raises the alarm.
  */
+
+import type { CloseDeadlineCheck } from '../api';
 import type { ShoeRecord } from '../model';
 import type { Ctx } from './context';
 
@@ -13,15 +15,6 @@ export async function scheduleCloseDeadline(ctx: Ctx, shoe: ShoeRecord, endedAt:
     { shoeId: shoe.shoeId, tableId: shoe.tableId, operatorId: shoe.operatorId },
     due,
   );
-}
-
-export interface CloseDeadlineCheck {
-  shoeId: string;
-  /** true: closed (or never ended); false: ended and still not closed at its deadline. */
-  closedInTime: boolean;
-  status: ShoeRecord['status'] | 'MISSING';
-  endedAt: string | null;
-  detail: string;
 }
 
 /** Whether the shoe was closed by its deadline (a deleted shoe counts as not closed). */

@@ -26,7 +26,10 @@ import { type Ctx, checkId, conflict, guard, invalid } from './context';
 import { signHead } from './signing';
 
 /** A seed as given, checked: 1..256 UTF-8 bytes of clean text (@pyb/fairness clientSeedProblem). */
-export function checkSeed(seed: unknown, code: 'SEED_INVALID' | 'CLIENT_SEED_INVALID' = 'SEED_INVALID'): string {
+export function checkSeed(
+  seed: unknown,
+  code: 'SEED_INVALID' | 'CLIENT_SEED_INVALID' = 'SEED_INVALID',
+): string {
   const problem = clientSeedProblem(seed);
   if (problem) throw invalid(code, `${code === 'SEED_INVALID' ? 'the seed' : 'the client seed'} ${problem}`);
   return seed as string;

@@ -6,8 +6,8 @@
 export { checkShoeChain } from './check-chain';
 export { checkCloseDeadline } from './close-deadline';
 export { leaveTable } from './commission';
-export { contributeSeed } from './contributions';
 export { type CoreDeps, type Ctx, context } from './context';
+export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';

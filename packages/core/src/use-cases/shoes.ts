@@ -1,3 +1,4 @@
+import { SHOE_CLOSE_REASONS } from '@pyb/contracts';
 import {
   bytesToBase64,
   bytesToHex,
@@ -11,7 +12,7 @@ import {
   statementBytes,
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
-import { type CloseShoeInput, SHOE_CLOSE_REASONS, type ShoeView } from '../api';
+import type { CloseShoeInput, ShoeView } from '../api';
 import { chainRecord, eventAt, latest, nextAudit, putAudit } from '../audit-chain';
 import { DomainError } from '../errors';
 import type { ShoeRecord } from '../model';

@@ -1,17 +1,10 @@
 /** The public half of a signing key and its validity, for verifiers (`GET /v1/signing-key`, public). */
+
+import type { SigningKeyAnswer } from '../api';
 import { DomainError } from '../errors';
-import type { KeyCertificateRecord } from '../model';
 import { isUnknownSigningKey, type PublicKey } from '../ports/key-service';
 import type { Ctx } from './context';
 import { keyCertificates } from './signing';
-
-export interface SigningKeyAnswer {
-  key: PublicKey;
-  /** Its certificate (signed by the generation before it, or by itself for the first); null before its first signature. */
-  certificate: KeyCertificateRecord | null;
-  /** When the next generation took over; null while it is the newest certified. */
-  validUntil: string | null;
-}
 
 /**
  * Without an id, the key that signs now; with one, the key a statement names, current or retired,
