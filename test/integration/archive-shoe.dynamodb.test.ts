@@ -91,7 +91,7 @@ async function closedShoe(name: string, rounds: number) {
       maxRounds: rounds,
     });
   }
-  await core.closeShoe(admin(), { shoeId: shoe.shoeId });
+  await core.closeShoe(admin(), { shoeId: shoe.shoeId, reason: 'END_OF_SESSION' });
   return shoe.shoeId;
 }
 

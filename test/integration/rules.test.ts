@@ -329,7 +329,9 @@ describe('free text', () => {
       note: 'ñandú 🂡',
     });
     expect(voided.status).toBe('VOIDED');
-    expect((await stack.core.closeShoe(admin(), { shoeId: shoe.shoeId })).status).toBe('CLOSED');
+    expect(
+      (await stack.core.closeShoe(admin(), { shoeId: shoe.shoeId, reason: 'DEALER_ERROR' })).status,
+    ).toBe('CLOSED');
     expect((await stack.core.checkShoeChain(admin(), { shoeId: shoe.shoeId })).ok).toBe(true);
   });
 
