@@ -127,6 +127,12 @@ function entropyFromChain(shoe: ShoeRecord, log: AuditLog, deal: ReplayProblem[]
   const closed = log.events.find((p) => p.event?.type === 'CONTRIBUTIONS_CLOSED');
   const recorded = log.events.find((p) => p.event?.type === 'BEACON_RECORDED');
   if (!closed?.event || !recorded?.event) {
+    // A shoe closed before any round has nothing to re-deal; one that opened a round must have both.
+    const played =
+      closed !== undefined ||
+      shoe.burn !== undefined ||
+      log.events.some((p) => p.event?.type === 'ROUND_OPENED' || p.event?.type === 'COUP_DEALT');
+    if (!played) return undefined;
     deal.push(
       problem(
         'ENTROPY_MISSING',
