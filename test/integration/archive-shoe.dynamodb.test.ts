@@ -132,13 +132,13 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
 
   it('a shoe altered after it was archived is refused (ARCHIVE_MISMATCH), reported for retry and the DLQ', async () => {
     const before = readFileSync(path, 'utf8');
-    // Someone with write access edits the closed shoe's client seed in storage.
+    // Someone with write access edits the closed shoe's revealed cut index in storage.
     await stack.tables.client.send(
       new UpdateItemCommand({
         TableName: stack.tables.names.game,
         Key: { pk: { S: `SHOE#${shoeId}` }, sk: { S: 'SHOE' } },
-        UpdateExpression: 'SET clientSeed = :c',
-        ExpressionAttributeValues: { ':c': { S: 'edited later' } },
+        UpdateExpression: 'SET cutIndex = cutIndex + :one',
+        ExpressionAttributeValues: { ':one': { N: '1' } },
       }),
     );
     const record = await streamRecord(shoeId);
