@@ -382,6 +382,10 @@ async function startStack(): Promise<Stack> {
     TABLE_PREFIX: PREFIX,
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
+    // A shoe's first coup waits for its beacon round: 1-second rounds and no margin keep that wait
+    // under a second (it falls on the first resolve of each shoe only).
+    LOCAL_BEACON_PERIOD: '1',
+    BEACON_MARGIN_SECONDS: '0',
   });
   const recorder = new Recorder(context.doc, PREFIX);
   const server = await startLocalServer({ port: 0, host: '127.0.0.1', context });
@@ -400,8 +404,8 @@ async function startStack(): Promise<Stack> {
     keys: { admin: key('admin'), operator: key('operator') },
     recorder,
     context,
-    // The very context and queue the resolve handler uses (one per key service and queue).
-    setup: useCases(context, keysOf(context), queueOf(context)),
+    // The very context and queue the resolve handler uses (one per key service).
+    setup: useCases(context, keysOf(context), { queue: queueOf(context) }),
     queue: queueOf(context) as InProcessSettlementQueue,
     stop: async () => {
       await server.close();

@@ -1,5 +1,7 @@
 import { ENDPOINTS } from '@pyb/contracts';
 import { signingKey } from '@pyb/core/use-cases';
+import { beaconOf } from '../src/beacon';
+import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { signingKeyView } from '../src/views';
@@ -7,5 +9,6 @@ import { signingKeyView } from '../src/views';
 export const handler = httpHandler(
   'get-signing-key',
   ENDPOINTS['get-signing-key'],
-  async ({ context, query }) => signingKeyView(await signingKey(keysOf(context), query)),
+  async ({ context, query }) =>
+    signingKeyView(await signingKey(useCases(context, keysOf(context)), query), beaconOf(context).network()),
 );

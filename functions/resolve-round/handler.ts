@@ -1,5 +1,7 @@
 import { ENDPOINTS } from '@pyb/contracts';
 import { resolveRound } from '@pyb/core/use-cases';
+import { beaconOf } from '../src/beacon';
+import { closeDeadlinesOf } from '../src/close-deadlines';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
@@ -9,5 +11,13 @@ export const handler = httpHandler(
   'resolve-round',
   ENDPOINTS['resolve-round'],
   ({ context, actor, params }) =>
-    resolveRound(useCases(context, keysOf(context), queueOf(context)), actor, params),
+    resolveRound(
+      useCases(context, keysOf(context), {
+        beacon: beaconOf(context),
+        closeDeadlines: closeDeadlinesOf(context),
+        queue: queueOf(context),
+      }),
+      actor,
+      params,
+    ),
 );

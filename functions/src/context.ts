@@ -1,8 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  type Beacon,
   CachedPrincipalStore,
   type Clock,
+  type CloseDeadlines,
   type IdempotencyStore,
   type KeyService,
   type PrincipalStore,
@@ -10,7 +12,7 @@ import {
   type Store,
   systemClock,
 } from '@pyb/core';
-import { type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
+import { type CoreDeps, type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
 import {
   DynamoIdempotencyStore,
   DynamoPrincipalStore,
@@ -27,10 +29,14 @@ import { coreMetrics } from './metrics';
  *   DYNAMODB_ENDPOINT                                DynamoDB Local (dev, tests); unset on AWS
  *   SETTLEMENT_QUEUE_URL                             the settlement queue (./queue: built by the
  *                                                    functions that send to it)
+ *   CODE_VERSION                                     the build named in every shoe statement
+ *   BEACON_MARGIN_SECONDS, BEACON_WAIT_MS            the beacon round's margin, how long a first coup waits
+ *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
- * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys`, so each
- * bundle holds only what its function runs (docs/benchmarks.md, "Lambda bundles and cold start").
+ * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys` (if it
+ * names or waits for a beacon round, `beaconOf` from `./beacon`; if it ends shoes, `closeDeadlinesOf`
+ * from `./close-deadlines`), so each bundle holds only what its function runs (docs/benchmarks.md, "Lambda bundles and cold start").
  */
 export interface AppContext {
   /** The environment the adapters were built from (the key service reads its settings from it). */
@@ -45,8 +51,12 @@ export interface AppContext {
   keys?: KeyService;
   /** The settlement queue: built on first use by `queueOf` (./queue), or set by the local server and tests. */
   settlementQueue?: SettlementQueue;
-  /** Per container: the use cases' context for each key service and queue (it caches shoe orders and configs). */
-  readonly ctxs: WeakMap<KeyService, Map<SettlementQueue | undefined, Ctx>>;
+  /** The randomness beacon: set by the local server and tests, else built on first use by `beaconOf` (./beacon). */
+  beacon?: Beacon;
+  /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
+  closeDeadlines?: CloseDeadlines;
+  /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
+  readonly ctxs: WeakMap<KeyService, Ctx>;
 }
 
 export function buildContext(env: Record<string, string | undefined> = process.env): AppContext {
@@ -90,27 +100,45 @@ const NO_KEYS: KeyService = new Proxy({} as KeyService, {
     ),
 });
 
+/** The settings of the fairness scheme a deployment may tune (numbers from the environment). */
+function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> {
+  const number = (name: string) =>
+    env[name] === undefined || env[name] === '' ? undefined : Number(env[name]);
+  const margin = number('BEACON_MARGIN_SECONDS');
+  const wait = number('BEACON_WAIT_MS');
+  const deadline = number('SHOE_CLOSE_DEADLINE_SECONDS');
+  return {
+    codeVersion: env.CODE_VERSION ?? 'unknown',
+    ...(margin !== undefined && { beaconMarginSeconds: margin }),
+    ...(wait !== undefined && { beaconWaitMs: wait }),
+    ...(deadline !== undefined && { closeDeadlineSeconds: deadline }),
+  };
+}
+
 /**
- * The use cases' context on this container's adapters (and `keys`, for functions that need them; the
- * settlement `queue`, for those that hand settlement over: ./queue).
+ * The use cases' context on this container's adapters (and `keys`, a beacon, close deadlines and the
+ * settlement queue, for the functions that need them: ./queue). One context per key service; the
+ * beacon, the deadlines and the queue a function passes are attached to it (a process runs one of each).
  */
-export function useCases(context: AppContext, keys: KeyService = NO_KEYS, queue?: SettlementQueue): Ctx {
-  let byQueue = context.ctxs.get(keys);
-  if (!byQueue) {
-    byQueue = new Map();
-    context.ctxs.set(keys, byQueue);
-  }
-  let ctx = byQueue.get(queue);
+export function useCases(
+  context: AppContext,
+  keys: KeyService = NO_KEYS,
+  extras: { beacon?: Beacon; closeDeadlines?: CloseDeadlines; queue?: SettlementQueue } = {},
+): Ctx {
+  let ctx = context.ctxs.get(keys);
   if (!ctx) {
     ctx = useCaseContext({
       store: context.store,
       keys,
       clock: context.clock,
       metrics: coreMetrics,
-      ...(queue && { settlementQueue: queue }),
+      ...settingsOf(context.env),
     });
-    byQueue.set(queue, ctx);
+    context.ctxs.set(keys, ctx);
   }
+  if (extras.beacon) ctx.beacon = extras.beacon;
+  if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
+  if (extras.queue) ctx.queue = extras.queue;
   return ctx;
 }
 

@@ -28,6 +28,7 @@ const KIND_STATUS: Record<ErrorKind, number> = {
   CONFLICT: 409,
   UNPROCESSABLE: 422,
   INSUFFICIENT_FUNDS: 422,
+  UNAVAILABLE: 503,
 };
 
 const TITLES: Record<number, string> = {
@@ -76,12 +77,16 @@ export function classify(error: unknown): HttpProblem {
     return new HttpProblem(401, error.code, error.message, undefined, { 'WWW-Authenticate': 'Bearer' });
   }
   if (error instanceof DomainError) {
+    const retryAfter = error.details?.retryAfterSeconds;
     return new HttpProblem(
       KIND_STATUS[error.kind] ?? 500,
       error.code,
       error.message,
       undefined,
-      undefined,
+      // A refusal for now (the beacon round not published yet): when to try again.
+      typeof retryAfter === 'number'
+        ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) }
+        : undefined,
       error.details,
     );
   }

@@ -2,6 +2,7 @@ import { InProcessSettlementQueue, type SettlementQueue } from '@pyb/core';
 import { runSettlementBatch } from '@pyb/core/use-cases';
 import { SqsSettlementQueue } from '@pyb/settlement-sqs';
 import { type AppContext, useCases } from './context';
+import { keysOf } from './keys';
 
 /**
  * The settlement queue of the container, built on first use from the context's environment: SQS
@@ -18,7 +19,7 @@ export function queueOf(context: AppContext): SettlementQueue {
   } else {
     const local = new InProcessSettlementQueue();
     context.settlementQueue = local;
-    local.attach((batch) => runSettlementBatch(useCases(context, context.keys, local), batch));
+    local.attach((batch) => runSettlementBatch(useCases(context, keysOf(context), { queue: local }), batch));
   }
   return context.settlementQueue;
 }

@@ -9,7 +9,11 @@
 import { ROLES, type Role } from '@pyb/contracts';
 
 export type { Role };
-export type TableAccess = 'read' | 'write';
+/**
+ * `append`: read, and put new items only (no update, no delete): the audit table, whose items are
+ * written once (docs/data-model.md) — so a writer role cannot rewrite history, only add to it.
+ */
+export type TableAccess = 'read' | 'write' | 'append';
 export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | 'GetPublicKey';
 /** Logical DynamoDB tables (docs/data-model.md). */
 export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
@@ -41,7 +45,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables',
     handler: 'create-table',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -65,8 +69,32 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/shoes',
     handler: 'open-shoe',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
     kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/tables/{tableId}/shoes',
+    handler: 'list-shoes',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/shoes/{shoeId}/contributions',
+    handler: 'contribute-seed',
+    roles: WRITERS,
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/shoes/{shoeId}/proof',
+    handler: 'get-proof',
+    roles: [],
+    data: { game: 'read', audit: 'read' },
+    kms: [],
   },
   {
     method: 'GET',
@@ -81,7 +109,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/shoes/{shoeId}/close',
     handler: 'close-shoe',
     roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: ['Decrypt', 'Sign', 'GetPublicKey'],
   },
   {
@@ -89,8 +117,9 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/rounds',
     handler: 'open-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'write' },
-    kms: [],
+    // The first round closes the seed contributions and signs that head (kms:Sign).
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: ['Sign', 'GetPublicKey'],
   },
   {
     method: 'GET',
@@ -134,8 +163,9 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/rounds/{roundId}/resolve',
     handler: 'resolve-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
-    kms: ['Decrypt'],
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+    // Decrypt deals; Sign signs the round head it finishes (and the beacon step's pending receipts).
+    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
     queues: ['settlement'],
   },
   {
@@ -143,8 +173,9 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/rounds/{roundId}/void',
     handler: 'void-round',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
-    kms: [],
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+    // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request.
+    kms: ['Sign', 'GetPublicKey'],
     queues: ['settlement'],
   },
   {
@@ -160,7 +191,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/tables/{tableId}/players/{playerId}/leave',
     handler: 'leave-table',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -185,7 +216,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/wallets/{playerId}/transactions',
     handler: 'wallet-transaction',
     roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'write' },
+    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'append' },
     kms: [],
   },
   {
@@ -201,15 +232,17 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/shoes/{shoeId}/audit',
     handler: 'export-audit',
     roles: ['operator', 'regulator'],
+    // The keys come with their certificates from the audit table: no KMS call.
     data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
-    kms: ['GetPublicKey'],
+    kms: [],
   },
   {
     method: 'GET',
     path: '/v1/signing-key',
     handler: 'get-signing-key',
     roles: [],
-    data: {},
+    // The keys' certificates live in the audit table.
+    data: { audit: 'read' },
     kms: ['GetPublicKey'],
   },
   { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', roles: [], data: {}, kms: [] },

@@ -22,10 +22,12 @@ export const WORKERS: readonly Worker[] = [
     handler: 'settle-batch',
     description: 'Settlement batches: settles (or refunds) the positions of one batch, finishes the round',
     consumes: 'settlement',
-    // Positions and rounds (game), payouts and debts (wallets), ROUND_SETTLED / ROUND_VOIDED (audit).
-    // No principals (no caller), no idempotency (each position's settlement is its own record).
-    data: { game: 'write', wallets: 'write', audit: 'write' },
-    kms: [],
+    // Positions and rounds (game), payouts and debts (wallets), ROUND_SETTLED / ROUND_VOIDED appended
+    // (audit: also where the signing keys' certificates are). No principals (no caller), no idempotency
+    // (each position's settlement is its own record). Sign: the batch that finishes a round signs its
+    // head (docs/provably-fair.md), with the statement key.
+    data: { game: 'write', wallets: 'write', audit: 'append' },
+    kms: ['Sign', 'GetPublicKey'],
     queues: ['settlement'],
   },
 ];

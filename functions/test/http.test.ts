@@ -25,7 +25,18 @@ const event = (headers: Record<string, string> = {}): HttpEvent =>
   }) as unknown as HttpEvent;
 const context = { awsRequestId: 'lambda-1', functionName: 'test' } as Context;
 
-const GOOD = { keyId: 'k', algorithm: 'ECDSA_SHA_256', curve: 'P-256', pem: 'PEM', spki: 'AA==' } as const;
+const GOOD = {
+  keyId: 'k',
+  algorithm: 'ECDSA_SHA_256',
+  curve: 'P-256',
+  pem: 'PEM',
+  spki: 'AA==',
+  generation: null,
+  validFrom: null,
+  validUntil: null,
+  certificate: null,
+  beacon: null,
+} as const;
 const contract = {
   summary: 't',
   description: 't',

@@ -48,6 +48,13 @@ export interface DeployConfig {
    * neither. Without them the site is on its *.cloudfront.net name.
    */
   siteDomain: { name: string; certificateArn: string } | undefined;
+  /**
+   * The handover deploy of a rotation (docs/deploy.md): the previous generation may still sign, so the
+   * platform can certify the new one with it; the next deploy, without it, retires the previous.
+   */
+  signingKeyHandover: boolean;
+  /** Seconds an ended shoe may stay unclosed (seed unrevealed) before the alarm. */
+  shoeCloseDeadlineSeconds: number;
 }
 
 export const DEFAULTS = {
@@ -57,6 +64,7 @@ export const DEFAULTS = {
   apiRateLimit: DEFAULT_ROUTE_THROTTLE.rateLimit,
   apiBurstLimit: DEFAULT_ROUTE_THROTTLE.burstLimit,
   signingKeyGeneration: 1,
+  shoeCloseDeadlineSeconds: 3600,
 } as const;
 
 /** An origin as browsers send it: https, a host name, an optional port, nothing else. */
@@ -167,6 +175,12 @@ export function readConfig(node: Node): DeployConfig {
       'signingKeyGeneration',
       node.tryGetContext('signingKeyGeneration'),
       DEFAULTS.signingKeyGeneration,
+    ),
+    signingKeyHandover: [true, 'true'].includes(node.tryGetContext('signingKeyHandover')),
+    shoeCloseDeadlineSeconds: positiveInt(
+      'shoeCloseDeadlineSeconds',
+      node.tryGetContext('shoeCloseDeadlineSeconds'),
+      DEFAULTS.shoeCloseDeadlineSeconds,
     ),
   };
 }

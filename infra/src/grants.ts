@@ -21,6 +21,12 @@ export const TABLE_WRITE_ACTIONS = [
 ] as const;
 
 /**
+ * Append-only writes (the audit table): new items, never an update or a delete of one written. The
+ * use cases only ever put audit items under a "must not exist" condition; the role enforces it too.
+ */
+export const TABLE_APPEND_ACTIONS = [...TABLE_READ_ACTIONS, 'dynamodb:PutItem'] as const;
+
+/**
  * The keys a KMS operation acts on. `seal`: the seed-sealing key. `sign`: the current generation of
  * the statement-signing key only (nothing signs with a retired one). `verify`: every generation of it,
  * since each statement is verified with the key it names. GenerateRandom is not a key operation.
@@ -57,7 +63,11 @@ export interface KeyGrant {
 }
 
 export function tableActions(access: TableAccess): readonly string[] {
-  return access === 'write' ? TABLE_WRITE_ACTIONS : TABLE_READ_ACTIONS;
+  return access === 'write'
+    ? TABLE_WRITE_ACTIONS
+    : access === 'append'
+      ? TABLE_APPEND_ACTIONS
+      : TABLE_READ_ACTIONS;
 }
 
 export function tableGrants(route: Pick<Route, 'data'>): TableGrant[] {

@@ -4,8 +4,13 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 
 /** Every generation of the statement-signing key, oldest first; the last one signs. */
 export interface SigningKeys {
-  /** The newest generation: the alias, SIGNING_KEY_ID and every kms:Sign grant point at it. */
+  /** The newest generation: the alias and SIGNING_KEY_ID point at it. */
   readonly current: kms.Key;
+  /**
+   * The keys that may sign: the newest generation, and during a handover deploy the one before it
+   * too (it certifies the newest with its signature; docs/deploy.md). Every kms:Sign grant covers these.
+   */
+  readonly signers: readonly kms.Key[];
   /** Generations 1..N. Each verifies the statements it signed, so kms:GetPublicKey covers all. */
   readonly generations: readonly kms.Key[];
 }
@@ -33,10 +38,17 @@ export const RETIRED_SID = 'RetiredVerifyOnly';
  * sign a back-dated statement with a key verifiers still trust. It is an in-place update of the key
  * (description and policy), reversible by whoever administers the key.
  */
-export function statementSigningKeys(stack: Stack, stage: string, generation: number): SigningKeys {
+export function statementSigningKeys(
+  stack: Stack,
+  stage: string,
+  generation: number,
+  handover = false,
+): SigningKeys {
   const generations: kms.Key[] = [];
+  // During the handover the previous generation still signs (only the certificate of the next one).
+  const firstSigner = handover && generation > 1 ? generation - 1 : generation;
   for (let n = 1; n <= generation; n += 1) {
-    const retired = n < generation;
+    const retired = n < firstSigner;
     const key = new kms.Key(stack, signingKeyId(n), {
       description: retired
         ? `Punto y Banca ${stage}: retired: verify only. Signed shoe statements and audit chain heads ` +
@@ -62,5 +74,5 @@ export function statementSigningKeys(stack: Stack, stage: string, generation: nu
   }
   const current = generations.at(-1);
   if (current === undefined) throw new Error(`signing key generation must be at least 1, got ${generation}`);
-  return { current, generations };
+  return { current, generations, signers: generations.slice(firstSigner - 1) };
 }

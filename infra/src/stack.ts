@@ -13,13 +13,16 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { MODEL_1000_TABLES, routeThrottles } from './capacity';
+import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
+import { KeyGuard } from './key-policies';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { AuditRetention } from './retention';
 import { RouteFunction } from './route-function';
 import { SettlementQueues } from './settlement';
+import { ShoeCloseDeadlines } from './shoe-deadlines';
 import { statementSigningKeys } from './signing-keys';
 import { apiCors, WebSite } from './site';
 
@@ -64,7 +67,12 @@ export class PuntoYBancaStack extends Stack {
     });
     // Signs shoe statements and audit chain heads; verifiers check with its public key. Every
     // generation stays in the stack (signing-keys.ts); only the newest signs.
-    const signing = statementSigningKeys(this, config.stage, config.signingKeyGeneration);
+    const signing = statementSigningKeys(
+      this,
+      config.stage,
+      config.signingKeyGeneration,
+      config.signingKeyHandover,
+    );
     // Aliases are their own constructs so that a new signing key moves the alias instead of
     // creating a second one with the same name.
     new kms.Alias(this, 'SeedSealAlias', { aliasName: `alias/${prefix}-seed-seal`, targetKey: sealKey });
@@ -82,6 +90,9 @@ export class PuntoYBancaStack extends Stack {
       SEED_KEY_ID: sealKey.keyArn,
       SIGNING_KEY_ID: signing.current.keyArn,
       SETTLEMENT_QUEUE_URL: settlement.queue.queueUrl,
+      // Every shoe's order waits for a drand quicknet round (docs/provably-fair.md §5).
+      BEACON: 'drand',
+      CODE_VERSION: codeVersion(),
     };
     for (const [logical, table] of Object.entries(data.tables)) {
       environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
@@ -127,13 +138,24 @@ export class PuntoYBancaStack extends Stack {
     if (config.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
     const alarmAction = new actions.SnsAction(topic);
 
+    // An ended shoe not closed in time raises an alarm (EventBridge Scheduler, one schedule per shoe).
+    const deadlines = new ShoeCloseDeadlines(this, 'CloseDeadlines', {
+      stage: config.stage,
+      deadlineSeconds: config.shoeCloseDeadlineSeconds,
+      game: data.tables.game,
+      environment: { ...environment },
+      logRetention,
+      alarmAction,
+    });
+    Object.assign(environment, deadlines.environment);
+
     for (const route of routes) {
       if (this.functions[route.handler]) throw new Error(`routes.ts lists handler '${route.handler}' twice`);
       const fn = new RouteFunction(this, pascal(route.handler), {
         stage: config.stage,
         route,
         tables: data.tables,
-        keys: { seal: [sealKey], sign: [signing.current], verify: signing.generations },
+        keys: { seal: [sealKey], sign: signing.signers, verify: signing.generations },
         environment,
         logRetention,
         queues: settlement.byName,
@@ -187,7 +209,7 @@ export class PuntoYBancaStack extends Stack {
         stage: config.stage,
         route: worker,
         tables: data.tables,
-        keys: { seal: [sealKey], sign: [signing.current], verify: signing.generations },
+        keys: { seal: [sealKey], sign: signing.signers, verify: signing.generations },
         environment,
         logRetention,
         queues: settlement.byName,
@@ -208,6 +230,23 @@ export class PuntoYBancaStack extends Stack {
       worker: this.functions['settle-batch'],
     });
     for (const alarm of observability.alarms) alarm.addAlarmAction(alarmAction);
+
+    // The function that deals ends shoes, so it schedules their close deadline.
+    const resolve = this.functions['resolve-round'];
+    if (resolve) deadlines.allowScheduling(resolve.role);
+    // The key policies themselves allow Decrypt and Sign only to the functions that need them.
+    // (The settle-batch worker signs too: the batch that finishes a round signs its head.)
+    const rolesWith = (op: 'Decrypt' | 'Sign') =>
+      [...routes, ...workers].filter((r) => r.kms.includes(op)).map((r) => this.functions[r.handler]!.role);
+    new KeyGuard(this, 'KeyGuard', {
+      stage: config.stage,
+      sealKey,
+      signingKeys: signing.signers,
+      decrypters: rolesWith('Decrypt'),
+      signers: rolesWith('Sign'),
+      logRetention,
+      alarmAction,
+    });
 
     const serverErrors = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
       alarmDescription: `API (${config.stage}): requests answered with a 5xx`,

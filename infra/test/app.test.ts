@@ -10,6 +10,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { REPO_ROOT } from '../src/bundling';
+import { CHECK_HANDLER } from '../src/shoe-deadlines';
 
 // Cheap checks: no handler is bundled here (routes = []), so these run in milliseconds and still say
 // something useful when a handler is missing and the full synth (stack.test.ts) cannot run.
@@ -35,8 +36,9 @@ describe('routes.ts and functions/ agree', () => {
     expect(routed.filter((h) => !onDisk.includes(h))).toEqual([]);
   });
 
-  it('every functions/*/handler.ts is a routes.ts entry (so it is deployed)', () => {
-    expect(onDisk.filter((h) => !routed.includes(h))).toEqual([]);
+  it('every functions/*/handler.ts is a routes.ts entry or a function the stack deploys on its own (so it is deployed)', () => {
+    // check-shoe-closed is EventBridge Scheduler's target, not an HTTP route (shoe-deadlines.ts).
+    expect(onDisk.filter((h) => !routed.includes(h))).toEqual([CHECK_HANDLER]);
   });
 
   it('every workers.ts entry has functions/jobs/<handler>/handler.ts', () => {
@@ -120,6 +122,8 @@ describe('statement-signing key generations', () => {
     Resource: '*',
     Sid: 'RetiredVerifyOnly',
   };
+  // key-policies.ts: a key that may sign denies Sign to all but the signing roles (none: no routes here).
+  const SIGNERS_ONLY = { ...DENY_SIGN, Sid: 'SignOnlyBySigningFunctions' };
   // Changing any of these replaces a KMS key (a new key, a new public key): they never change.
   const REPLACING = { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' };
 
@@ -146,7 +150,7 @@ describe('statement-signing key generations', () => {
         Properties: {
           Description:
             'Punto y Banca dev: signs shoe statements and audit chain heads (ECDSA P-256, generation 1)',
-          KeyPolicy: { Statement: [ADMIN], Version: '2012-10-17' },
+          KeyPolicy: { Statement: [ADMIN, SIGNERS_ONLY], Version: '2012-10-17' },
           ...REPLACING,
           PendingWindowInDays: 30,
         },
@@ -181,7 +185,7 @@ describe('statement-signing key generations', () => {
           expect(key.Properties.Description).toBe(
             `Punto y Banca dev: signs shoe statements and audit chain heads (ECDSA P-256, generation ${generation})`,
           );
-          expect(key.Properties.KeyPolicy.Statement).toEqual([ADMIN]);
+          expect(key.Properties.KeyPolicy.Statement).toEqual([ADMIN, SIGNERS_ONLY]);
         } else {
           expect(key.Properties.Description).toMatch(/^Punto y Banca dev: retired: verify only\. /);
           expect(key.Properties.Description).toContain(`(ECDSA P-256, generation ${generation})`);
@@ -191,6 +195,22 @@ describe('statement-signing key generations', () => {
       });
     },
   );
+
+  it('a handover deploy: the previous generation may still sign (to certify the newest), the ones before are retired', () => {
+    const { app, stack } = buildApp(
+      { outdir: outdir(), context: { signingKeyGeneration: 3, signingKeyHandover: 'true' } },
+      [],
+    );
+    app.synth();
+    const keys = Template.fromStack(stack).findResources('AWS::KMS::Key', {
+      Properties: { KeySpec: 'ECC_NIST_P256' },
+    });
+    const statements = (id: string) => keys[id]!.Properties.KeyPolicy.Statement;
+    expect(statements(LOGICAL_IDS[0]!)).toEqual([ADMIN, DENY_SIGN]);
+    expect(statements(LOGICAL_IDS[1]!)).toEqual([ADMIN, SIGNERS_ONLY]);
+    expect(statements(LOGICAL_IDS[2]!)).toEqual([ADMIN, SIGNERS_ONLY]);
+    expect(keys[LOGICAL_IDS[1]!]!.Properties.Description).not.toMatch(/retired/);
+  });
 
   it('refuses a generation below 1', () => {
     for (const signingKeyGeneration of [0, -1, 1.5, 'two']) {

@@ -32,6 +32,8 @@ const CONSUME = [
 
 // Written out here rather than imported from src/grants.ts, so the test checks the mapping.
 const READ = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+/** The audit table: new items only (no update, no delete of what was written). */
+const APPEND = [...READ, 'dynamodb:PutItem'].sort();
 const WRITE = [
   ...READ,
   'dynamodb:ConditionCheckItem',
@@ -54,6 +56,8 @@ const SIGNING_KEY_IDS = [
   'StatementSigningKeyGen23E1461ED',
   'StatementSigningKeyGen3DB44EDEB',
 ];
+
+const DEADLINE_SIDS = ['ScheduleCloseDeadline', 'PassCloseDeadlineRole'];
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; [k: string]: unknown }>;
 
@@ -140,7 +144,10 @@ class Synthesis {
     const policies = this.idsOfType('AWS::IAM::Policy').filter((p) =>
       (this.props(p).Roles as unknown[]).some((r) => refId(r) === roleId),
     );
-    const statements = policies.flatMap((p) => this.props(p).PolicyDocument.Statement);
+    // The close-deadline scheduling grants are asserted on their own (describe 'shoe close deadlines').
+    const statements = policies
+      .flatMap((p) => this.props(p).PolicyDocument.Statement)
+      .filter((s: { Sid?: string }) => !DEADLINE_SIDS.includes(s.Sid ?? ''));
     const byResource: Record<string, Set<string>> = {};
     for (const s of statements) {
       for (const resource of [s.Resource].flat()) {
@@ -169,7 +176,7 @@ class Synthesis {
   expectedPermissions(route: Route | Worker): Record<string, string[]> {
     const out: Record<string, string[]> = { 'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'] };
     for (const [table, access] of Object.entries(route.data)) {
-      const actions = access === 'write' ? WRITE : READ;
+      const actions = access === 'write' ? WRITE : access === 'append' ? APPEND : READ;
       out[`table:${table}`] = actions;
       const def = TABLES[table as keyof typeof TABLES];
       for (const index of [...def.globalIndexes, ...def.localIndexes]) {
@@ -357,7 +364,8 @@ describe('a stage at signing-key generation 3', () => {
     for (const id of SIGNING_KEY_IDS) {
       const retired = id !== gen3;
       const statements = rotated.props(id).KeyPolicy.Statement as Array<Record<string, unknown>>;
-      const denies = statements.filter((s) => s.Effect === 'Deny');
+      // The current generation's own deny (Sign only by the signing roles) is asserted in 'least privilege the key policies enforce'.
+      const denies = statements.filter((s) => s.Effect === 'Deny' && s.Sid !== 'SignOnlyBySigningFunctions');
       expect(denies).toEqual(
         retired
           ? [
@@ -387,9 +395,10 @@ describe('a stage at signing-key generation 3', () => {
     }
   });
 
-  it('open-shoe and close-shoe sign with generation 3 only; nothing may sign with a retired key', () => {
-    expect(rotated.holders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
-    for (const handler of ['open-shoe', 'close-shoe']) {
+  it('the signing functions sign with generation 3 only; nothing may sign with a retired key', () => {
+    const signers = ['close-shoe', 'open-round', 'open-shoe', 'resolve-round', 'void-round'];
+    expect(rotated.holders('kms:Sign')).toEqual(signers);
+    for (const handler of signers) {
       const signable = Object.entries(rotated.permissionsOf(handler).byResource)
         .filter(([, actions]) => actions.includes('kms:Sign'))
         .map(([resource]) => resource);
@@ -399,14 +408,7 @@ describe('a stage at signing-key generation 3', () => {
 
   it('every function with GetPublicKey in routes.ts reads the public key of all three generations', () => {
     expect(VERIFIERS).toEqual(
-      expect.arrayContaining([
-        'replay-round',
-        'player-rounds',
-        'export-audit',
-        'get-signing-key',
-        'open-shoe',
-        'close-shoe',
-      ]),
+      expect.arrayContaining(['replay-round', 'player-rounds', 'get-signing-key', 'open-shoe', 'close-shoe']),
     );
     expect(rotated.holders('kms:GetPublicKey')).toEqual([...VERIFIERS].sort());
     for (const handler of VERIFIERS) {
@@ -429,7 +431,13 @@ describe('functions', () => {
         .filter((f) => !upload.includes(f))
         .map((f) => base.props(f).FunctionName)
         .sort(),
-    ).toEqual([...FUNCTIONS.map((r) => `pyb-dev-${r.handler}`), 'pyb-dev-archive-shoe'].sort());
+    ).toEqual(
+      [
+        ...FUNCTIONS.map((r) => `pyb-dev-${r.handler}`),
+        'pyb-dev-archive-shoe',
+        'pyb-dev-check-shoe-closed',
+      ].sort(),
+    );
   });
 
   it.each(FUNCTIONS.map((r) => r.handler))('%s: Node 22 on arm64, 1 GB, ESM bundle, env', (handler) => {
@@ -562,8 +570,15 @@ describe.each([
     expect(placeBet.filter((a) => a.startsWith('kms:'))).toEqual([]);
   });
 
-  it('only open-shoe and close-shoe can sign, and only with ECDSA_SHA_256', () => {
-    expect(synthesis().holders('kms:Sign')).toEqual(['close-shoe', 'open-shoe']);
+  it('only the functions that sign statements, heads and closes can sign, and only with ECDSA_SHA_256', () => {
+    expect(synthesis().holders('kms:Sign')).toEqual([
+      'close-shoe',
+      'open-round',
+      'open-shoe',
+      'resolve-round',
+      'settle-batch',
+      'void-round',
+    ]);
     for (const route of FUNCTIONS) {
       for (const s of synthesis().permissionsOf(route.handler).statements) {
         if ([s.Action].flat().includes('kms:Sign')) {
@@ -580,15 +595,24 @@ describe.each([
     expect(synthesis().holders('kms:Encrypt')).toEqual(['open-shoe']);
   });
 
-  it('the settle function: game, wallets and audit, its queue; no KMS, no principals, no idempotency', () => {
-    expect(synthesis().permissionsOf('settle-batch').byResource).toEqual({
+  it('the settle function: game, wallets, audit appended, its queue, Sign with the current key only; no principals, no idempotency', () => {
+    const byResource = synthesis().permissionsOf('settle-batch').byResource;
+    const gen = synthesis().signingGeneration;
+    expect(byResource).toEqual({
       'logs:own': ['logs:CreateLogStream', 'logs:PutLogEvents'],
       'table:game': WRITE,
       'table:game/index/gsi1': WRITE,
       'table:wallets': WRITE,
       'table:wallets/index/ledger': WRITE,
-      'table:audit': WRITE,
+      'table:audit': APPEND,
       'queue:settlement': [...CONSUME, 'sqs:SendMessage'].sort(),
+      // The batch that finishes a round signs its head: Sign with the current generation, GetPublicKey of all.
+      ...Object.fromEntries(
+        Array.from({ length: gen }, (_, i) => [
+          `key:signing-gen${i + 1}`,
+          i + 1 === gen ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey'],
+        ]),
+      ),
     });
     // Only resolve, void and the settle function may hand batches to the queue; nothing reads the DLQ.
     expect(synthesis().holders('sqs:SendMessage')).toEqual(['resolve-round', 'settle-batch', 'void-round']);
@@ -892,6 +916,11 @@ describe.each([
         'IAM5[Resource::*]',
         'L1',
       ].map((rule) => `AwsSolutions-${rule} ${uploadHandler()}`),
+      // The CloudTrail bucket (key-policies.ts), the close-deadline check function, and the one
+      // schedule per shoe resolve may create (shoe-deadlines.ts).
+      'AwsSolutions-S1 KeyGuard',
+      'AwsSolutions-L1 CloseDeadlines',
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/pyb-dev-close-deadlines/*] ResolveRound',
     ];
     expect(acknowledged.sort()).toEqual(expected.sort());
   });
@@ -904,6 +933,149 @@ function uploadHandler(): string {
   );
   return handler!.node.id;
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON, walked by the assertions below
+type Cfn = Record<string, any>;
+
+describe('least privilege the key policies enforce (key-policies.ts)', () => {
+  const keyPolicy = (id: string) => base.props(id).KeyPolicy.Statement as Cfn[];
+  const sealKey = () =>
+    base.idsOfType('AWS::KMS::Key').find((id) => base.props(id).KeySpec !== 'ECC_NIST_P256')!;
+  const roleOf = (handler: string) => refId(base.props(base.functionId(handler)).Role)!;
+  const rolesIn = (condition: Cfn) =>
+    (condition.ArnNotEquals['aws:PrincipalArn'] as unknown[]).map((r) => refId(r)).sort();
+  const DECRYPTERS = ROUTES.filter((r) => r.kms.includes('Decrypt')).map((r) => r.handler);
+  const SIGNERS = ROUTES.filter((r) => r.kms.includes('Sign')).map((r) => r.handler);
+
+  it('the seal key denies Decrypt to every principal but the resolve and close-shoe roles, and ReEncryptFrom to all', () => {
+    expect(DECRYPTERS.sort()).toEqual(['close-shoe', 'resolve-round']);
+    const denies = keyPolicy(sealKey()).filter((s) => s.Effect === 'Deny');
+    const decrypt = denies.find((s) => s.Action === 'kms:Decrypt')!;
+    expect(decrypt).toMatchObject({ Principal: { AWS: '*' }, Resource: '*' });
+    expect(rolesIn(decrypt.Condition)).toEqual(DECRYPTERS.map(roleOf).sort());
+    expect(denies.find((s) => s.Action === 'kms:ReEncryptFrom')).toMatchObject({
+      Principal: { AWS: '*' },
+      Resource: '*',
+    });
+    expect(denies.find((s) => s.Action === 'kms:ReEncryptFrom')!.Condition).toBeUndefined();
+  });
+
+  it.each([
+    ['generation 1', () => base, 0],
+    ['generation 3', () => rotated, 2],
+  ] as const)(
+    'the signing key that signs (%s) denies Sign to every principal but the signing roles',
+    (_, synthesis, n) => {
+      const s = synthesis();
+      const key = SIGNING_KEY_IDS[n]!;
+      const sign = (s.props(key).KeyPolicy.Statement as Cfn[]).find(
+        (x) => x.Effect === 'Deny' && x.Action === 'kms:Sign' && x.Condition,
+      )!;
+      expect(sign).toMatchObject({ Principal: { AWS: '*' }, Resource: '*' });
+      const roles = (sign.Condition.ArnNotEquals['aws:PrincipalArn'] as unknown[])
+        .map((r) => refId(r))
+        .sort();
+      expect(roles).toEqual(SIGNERS.map((h) => refId(s.props(s.functionId(h)).Role)!).sort());
+    },
+  );
+
+  it('the audit table: every writer may only put new items (no UpdateItem, no DeleteItem)', () => {
+    const writers = ROUTES.filter((r) => r.data.audit !== undefined && r.data.audit !== 'read');
+    expect(writers.length).toBeGreaterThan(5);
+    for (const route of ROUTES) {
+      const onAudit = base.permissionsOf(route.handler).byResource['table:audit'] ?? [];
+      expect(onAudit, route.handler).not.toContain('dynamodb:UpdateItem');
+      expect(onAudit, route.handler).not.toContain('dynamodb:DeleteItem');
+      if (writers.includes(route)) expect(onAudit).toContain('dynamodb:PutItem');
+    }
+  });
+
+  it('CloudTrail feeds CloudWatch Logs; an alarm fires on a Decrypt of the seal key by anyone else', () => {
+    const [trail, ...others] = base.idsOfType('AWS::CloudTrail::Trail');
+    expect(others).toEqual([]);
+    expect(base.props(trail!)).toMatchObject({ IsLogging: true, EnableLogFileValidation: true });
+    expect(base.props(trail!).CloudWatchLogsLogGroupArn).toBeDefined();
+    const filters = base.idsOfType('AWS::Logs::MetricFilter').map((id) => base.props(id));
+    const decrypt = filters.find(
+      (f) => f.MetricTransformations[0].MetricName === 'SeedKeyForeignDecrypt-dev',
+    )!;
+    const pattern = (decrypt.FilterPattern['Fn::Join'][1] as unknown[])
+      .map((x) => (typeof x === 'string' ? x : `<${refId(x)}>`))
+      .join('');
+    expect(pattern).toContain('($.eventName = "Decrypt")');
+    expect(pattern).toContain(`($.resources[0].ARN = "<${sealKey()}>")`);
+    expect(pattern).toContain('($.userIdentity.type != "AssumedRole")');
+    for (const handler of DECRYPTERS) {
+      expect(pattern).toContain(`$.userIdentity.sessionContext.sessionIssuer.arn != "<${roleOf(handler)}>"`);
+    }
+    const topic = base.idsOfType('AWS::SNS::Topic')[0];
+    const alarm = base
+      .idsOfType('AWS::CloudWatch::Alarm')
+      .map((id) => base.props(id))
+      .find((a) => a.MetricName === 'SeedKeyForeignDecrypt-dev')!;
+    expect(alarm).toMatchObject({
+      Namespace: 'PuntoYBanca',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarm.AlarmActions.map(refId)).toEqual([topic]);
+    expect(
+      base
+        .idsOfType('AWS::CloudWatch::Alarm')
+        .map((id) => base.props(id))
+        .some((a) => a.MetricName === 'KeyPolicyOrStateChange-dev'),
+    ).toBe(true);
+  });
+});
+
+describe('shoe close deadlines (shoe-deadlines.ts)', () => {
+  const policyOf = (handler: string) =>
+    base
+      .idsOfType('AWS::IAM::Policy')
+      .filter((p) =>
+        (base.props(p).Roles as unknown[]).some(
+          (r) => refId(r) === refId(base.props(base.functionId(handler)).Role),
+        ),
+      )
+      .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[]);
+
+  it('a schedule group, the check function EventBridge Scheduler may invoke, and the alarm on its metric', () => {
+    base.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'pyb-dev-close-deadlines' });
+    const check = base.props(base.functionId('check-shoe-closed'));
+    expect(check.Runtime).toBe('nodejs22.x');
+    const alarm = base
+      .idsOfType('AWS::CloudWatch::Alarm')
+      .map((id) => base.props(id))
+      .find((a) => a.MetricName === 'ShoesNotClosedInTime')!;
+    expect(alarm).toMatchObject({
+      Namespace: 'PuntoYBanca',
+      Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+      Threshold: 1,
+    });
+    const env = base.props(base.functionId('resolve-round')).Environment.Variables;
+    expect(env).toMatchObject({
+      CLOSE_DEADLINE_GROUP: 'pyb-dev-close-deadlines',
+      SHOE_CLOSE_DEADLINE_SECONDS: '3600',
+      BEACON: 'drand',
+    });
+    expect(env.CODE_VERSION).toMatch(/^git:[0-9a-f]{40}(\+dirty)?$|^unknown$/);
+  });
+
+  it('only resolve-round may create a deadline schedule, confined to the group, and pass the invoke role to the scheduler only', () => {
+    const holders = ROUTES.filter((r) =>
+      policyOf(r.handler).some((s) => s.Sid === 'ScheduleCloseDeadline'),
+    ).map((r) => r.handler);
+    expect(holders).toEqual(['resolve-round']);
+    const statements = policyOf('resolve-round');
+    expect(statements.find((s) => s.Sid === 'ScheduleCloseDeadline')!.Action).toBe(
+      'scheduler:CreateSchedule',
+    );
+    expect(statements.find((s) => s.Sid === 'PassCloseDeadlineRole')).toMatchObject({
+      Action: 'iam:PassRole',
+      Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+    });
+  });
+});
 
 function pascal(name: string): string {
   return name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());

@@ -165,9 +165,20 @@ describe('regulator endpoints', () => {
     writeFileSync(file, JSON.stringify(bundle.body));
     const key = join(tmp, 'key.pem');
     writeFileSync(key, (await api.get('/v1/signing-key')).body.pem);
-    const { stdout } = await run('./node_modules/.bin/baccarat', ['verify', file, '--public-key', key]);
-    expect(stdout).toMatch(/verified: all \d+ checks passed/);
-    expect(stdout).toContain(`PASS  round.${rounds.length}.cards`);
+    // The stack's beacon is a local one: the test trusts it by its chain hash, as a developer would.
+    const trust = ['--public-key', key, '--trust-beacon', bundle.body.statement.beacon.chainHash];
+    const { stdout } = await run('./node_modules/.bin/baccarat', ['verify', file, ...trust]);
+    expect(stdout).toMatch(/VERIFIED: all \d+ checks passed/);
+    expect(stdout).toContain(`PASS   round.${rounds.length}.cards`);
+
+    // The public proof: no key needed, nothing personal in it, and it verifies the same way.
+    const proof = await api.get(`/v1/shoes/${shoeId}/proof`);
+    expect([proof.status, proof.body.format]).toEqual([200, 'pyb-shoe-proof/1']);
+    expect(JSON.stringify(proof.body)).not.toMatch(/"playerId"|"ana"|"bruno"/);
+    const proofFile = join(tmp, 'proof.json');
+    writeFileSync(proofFile, JSON.stringify(proof.body));
+    const checked = await run('./node_modules/.bin/baccarat', ['verify', proofFile, ...trust]);
+    expect(checked.stdout).toMatch(/VERIFIED: all \d+ checks passed/);
   });
 
   it("keeps another operator's keys out with 404s", async () => {

@@ -1,57 +1,69 @@
 /**
  * GET /v1/signing-key over HTTP through the local server (the handlers the Lambdas run): the key that
- * signs now, and with `?keyId=` the key a statement names, also after a rotation retired it.
+ * signs now, and with `?keyId=` the key a statement names, also after a rotation retired it — each
+ * with its certificate: generation, validity interval, signed by the generation before it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { LocalKeyService } from '@pyb/keys';
+import { type SignedKeyCertificate, verifyKeyChain } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client } from './support/http';
+import { type E2eStack, startStack } from './support/stack';
 
+let stack: E2eStack;
 let api: Client;
-let keys: LocalKeyService;
-let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  // Quiet unless asked; read when the logger loads.
-  process.env.LOG_LEVEL ??= 'SILENT';
-  const dir = mkdtempSync(join(tmpdir(), 'pyb-e2e-signing-'));
-  const { buildContext } = await import('@pyb/functions/context');
-  const { startLocalServer } = await import('@pyb/functions/local-server');
-  // The route is public and reads no table: the context's key service is all it touches.
-  const context = buildContext({ TABLE_PREFIX: 'unused' });
-  keys = new LocalKeyService({ dir, env: {} });
-  context.keys = keys;
-  const server = await startLocalServer({ port: 0, context });
-  api = client(server.url);
-  stop = async () => {
-    await server.close();
-    context.doc.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  stack = await startStack();
+  api = client(stack.url);
 });
 afterAll(async () => {
-  await stop?.();
+  await stack?.stop();
 });
 
-describe('GET /v1/signing-key', () => {
-  it('serves the current key, and every earlier one by the id statements name', async () => {
-    const first = await api.get('/v1/signing-key');
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ algorithm: 'ECDSA_SHA_256', curve: 'P-256' });
-    expect(first.body.keyId).toMatch(/^local:[0-9a-f]{32}$/);
+/** Something signed with the current key: the first signature certifies it. */
+async function openShoe(): Promise<void> {
+  const admin = stack.a.admin;
+  const table = await api.post('/v1/tables', { key: admin, body: { name: 'Keys', variant: 'mini' } });
+  const shoe = await api.post(`/v1/tables/${table.body.tableId}/shoes`, { key: admin });
+  expect(shoe.status).toBe(201);
+}
 
-    const rotated = keys.rotateSigningKey();
+describe('GET /v1/signing-key', () => {
+  it('serves the current key with its certificate, and every earlier one with the interval it was valid in', async () => {
+    const fresh = await api.get('/v1/signing-key');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({
+      algorithm: 'ECDSA_SHA_256',
+      curve: 'P-256',
+      generation: null,
+      certificate: null,
+    });
+    expect(fresh.body.keyId).toMatch(/^local:[0-9a-f]{32}$/);
+
+    await openShoe();
+    const first = await api.get('/v1/signing-key');
+    expect(first.body).toMatchObject({ keyId: fresh.body.keyId, generation: 1, validUntil: null });
+    expect(first.body.certificate.certificate).toMatchObject({
+      generation: 1,
+      previousKeyId: null,
+      validFrom: first.body.validFrom,
+    });
+
+    const rotated = stack.signing.rotateSigningKey();
+    await openShoe(); // the handover: generation 1 certifies generation 2
     const now = await api.get('/v1/signing-key');
-    expect(now.body.keyId).toBe(rotated.keyId);
-    expect(now.body.pem).toBe(rotated.pem);
+    expect(now.body).toMatchObject({
+      keyId: rotated.keyId,
+      pem: rotated.pem,
+      generation: 2,
+      validUntil: null,
+    });
+    expect(now.body.certificate.certificate.previousKeyId).toBe(first.body.keyId);
 
     const old = await api.get(`/v1/signing-key?keyId=${encodeURIComponent(first.body.keyId)}`);
     expect(old.status).toBe(200);
-    expect(old.body).toEqual(first.body);
-    const current = await api.get(`/v1/signing-key?keyId=${encodeURIComponent(rotated.keyId)}`);
-    expect(current.body).toEqual(now.body);
+    expect(old.body).toEqual({ ...first.body, validUntil: now.body.validFrom });
+    const chain = verifyKeyChain([old.body.certificate, now.body.certificate] as SignedKeyCertificate[]);
+    expect(chain.ok).toBe(true);
   });
 
   it('answers 404 SIGNING_KEY_NOT_FOUND for a key it does not know, 400 for a malformed id', async () => {

@@ -11,7 +11,7 @@ import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { LocalAuditArchive } from '@pyb/archive';
 import { archiveKey } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
-import { type Check, canonicalJson, verifyBundle } from '@pyb/fairness';
+import { canonicalJson, verifyShoe } from '@pyb/fairness';
 import { archiveStreamHandler } from '@pyb/functions/archive-stream';
 import { logger } from '@pyb/functions/logger';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -91,7 +91,7 @@ async function closedShoe(name: string, rounds: number) {
       maxRounds: rounds,
     });
   }
-  await core.closeShoe(admin(), { shoeId: shoe.shoeId });
+  await core.closeShoe(admin(), { shoeId: shoe.shoeId, reason: 'END_OF_SESSION' });
   return shoe.shoeId;
 }
 
@@ -111,7 +111,12 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
     const bundle = JSON.parse(stored);
     expect(bundle.rounds).toHaveLength(4);
     const pem = (await stack.keys.publicKey()).pem;
-    expect(verifyBundle(bundle, { trustedPublicKey: [pem] }).filter((c: Check) => !c.ok)).toEqual([]);
+    const verified = verifyShoe(bundle, {
+      trustedPublicKey: [pem],
+      trustedBeacons: [bundle.statement.beacon.chainHash],
+    });
+    expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verified.verdict).toBe('verified');
 
     const meta = JSON.parse(readFileSync(`${path}.meta.json`, 'utf8'));
     expect(meta.retainUntil).toBe(new Date(NOW.getTime() + RETENTION_DAYS * 86_400_000).toISOString());
@@ -127,13 +132,13 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
 
   it('a shoe altered after it was archived is refused (ARCHIVE_MISMATCH), reported for retry and the DLQ', async () => {
     const before = readFileSync(path, 'utf8');
-    // Someone with write access edits the closed shoe's client seed in storage.
+    // Someone with write access edits the closed shoe's revealed cut index in storage.
     await stack.tables.client.send(
       new UpdateItemCommand({
         TableName: stack.tables.names.game,
         Key: { pk: { S: `SHOE#${shoeId}` }, sk: { S: 'SHOE' } },
-        UpdateExpression: 'SET clientSeed = :c',
-        ExpressionAttributeValues: { ':c': { S: 'edited later' } },
+        UpdateExpression: 'SET cutIndex = cutIndex + :one',
+        ExpressionAttributeValues: { ':one': { N: '1' } },
       }),
     );
     const record = await streamRecord(shoeId);

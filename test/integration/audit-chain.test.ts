@@ -65,7 +65,7 @@ beforeAll(async () => {
     },
   });
   roundIds = rounds.map((r) => r.roundId);
-  await core.closeShoe(admin(), { shoeId });
+  await core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
 });
 afterAll(() => stack?.cleanup());
 
@@ -213,7 +213,7 @@ describe('the chain check', () => {
   it('passes on a shoe closed before any round (nothing dealt, nothing to recompute)', async () => {
     const table = await core.createTable(admin(), { name: 'Unplayed', variant: 'mini' });
     const unplayed = (await core.openShoe(admin(), { tableId: table.tableId })).shoeId;
-    await core.closeShoe(admin(), { shoeId: unplayed });
+    await core.closeShoe(admin(), { shoeId: unplayed, reason: 'END_OF_SESSION' });
     const report = await core.checkShoeChain(op, { shoeId: unplayed });
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, rounds: 0, coupsVerified: true });

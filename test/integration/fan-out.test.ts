@@ -8,9 +8,11 @@ import {
   type Core,
   type CoreDeps,
   InProcessSettlementQueue,
+  type KeyService,
   type RoundView,
   type SettlementBatch,
 } from '@pyb/core';
+import { base64ToBytes, headStatementBytes, parsePublicKey, verifyDerSignature } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { CrashingStore } from '../support/faulty-store';
@@ -101,6 +103,27 @@ async function paidOnce(core: Core, view: RoundView) {
   expect(audit.filter((e) => e.type === 'ROUND_SETTLED' && e.roundId === view.roundId)).toHaveLength(1);
 }
 
+/**
+ * The round's receipt (docs/provably-fair.md §11.3): one head, signed by the statement key over the
+ * round's ROUND_SETTLED (ROUND_VOIDED) event — made by whoever finished the round.
+ */
+async function signedOnce(view: RoundView, type: 'ROUND_SETTLED' | 'ROUND_VOIDED') {
+  expect(view.head, 'the round head').not.toBeNull();
+  const head = view.head!;
+  const stored = (await stack.store.get('round', { roundId: view.roundId }))!;
+  const seq = type === 'ROUND_SETTLED' ? stored.audit.settled : stored.audit.voided;
+  const events = (await stack.store.listAudit(view.shoeId)).filter(
+    (e) => e.type === type && e.roundId === view.roundId,
+  );
+  expect(events.map((e) => e.seq)).toEqual([seq]);
+  expect(head.statement).toMatchObject({ type, roundId: view.roundId, seq, head: events[0]!.hash });
+  expect(stored.head).toEqual(head);
+  const key = parsePublicKey((await stack.keys.publicKey(head.statement.keyId)).pem);
+  expect(verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key)).toBe(
+    true,
+  );
+}
+
 describe('settlement fan-out', () => {
   it('resolve answers SETTLING; the batches settle all 40 positions; the last one finishes the round', async () => {
     const { core, queue } = withQueue();
@@ -109,6 +132,8 @@ describe('settlement fan-out', () => {
     const answer = await core.resolveRound(op, { roundId });
     expect([answer.status, answer.result?.winner]).toEqual(['SETTLING', expect.any(String)]);
     expect(answer.positions.every((p) => p.status === 'OPEN')).toBe(true);
+    // No receipt yet: the round is not finished.
+    expect(answer.head).toBeNull();
     // 40 positions by player id, in batches of 7: 6 batches, each a plan anyone can re-derive.
     expect(queue.sent).toHaveLength(6);
     expect(queue.sent.flatMap((b) => b.playerIds).sort()).toEqual([...players].sort());
@@ -116,16 +141,19 @@ describe('settlement fan-out', () => {
     expect((await core.getRound(op, { roundId })).status).toBe('SETTLING');
     expect((await core.replayRound(op, { roundId })).status).toBe('SETTLING');
     const shoeId = answer.shoeId;
-    expect(await codeOf(core.closeShoe(admin(), { shoeId }))).toBe('ROUND_IN_PLAY');
+    expect(await codeOf(core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' }))).toBe('ROUND_IN_PLAY');
     queue.resume();
     await queue.idle();
     const view = await core.getRound(op, { roundId });
     await paidOnce(core, view);
     expect(queue.deadLetters).toEqual([]);
     expect((await stack.store.listBatches(roundId)).map((b) => b.batch).sort()).toEqual([0, 1, 2, 3, 4, 5]);
-    // Resolving again answers the settled round; the table is free for the next one.
-    expect((await core.resolveRound(op, { roundId })).status).toBe('SETTLED');
-    await core.closeShoe(admin(), { shoeId });
+    // The last batch signed the round's head where it finished it.
+    await signedOnce(view, 'ROUND_SETTLED');
+    // Resolving again answers the settled round and the same head; the table is free for the next one.
+    const again = await core.resolveRound(op, { roundId });
+    expect([again.status, again.head]).toEqual(['SETTLED', view.head]);
+    await core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
     expect((await core.replayRound(op, { roundId })).verification.status).toBe('VERIFIED');
   });
 
@@ -241,11 +269,37 @@ describe('settlement fan-out', () => {
     expect(answer.status).toBe('VOIDING');
     await queue.idle();
     await core.voidRound(op, { roundId, reason: 'TECHNICAL_FAULT' });
-    expect((await core.getRound(op, { roundId })).status).toBe('VOIDED');
+    const voided = await core.getRound(op, { roundId });
+    expect(voided.status).toBe('VOIDED');
+    await signedOnce(voided, 'ROUND_VOIDED');
     for (const playerId of players) {
       const ledger = await wholeLedger(core, op, playerId);
       expect(ledger.filter((e) => e.kind === 'REFUND')).toHaveLength(1);
       expect((await core.getWallet(op, { playerId })).balance).toBe(FUNDS);
     }
+  });
+
+  it('the batch that finishes a round fails to sign its head: the round is SETTLED, the redelivery signs it, once', async () => {
+    let refused = 0;
+    const signing = (message: Uint8Array) =>
+      new TextDecoder().decode(message).includes('"type":"ROUND_SETTLED"');
+    // The key service refuses the first round-head signature (KMS throttled, say).
+    const keys: KeyService = Object.assign(Object.create(stack.keys), {
+      sign: async (message: Uint8Array, keyId?: string) => {
+        if (signing(message) && refused++ === 0) throw new Error('KMS: ThrottlingException');
+        return stack.keys.sign(message, keyId);
+      },
+    });
+    const queue = new InProcessSettlementQueue({ retryDelayMs: 5 });
+    const core = stack.coreWith({ ...SIZES, settlementQueue: queue, keys });
+    queue.attach((b) => core.runSettlementBatch(b));
+    const { roundId } = await bigRound(core, 20);
+    expect((await core.resolveRound(op, { roundId })).status).toBe('SETTLING');
+    await queue.idle();
+    expect(refused).toBeGreaterThan(1);
+    expect(queue.deadLetters).toEqual([]);
+    const view = await core.getRound(op, { roundId });
+    await paidOnce(core, view);
+    await signedOnce(view, 'ROUND_SETTLED');
   });
 });

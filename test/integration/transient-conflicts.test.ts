@@ -87,7 +87,7 @@ describe('a collision is retried, not reported', () => {
     ]);
     steps.push(['voidRound', () => core.voidRound(op, { roundId, reason: 'MISDEAL' })]);
     steps.push(['leaveTable', () => core.leaveTable(op, { tableId: table.tableId, playerId: 'p' })]);
-    steps.push(['closeShoe', () => core.closeShoe(adm, { shoeId })]);
+    steps.push(['closeShoe', () => core.closeShoe(adm, { shoeId, reason: 'END_OF_SESSION' })]);
     for (const [name, step] of steps) {
       store.collideNext(1);
       const before = store.collided;

@@ -217,7 +217,7 @@ describe('under concurrency', () => {
     expect(retried.every((r) => r.replayed)).toBe(true);
     expect((await stack.store.get('position', { roundId, playerId: p }))!.calls).toBe(31);
     await core.resolveRound(op, { roundId });
-    await core.closeShoe(admin(), { shoeId });
+    await core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
     const replay = await core.replayRound(op, { roundId });
     expect(replay.verification.status).toBe('VERIFIED');
   });
@@ -264,7 +264,7 @@ describe('under concurrency', () => {
       expect(ledger.reduce((s, e) => s + e.amount, 0)).toBe(wallet.balance);
     }
     // The bets committed at "no va más" are the bets settled: the replay recomputes the digest.
-    await core.closeShoe(admin(), { shoeId });
+    await core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
     const replay = await core.replayRound(op, { roundId });
     expect(replay.verification.status).toBe('VERIFIED');
   });

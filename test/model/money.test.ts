@@ -218,7 +218,7 @@ async function act(real: Real, action: Action, core: Core): Promise<void> {
       const stored = await real.stack.store.get('table', { tableId });
       if (stored?.currentShoeId) {
         real.shoes.add(stored.currentShoeId);
-        await core.closeShoe(real.admin, { shoeId: stored.currentShoeId });
+        await core.closeShoe(real.admin, { shoeId: stored.currentShoeId, reason: 'END_OF_SESSION' });
       }
       const shoe = await core.openShoe(real.admin, { tableId });
       real.shoes.add(shoe.shoeId);
@@ -323,13 +323,15 @@ async function finish(real: Real): Promise<void> {
         else await real.core.resolveRound(real.op, { roundId: round.roundId });
       }
       const after = (await real.store.get('table', { tableId: t.tableId }))!;
-      if (after.currentShoeId) await real.core.closeShoe(real.admin, { shoeId: after.currentShoeId });
+      if (after.currentShoeId)
+        await real.core.closeShoe(real.admin, { shoeId: after.currentShoeId, reason: 'END_OF_SESSION' });
     }
   }
   // Shoes a crash left CLOSING (their table already points at a newer one): a retry finishes them.
   for (const shoeId of real.shoes) {
     const shoe = (await real.store.get('shoe', { shoeId }))!;
-    if (shoe.status === 'CLOSING') await real.core.closeShoe(real.admin, { shoeId });
+    if (shoe.status === 'CLOSING')
+      await real.core.closeShoe(real.admin, { shoeId, reason: 'END_OF_SESSION' });
   }
   await checkInvariants(real, { finished: true });
 }

@@ -23,6 +23,7 @@ export class DelegatingStore implements Store {
   }
   listPositions: Store['listPositions'] = (...a) => this.inner.listPositions(...a);
   listRounds: Store['listRounds'] = (...a) => this.inner.listRounds(...a);
+  listShoes: Store['listShoes'] = (...a) => this.inner.listShoes(...a);
   listPlayerPositions: Store['listPlayerPositions'] = (...a) => this.inner.listPlayerPositions(...a);
   listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
   listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);

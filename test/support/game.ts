@@ -14,7 +14,7 @@ import {
   type TableConfig,
   Xoshiro128,
 } from '@pyb/engine';
-import { dealShoe, hexToBytes } from '@pyb/fairness';
+import { dealShoe, hexToBytes, shoeEntropy } from '@pyb/fairness';
 
 export const PATTERNS: readonly BetType[][] = [
   ['PLAYER'],
@@ -105,12 +105,22 @@ export async function playShoe(o: PlayOptions): Promise<PlayedRound[]> {
   }
 }
 
-/** The coups of the shoe as the revealed seed deals them (independent of anything stored). */
+/**
+ * The coups of the shoe as the revealed seed deals them, with the entropy recomputed from what the
+ * shoe published (the contributions' digest and the beacon round), independent of anything else stored.
+ */
 export function coupsOfClosedShoe(shoe: ShoeView, config: TableConfig): CoupResult[] {
-  if (!shoe.serverSeed || !shoe.clientSeed) throw new Error('the shoe is not closed');
+  if (!shoe.serverSeed || !shoe.beacon || !shoe.contributions.digest)
+    throw new Error('the shoe is not closed');
+  const entropy = shoeEntropy({
+    shoeId: shoe.shoeId,
+    commitment: shoe.commitment,
+    contributions: shoe.contributions.digest,
+    beacon: { chainHash: shoe.statement.beacon.chainHash, ...shoe.beacon },
+  });
   const deck = dealShoe({
     serverSeed: hexToBytes(shoe.serverSeed),
-    clientSeed: shoe.clientSeed,
+    clientSeed: entropy,
     shoeId: shoe.shoeId,
     decks: config.decks,
     cutCard: config.cutCard,

@@ -11,7 +11,7 @@ export function deterministicSeeds(keys: KeyService, label: string): KeyService 
     generateSeed: async () => hexToBytes(eventHash(label, n++)),
     sealSeed: (seed, context) => keys.sealSeed(seed, context),
     unsealSeed: (sealed, context) => keys.unsealSeed(sealed, context),
-    sign: (message) => keys.sign(message),
+    sign: (message, keyId) => keys.sign(message, keyId),
     publicKey: (keyId) => keys.publicKey(keyId),
   };
 }

@@ -6,8 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalBeacon } from '@pyb/beacon';
 import { type Core, type CoreDeps, createCore, type Store } from '@pyb/core';
 import { LocalKeyService } from '@pyb/keys';
+import { RecordingCloseDeadlines } from '@pyb/scheduler';
 import type { Item, LogicalTable } from '@pyb/store-dynamodb/layout';
 import { MemoryStore } from '@pyb/store-memory';
 
@@ -25,6 +27,12 @@ export interface RawItems {
   partition(table: LogicalTable, pk: string): Promise<Item[]>;
 }
 
+/**
+ * The beacon of the tests: a local one (its own BLS key in a temp folder) with 1-second rounds and a
+ * 1-second margin, so a shoe's first coup waits for its round at most about two seconds.
+ */
+export const TEST_BEACON = { period: 1, marginSeconds: 1 } as const;
+
 export interface TestStack {
   backend: Backend;
   /** DynamoDB only: the tables under their unique prefix, and their client. */
@@ -33,13 +41,18 @@ export interface TestStack {
   raw: RawItems;
   keys: LocalKeyService;
   keysDir: string;
+  beacon: LocalBeacon;
+  closeDeadlines: RecordingCloseDeadlines;
   /** The use cases on this stack; `coreWith(overrides)` builds another instance (e.g. a wrapped store). */
   core: Core;
   coreWith(overrides: Partial<CoreDeps> & { store?: Store }): Core;
   cleanup(): Promise<void>;
 }
 
-/** A store (fresh tables under a unique prefix on DynamoDB Local) + a LocalKeyService + the use cases. */
+/**
+ * A store (fresh tables under a unique prefix on DynamoDB Local) + a LocalKeyService and a local
+ * beacon in a temp folder + recorded close deadlines + the use cases.
+ */
 export async function createTestStack(
   label = 'it',
   deps: Partial<CoreDeps> = {},
@@ -54,8 +67,19 @@ export async function createTestStack(
       : await (await import('./dynamodb')).dynamoStack(label);
   const keysDir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
   const keys = new LocalKeyService({ dir: keysDir, env: {} });
+  const beacon = new LocalBeacon({ dir: join(keysDir, 'beacon'), period: TEST_BEACON.period, env: {} });
+  const closeDeadlines = new RecordingCloseDeadlines();
   const coreWith = (overrides: Partial<CoreDeps>) =>
-    createCore({ store: data.store, keys, ...deps, ...overrides });
+    createCore({
+      store: data.store,
+      keys,
+      beacon,
+      beaconMarginSeconds: TEST_BEACON.marginSeconds,
+      closeDeadlines,
+      codeVersion: 'test',
+      ...deps,
+      ...overrides,
+    });
   return {
     backend: on,
     ...(data.tables && { tables: data.tables }),
@@ -63,6 +87,8 @@ export async function createTestStack(
     raw: data.raw,
     keys,
     keysDir,
+    beacon,
+    closeDeadlines,
     core: coreWith({}),
     coreWith,
     cleanup: async () => {

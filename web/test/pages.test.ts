@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contributionsDigest, shoeEntropy } from '@pyb/fairness';
 import { type Client, client } from '@pyb/test/e2e/support/http';
 import { type E2eStack, startStack } from '@pyb/test/e2e/support/stack';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -278,7 +279,7 @@ describe('the regulator viewer', () => {
     bundlePath = join(tmpdir(), `pyb-${shoeId}.bundle.json`);
     await download.saveAs(bundlePath);
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
-    expect(bundle.format).toBe('pyb-shoe-bundle/1');
+    expect(bundle.format).toBe('pyb-shoe-bundle/2');
     expect(bundle.rounds).toHaveLength(dealt.length);
 
     // Handed to the verifier page in the same tab.
@@ -352,15 +353,30 @@ describe('the verifier page', () => {
       mimeType: 'application/json',
       buffer: Buffer.from(original),
     });
-    expect(await verdictOf(page)).toBe('untrusted');
+    // The library refuses a shoe the key the reader trusts did not sign (keys.trusted).
+    expect(await verdictOf(page)).toBe('failed');
     await expect(page.locator('[data-check="trust.keys"]').textContent()).resolves.toContain('not trusted');
+    await expect(page.locator('[data-check="keys.trusted"]').getAttribute('data-ok')).resolves.toBe('false');
     await page.fill('#trusted-key', '');
 
     // Seeds by hand: recomputed, consistent with the commitment, but unsigned: untrusted; a wrong commitment fails.
     const bundle = JSON.parse(original);
     await page.click('#seeds-box summary');
     await page.fill('#server-seed', bundle.serverSeed);
-    await page.fill('#client-seed', bundle.clientSeed);
+    // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
+    await page.fill(
+      '#client-seed',
+      shoeEntropy({
+        shoeId: bundle.statement.shoeId,
+        commitment: bundle.statement.commitment,
+        contributions: contributionsDigest(bundle.contributions),
+        beacon: {
+          chainHash: bundle.statement.beacon.chainHash,
+          round: bundle.beacon.round,
+          signature: bundle.beacon.signature,
+        },
+      }),
+    );
     await page.fill('#seed-shoe-id', bundle.statement.shoeId);
     await page.fill('#commitment', bundle.statement.commitment);
     await page.fill('#decks', String(bundle.statement.decks));

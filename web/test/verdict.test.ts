@@ -4,59 +4,68 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
-import type { ShoeBundle } from '@pyb/fairness';
-import { clone, demoBundle, testSigner } from '@pyb/fairness/test-helpers';
+import { contributionsDigest, type ShoeBundle, shoeEntropy } from '@pyb/fairness';
+import { clone, demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealFromSeeds, verifySeeds } from '../src/verify/shoe-view';
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 
-const signer = testSigner();
+const signer = testKey('key-1', '2024-06-01T00:00:00.000Z');
+const beacon = testBeacon();
+/** The test beacon is not drand quicknet: the reader trusts it by its chain hash. */
+const BEACONS = [beacon.network.chainHash];
 let bundle: ShoeBundle;
 const trusted = [{ pem: signer.pem, source: 'the test' }];
 
 beforeAll(async () => {
-  bundle = await demoBundle({ publicKey: signer.pem, sign: signer.sign, rounds: 12 });
+  bundle = await demoBundle({ keys: [signer], beacon, rounds: 12 });
 });
 
 describe('verifyWithTrust', () => {
   it('verified: every library check passes and the signing key is trusted', () => {
-    const result = verifyWithTrust(bundle, trusted);
+    const result = verifyWithTrust(bundle, trusted, BEACONS);
     expect(result.verdict).toBe('verified');
     expect(result.checks.filter((c) => !c.ok)).toEqual([]);
     expect(result.checks.at(-1)).toMatchObject({ id: 'trust.keys', ok: true });
   });
 
-  it('untrusted: consistent, but no key is trusted, or another key is', () => {
-    expect(verifyWithTrust(bundle, []).verdict).toBe('untrusted');
+  it('untrusted: consistent, but no key (or beacon) is trusted; failed against another key', () => {
+    expect(verifyWithTrust(bundle, [], BEACONS).verdict).toBe('untrusted');
+    expect(verifyWithTrust(bundle, trusted, []).verdict).toBe('untrusted');
     const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
       type: 'spki',
       format: 'pem',
     });
-    const result = verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }]);
-    expect(result.verdict).toBe('untrusted');
-    expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['trust.keys']);
+    // The library refuses a shoe the reader's key did not sign (a self-signed one, say): keys.trusted.
+    const result = verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }], BEACONS);
+    expect(result.verdict).toBe('failed');
+    expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['keys.trusted', 'trust.keys']);
     // A pasted "key" that is no key trusts nothing.
-    expect(verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }]).verdict).toBe('untrusted');
+    expect(verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }], BEACONS).verdict).toBe(
+      'untrusted',
+    );
   });
 
   it('failed: a tampered coup, payout or signature fails whatever key is trusted', () => {
     const card = clone(bundle);
     const coup = card.rounds.find((r) => r.coup)!.coup!;
     coup.cards[0] = coup.cards[0] === 'AS' ? 'KH' : 'AS';
-    expect(verifyWithTrust(card, trusted).verdict).toBe('failed');
+    expect(verifyWithTrust(card, trusted, BEACONS).verdict).toBe('failed');
     const payout = clone(bundle);
     payout.rounds[0]!.positions[0]!.settlement!.payout += 1;
-    expect(verifyWithTrust(payout, trusted).verdict).toBe('failed');
+    expect(verifyWithTrust(payout, trusted, BEACONS).verdict).toBe('failed');
     const signature = clone(bundle);
     signature.statement.createdAt = '2025-01-01T20:00:01.000Z';
-    expect(verifyWithTrust(signature, trusted).verdict).toBe('failed');
-    expect(verifyWithTrust({ format: 'something else' }, trusted).verdict).toBe('failed');
+    expect(verifyWithTrust(signature, trusted, BEACONS).verdict).toBe('failed');
+    expect(verifyWithTrust({ format: 'something else' }, trusted, BEACONS).verdict).toBe('failed');
   });
 });
 
 describe('keys', () => {
   it('reads the keys a bundle carries and the PEM blocks of a paste', () => {
-    expect(bundleKeys(bundle)).toEqual([{ keyId: bundle.statement.keyId, pem: signer.pem }]);
+    expect(bundleKeys(bundle)).toEqual([
+      { keyId: bundle.statement.keyId, pem: bundle.keys[0]!.certificate.publicKey },
+    ]);
     expect(bundleKeys(null)).toEqual([]);
     expect(splitPem(`${signer.pem}\n${signer.pem}`)).toHaveLength(2);
     expect(splitPem('  MFkwEwYH  ')).toEqual(['MFkwEwYH']);
@@ -67,7 +76,17 @@ describe('keys', () => {
 describe('seeds', () => {
   const seedsOf = (b: ShoeBundle) => ({
     serverSeed: b.serverSeed,
-    clientSeed: b.clientSeed,
+    // pyb-shoe/2: the stream's client input is the shoe entropy.
+    clientSeed: shoeEntropy({
+      shoeId: b.statement.shoeId,
+      commitment: b.statement.commitment,
+      contributions: contributionsDigest(b.contributions),
+      beacon: {
+        chainHash: b.statement.beacon.chainHash,
+        round: b.beacon.round,
+        signature: b.beacon.signature,
+      },
+    }),
     shoeId: b.statement.shoeId,
     decks: b.statement.decks,
     cutCard: b.statement.cutCard,

@@ -4,6 +4,7 @@ import { runSettlementBatch } from '@pyb/core/use-cases';
 import { decodeBatch } from '@pyb/settlement-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { appContext, useCases } from '../../src/context';
+import { keysOf } from '../../src/keys';
 import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
 import { queueOf } from '../../src/queue';
@@ -18,8 +19,9 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     const context = appContext();
-    // The queue: a shoe that ends with this batch hands its debt collection to it.
-    const ctx = useCases(context, undefined, queueOf(context));
+    // Keys: the batch that finishes a round signs its head. The queue: a shoe that ends with this
+    // batch hands its debt collection to it.
+    const ctx = useCases(context, keysOf(context), { queue: queueOf(context) });
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
       event.Records.map(async (record) => {

@@ -4,6 +4,7 @@
  * API on http://localhost:$PORT through the same handlers the Lambdas run, and the web app (built
  * from web/ at start) beside it at /. Ctrl-C stops it all.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -17,6 +18,7 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import { buildWeb } from '@pyb/web/build';
+import { beaconOf } from '../beacon';
 import type { AppContext } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
@@ -38,6 +40,15 @@ interface DemoState {
 }
 
 const statePath = join(DATA, 'demo.json');
+
+/** `dev:<commit>` of the working tree (named in every statement as its code version). */
+function sourceRevision(): string {
+  try {
+    return `dev:${execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()}`;
+  } catch {
+    return 'dev';
+  }
+}
 
 function readState(): DemoState | undefined {
   if (!existsSync(statePath)) return undefined;
@@ -74,7 +85,13 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
     keys = Object.fromEntries(issued.map((k) => [k.role, k.key])) as Record<Role, string>;
   }
   const admin: Actor = { operatorId: OPERATOR, role: 'admin', supervises: [] };
-  const core = createCore({ store: context.store, keys: keysOf(context), clock: context.clock });
+  const core = createCore({
+    store: context.store,
+    keys: keysOf(context),
+    beacon: beaconOf(context),
+    clock: context.clock,
+    codeVersion: context.env.CODE_VERSION ?? 'unknown',
+  });
   let tableId = previous?.tableId;
   const tableExists = tableId
     ? await core.getTable(admin, { tableId }).then(
@@ -120,7 +137,13 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
 
 /** What the banner says of the demo as it is now: balances persist in .data/, a walk may have stopped midway. */
 async function demoStatus(context: AppContext, state: Required<DemoState>): Promise<string> {
-  const core = createCore({ store: context.store, keys: keysOf(context), clock: context.clock });
+  const core = createCore({
+    store: context.store,
+    keys: keysOf(context),
+    beacon: beaconOf(context),
+    clock: context.clock,
+    codeVersion: context.env.CODE_VERSION ?? 'unknown',
+  });
   const admin: Actor = { operatorId: state.operatorId, role: 'admin', supervises: [] };
   const wallets = await Promise.all(PLAYERS.map((playerId) => core.getWallet(admin, { playerId })));
   const lines = [
@@ -137,7 +160,13 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
   return lines.join('\n');
 }
 
-function banner(url: string, endpoint: string, state: Required<DemoState>, status: string): string {
+function banner(
+  url: string,
+  endpoint: string,
+  state: Required<DemoState>,
+  status: string,
+  beacon: string,
+): string {
   const { keys, tableId } = state;
   return `
 Punto y Banca API on ${url}  (DynamoDB Local ${endpoint}, data in .data/)
@@ -156,7 +185,13 @@ Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the
 First curl:
   curl -s ${url}/v1/tables/${tableId} -H "Authorization: Bearer ${keys.operator}"
 
-Next: docs/api.md walks a whole shoe in curl (open a shoe, rounds, bets, resolve, close).
+Shoes are provably fair (docs/provably-fair.md): each shoe's order waits for a round of the local
+randomness beacon (its key in .data/beacon; chain hash ${beacon}) published after the
+players' seeds close. Once a shoe is closed, anyone can check it:
+  curl -s ${url}/v1/shoes/$SHOE/proof > proof.json
+  baccarat verify proof.json --public-key <(curl -s ${url}/v1/signing-key | jq -r .pem) --trust-beacon ${beacon}
+
+Next: the README tour and docs/api.md walk a whole shoe in curl (seeds, rounds, bets, resolve, close, verify).
 OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
 `;
 }
@@ -198,6 +233,9 @@ async function main(): Promise<void> {
     TABLE_PREFIX: PREFIX,
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: join(DATA, 'keys'),
+    BEACON: 'local',
+    LOCAL_BEACON_DIR: join(DATA, 'beacon'),
+    CODE_VERSION: process.env.CODE_VERSION ?? sourceRevision(),
   });
   const { appContext } = await import('../context');
   const { startLocalServer } = await import('../local-server');
@@ -216,12 +254,14 @@ async function main(): Promise<void> {
     );
     return stop(1);
   }
+  const beacon = beaconOf(appContext()).network().chainHash;
   console.log(
     banner(
       `http://localhost:${server.port}`,
       dynamodb.endpoint,
       state,
       await demoStatus(appContext(), state),
+      beacon,
     ),
   );
 }

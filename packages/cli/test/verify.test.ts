@@ -1,37 +1,32 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tablePreset } from '@pyb/engine';
-import { buildDemoBundle, type ShoeBundle } from '@pyb/fairness';
+import {
+  buildDemoBundle,
+  bytesToBase64,
+  closeStatementBytes,
+  eventHash,
+  headStatementBytes,
+  hexToBytes,
+  QUICKNET,
+  type ShoeBundle,
+} from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from './run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-let bundle: ShoeBundle;
-let pem: string;
-beforeAll(async () => {
-  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  pem = key.publicKey.export({ format: 'pem', type: 'spki' }) as string;
-  bundle = await buildDemoBundle({
-    serverSeed: new Uint8Array(32).fill(42),
-    clientSeed: 'cli test',
-    shoeId: 'shoe-cli',
-    tableId: 'table-1',
-    operatorId: 'op-1',
-    table: tablePreset('midi'),
-    createdAt: '2025-02-01T10:00:00.000Z',
-    keyId: 'local:test',
-    publicKey: pem,
-    sign: (m) => new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' })),
-    rounds: 12,
-  });
-});
+const examples = fileURLToPath(new URL('../../fairness/examples/', import.meta.url));
+const BUNDLE = join(examples, 'shoe-bundle.json');
+const PROOF = join(examples, 'shoe-proof.json');
+const OPERATOR_KEY = join(examples, 'operator.pem');
+const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as ShoeBundle;
 
 const write = (name: string, value: unknown) => {
   const path = join(dir, name);
@@ -39,84 +34,173 @@ const write = (name: string, value: unknown) => {
   return path;
 };
 
+/** The example shoe made again, the same way, under a key of the forger's own. */
+let forged: ShoeBundle;
+const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const FORGER_PEM = key.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+const forgerSign = (m: Uint8Array) =>
+  new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' }));
+beforeAll(async () => {
+  forged = await buildDemoBundle({
+    serverSeed: hexToBytes('00'.repeat(32)),
+    shoeId: 'shoe-example-1',
+    tableId: 'table-midi-1',
+    operatorId: 'op-example',
+    table: tablePreset('midi'),
+    createdAt: '2024-03-16T11:28:59.500Z',
+    keys: [
+      {
+        keyId: 'local:example',
+        publicKey: FORGER_PEM,
+        sign: forgerSign,
+        validFrom: '2024-03-01T00:00:00.000Z',
+      },
+    ],
+    beacon: {
+      network: QUICKNET,
+      marginSeconds: 5,
+      round: bundle.beacon.round,
+      signature: bundle.beacon.signature,
+    },
+    rounds: 8,
+  });
+});
+
 describe('baccarat verify', () => {
-  it('prints every check and exits 0 for an honest bundle', async () => {
-    const { code, stdout } = await cli(['verify', write('ok.json', bundle)]);
+  it('verifies the example bundle with the operator key: exit 0, every check printed', async () => {
+    const { code, stdout } = await cli(['verify', BUNDLE, '--public-key', OPERATOR_KEY]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^PASS {2}statement\.signature {2,}ECDSA/m);
-    expect(stdout).toMatch(/^PASS {2}round\.12\.player\.player-2\.payout/m);
-    expect(stdout).not.toMatch(/^FAIL/m);
-    expect(stdout).toMatch(/verified: all \d+ checks passed\n$/);
+    expect(stdout).toMatch(/^PASS {3}statement\.signature {2,}ECDSA/m);
+    expect(stdout).toMatch(/^PASS {3}beacon\.signature {2,}BLS signature of round 5928395/m);
+    expect(stdout).toMatch(/^PASS {3}statement\.beacon {2,}drand quicknet/m);
+    expect(stdout).toMatch(
+      /^PASS {3}audit\.round\.5\.order {2,}ROUND_OPENED < BETTING_CLOSED < COUP_DEALT < ROUND_SETTLED$/m,
+    );
+    expect(stdout).toMatch(/^PASS {3}round\.12\.player\.player-2\.payout/m);
+    expect(stdout).not.toMatch(/^(FAIL|TRUST)/m);
+    expect(stdout).toMatch(/\nVERIFIED: all \d+ checks passed, signed by keys you trust\n$/);
   });
 
-  it('exits 1 and names the check when a payout was tampered with', async () => {
+  it('takes the key as GET /v1/signing-key answers it (JSON with a pem)', async () => {
+    const json = write('signing-key.json', {
+      keyId: 'local:example',
+      pem: readFileSync(OPERATOR_KEY, 'utf8'),
+    });
+    expect((await cli(['verify', BUNDLE, '--public-key', json])).code).toBe(0);
+  });
+
+  it('verifies the public proof the same way', async () => {
+    const { code, stdout } = await cli(['verify', PROOF, '--public-key', OPERATOR_KEY]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^PASS {3}format {2,}pyb-shoe-proof\/1, shoe shoe-example-1/m);
+    expect(stdout).not.toMatch(/payout/);
+  });
+
+  it('without a trusted key: UNTRUSTED, exit 3, never "verified"', async () => {
+    const { code, stdout } = await cli(['verify', BUNDLE]);
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/^TRUST {2}keys\.trusted {2,}no trusted key was given/m);
+    expect(stdout).toMatch(
+      /\nUNTRUSTED: all \d+ checks passed, but keys\.trusted rest on keys or a beacon you did not say to trust/,
+    );
+    expect(stdout).not.toMatch(/VERIFIED/);
+  });
+
+  it('a self-signed forgery: untrusted alone, refused against the operator key', async () => {
+    const path = write('forged.json', forged);
+    expect((await cli(['verify', path])).code).toBe(3);
+    const pinned = await cli(['verify', path, '--public-key', OPERATOR_KEY, '--json']);
+    expect(pinned.code).toBe(1);
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ verdict: 'failed', failed: ['keys.trusted'] });
+  });
+
+  it('a bet taken after the deal (BETTING_CLOSED moved after COUP_DEALT), relinked and re-signed with the key: exit 1, the order named', async () => {
+    // The insider holds the signing key (here: the forger's shoe, trusted as if it were the operator's).
+    const b = structuredClone(forged);
+    const round = b.rounds[2]!;
+    const events = b.audit.events;
+    const at = (type: string) =>
+      events.findIndex((e) => e.event.roundId === round.roundId && e.event.type === type);
+    const [closed, dealt] = [at('BETTING_CLOSED'), at('COUP_DEALT')];
+    [events[closed], events[dealt]] = [events[dealt]!, events[closed]!];
+    for (const [i, e] of events.entries()) e.event.seq = i;
+    [events[closed]!.event.at, events[dealt]!.event.at] = [events[dealt]!.event.at, events[closed]!.event.at];
+    let prev = b.statement.commitment;
+    for (const e of events) {
+      e.prevHash = prev;
+      e.hash = eventHash(prev, e.event);
+      prev = e.hash;
+    }
+    for (const h of b.heads) {
+      h.statement.head = events[h.statement.seq]!.hash;
+      h.signature = bytesToBase64(forgerSign(headStatementBytes(h.statement)));
+    }
+    b.audit.close.head = prev;
+    b.audit.signature = bytesToBase64(forgerSign(closeStatementBytes(b.audit.close)));
+    const { code, stdout } = await cli([
+      'verify',
+      write('reordered.json', b),
+      '--public-key',
+      write('forger.pem', FORGER_PEM),
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      new RegExp(`^FAIL {3}audit\\.round\\.${round.number}\\.order +.*COUP_DEALT < BETTING_CLOSED`, 'm'),
+    );
+    expect(stdout).toMatch(/^PASS {3}audit\.chain /m);
+    expect(stdout).toMatch(/^PASS {3}audit\.close\.signature /m);
+    expect(stdout).toMatch(/\nNOT VERIFIED: /);
+  });
+
+  it('exits 1 and names the checks when a payout was tampered with', async () => {
     const tampered = structuredClone(bundle);
     tampered.rounds[4]!.positions[1]!.settlement!.payout += 1;
-    const { code, stdout } = await cli(['verify', write('payout.json', tampered)]);
+    const { code, stdout } = await cli([
+      'verify',
+      write('payout.json', tampered),
+      '--public-key',
+      OPERATOR_KEY,
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /^FAIL {2}round\.5\.player\.player-2\.payout +payout: expected \d+, recorded \d+$/m,
+      /^FAIL {3}round\.5\.player\.player-2\.payout +payout: expected \d+, recorded \d+$/m,
     );
     expect(stdout).toMatch(
-      /NOT VERIFIED: 2 of \d+ checks failed: round\.5\.player\.player-2\.payout, audit\.round\.5\.settlement\n$/,
+      /\nNOT VERIFIED: 2 of \d+ checks failed: round\.5\.player\.player-2\.payout, audit\.round\.5\.settlement\n$/,
     );
   });
 
-  it('--json lists the failed checks; --public-key pins the operator key', async () => {
-    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
-      format: 'pem',
-      type: 'spki',
-    });
-    const path = write('ok2.json', bundle);
-    const pinnedOk = await cli(['verify', path, '--public-key', write('good.pem', pem), '--json']);
-    expect(pinnedOk.code).toBe(0);
-    expect(JSON.parse(pinnedOk.stdout)).toMatchObject({ ok: true, failed: [] });
-    const pinnedBad = await cli([
+  it('--receipt checks a kept round head against the chain', async () => {
+    const head = bundle.heads.find((h) => h.statement.roundId === bundle.rounds[6]!.roundId)!;
+    const ok = await cli([
       'verify',
-      path,
+      BUNDLE,
       '--public-key',
-      write('other.pem', other as string),
+      OPERATOR_KEY,
+      '--receipt',
+      write('head.json', head),
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^PASS {3}receipt\.1 /m);
+    const other = structuredClone(head);
+    other.statement.head = bundle.audit.events[3]!.hash;
+    const bad = await cli([
+      'verify',
+      BUNDLE,
+      '--public-key',
+      OPERATOR_KEY,
+      '--receipt',
+      write('bad.json', other),
       '--json',
     ]);
-    expect(pinnedBad.code).toBe(1);
-    expect(JSON.parse(pinnedBad.stdout)).toMatchObject({ ok: false, failed: ['statement.public-key'] });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).failed).toEqual(['receipt.1']);
   });
 
-  it('takes one --public-key per key when the signing key was rotated during the shoe', async () => {
-    const next = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const nextPem = next.publicKey.export({ format: 'pem', type: 'spki' }) as string;
-    const first = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const signer = (key: typeof first) => (m: Uint8Array) =>
-      new Uint8Array(sign('sha256', m, { key: key.privateKey, dsaEncoding: 'der' }));
-    const firstPem = first.publicKey.export({ format: 'pem', type: 'spki' }) as string;
-    const rotated = await buildDemoBundle({
-      serverSeed: new Uint8Array(32).fill(7),
-      clientSeed: 'cli rotation',
-      shoeId: 'shoe-cli-rotated',
-      tableId: 'table-1',
-      operatorId: 'op-1',
-      table: tablePreset('midi'),
-      createdAt: '2025-02-01T10:00:00.000Z',
-      keyId: 'local:first',
-      publicKey: firstPem,
-      sign: signer(first),
-      closeKey: { keyId: 'local:next', publicKey: nextPem, sign: signer(next) },
-      rounds: 6,
-    });
-    const path = write('rotated.json', rotated);
-    const keys = ['--public-key', write('first.pem', firstPem), '--public-key', write('next.pem', nextPem)];
-    const both = await cli(['verify', path, ...keys]);
-    expect(both.code).toBe(0);
-    expect(both.stdout).toMatch(/^PASS {2}audit\.public-key +P-256 key local:next, SHA-256 \w+, matches/m);
-    const one = await cli(['verify', path, ...keys.slice(0, 2), '--json']);
-    expect(one.code).toBe(1);
-    expect(JSON.parse(one.stdout)).toMatchObject({ ok: false, failed: ['audit.public-key'] });
-  });
-
-  it('reports a file that is not JSON as a failed bundle.format check', async () => {
+  it('reports a file that is not JSON as a failed format check', async () => {
     const { code, stdout } = await cli(['verify', write('junk.json', '{ nope')]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^FAIL {2}bundle\.format {2}not JSON/m);
+    expect(stdout).toMatch(/^FAIL {3}format {2}not JSON/m);
   });
 
   it('usage errors exit 2', async () => {
@@ -124,19 +208,25 @@ describe('baccarat verify', () => {
     const missing = await cli(['verify', join(dir, 'does-not-exist.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read bundle/);
+    const badKey = await cli(['verify', BUNDLE, '--public-key', write('bad.pem', 'not a key')]);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toMatch(/--public-key/);
+    expect((await cli(['verify', BUNDLE, '--trust-beacon', 'quicknet'])).code).toBe(2);
   });
 
   it('works through the installed bin, reading the bundle from stdin', async () => {
     const bin = fileURLToPath(new URL('../../../node_modules/.bin/baccarat', import.meta.url));
     const tampered = structuredClone(bundle);
     tampered.rounds[0]!.coup!.cards[0] = tampered.rounds[0]!.coup!.cards[0] === 'AS' ? 'KH' : 'AS';
-    const child = promisify(execFile)(bin, ['verify', '-'], { encoding: 'utf8' });
+    const child = promisify(execFile)(bin, ['verify', '-', '--public-key', OPERATOR_KEY], {
+      encoding: 'utf8',
+    });
     child.child.stdin!.end(JSON.stringify(tampered));
     const result = await child.then(
       () => ({ code: 0, stdout: '' }),
       (e: { code: number; stdout: string }) => e,
     );
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL {2}round\.1\.cards +card \d+ should be/m);
+    expect(result.stdout).toMatch(/^FAIL {3}round\.1\.cards +card \d+ should be/m);
   });
 });

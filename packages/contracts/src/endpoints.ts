@@ -8,6 +8,7 @@ import {
   ReplayParams,
   RoundReplay,
   ShoeBundle,
+  ShoeProof,
 } from './replay';
 import {
   CancelBetsRequest,
@@ -23,7 +24,19 @@ import {
   RoundParams,
   VoidRoundRequest,
 } from './rounds';
-import { CloseShoeRequest, OpenShoeRequest, Shoe, ShoeParams, SigningKey, SigningKeyQuery } from './shoes';
+import {
+  CloseShoeRequest,
+  ContributeSeedRequest,
+  Contribution,
+  OpenShoeRequest,
+  Shoe,
+  ShoePage,
+  ShoeParams,
+  SigningKey,
+  SigningKeyQuery,
+  TableShoesParams,
+  TableShoesQuery,
+} from './shoes';
 import { CreateTableRequest, Scoreboard, ScoreboardQuery, Table, TableParams } from './tables';
 import {
   LedgerPage,
@@ -104,7 +117,7 @@ export const ENDPOINTS = {
     tag: 'Shoes',
     description:
       'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.',
-    problems: ['TABLE_NOT_FOUND', 'SHOE_ALREADY_OPEN'],
+    problems: ['TABLE_NOT_FOUND', 'SHOE_ALREADY_OPEN', 'SIGNING_KEY_UNCERTIFIED'],
     summary: 'Open a new shoe: seed sealed, commitment signed and published (admin)',
     params: TableParams,
     body: OpenShoeRequest,
@@ -123,25 +136,75 @@ export const ENDPOINTS = {
   'close-shoe': {
     tag: 'Shoes',
     description:
-      'Collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. Works on a shoe that has not ended (the cut card did not come out): an interrupted session is closed the same way. Resumable: call again after a failure. Admin keys only.',
-    problems: ['SHOE_NOT_FOUND', 'ROUND_IN_PLAY', 'CONCURRENT_UPDATE'],
+      'Re-walks the audit chain (a chain that does not hold is not signed: 409 AUDIT_CHAIN_BROKEN), collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. A shoe the cut card has not ended (an interrupted session) closes only with a `reason` (422 CLOSE_REASON_REQUIRED). Resumable: call again after a failure. Admin keys only.',
+    problems: [
+      'SHOE_NOT_FOUND',
+      'CLOSE_REASON_INVALID',
+      'ROUND_IN_PLAY',
+      'AUDIT_CHAIN_BROKEN',
+      'CONCURRENT_UPDATE',
+      'CLOSE_REASON_REQUIRED',
+      'SIGNING_KEY_UNCERTIFIED',
+    ],
     summary: 'Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)',
     params: ShoeParams,
     body: CloseShoeRequest,
     response: Shoe,
     status: 200,
   },
+  'contribute-seed': {
+    tag: 'Shoes',
+    problems: [
+      'SEED_INVALID',
+      'SHOE_NOT_FOUND',
+      'SHOE_NOT_OPEN',
+      'CONTRIBUTIONS_CLOSED',
+      'CONTRIBUTIONS_FULL',
+      'CONCURRENT_UPDATE',
+    ],
+    summary: "Add a player's seed to a shoe before its first round",
+    description:
+      "Each seed is recorded in order in the shoe's audit chain and mixed into its order: one seed nobody could foresee is enough. Opening the shoe's first round closes the contributions (409 CONTRIBUTIONS_CLOSED afterwards).",
+    params: ShoeParams,
+    body: ContributeSeedRequest,
+    response: Contribution,
+    status: 201,
+  },
+  'list-shoes': {
+    tag: 'Shoes',
+    problems: ['TABLE_NOT_FOUND', 'CURSOR_INVALID'],
+    summary: 'Every shoe of a table, by number (a page at a time)',
+    description:
+      "Numbers are gapless and each statement names the previous shoe's close head, so a shoe left out, or ended and never closed, shows.",
+    params: TableShoesParams,
+    query: TableShoesQuery,
+    response: ShoePage,
+    status: 200,
+  },
+  'get-proof': {
+    tag: 'Shoes',
+    problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED'],
+    summary: 'The public proof of a closed shoe (no key): `baccarat verify` checks it',
+    description:
+      'Statement and signature, key certificates, revealed seed, contributed seeds, beacon round, burn, cut, every coup, the signed heads and the audit chain with its signed close. Nothing personal: no player id, no amount. 409 SHOE_NOT_CLOSED before the shoe is closed.',
+    params: ShoeParams,
+    response: ShoeProof,
+    status: 200,
+  },
   'open-round': {
     tag: 'Rounds',
     description:
-      "Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe fixes the client seed (given, or drawn).",
+      "Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe closes its seed contributions (the operator's `clientSeed`, if given, is the last), records their digest and names the beacon round that will fix the order; its signed head is the shoe's `contributions.head`.",
     problems: [
+      'CLIENT_SEED_INVALID',
       'TABLE_NOT_FOUND',
       'NO_SHOE_OPEN',
       'SHOE_ENDED',
       'ROUND_IN_PLAY',
       'CLIENT_SEED_ALREADY_FIXED',
+      'CONTRIBUTIONS_FULL',
       'CONCURRENT_UPDATE',
+      'SIGNING_KEY_UNCERTIFIED',
     ],
     summary: 'Open the next round (coup) of the table: betting opens',
     params: TableParams,
@@ -236,8 +299,15 @@ export const ENDPOINTS = {
   'resolve-round': {
     tag: 'Rounds',
     description:
-      'Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once: in the request up to 50 positions (SETTLED), else handed to the settlement queue in batches after the answer (SETTLING: read the round until it is SETTLED). Resumable and idempotent: a settled round is answered as it is; called again on a SETTLING round it finishes it, or re-sends the batches not done once overdue.',
-    problems: ['ROUND_NOT_FOUND', 'ROUND_VOIDED', 'CONCURRENT_UPDATE'],
+      'Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once: in the request up to 50 positions (SETTLED), else handed to the settlement queue in batches after the answer (SETTLING: read the round until it is SETTLED). The round’s signed head (its receipt) is made when the last position is settled. Resumable and idempotent: a settled round is answered as it is; called again on a SETTLING round it finishes it, or re-sends the batches not done once overdue.',
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_VOIDED',
+      'CONCURRENT_UPDATE',
+      'BEACON_PENDING',
+      'BEACON_INVALID',
+      'SIGNING_KEY_UNCERTIFIED',
+    ],
     summary:
       '"No va más": close betting, deal the coup and settle every position (SETTLING: in batches, after the answer)',
     params: RoundParams,
@@ -249,7 +319,7 @@ export const ENDPOINTS = {
     tag: 'Rounds',
     description:
       'Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. Resumable.',
-    problems: ['ROUND_NOT_FOUND', 'ROUND_ALREADY_DEALT', 'CONCURRENT_UPDATE'],
+    problems: ['ROUND_NOT_FOUND', 'ROUND_ALREADY_DEALT', 'CONCURRENT_UPDATE', 'SIGNING_KEY_UNCERTIFIED'],
     summary: 'Void a round: every stake refunded, reason recorded in the audit trail',
     params: RoundParams,
     body: VoidRoundRequest,
@@ -327,10 +397,10 @@ export const ENDPOINTS = {
   },
   'export-audit': {
     tag: 'Regulators',
-    problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED', 'SIGNING_KEY_UNKNOWN'],
+    problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED'],
     summary: 'Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)',
     description:
-      'Statement, signature, public key, revealed server seed, client seed, every round, bet and settlement, and the audit chain with its signed head. 409 SHOE_NOT_CLOSED before the shoe is closed.',
+      'Statement, signature, every signing-key certificate, revealed server seed, contributed seeds, beacon round, every round with its bets and settlements, the void report, the signed round heads and the audit chain with its signed close. 409 SHOE_NOT_CLOSED before the shoe is closed.',
     params: AuditParams,
     response: ShoeBundle,
     status: 200,
@@ -338,9 +408,9 @@ export const ENDPOINTS = {
   'get-signing-key': {
     tag: 'Keys',
     problems: ['SIGNING_KEY_NOT_FOUND'],
-    summary: 'The public key that signs shoe statements and audit heads',
+    summary: 'The public key that signs shoe statements and audit heads, with its validity',
     description:
-      'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
+      'Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. Each comes with its certificate: its generation and the interval it may sign in, signed by the generation before it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.',
     query: SigningKeyQuery,
     response: SigningKey,
     status: 200,

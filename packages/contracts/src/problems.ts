@@ -17,6 +17,8 @@ export const PROBLEMS = {
   CURSOR_INVALID: [400, 'A cursor that is not one a previous page of this list gave.'],
   INVALID_INPUT: [400, 'A value the use case refuses (ids, free text, limits), when called past the schema.'],
   CLIENT_SEED_INVALID: [400, 'A client seed that is not 1-256 UTF-8 bytes of clean text.'],
+  SEED_INVALID: [400, 'A contributed seed that is not 1-256 UTF-8 bytes of clean text.'],
+  CLOSE_REASON_INVALID: [400, 'A close reason that is not one of CloseReason.'],
   TABLE_CONFIG_INVALID: [
     400,
     'A table configuration the rules refuse (e.g. crossed limits); `details.issues` says why.',
@@ -51,6 +53,13 @@ export const PROBLEMS = {
   SHOE_ENDED: [409, 'The cut card came out: close the shoe and open another.'],
   ROUND_IN_PLAY: [409, 'A round of the table is in play: resolve or void it first.'],
   CLIENT_SEED_ALREADY_FIXED: [409, 'The shoe already has another client seed.'],
+  SHOE_NOT_OPEN: [409, 'The shoe is not open: it takes no seed contribution.'],
+  CONTRIBUTIONS_CLOSED: [409, "The shoe's first round opened: its seed contributions are closed."],
+  CONTRIBUTIONS_FULL: [409, 'The shoe holds the most seed contributions it takes (1000).'],
+  AUDIT_CHAIN_BROKEN: [
+    409,
+    "The shoe's audit chain does not hold (re-walked before close): it is not signed; the shoe stays closing.",
+  ],
   ROUND_NOT_OPEN: [409, 'The round takes no more bets ("no va más" was called, or it is over).'],
   SEAT_TAKEN: [409, 'The seat asked for is held by another player (first come; an idle holder loses it).'],
   SEAT_MISMATCH: [409, "The player's first bet of the coup fixed another place (seat or standing)."],
@@ -80,12 +89,26 @@ export const PROBLEMS = {
     'The wallet has not that much available (`details.available`, `details.needed`).',
   ],
   AMOUNT_TOO_LARGE: [422, 'The balance would leave the safe integer range.'],
+  CLOSE_REASON_REQUIRED: [422, 'A shoe the cut card has not ended closes only with a `reason`.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used for another request.'],
   POSITION_CALL_LIMIT: [422, 'The position took its 1,000 calls (bets, raises, reductions) of the coup.'],
   BET_NOT_PLACED: [422, 'A reduction or withdrawal of a bet type the position does not hold.'],
   BET_REDUCE_TOO_LARGE: [422, 'A reduction larger than the bet (`details.betType`).'],
   // 500
   INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
+  // 503: not now; retry after `Retry-After` seconds.
+  BEACON_PENDING: [
+    503,
+    "The shoe's first coup waits for its beacon round, not published (or not served) yet: retry after Retry-After.",
+  ],
+  BEACON_INVALID: [
+    503,
+    'A relay served a beacon round whose signature does not verify; it was not used: retry.',
+  ],
+  SIGNING_KEY_UNCERTIFIED: [
+    503,
+    'The signing key has no certificate from the previous generation: run the key handover (docs/deploy.md).',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

@@ -1,8 +1,8 @@
-import { ShoeBundleSchema } from '@pyb/fairness';
+import { ShoeBundleSchema, ShoeProofSchema } from '@pyb/fairness';
 import * as z from 'zod';
 import { BetType, MinorUnits, Pagination, QueryInt, Timestamp } from './common';
 import { OperatorId, PlayerId, ResourceId } from './ids';
-import { Shoe } from './shoes';
+import { Shoe, SignedHead } from './shoes';
 import {
   AuditEventType,
   BetResult,
@@ -175,7 +175,17 @@ export const ReplayShoe = z
         'The key the close statement names when it is another one (the signing key was rotated while the shoe was open); null otherwise.',
     }),
     commitment: z.string(),
-    clientSeed: z.string().nullable(),
+    clientSeed: z
+      .string()
+      .nullable()
+      .meta({ description: "The operator's seed (one of the contributions)." }),
+    contributions: z.object({
+      count: z.int(),
+      digest: z.string().nullable(),
+      closedAt: z.string().nullable(),
+      beaconRound: z.int().nullable(),
+    }),
+    beacon: z.object({ round: z.int(), signature: z.string() }).nullable(),
     serverSeed: z.string().nullable().meta({ description: 'hex; null until the shoe is closed.' }),
     cutIndex: z.int().nullable().meta({ description: 'null until the shoe is closed.' }),
     burn: z
@@ -222,6 +232,14 @@ export const RoundReplay = z
     betsDigest: z.string().nullable(),
     settlementsDigest: z.string().nullable(),
     events: z.array(ReplayEvent),
+    head: SignedHead.nullable().meta({ description: 'The signed chain head after the round finished.' }),
+    voided: z
+      .object({ revealed: z.boolean(), coup: ReplayCoup.nullable(), houseNet: z.int().nullable() })
+      .nullable()
+      .meta({
+        description:
+          'A voided round, once the shoe is revealed: the coup it would have dealt and the house net on its positions had it been played.',
+      }),
     verification: RoundVerification,
   })
   .meta({ id: 'RoundReplay' });
@@ -257,4 +275,11 @@ export const AuditParams = z.strictObject({ shoeId: ResourceId });
 export const ShoeBundle = ShoeBundleSchema.meta({
   id: 'ShoeBundle',
   description: 'A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md).',
+});
+
+/** The public proof: the verifier's input too, defined once in @pyb/fairness (docs/provably-fair.md §12). */
+export const ShoeProof = ShoeProofSchema.meta({
+  id: 'ShoeProof',
+  description:
+    'The public proof of a closed shoe: everything to re-deal it and re-walk its signed chain, nothing personal (no player id, no amount). `baccarat verify proof.json`.',
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
 import { PlayerId, ResourceId } from './ids';
+import { SignedHead } from './shoes';
 import {
   BetResult,
   HandSide,
@@ -139,6 +140,9 @@ export const Round = z
     voidReason: VoidReason.nullable(),
     betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
     settlementsDigest: z.string().nullable(),
+    head: SignedHead.nullable().meta({
+      description: 'Once settled or voided: the signed chain head after it. Keep it: it is your receipt.',
+    }),
   })
   .meta({ id: 'Round' });
 

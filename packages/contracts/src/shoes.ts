@@ -1,13 +1,62 @@
-import { ShoeCloseStatementSchema, ShoeStatementSchema } from '@pyb/fairness';
+import {
+  BeaconNetworkSchema,
+  clientSeedProblem,
+  ShoeCloseStatementSchema,
+  ShoeStatementSchema,
+  SignedHeadSchema,
+  SignedKeyCertificateSchema,
+} from '@pyb/fairness';
 import * as z from 'zod';
-import { Card, Timestamp } from './common';
+import { Card, Pagination, Timestamp } from './common';
 import { ResourceId } from './ids';
-import { ShoeStatus } from './vocabulary';
+import { ContributionKind, ShoeCloseReason, ShoeStatus } from './vocabulary';
 
 export const ShoeParams = z.strictObject({ shoeId: ResourceId });
 
 export const OpenShoeRequest = z.strictObject({}).meta({ id: 'OpenShoeRequest' });
-export const CloseShoeRequest = z.strictObject({}).meta({ id: 'CloseShoeRequest' });
+
+export const CloseShoeRequest = z
+  .strictObject({
+    reason: ShoeCloseReason.optional().meta({
+      description: 'Required when the cut card has not ended the shoe (422 CLOSE_REASON_REQUIRED otherwise).',
+    }),
+  })
+  .meta({ id: 'CloseShoeRequest' });
+
+/** A seed a player contributes: the client seed's grammar (@pyb/fairness clientSeedProblem). */
+export const ContributeSeedRequest = z
+  .strictObject({
+    seed: z
+      .string()
+      .superRefine((seed, ctx) => {
+        const problem = clientSeedProblem(seed);
+        if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
+      })
+      .meta({
+        description:
+          '1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Public once the shoe closes: no personal data.',
+        example: 'lucky 7 from seat 3',
+      }),
+  })
+  .meta({ id: 'ContributeSeedRequest' });
+
+export const Contribution = z
+  .object({
+    shoeId: z.string(),
+    index: z.int().min(0).meta({ description: "Its place among the shoe's seeds (0-based)." }),
+    kind: ContributionKind,
+    seed: z.string(),
+    seq: z.int().meta({ description: "The SEED_CONTRIBUTED event in the shoe's audit chain." }),
+    head: z.string().meta({ description: 'hex hash of that event: the chain head right after it.' }),
+    at: Timestamp,
+  })
+  .meta({ id: 'Contribution' });
+
+export const SignedHead = SignedHeadSchema.meta({
+  id: 'SignedHead',
+  description:
+    'A signed chain head (docs/provably-fair.md §11.3): keep it as a receipt; `baccarat verify --receipt` checks it against the closed shoe.',
+});
 
 // Signed objects are the verifier's (@pyb/fairness), strict: a field the schema does not know makes the
 // response fail loudly instead of being stripped, which would silently break every client's signature
@@ -50,8 +99,50 @@ export const Shoe = z
       .meta({ description: 'hex; revealed when the shoe is closed, null before.' }),
     cutIndex: z.int().nullable().meta({ description: 'Revealed at close.' }),
     close: z.object({ statement: ShoeCloseStatement, signature: z.string() }).nullable(),
+    contributions: z
+      .object({
+        count: z.int().min(0),
+        closedAt: Timestamp.nullable(),
+        digest: z.string().nullable(),
+        beaconRound: z.int().nullable().meta({ description: 'The beacon round that fixes the order.' }),
+        head: SignedHead.nullable(),
+      })
+      .meta({ description: 'Seeds contributed; closed when the first round opened.' }),
+    beacon: z
+      .object({ round: z.int(), signature: z.string() })
+      .nullable()
+      .meta({ description: 'The beacon round, recorded before the first coup.' }),
+    closeReason: ShoeCloseReason.nullable(),
+    voids: z
+      .object({ count: z.int(), houseNet: z.int() })
+      .nullable()
+      .meta({ description: 'Voided rounds and what they would have netted the house, once revealed.' }),
   })
   .meta({ id: 'Shoe' });
+
+export const TableShoesParams = z.strictObject({ tableId: ResourceId });
+export const TableShoesQuery = Pagination;
+
+export const ShoeSummary = z
+  .object({
+    shoeId: z.string(),
+    number: z.int().min(1),
+    phase: ShoeStatus,
+    openedAt: Timestamp,
+    endedAt: Timestamp.nullable(),
+    closedAt: Timestamp.nullable(),
+    closeReason: ShoeCloseReason.nullable(),
+    rounds: z.int().min(0),
+    coups: z.int().min(0),
+    commitment: z.string(),
+    closeHead: z.string().nullable().meta({ description: "What the next shoe's statement names." }),
+    voids: z.object({ count: z.int(), houseNet: z.int() }).nullable(),
+  })
+  .meta({ id: 'ShoeSummary' });
+
+export const ShoePage = z
+  .object({ tableId: z.string(), shoes: z.array(ShoeSummary), nextCursor: z.string().nullable() })
+  .meta({ id: 'ShoePage' });
 
 export const SigningKeyQuery = z.strictObject({
   keyId: z
@@ -65,6 +156,12 @@ export const SigningKeyQuery = z.strictObject({
     }),
 });
 
+export const KeyCertificate = SignedKeyCertificateSchema.meta({
+  id: 'KeyCertificate',
+  description:
+    'A signing-key generation and the interval it may sign in, signed by the previous generation (by the key itself for generation 1).',
+});
+
 export const SigningKey = z
   .object({
     keyId: z.string(),
@@ -72,5 +169,15 @@ export const SigningKey = z
     curve: z.literal('P-256'),
     pem: z.string(),
     spki: z.string().meta({ description: 'base64 DER SubjectPublicKeyInfo' }),
+    generation: z.int().nullable(),
+    validFrom: Timestamp.nullable().meta({ description: 'null until the key signed for the first time.' }),
+    validUntil: Timestamp.nullable().meta({
+      description: 'When the next generation took over; null while current.',
+    }),
+    certificate: KeyCertificate.nullable(),
+    beacon: BeaconNetworkSchema.nullable().meta({
+      description:
+        "The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon`). null: not known to this function.",
+    }),
   })
   .meta({ id: 'SigningKey' });

@@ -1,3 +1,4 @@
+import { AUDIT_EVENT_TYPES, CONTRIBUTION_KINDS } from '@pyb/fairness';
 import * as z from 'zod';
 
 /*
@@ -83,19 +84,31 @@ export const BET_RESULTS = ['WIN', 'LOSE', 'PUSH'] as const;
 export type BetResult = (typeof BET_RESULTS)[number];
 export const BetResult = z.enum(BET_RESULTS).meta({ id: 'BetResult' });
 
-/** The events of a shoe's audit chain (docs/provably-fair.md §7). */
-export const AUDIT_EVENT_TYPES = [
-  'SHOE_OPENED',
-  'ROUND_OPENED',
-  'BETTING_CLOSED',
-  'COUP_DEALT',
-  'ROUND_SETTLED',
-  'ROUND_VOIDED',
-  'PLAYER_LEFT',
-  'SHOE_CLOSED',
-] as const;
+/** The events of a shoe's audit chain (docs/provably-fair.md §11; the verifier's list, @pyb/fairness). */
+export { AUDIT_EVENT_TYPES };
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 export const AuditEventType = z.enum(AUDIT_EVENT_TYPES).meta({ id: 'AuditEventType' });
+
+/** Why a shoe is closed before its cut card came out (recorded in SHOE_CLOSED). */
+export const SHOE_CLOSE_REASONS = [
+  'END_OF_SESSION',
+  'TABLE_CLOSING',
+  'CARDS_COMPROMISED',
+  'DEALER_ERROR',
+  'TECHNICAL_FAULT',
+  'REGULATOR_REQUEST',
+] as const;
+export type ShoeCloseReason = (typeof SHOE_CLOSE_REASONS)[number];
+export const ShoeCloseReason = z.enum(SHOE_CLOSE_REASONS).meta({
+  id: 'ShoeCloseReason',
+  description:
+    'Why a shoe is closed before its cut card came out (recorded in SHOE_CLOSED; regulators see every early close).',
+});
+
+/** Who gave a seed to a shoe: a player (through the operator's front end) or the operator (its client seed). */
+export { CONTRIBUTION_KINDS };
+export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
+export const ContributionKind = z.enum(CONTRIBUTION_KINDS).meta({ id: 'ContributionKind' });
 
 /** A hand of the coup, and a winner. */
 export const HAND_SIDES = ['PLAYER', 'BANKER'] as const;

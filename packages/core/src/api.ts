@@ -3,9 +3,11 @@
  * resource is NOT_FOUND; a refusal is a DomainError with a stable code (listed in docs/data-model.md).
  */
 import type * as C from '@pyb/contracts';
-import type { ShoeBundle } from '@pyb/fairness';
+import type { ShoeBundle, ShoeProof } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
+import type { KeyCertificateRecord, ShoeRecord } from './model';
+import type { PublicKey } from './ports/key-service';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
 
@@ -22,6 +24,14 @@ export type CreateTableInput = Body<typeof C.CreateTableRequest>;
  * call). On a later round it must equal the fixed one.
  */
 export type OpenRoundInput = { tableId: string } & Body<typeof C.OpenRoundRequest>;
+
+/** Required to close a shoe the cut card has not ended (SHOE_CLOSE_REASONS of @pyb/contracts). */
+export type CloseShoeInput = { shoeId: string } & Body<typeof C.CloseShoeRequest>;
+
+/** A player's seed: 1..256 UTF-8 bytes of clean text, public once the shoe closes. */
+export type ContributeSeedInput = { shoeId: string } & Body<typeof C.ContributeSeedRequest>;
+
+export type ListShoesInput = { tableId: string } & Partial<z.output<typeof C.TableShoesQuery>>;
 
 export type BetInput = Body<typeof C.BetInput>;
 
@@ -80,7 +90,30 @@ export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
   replayed: boolean;
 };
 
+export type ContributionView = z.output<typeof C.Contribution>;
+export type ShoeSummaryView = z.output<typeof C.ShoeSummary>;
+export type ShoePageView = z.output<typeof C.ShoePage>;
+
 export type WalletTransactionResult = z.output<typeof C.WalletTransactionResponse> & { replayed: boolean };
+
+/** A signing key with its certificate and validity (GET /v1/signing-key). */
+export interface SigningKeyAnswer {
+  key: PublicKey;
+  /** Its certificate (signed by the generation before it, or by itself for the first); null before its first signature. */
+  certificate: KeyCertificateRecord | null;
+  /** When the next generation took over; null while it is the newest certified. */
+  validUntil: string | null;
+}
+
+/** The scheduled check that an ended shoe was closed in time. */
+export interface CloseDeadlineCheck {
+  shoeId: string;
+  /** true: closed (or never ended); false: ended and still not closed at its deadline. */
+  closedInTime: boolean;
+  status: ShoeRecord['status'] | 'MISSING';
+  endedAt: string | null;
+  detail: string;
+}
 
 export interface ChainProblem {
   /** The round where the chain breaks; null for a shoe-level item. */
@@ -110,8 +143,14 @@ export interface Core {
 
   openShoe(actor: Actor, input: { tableId: string }): Promise<ShoeView>;
   getShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;
-  /** Resumable: call again after a failure. */
-  closeShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;
+  /** Resumable: call again after a failure. An early close needs a reason. */
+  closeShoe(actor: Actor, input: CloseShoeInput): Promise<ShoeView>;
+  /** A player's seed for the shoe, before its first round. */
+  contributeSeed(actor: Actor, input: ContributeSeedInput): Promise<ContributionView>;
+  /** Every shoe of a table, by number, a page at a time. */
+  listShoes(actor: Actor, input: ListShoesInput): Promise<ShoePageView>;
+  /** The public proof of a closed shoe (no key needed: nothing personal in it). */
+  shoeProof(input: { shoeId: string }): Promise<ShoeProof>;
 
   openRound(actor: Actor, input: OpenRoundInput): Promise<RoundView>;
   getRound(actor: Actor, input: { roundId: string }): Promise<RoundView>;
@@ -140,4 +179,8 @@ export interface Core {
 
   /** The settlement queue's consumer (no actor: the system runs it). Idempotent; throws to be retried. */
   runSettlementBatch(batch: SettlementBatch): Promise<void>;
+  /** A signing key (the current one, or the one named) with its certificate and validity (public). */
+  signingKey(input: { keyId?: string | undefined }): Promise<SigningKeyAnswer>;
+  /** Whether an ended shoe was closed by its deadline (the scheduled check; no caller, no actor). */
+  checkCloseDeadline(input: { shoeId: string }): Promise<CloseDeadlineCheck>;
 }

@@ -33,7 +33,25 @@ export function chainRecord(
   };
 }
 
-/** The next event after the current head (read strongly consistent). */
+/** The latest of ISO times (the verifier wants times that never go back along the chain). */
+export function latest(...times: string[]): string {
+  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+}
+
+/** The `at` of a stored event (undefined if unreadable). */
+export function eventAt(record: AuditRecord): string | undefined {
+  try {
+    const at = (JSON.parse(record.event) as { at?: unknown }).at;
+    return typeof at === 'string' ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The next event after the current head (read strongly consistent). Its time is never before the
+ * head's: two functions' clocks may differ by a few milliseconds, and the chain's times must not go back.
+ */
 export async function nextAudit(
   store: Store,
   shoeId: string,
@@ -44,7 +62,8 @@ export async function nextAudit(
 ): Promise<AuditRecord> {
   const head = await store.auditHead(shoeId);
   if (!head) throw new Error(`shoe ${shoeId} has no audit chain`);
-  return chainRecord(head, shoeId, type, roundId, at, data);
+  const previous = eventAt(head);
+  return chainRecord(head, shoeId, type, roundId, previous ? latest(at, previous) : at, data);
 }
 
 export const putAudit = (record: AuditRecord): WriteOp => ({

@@ -1,15 +1,19 @@
 import type { Core } from './api';
 import { placeBet, withdrawBets } from './use-cases/bets';
 import { checkShoeChain } from './use-cases/check-chain';
+import { checkCloseDeadline } from './use-cases/close-deadline';
 import { type CoreDeps, context } from './use-cases/context';
-import { exportAudit } from './use-cases/export-audit';
+import { contributeSeed } from './use-cases/contributions';
+import { exportAudit, shoeProof } from './use-cases/export-audit';
 import { leaveTable } from './use-cases/leave';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
 import { getRound, openRound } from './use-cases/rounds';
 import { runSettlementBatch } from './use-cases/settlement-batch';
+import { listShoes } from './use-cases/shoe-list';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
+import { signingKey } from './use-cases/signing-key';
 import { createTable, getTable } from './use-cases/tables';
 import { voidRound } from './use-cases/void';
 import { getLedger, getWallet, walletTransaction } from './use-cases/wallets';
@@ -25,6 +29,9 @@ export function createCore(deps: CoreDeps): Core {
     openShoe: (actor, input) => openShoe(ctx, actor, input),
     getShoe: (actor, input) => getShoe(ctx, actor, input),
     closeShoe: (actor, input) => closeShoe(ctx, actor, input),
+    contributeSeed: (actor, input) => contributeSeed(ctx, actor, input),
+    listShoes: (actor, input) => listShoes(ctx, actor, input),
+    shoeProof: (input) => shoeProof(ctx, input),
     openRound: (actor, input) => openRound(ctx, actor, input),
     getRound: (actor, input) => getRound(ctx, actor, input),
     placeBet: (actor, input) => placeBet(ctx, actor, input),
@@ -40,5 +47,7 @@ export function createCore(deps: CoreDeps): Core {
     recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),
     exportAudit: (actor, input) => exportAudit(ctx, actor, input),
     runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
+    signingKey: (input) => signingKey(ctx, input),
+    checkCloseDeadline: (input) => checkCloseDeadline(ctx, input),
   };
 }

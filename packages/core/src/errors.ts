@@ -4,7 +4,8 @@ import type { ProblemCode } from '@pyb/contracts';
  * Every refusal of a use case is a DomainError with a stable, documented `code` from the registry of
  * @pyb/contracts (problems.ts) and
  * a `kind` that the HTTP edge maps to a status: NOT_FOUND 404, FORBIDDEN 403, INVALID 400,
- * CONFLICT 409, UNPROCESSABLE 422, INSUFFICIENT_FUNDS 422 (as a distinct code).
+ * CONFLICT 409, UNPROCESSABLE 422, INSUFFICIENT_FUNDS 422 (as a distinct code), UNAVAILABLE 503 (try
+ * again after `details.retryAfterSeconds`).
  */
 export type ErrorKind =
   | 'NOT_FOUND'
@@ -12,7 +13,8 @@ export type ErrorKind =
   | 'INVALID'
   | 'CONFLICT'
   | 'UNPROCESSABLE'
-  | 'INSUFFICIENT_FUNDS';
+  | 'INSUFFICIENT_FUNDS'
+  | 'UNAVAILABLE';
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

@@ -10,6 +10,8 @@ export * from './ledger-keys';
 export { Lru } from './lru';
 export type * from './model';
 export * from './ports/audit-archive';
+export * from './ports/beacon';
+export * from './ports/close-deadlines';
 export * from './ports/key-service';
 export * from './ports/metrics';
 export * from './ports/runtime';
@@ -26,5 +28,4 @@ export {
   SETTLE_BATCH_SIZE,
 } from './use-cases/context';
 export * from './use-cases/scoreboard';
-export { signingKey } from './use-cases/signing-key';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

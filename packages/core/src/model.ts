@@ -2,9 +2,22 @@
  * What the use cases persist (through the Store port). Field names are the stored attribute names;
  * docs/data-model.md describes the items, keys and sizes.
  */
-import type { AuditEventType, LedgerKind, RoundStatus, ShoeStatus, VoidReason } from '@pyb/contracts';
+import type {
+  AuditEventType,
+  LedgerKind,
+  RoundStatus,
+  ShoeCloseReason,
+  ShoeStatus,
+  VoidReason,
+} from '@pyb/contracts';
 import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
-import type { ShoeCloseStatement, ShoeStatement } from '@pyb/fairness';
+import type {
+  BeaconRound,
+  KeyCertificate,
+  ShoeCloseStatement,
+  ShoeStatement,
+  SignedHead,
+} from '@pyb/fairness';
 
 export type Bets = Partial<Record<BetType, number>>;
 
@@ -24,6 +37,8 @@ export interface TableRecord {
   rounds?: number;
   /** Betting gates of each round (shards of "no va más", 1..64); default `DEFAULT_BET_GATES`. */
   betGates?: number;
+  /** The last shoe closed at this table: the next statement links to its signed close head. */
+  lastShoe?: { shoeId: string; number: number; closeHead: string };
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
@@ -45,8 +60,27 @@ export interface ShoeRecord {
   /** base64 DER ECDSA signature of the statement. */
   signature: string;
   keyId: string;
-  /** Fixed when the first round opens (before the first card). */
+  /** The operator's client seed (its contribution, given with the first round), if it gave one. */
   clientSeed?: string;
+  /** Seeds contributed so far (numbers the next one). */
+  contributions?: number;
+  /**
+   * Set when the first round opens: no seed is taken after it. `beaconRound` is the first beacon round
+   * published `marginSeconds` after `at`; its signature fixes the order. `head`: the signed chain head
+   * after CONTRIBUTIONS_CLOSED (made right after the close; absent until then).
+   */
+  contributionsClosed?: {
+    at: string;
+    seq: number;
+    count: number;
+    digest: string;
+    beaconRound: number;
+    head?: SignedHead;
+  };
+  /** The beacon round once published and recorded (BEACON_RECORDED at `seq`), with the shoe entropy it gives. */
+  beacon?: BeaconRound & { seq: number };
+  /** hex: the text the random stream takes as its client input (fairness shoeEntropy). */
+  entropy?: string;
   /** Rounds opened on this shoe (numbers them). */
   rounds: number;
   /** The engine's shoe state after the last coup; absent before the first coup (burn not done). */
@@ -63,6 +97,10 @@ export interface ShoeRecord {
   close?: { statement: ShoeCloseStatement; signature: string };
   /** The cut card came out (public once it happened): with ONE_MORE_COUP the next round is the last. */
   cutCardOut?: boolean;
+  /** Why it was closed before the cut card ended it; absent for an ended shoe. */
+  closeReason?: ShoeCloseReason;
+  /** Voided rounds, revealed at close: how many, and what they would have netted the house. */
+  voids?: { count: number; houseNet: number };
 }
 
 /**
@@ -134,6 +172,8 @@ export interface RoundRecord {
   refundsDigest?: string;
   /** Settlement (or refunds) fanned out on the settlement queue. */
   batches?: RoundBatches;
+  /** The chain head after ROUND_SETTLED or ROUND_VOIDED, signed with the statement key: the receipt. */
+  head?: SignedHead;
   /** Sequence numbers of this round's events in the shoe's audit chain. */
   audit: { opened: number; bettingClosed?: number; dealt?: number; settled?: number; voided?: number };
 }
@@ -285,4 +325,12 @@ export interface AuditRecord {
   event: string;
   prevHash: string;
   hash: string;
+}
+
+/** A signing-key generation's certificate (fairness KeyCertificate), kept in the audit table. */
+export interface KeyCertificateRecord {
+  generation: number;
+  certificate: KeyCertificate;
+  /** base64 DER ECDSA: by the previous generation, or by itself for generation 1. */
+  signature: string;
 }

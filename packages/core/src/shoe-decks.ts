@@ -1,7 +1,7 @@
 /**
  * The card order of a shoe, computed from its seeds (fairness `dealShoe`: server seed unsealed by the
- * key service + client seed + shoe id) and cached in memory per shoe: unsealing is a KMS call, the
- * order never changes once the client seed is fixed.
+ * key service + the shoe entropy — contributions and beacon round — + shoe id) and cached in memory
+ * per shoe: unsealing is a KMS call, the order never changes once the entropy is recorded.
  */
 import { base64ToBytes, commitmentOf, dealShoe, type Shoe } from '@pyb/fairness';
 import { Lru } from './lru';
@@ -19,11 +19,11 @@ export class ShoeDecks {
   }
 
   order(shoe: ShoeRecord): Promise<Shoe> {
-    if (!shoe.clientSeed) throw new Error(`shoe ${shoe.shoeId} has no client seed yet`);
-    const cacheKey = `${shoe.shoeId}\n${shoe.clientSeed}`;
+    if (!shoe.entropy) throw new Error(`shoe ${shoe.shoeId} has no entropy yet (beacon round not recorded)`);
+    const cacheKey = `${shoe.shoeId}\n${shoe.entropy}`;
     let pending = this.cache.get(cacheKey);
     if (!pending) {
-      pending = this.compute(shoe, shoe.clientSeed);
+      pending = this.compute(shoe, shoe.entropy);
       pending.catch(() => this.cache.delete(cacheKey));
       this.cache.set(cacheKey, pending);
     }
@@ -42,11 +42,11 @@ export class ShoeDecks {
     return seed;
   }
 
-  private async compute(shoe: ShoeRecord, clientSeed: string): Promise<Shoe> {
+  private async compute(shoe: ShoeRecord, entropy: string): Promise<Shoe> {
     const serverSeed = await this.serverSeed(shoe);
     return dealShoe({
       serverSeed,
-      clientSeed,
+      clientSeed: entropy,
       shoeId: shoe.shoeId,
       decks: shoe.config.decks,
       cutCard: shoe.config.cutCard,

@@ -6,6 +6,7 @@ import type {
   LedgerEntryView,
   PositionView,
   RoundView,
+  ShoeSummaryView,
   ShoeView,
   TableView,
   WalletView,
@@ -52,6 +53,31 @@ export const shoeView = (s: ShoeRecord): ShoeView => ({
   serverSeed: s.serverSeed ?? null,
   cutIndex: s.status === 'CLOSED' ? (s.cutIndex ?? null) : null,
   close: s.close ?? null,
+  contributions: {
+    count: s.contributions ?? 0,
+    closedAt: s.contributionsClosed?.at ?? null,
+    digest: s.contributionsClosed?.digest ?? null,
+    beaconRound: s.contributionsClosed?.beaconRound ?? null,
+    head: s.contributionsClosed?.head ?? null,
+  },
+  beacon: s.beacon ? { round: s.beacon.round, signature: s.beacon.signature } : null,
+  closeReason: s.closeReason ?? null,
+  voids: s.status === 'CLOSED' ? (s.voids ?? null) : null,
+});
+
+export const shoeSummaryView = (s: ShoeRecord): ShoeSummaryView => ({
+  shoeId: s.shoeId,
+  number: s.number,
+  phase: s.status,
+  openedAt: s.openedAt,
+  endedAt: s.endedAt ?? null,
+  closedAt: s.closedAt ?? null,
+  closeReason: s.closeReason ?? null,
+  rounds: s.rounds,
+  coups: s.state?.coups ?? 0,
+  commitment: s.commitment,
+  closeHead: s.close?.statement.head ?? null,
+  voids: s.status === 'CLOSED' ? (s.voids ?? null) : null,
 });
 
 export const coupView = (c: RoundCoup): CoupView => {
@@ -112,6 +138,7 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   voidReason: r.voidReason ?? null,
   betsDigest: r.betsDigest ?? null,
   settlementsDigest: r.settlementsDigest ?? null,
+  head: r.head ?? null,
 });
 
 export const walletView = (w: WalletRecord): WalletView => ({

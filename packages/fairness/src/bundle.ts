@@ -1,8 +1,10 @@
 /**
- * The public bundle of a closed shoe: everything a third party needs to re-deal the shoe, replay every
- * coup, re-settle every position and re-walk the audit chain. The audit export endpoint produces exactly
- * this (docs/provably-fair.md §8). Parsing is strict: unknown fields are refused, not ignored, so a
- * verifier never silently skips something the producer meant to be checked.
+ * The two verifiable forms of a closed shoe (docs/provably-fair.md §12): the audit bundle regulators
+ * export (every round with every position, bet and settlement) and the public proof anyone may fetch
+ * (the same evidence without positions: no player id, no amount). Both re-deal the shoe, replay every
+ * coup and re-walk the audit chain; the bundle also re-settles every position. Parsing is strict:
+ * unknown fields are refused, not ignored, so a verifier never silently skips something the producer
+ * meant to be checked.
  */
 import {
   BET_TYPES,
@@ -15,16 +17,25 @@ import {
 } from '@pyb/engine';
 import * as z from 'zod';
 import { digest } from './audit';
+import { BEACON_SCHEME } from './beacon';
+import { CONTRIBUTION_KINDS } from './entropy';
+import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
+import { KEY_SCHEME } from './keys';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
 import { clientSeedProblem } from './text';
 
-export const BUNDLE_FORMAT = 'pyb-shoe-bundle/1';
+export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
+export const PROOF_FORMAT = 'pyb-shoe-proof/1';
 
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
+const hexBytes = (n: number) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${2 * n}}$`), `${2 * n} lowercase hex digits`);
 const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64');
 const id = z.string().min(1).max(128);
 const isoTime = z.iso.datetime({ offset: true });
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Money may be negative in a house result. */
+const signedAmount = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const card = z.string().refine(
   (text) => {
     try {
@@ -37,6 +48,21 @@ const card = z.string().refine(
   { message: 'a card such as AS, TD, 10D, KH' },
 );
 const betType = z.enum(BET_TYPES as [string, ...string[]]);
+/** A contributed seed (docs/provably-fair.md §5.2): 1..256 UTF-8 bytes of clean text (text.ts). */
+const seedText = z.string().superRefine((seed, ctx) => {
+  const problem = clientSeedProblem(seed);
+  if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
+});
+
+export const BeaconNetworkSchema = z
+  .object({
+    scheme: z.literal(BEACON_SCHEME),
+    chainHash: hex32,
+    publicKey: hexBytes(96),
+    genesisTime: count,
+    period: z.number().int().min(1).max(3600),
+  })
+  .strict();
 
 export const ShoeStatementSchema = z
   .object({
@@ -44,11 +70,18 @@ export const ShoeStatementSchema = z
     shoeId: id,
     tableId: id,
     operatorId: id,
+    number: z.number().int().min(1),
+    previous: z
+      .object({ shoeId: id, number: z.number().int().min(1), closeHead: hex32 })
+      .strict()
+      .nullable(),
     rulesVersion: z.string().min(1),
     decks: z.number().int(),
     cutCard: z.object({ minCardsBehind: z.number().int(), maxCardsBehind: z.number().int() }).strict(),
     table: TableConfigSchema,
     commitment: hex32,
+    beacon: BeaconNetworkSchema.extend({ marginSeconds: z.number().int().min(0).max(3600) }).strict(),
+    codeVersion: z.string().min(1).max(128),
     createdAt: isoTime,
     keyId: z.string().min(1),
   })
@@ -64,6 +97,46 @@ export const ShoeCloseStatementSchema = z
     closedAt: isoTime,
     keyId: z.string().min(1),
   })
+  .strict();
+
+export const KeyCertificateSchema = z
+  .object({
+    scheme: z.literal(KEY_SCHEME),
+    keyId: z.string().min(1),
+    generation: z.number().int().min(1),
+    publicKey: base64,
+    validFrom: isoTime,
+    previousKeyId: z.string().min(1).nullable(),
+  })
+  .strict();
+
+export const SignedKeyCertificateSchema = z
+  .object({ certificate: KeyCertificateSchema, signature: base64 })
+  .strict();
+
+export const HeadStatementSchema = z
+  .object({
+    scheme: z.literal(HEAD_SCHEME),
+    shoeId: id,
+    commitment: hex32,
+    seq: count,
+    type: z.enum(SIGNED_HEAD_EVENTS),
+    roundId: id.nullable(),
+    head: hex32,
+    at: isoTime,
+    keyId: z.string().min(1),
+  })
+  .strict();
+
+/** A signed chain head: in a bundle or proof, and as the receipt a resolve or void answers with. */
+export const SignedHeadSchema = z.object({ statement: HeadStatementSchema, signature: base64 }).strict();
+
+export const ContributionSchema = z
+  .object({ index: count, kind: z.enum(CONTRIBUTION_KINDS), seed: seedText })
+  .strict();
+
+export const BeaconRoundSchema = z
+  .object({ round: z.number().int().min(1), signature: hexBytes(48) })
   .strict();
 
 const HandSchema = z
@@ -150,41 +223,90 @@ export const ChainEventSchema = z
   })
   .strict();
 
+/** A round of the public proof: its coup, no positions. */
+export const ProofRoundSchema = z
+  .object({
+    roundId: id,
+    number: z.number().int().min(1),
+    status: z.enum(['SETTLED', 'VOIDED']),
+    voidReason: z.string().optional(),
+    coup: RecordedCoupSchema.nullable(),
+  })
+  .strict();
+
+/**
+ * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
+ * dealt round then dealt; null when the shoe had no coup left) and the house's net result had it been
+ * played with the positions it had. Sums per shoe for regulators.
+ */
+export const VoidReportSchema = z
+  .object({
+    count: count,
+    /** Sum of houseNet over the voided rounds that had a coup to deal. */
+    houseNet: signedAmount,
+    rounds: z.array(
+      z
+        .object({
+          roundId: id,
+          number: z.number().int().min(1),
+          reason: z.string(),
+          coup: RecordedCoupSchema.nullable(),
+          /** Stakes lost minus net winnings paid, had the coup been played; 0 without a coup. */
+          houseNet: signedAmount,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+const AuditSchema = z
+  .object({
+    /** The shoe's chain from its genesis (the commitment) to the head signed at close. */
+    events: z.array(ChainEventSchema),
+    close: ShoeCloseStatementSchema,
+    /** base64 DER ECDSA signature of the close statement bytes. */
+    signature: base64,
+  })
+  .strict();
+
+/** What the bundle and the proof share: everything needed to re-deal the shoe and re-walk its chain. */
+const evidence = {
+  statement: ShoeStatementSchema,
+  /** base64 DER ECDSA signature of the statement bytes. */
+  signature: base64,
+  /** Every signing-key generation known when it was made, oldest first, with its certificate. */
+  keys: z.array(SignedKeyCertificateSchema).min(1),
+  serverSeed: hex32,
+  contributions: z.array(ContributionSchema),
+  beacon: BeaconRoundSchema,
+  cutIndex: z.number().int().min(0),
+  burn: z.object({ shown: card, burned: z.number().int().min(1).max(10) }).strict(),
+  /** The signed heads: contributions closed, each round settled or voided. */
+  heads: z.array(SignedHeadSchema),
+  audit: AuditSchema,
+};
+
 export const ShoeBundleSchema = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
-    statement: ShoeStatementSchema,
-    /** base64 DER ECDSA signature of the statement bytes. */
-    signature: base64,
-    /** PEM "PUBLIC KEY" or base64 DER SubjectPublicKeyInfo. */
-    publicKey: z.string().min(1),
-    serverSeed: hex32,
-    clientSeed: z.string().superRefine((seed, ctx) => {
-      const problem = clientSeedProblem(seed);
-      if (problem) ctx.addIssue({ code: 'custom', message: `the client seed ${problem}` });
-    }),
-    cutIndex: z.number().int().min(0),
-    burn: z.object({ shown: card, burned: z.number().int().min(1).max(10) }).strict(),
+    ...evidence,
     rounds: z.array(RecordedRoundSchema),
-    audit: z
-      .object({
-        /** The shoe's chain from its genesis (the commitment) to the head signed at close. */
-        events: z.array(ChainEventSchema),
-        close: ShoeCloseStatementSchema,
-        /** base64 DER ECDSA signature of the close statement bytes. */
-        signature: base64,
-        /**
-         * PEM or base64 SPKI of the key that signed the close statement, present only when that is
-         * not the statement's key (the signing key was rotated while the shoe was open). Without
-         * it, `publicKey` checks both signatures, as in every bundle made before key rotation.
-         */
-        publicKey: z.string().min(1).optional(),
-      })
-      .strict(),
+    voids: VoidReportSchema,
+  })
+  .strict();
+
+export const ShoeProofSchema = z
+  .object({
+    format: z.literal(PROOF_FORMAT),
+    ...evidence,
+    rounds: z.array(ProofRoundSchema),
   })
   .strict();
 
 export type ShoeBundle = z.infer<typeof ShoeBundleSchema>;
+export type ShoeProof = z.infer<typeof ShoeProofSchema>;
+export type ProofRound = z.infer<typeof ProofRoundSchema>;
+export type VoidReport = z.infer<typeof VoidReportSchema>;
 export type RecordedRound = z.infer<typeof RecordedRoundSchema>;
 export type RecordedCoup = z.infer<typeof RecordedCoupSchema>;
 export type RecordedPosition = z.infer<typeof RecordedPositionSchema>;

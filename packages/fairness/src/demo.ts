@@ -1,8 +1,9 @@
 /**
- * Builds a complete, correctly signed bundle for a simulated shoe, with the audit events the core
- * writes (docs/provably-fair.md §7): the reference for what the audit export produces, the source of
- * the example bundle in the docs, and a fixture for tests. The signer is injected (KMS, the local key
- * service, or a test key), so this stays pure.
+ * Builds a complete, correctly signed pyb-shoe/2 bundle for a simulated shoe, with the audit events
+ * the platform writes (docs/provably-fair.md §11): the reference for what the audit export produces,
+ * the source of the example bundle in the docs, and a fixture for tests (which then forge it the way
+ * an insider would). Signers are injected (KMS, the local key service, or a test key), so this stays
+ * pure.
  */
 import {
   type BaseBetType,
@@ -14,7 +15,8 @@ import {
   startShoe,
   type TableConfig,
 } from '@pyb/engine';
-import { eventHash } from './audit';
+import { digest, eventHash } from './audit';
+import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from './beacon';
 import {
   BUNDLE_FORMAT,
   betsDigest,
@@ -26,42 +28,68 @@ import {
   settlementsDigest,
 } from './bundle';
 import { bytesToBase64, bytesToHex } from './bytes';
+import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from './entropy';
+import {
+  HEAD_SCHEME,
+  type HeadStatement,
+  headStatementBytes,
+  type SignedHead,
+  type SignedHeadEvent,
+} from './heads';
+import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from './keys';
 import { dealShoe } from './shoe';
+import { parsePublicKey } from './signature';
 import {
   closeStatementBytes,
   commitmentOf,
+  type PreviousShoe,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
   type ShoeCloseStatement,
   shoeStatement,
   statementBytes,
 } from './statement';
+import { voidReport } from './voids';
+
+type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+
+/** A signing-key generation: it signs from `validFrom` until the next one's. */
+export interface DemoKey {
+  keyId: string;
+  /** PEM or base64 SPKI. */
+  publicKey: string;
+  sign: Sign;
+  validFrom: string;
+}
+
+export interface DemoBeacon {
+  network: BeaconNetwork;
+  marginSeconds: number;
+  /** Signs a round (a beacon of our own); or give `round` and `signature` of a published round. */
+  sign?: (round: number) => string;
+  round?: number;
+  signature?: string;
+}
 
 export interface DemoBundleInput {
   serverSeed: Uint8Array;
-  clientSeed: string;
   shoeId: string;
   tableId: string;
   operatorId: string;
   table: TableConfig;
+  number?: number;
+  previous?: PreviousShoe | null;
+  codeVersion?: string;
   /** ISO time the shoe opened; later events follow one second apart. */
   createdAt: string;
-  keyId: string;
-  /** PEM or base64 SPKI of the signing key. */
-  publicKey: string;
-  sign: (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
-  /**
-   * The key that signs the close statement when the signing key was rotated while the shoe was open
-   * (default: the statement's key). Another key id puts its public key in `audit.publicKey`.
-   */
-  closeKey?: {
-    keyId: string;
-    publicKey: string;
-    sign: (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
-  };
+  /** Key generations, oldest first; each event is signed by the one valid at its time. */
+  keys: readonly DemoKey[];
+  beacon: DemoBeacon;
+  /** Seeds contributed before the first round, in order (default: two players and the operator). */
+  contributions?: readonly { kind: ContributionKind; seed: string }[];
   /** Rounds to play (fewer if the cut card ends the shoe first). */
   rounds: number;
-  /** 1-based round numbers voided before betting closed (no cards dealt, stakes refunded). */
+  /** 1-based round numbers voided after the bets (no cards dealt, stakes refunded). */
   voided?: readonly number[];
 }
 
@@ -97,53 +125,150 @@ function demoBets(
   ];
 }
 
+export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string }[] = [
+  { kind: 'PLAYER', seed: 'lucky 7 from seat 3' },
+  { kind: 'PLAYER', seed: 'ñandú 🂡' },
+  { kind: 'OPERATOR', seed: 'table 7, evening session' },
+];
+
+/** Certificates of the key generations: the first signs its own, each later one is signed by the one before. */
+export async function demoKeyCertificates(keys: readonly DemoKey[]): Promise<SignedKeyCertificate[]> {
+  const out: SignedKeyCertificate[] = [];
+  for (const [i, key] of keys.entries()) {
+    const certificate = keyCertificate({
+      keyId: key.keyId,
+      generation: i + 1,
+      spki: parsePublicKey(key.publicKey),
+      validFrom: key.validFrom,
+      previousKeyId: i === 0 ? null : keys[i - 1]!.keyId,
+    });
+    const signer = i === 0 ? key : keys[i - 1]!;
+    out.push({ certificate, signature: bytesToBase64(await signer.sign(keyCertificateBytes(certificate))) });
+  }
+  return out;
+}
+
 export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundle> {
   const { table, shoeId } = input;
+  const keyAt = (at: string): DemoKey => {
+    const t = Date.parse(at);
+    const key = input.keys.findLast((k) => Date.parse(k.validFrom) <= t);
+    if (!key) throw new Error(`no key is valid at ${at}`);
+    return key;
+  };
+  const sign = async (at: string, message: Uint8Array) => {
+    const key = keyAt(at);
+    return { keyId: key.keyId, signature: bytesToBase64(await key.sign(message)) };
+  };
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
     shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
+    number: input.number ?? 1,
+    previous: input.previous ?? null,
     rulesVersion: RULES_VERSION,
     table,
     commitment,
+    beacon: { ...input.beacon.network, marginSeconds: input.beacon.marginSeconds },
+    codeVersion: input.codeVersion ?? 'demo',
     createdAt: input.createdAt,
-    keyId: input.keyId,
+    keyId: keyAt(input.createdAt).keyId,
   });
-  const signature = bytesToBase64(await input.sign(statementBytes(statement)));
+  const signature = (await sign(input.createdAt, statementBytes(statement))).signature;
+
+  const events: ShoeBundle['audit']['events'] = [];
+  const heads: SignedHead[] = [];
+  let clock = Date.parse(input.createdAt);
+  const append = (type: string, roundId: string | undefined, data: Record<string, unknown>) => {
+    const prevHash = events.length > 0 ? events[events.length - 1]!.hash : commitment;
+    const at = new Date(clock).toISOString();
+    const event = { seq: events.length, type, shoeId, ...(roundId && { roundId }), at, data };
+    events.push({ hash: eventHash(prevHash, event), prevHash, event });
+    clock += 1000;
+    return event;
+  };
+  const signHead = async (type: SignedHeadEvent, roundId: string | null) => {
+    const last = events[events.length - 1]!;
+    const at = last.event.at as string;
+    const head: HeadStatement = {
+      scheme: HEAD_SCHEME,
+      shoeId,
+      commitment,
+      seq: last.event.seq as number,
+      type,
+      roundId,
+      head: last.hash,
+      at,
+      keyId: keyAt(at).keyId,
+    };
+    heads.push({ statement: head, signature: (await sign(at, headStatementBytes(head))).signature });
+  };
+
+  append('SHOE_OPENED', undefined, {
+    tableId: input.tableId,
+    number: statement.number,
+    statement,
+    signature,
+  });
+  const contributions: Contribution[] = (input.contributions ?? DEMO_CONTRIBUTIONS).map((c, index) => ({
+    index,
+    kind: c.kind,
+    seed: c.seed,
+  }));
+  for (const c of contributions) append('SEED_CONTRIBUTED', undefined, { ...c });
+
+  const { beacon } = input;
+  const closedAt = new Date(clock).toISOString();
+  const round = beaconRoundAfter(beacon.network, closedAt, beacon.marginSeconds);
+  if (beacon.round !== undefined && beacon.round !== round) {
+    throw new Error(`contributions close at ${closedAt}: the beacon round is ${round}, not ${beacon.round}`);
+  }
+  const beaconSignature = beacon.signature ?? beacon.sign?.(round);
+  if (!beaconSignature) throw new Error('the demo beacon needs a signature or a signer');
+  const digestOfContributions = contributionsDigest(contributions);
+  append('CONTRIBUTIONS_CLOSED', undefined, {
+    count: contributions.length,
+    digest: digestOfContributions,
+    beaconRound: round,
+  });
+  await signHead('CONTRIBUTIONS_CLOSED', null);
+
+  // The first coup waits for the beacon round to be published.
+  clock = Math.max(clock, roundTime(beacon.network, round) * 1000);
+  append('BEACON_RECORDED', undefined, {
+    chainHash: beacon.network.chainHash,
+    round,
+    signature: beaconSignature,
+    randomness: beaconRandomness(beaconSignature),
+  });
+  const entropy = shoeEntropy({
+    shoeId,
+    commitment,
+    contributions: digestOfContributions,
+    beacon: { chainHash: beacon.network.chainHash, round, signature: beaconSignature },
+  });
   const shoe = dealShoe({
     serverSeed: input.serverSeed,
-    clientSeed: input.clientSeed,
+    clientSeed: entropy,
     shoeId,
     decks: table.decks,
     cutCard: table.cutCard,
   });
-
-  const events: ShoeBundle['audit']['events'] = [];
-  const t0 = Date.parse(input.createdAt);
-  const at = () => new Date(t0 + events.length * 1000).toISOString();
-  const append = (type: string, roundId: string | undefined, data: Record<string, unknown>) => {
-    const prevHash = events.length > 0 ? events[events.length - 1]!.hash : commitment;
-    const event = { seq: events.length, type, shoeId, ...(roundId && { roundId }), at: at(), data };
-    events.push({ hash: eventHash(prevHash, event), prevHash, event });
-  };
-  append('SHOE_OPENED', undefined, { tableId: input.tableId, number: 1, statement, signature });
 
   const rounds: RecordedRound[] = [];
   let state = startShoe(shoe.order);
   let ledgerSeq = 100;
   for (let n = 1; n <= input.rounds && !state.finished; n++) {
     const roundId = `${shoeId}-r${n}`;
-    append('ROUND_OPENED', roundId, {
-      tableId: input.tableId,
-      number: n,
-      ...(n === 1 && { clientSeed: input.clientSeed }),
-    });
+    append('ROUND_OPENED', roundId, { tableId: input.tableId, number: n });
     const placed = demoBets(table, n).map((p) => ({
       ...p,
       stake: betList(p.bets).reduce((s, b) => s + b.amount, 0),
       calls: betList(p.bets).length,
     }));
+    const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
+    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open), positions: open.length });
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
         ...p,
@@ -154,26 +279,19 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
         reason: 'MISDEAL',
         refundsDigest: refundsDigest(positions),
         positions: positions.length,
-        refunded: positions.reduce((s, p) => s + p.stake, 0),
       });
+      await signHead('ROUND_VOIDED', roundId);
       rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
       continue;
     }
-    const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
-    append('BETTING_CLOSED', roundId, {
-      betsDigest: betsDigest(open),
-      positions: open.length,
-      stake: open.reduce((s, p) => s + p.stake, 0),
-    });
     const coup = nextCoup(table, shoe.order, shoe.cutIndex, state);
     const first = state.coups === 0;
     state = coup.state;
     const { result } = coup;
-    const dealt = Array.from(shoe.order.subarray(coup.start, coup.start + result.cardsUsed));
     append('COUP_DEALT', roundId, {
       index: coup.index,
       start: coup.start,
-      cards: dealt,
+      cards: Array.from(shoe.order.subarray(coup.start, coup.start + result.cardsUsed)),
       coup: result,
       cutCardOut: coup.cutCardOut,
       last: coup.last,
@@ -183,7 +301,11 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       const settlement = settle(table, betList(p.bets), result);
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
-    append('ROUND_SETTLED', roundId, { settlementsDigest: settlementsDigest(positions) });
+    append('ROUND_SETTLED', roundId, {
+      settlementsDigest: settlementsDigest(positions),
+      positions: positions.length,
+    });
+    await signHead('ROUND_SETTLED', roundId);
     rounds.push({
       roundId,
       number: n,
@@ -192,13 +314,15 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       positions,
     });
   }
-  append('SHOE_CLOSED', undefined, {
+  const voids = voidReport(table, shoe, rounds);
+  const closing = append('SHOE_CLOSED', undefined, {
     serverSeed: bytesToHex(input.serverSeed),
-    clientSeed: input.clientSeed,
     commitment,
     cutIndex: shoe.cutIndex,
     rounds: rounds.length,
     coups: state.coups,
+    voids: voids.count,
+    commission: { digest: digest([]) },
   });
 
   const close: ShoeCloseStatement = {
@@ -207,25 +331,26 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     commitment,
     head: events[events.length - 1]!.hash,
     length: events.length,
-    closedAt: events[events.length - 1]!.event.at as string,
-    keyId: input.closeKey?.keyId ?? input.keyId,
+    closedAt: closing.at,
+    keyId: keyAt(closing.at).keyId,
   };
-  const closer = input.closeKey ?? input;
   return {
     format: BUNDLE_FORMAT,
     statement,
     signature,
-    publicKey: input.publicKey,
+    keys: await demoKeyCertificates(input.keys),
     serverSeed: bytesToHex(input.serverSeed),
-    clientSeed: input.clientSeed,
+    contributions,
+    beacon: { round, signature: beaconSignature },
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
     rounds,
+    voids,
+    heads,
     audit: {
       events,
       close,
-      signature: bytesToBase64(await closer.sign(closeStatementBytes(close))),
-      ...(close.keyId !== input.keyId && { publicKey: closer.publicKey }),
+      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
     },
   };
 }

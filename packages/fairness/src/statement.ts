@@ -1,15 +1,19 @@
 /**
- * The shoe statement (docs/provably-fair.md §2): what is signed and published before any bet.
+ * The shoe statement (docs/provably-fair.md §4): what is signed and published before any bet.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { TableConfig } from '@pyb/engine';
+import type { BeaconNetwork } from './beacon';
 import { bytesToHex, utf8ToBytes } from './bytes';
 import { canonicalJson } from './canonical';
+import { SHOE_ENTROPY_SCHEME } from './entropy';
 import type { CutCardBounds } from './shoe';
 import { SERVER_SEED_BYTES } from './stream';
 
-export const SHOE_SCHEME = 'pyb-shoe/1';
+export const SHOE_SCHEME = SHOE_ENTROPY_SCHEME;
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
+/** Seconds between the close of contributions and the earliest beacon round that may fix the order. */
+export const DEFAULT_BEACON_MARGIN_SECONDS = 5;
 /**
  * The game rules a statement promises and this verifier replays: the tableau, burn, cut-card and
  * settlement rules of packages/engine (seeds 000, 003, 004). A change to any of them needs a new value.
@@ -24,11 +28,27 @@ export function commitmentOf(serverSeed: Uint8Array): string {
   return bytesToHex(sha256(serverSeed));
 }
 
+/** The beacon a statement promises: its network, and the margin after the close of contributions. */
+export interface StatementBeacon extends BeaconNetwork {
+  marginSeconds: number;
+}
+
+/** The shoe before this one at its table, by the head its close signed (null for a table's first shoe). */
+export interface PreviousShoe {
+  shoeId: string;
+  number: number;
+  /** hex: the previous shoe's signed close head. */
+  closeHead: string;
+}
+
 export interface ShoeStatement {
   scheme: typeof SHOE_SCHEME;
   shoeId: string;
   tableId: string;
   operatorId: string;
+  /** 1-based number of the shoe at its table. */
+  number: number;
+  previous: PreviousShoe | null;
   /** The engine's rules version the coups are played and settled with. */
   rulesVersion: string;
   decks: number;
@@ -36,6 +56,9 @@ export interface ShoeStatement {
   /** The table configuration in force for the whole shoe (binds payouts, commission, side bets). */
   table: TableConfig;
   commitment: string;
+  beacon: StatementBeacon;
+  /** The platform's build that signed it (source revision or code hash). */
+  codeVersion: string;
   /** ISO 8601 UTC. */
   createdAt: string;
   keyId: string;
@@ -45,9 +68,13 @@ export interface ShoeStatementInput {
   shoeId: string;
   tableId: string;
   operatorId: string;
+  number: number;
+  previous: PreviousShoe | null;
   rulesVersion: string;
   table: ShoeStatement['table'];
   commitment: string;
+  beacon: StatementBeacon;
+  codeVersion: string;
   createdAt: string;
   keyId: string;
 }
@@ -60,11 +87,22 @@ export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
     shoeId: input.shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
+    number: input.number,
+    previous: input.previous,
     rulesVersion: input.rulesVersion,
     decks: table.decks,
     cutCard: { minCardsBehind: table.cutCard.minCardsBehind, maxCardsBehind: table.cutCard.maxCardsBehind },
     table,
     commitment: input.commitment,
+    beacon: {
+      scheme: input.beacon.scheme,
+      chainHash: input.beacon.chainHash,
+      publicKey: input.beacon.publicKey,
+      genesisTime: input.beacon.genesisTime,
+      period: input.beacon.period,
+      marginSeconds: input.beacon.marginSeconds,
+    },
+    codeVersion: input.codeVersion,
     createdAt: input.createdAt,
     keyId: input.keyId,
   };

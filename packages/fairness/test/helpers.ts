@@ -1,6 +1,15 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
-import { buildDemoBundle, type DemoBundleInput, type ShoeBundle } from '../src/index';
+import {
+  beaconSigner,
+  buildDemoBundle,
+  type DemoBeacon,
+  type DemoBundleInput,
+  type DemoKey,
+  eventHash,
+  localBeaconNetwork,
+  type ShoeBundle,
+} from '../src/index';
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {
@@ -12,22 +21,52 @@ export function testSigner() {
   };
 }
 
-export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<ShoeBundle> {
+/** A key generation valid from `validFrom`. */
+export interface TestKey extends DemoKey {
+  pem: string;
+  sign: (message: Uint8Array) => Uint8Array;
+}
+export function testKey(keyId: string, validFrom: string): TestKey {
   const signer = testSigner();
+  return { keyId, publicKey: signer.pem, pem: signer.pem, sign: signer.sign, validFrom };
+}
+
+/** A beacon of our own (a fixed BLS key), 3 s rounds from 2024-01-01. */
+export const TEST_BEACON_KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 7) & 0xff);
+export function testBeacon(marginSeconds = 5): DemoBeacon {
+  const signer = beaconSigner(TEST_BEACON_KEY);
+  return {
+    network: localBeaconNetwork(signer.publicKey, Date.parse('2024-01-01T00:00:00Z') / 1000, 3),
+    marginSeconds,
+    sign: signer.sign,
+  };
+}
+
+export const CREATED_AT = '2025-01-01T20:00:00.000Z';
+
+export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<ShoeBundle> {
   return buildDemoBundle({
     serverSeed: Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff),
-    clientSeed: 'table 7, evening session',
     shoeId: 'shoe-demo-1',
     tableId: 'table-7',
     operatorId: 'op-demo',
     table: tablePreset('mini', { pairBets: true }),
-    createdAt: '2025-01-01T20:00:00.000Z',
-    keyId: 'arn:aws:kms:eu-west-1:111122223333:key/demo',
-    publicKey: signer.pem,
-    sign: signer.sign,
+    createdAt: CREATED_AT,
+    keys: [testKey('arn:aws:kms:eu-west-1:111122223333:key/demo-1', '2024-06-01T00:00:00.000Z')],
+    beacon: testBeacon(),
     rounds: 200,
     ...over,
   });
 }
 
 export const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Recomputes every link and hash after an edit, as a forger with write access to the store would. */
+export function rechain(b: ShoeBundle): void {
+  let prev = b.statement.commitment;
+  for (const e of b.audit.events) {
+    e.prevHash = prev;
+    e.hash = eventHash(prev, e.event);
+    prev = e.hash;
+  }
+}

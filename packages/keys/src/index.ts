@@ -1,3 +1,4 @@
+export * from './create-once';
 export * from './errors';
 export * from './factory';
 export * from './kms';

@@ -145,7 +145,8 @@ export class KmsKeyService implements KeyService {
     return out.Plaintext;
   }
 
-  async sign(message: Uint8Array): Promise<Signature> {
+  /** `keyId`: another key than the configured one (the previous generation, at a key handover). */
+  async sign(message: Uint8Array, keyId?: string): Promise<Signature> {
     if (message.length > MAX_RAW_MESSAGE_BYTES) {
       throw new RangeError(
         `KMS signs RAW messages of at most ${MAX_RAW_MESSAGE_BYTES} bytes (got ${message.length})`,
@@ -154,7 +155,7 @@ export class KmsKeyService implements KeyService {
     const out = await this.call('Sign', () =>
       this.client.send(
         new SignCommand({
-          KeyId: this.options.signKeyId,
+          KeyId: keyId ?? this.options.signKeyId,
           Message: message,
           MessageType: 'RAW',
           SigningAlgorithm: 'ECDSA_SHA_256',

@@ -19,9 +19,10 @@ import {
   randomBytes,
   sign as signWith,
 } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
+import { createOnce } from './create-once';
 import { KeyServiceError } from './errors';
 import { SEED_BYTES } from './seed';
 
@@ -36,19 +37,6 @@ export interface LocalKeyServiceOptions {
   stage?: string;
   /** Environment checked for NODE_ENV=production and a Lambda runtime (defaults to process.env). */
   env?: Record<string, string | undefined>;
-}
-
-/** Writes `data` to `path` unless it exists; atomic, so concurrent first starts agree on one key. */
-function createOnce(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  try {
-    linkSync(tmp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(tmp);
-  }
 }
 
 const newSigningKeyPem = (): string =>
@@ -78,6 +66,8 @@ export class LocalKeyService implements KeyService {
   private signing: Generation;
   /** Every generation seen in the folder, by key id. */
   private readonly known = new Map<string, PublicKey>();
+  /** Their private halves, by key id (a handover certifies the next generation with the previous). */
+  private readonly generations = new Map<string, Generation>();
 
   constructor(options: LocalKeyServiceOptions) {
     const env = options.env ?? process.env;
@@ -130,7 +120,9 @@ export class LocalKeyService implements KeyService {
       pem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
     };
     this.known.set(key.keyId, key);
-    return { generation, privateKey, key };
+    const loaded = { generation, privateKey, key };
+    this.generations.set(key.keyId, loaded);
+    return loaded;
   }
 
   /**
@@ -183,8 +175,11 @@ export class LocalKeyService implements KeyService {
     }
   }
 
-  async sign(message: Uint8Array): Promise<Signature> {
-    const { privateKey, key } = this.signing;
+  async sign(message: Uint8Array, keyId?: string): Promise<Signature> {
+    const generation = keyId === undefined ? this.signing : this.generations.get(keyId);
+    if (!generation)
+      throw new KeyServiceError('SIGNING_KEY_UNKNOWN', `no signing key ${keyId} in ${this.dir}`);
+    const { privateKey, key } = generation;
     const signature = signWith('sha256', message, { key: privateKey, dsaEncoding: 'der' });
     return { signature: new Uint8Array(signature), keyId: key.keyId };
   }

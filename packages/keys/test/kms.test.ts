@@ -65,6 +65,15 @@ describe('KmsKeyService requests', () => {
     ]);
   });
 
+  it('signs with a named key when asked (the previous generation certifying the next at a handover)', async () => {
+    const { keys, mock } = service();
+    const message = new TextEncoder().encode('certificate');
+    await keys.sign(message, SIGN_KEY_ARN);
+    expect(mock.commandCalls(SignCommand).map((c) => c.args[0].input)).toEqual([
+      { KeyId: SIGN_KEY_ARN, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' },
+    ]);
+  });
+
   it('refuses to send a RAW message KMS would reject (over 4096 bytes)', async () => {
     const { keys, mock } = service();
     await expect(keys.sign(new Uint8Array(4097))).rejects.toThrow(/4096/);

@@ -1,3 +1,4 @@
+import { verify } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,15 @@ describe('LocalKeyService', () => {
     for (const name of ['sign.pem', 'sign-2.pem', 'sign-3.pem']) {
       expect(statSync(join(dir, name)).mode & 0o077).toBe(0);
     }
+    // A named generation still signs (the handover certifies the next with the previous).
+    const old = await keys.sign(new Uint8Array(1), first.keyId);
+    expect(old.keyId).toBe(first.keyId);
+    expect(verify('sha256', new Uint8Array(1), { key: first.pem, dsaEncoding: 'der' }, old.signature)).toBe(
+      true,
+    );
+    await expect(keys.sign(new Uint8Array(1), 'local:nope')).rejects.toMatchObject({
+      code: 'SIGNING_KEY_UNKNOWN',
+    });
     // The next start finds the newest as current and still answers for the first.
     const restarted = new LocalKeyService({ dir, env: {} });
     expect((await restarted.publicKey()).keyId).toBe(third.keyId);

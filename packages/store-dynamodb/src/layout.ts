@@ -34,6 +34,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   seat: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: `SEAT#${pad(k.seat, 2)}` }),
   gate: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `G#${pad(k.gate, 2)}` }),
   batch: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `B#${pad(k.batch, 6)}` }),
+  // Signing-key certificates: append-only like the chains, so they live with them.
+  keyCertificate: (k) => ({ table: 'audit', pk: 'SIGNING-KEYS', sk: `G#${pad(k.generation, 6)}` }),
 };
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
@@ -144,6 +146,12 @@ export const ACCESS = {
     table: 'game',
     partition: `ROUND#${roundId}`,
     sortPrefix: 'P#',
+  }),
+  shoes: (tableId: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: `TABLE#${tableId}`,
+    sortPrefix: 'SHOE#',
   }),
   rounds: (shoeId: string): Access => ({
     table: 'game',

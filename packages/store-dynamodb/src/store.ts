@@ -307,6 +307,10 @@ export class DynamoStore implements Store {
     return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
   }
 
+  listShoes(tableId: string, page: { limit: number; cursor?: string }) {
+    return this.queryPage<Entities['shoe']>(ACCESS.shoes(tableId), { ...page, order: 'asc' });
+  }
+
   listRounds(shoeId: string) {
     return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
   }

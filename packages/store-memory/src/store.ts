@@ -389,6 +389,10 @@ export class MemoryStore implements Store {
     return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
   }
 
+  listShoes(tableId: string, page: { limit: number; cursor?: string }) {
+    return this.queryPage<Entities['shoe']>(ACCESS.shoes(tableId), { ...page, order: 'asc' });
+  }
+
   listRounds(shoeId: string) {
     return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
   }

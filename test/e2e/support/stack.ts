@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { issueApiKey, type Role } from '@pyb/core';
 import type { AppContext } from '@pyb/functions/context';
+import { LocalKeyService } from '@pyb/keys';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
 
@@ -27,6 +28,8 @@ export interface E2eStack {
   a: Keys;
   /** Operator B's keys: another tenant. */
   b: Keys;
+  /** The stack's local key service (to rotate the signing key, as a deploy would). */
+  signing: LocalKeyService;
   stop(): Promise<void>;
 }
 
@@ -51,7 +54,14 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     TABLE_PREFIX: prefix,
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
+    BEACON: 'local',
+    LOCAL_BEACON_DIR: join(keysDir, 'beacon'),
+    LOCAL_BEACON_PERIOD: '1',
+    BEACON_MARGIN_SECONDS: '1',
+    CODE_VERSION: 'e2e',
   });
+  const signing = new LocalKeyService({ dir: keysDir, env: {} });
+  context.keys = signing;
   const server = await startLocalServer({ port: 0, context, siteDir: options.siteDir });
   const issue = async (operatorId: string, role: Role) =>
     (await issueApiKey(context.principals, context.clock, { operatorId, role })).key;
@@ -67,6 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     context,
     a,
     b,
+    signing,
     stop: async () => {
       await server.close();
       await deleteTables(client, names);

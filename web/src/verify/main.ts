@@ -4,7 +4,7 @@
  * check listed; a coup's cards drawn; the verdict on #verdict[data-verdict].
  */
 import '../styles.css';
-import type { Check } from '@pyb/fairness';
+import { type Check, contributionsDigest, shoeEntropy } from '@pyb/fairness';
 import { ApiError, get, seg } from '../lib/api';
 import { outcomeText, renderCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
@@ -99,29 +99,35 @@ async function fetchProof(shoeId: string): Promise<void> {
   await verifyInput(proof, `the public proof of ${shoeId}`);
 }
 
-/** The keys to trust: the ones pasted, else the ones this site publishes for the key ids of the bundle. */
-async function trustedKeys(bundle: unknown): Promise<TrustedKey[]> {
+/**
+ * The keys and beacon networks to trust: the ones pasted, else the ones this site publishes
+ * (`/v1/signing-key` for the key ids of the shoe, and the beacon network it names). drand quicknet
+ * needs no trust of ours: the library knows its key.
+ */
+async function trusted(bundle: unknown): Promise<{ keys: TrustedKey[]; beacons: string[] }> {
+  const pastedBeacons = byId<HTMLInputElement>('trusted-beacon').value.match(/[0-9a-f]{64}/gi) ?? [];
   const pasted = splitPem(byId<HTMLTextAreaElement>('trusted-key').value);
-  if (pasted.length > 0) return pasted.map((pem) => ({ pem, source: 'the key you pasted' }));
   const b = bundle as { statement?: { keyId?: unknown }; audit?: { close?: { keyId?: unknown } } };
   const ids = [...new Set([b?.statement?.keyId, b?.audit?.close?.keyId])].filter(
     (id): id is string => typeof id === 'string' && id.length > 0,
   );
-  const keys: TrustedKey[] = [];
+  const keys: TrustedKey[] = pasted.map((pem) => ({ pem, source: 'the key you pasted' }));
+  const beacons = pastedBeacons.map((h) => h.toLowerCase());
   for (const keyId of ids) {
     try {
       const key = await get<SigningKey>('/v1/signing-key', { query: { keyId } });
-      keys.push({ pem: key.pem, source: `${location.host}/v1/signing-key` });
+      if (pasted.length === 0) keys.push({ pem: key.pem, source: `${location.host}/v1/signing-key` });
+      if (pastedBeacons.length === 0 && key.beacon) beacons.push(key.beacon.chainHash);
     } catch {
-      // Not published here: the bundle's key stays untrusted, and the trust check says so.
+      // Not published here: the shoe's key stays untrusted, and the trust check says so.
     }
   }
-  return keys;
+  return { keys, beacons };
 }
 
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
-  const keys = await trustedKeys(bundle);
-  const verification = verifyWithTrust(bundle, keys);
+  const trust = await trusted(bundle);
+  const verification = verifyWithTrust(bundle, trust.keys, trust.beacons);
   show(verification.verdict, verification.checks, dealBundle(bundle), what);
 }
 
@@ -129,13 +135,29 @@ async function verifyInput(bundle: unknown, what: string): Promise<void> {
 function dealBundle(bundle: unknown): DealtShoe | undefined {
   const b = bundle as {
     serverSeed: string;
-    clientSeed: string;
-    statement: Pick<ShoeSeeds, 'shoeId' | 'decks' | 'cutCard'> & { table: Pick<ShoeSeeds, 'afterCutCard'> };
+    contributions: { index: number; kind: 'PLAYER' | 'OPERATOR'; seed: string }[];
+    beacon: { round: number; signature: string };
+    statement: Pick<ShoeSeeds, 'shoeId' | 'decks' | 'cutCard'> & {
+      commitment: string;
+      beacon: { chainHash: string };
+      table: Pick<ShoeSeeds, 'afterCutCard'>;
+    };
   };
   try {
+    // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
+    const entropy = shoeEntropy({
+      shoeId: b.statement.shoeId,
+      commitment: b.statement.commitment,
+      contributions: contributionsDigest(b.contributions),
+      beacon: {
+        chainHash: b.statement.beacon.chainHash,
+        round: b.beacon.round,
+        signature: b.beacon.signature,
+      },
+    });
     return dealFromSeeds({
       serverSeed: b.serverSeed,
-      clientSeed: b.clientSeed,
+      clientSeed: entropy,
       shoeId: b.statement.shoeId,
       decks: b.statement.decks,
       cutCard: b.statement.cutCard,

@@ -1,17 +1,14 @@
 /**
- * The verdict of the verifier page, from the fairness library's own verifier (verifyBundle, bundled
- * for the browser, not rewritten) plus one question the library does not answer yet: is the key that
- * signed the bundle a key the reader trusts?
+ * The verdict of the verifier page: the fairness library's own verifier (verifyShoe, bundled for the
+ * browser, not rewritten) with the keys and the beacon network the reader trusts, plus one line the
+ * page adds: which key signed, and where the reader's trust in it came from.
  *
- *   failed     a check of the library failed (the bundle contradicts itself, its seeds or its signatures)
- *   untrusted  every check passed, but a signing key in the bundle is not one the reader trusts
- *              (none given, or another one: self-signed or unknown)
- *   verified   every check passed and every signing key in the bundle is trusted
- *
- * Phase 2: the library's verifier returns this three-valued verdict itself (#10); this module then
- * only maps its answer.
+ *   failed     a check of the library failed (the shoe contradicts itself, its seeds or its signatures)
+ *   untrusted  every check passed, but it rests on a signing key or a beacon network the reader did not
+ *              say to trust (none given, or another one: self-signed or unknown)
+ *   verified   every check passed, with keys (and a beacon) the reader trusts
  */
-import { type Check, keyFingerprint, parsePublicKey, verifyBundle } from '@pyb/fairness';
+import { type Check, keyFingerprint, parsePublicKey, verifyShoe } from '@pyb/fairness';
 
 export type Verdict = 'verified' | 'failed' | 'untrusted';
 
@@ -36,29 +33,27 @@ export function splitPem(text: string): string[] {
   return bare ? [bare] : [];
 }
 
-/** The public keys a bundle carries: the statement's, and the close's when the key was rotated. */
+/** The signing keys a bundle or proof carries: every generation's certificate (docs/provably-fair.md §4.2). */
 export function bundleKeys(bundle: unknown): { keyId: string; pem: string }[] {
-  const b = bundle as {
-    publicKey?: unknown;
-    statement?: { keyId?: unknown };
-    audit?: { publicKey?: unknown; close?: { keyId?: unknown } };
-  };
-  const out: { keyId: string; pem: string }[] = [];
-  if (typeof b?.publicKey === 'string')
-    out.push({ keyId: String(b.statement?.keyId ?? '?'), pem: b.publicKey });
-  if (typeof b?.audit?.publicKey === 'string')
-    out.push({ keyId: String(b.audit.close?.keyId ?? '?'), pem: b.audit.publicKey });
-  return out;
+  const keys = (bundle as { keys?: unknown })?.keys;
+  if (!Array.isArray(keys)) return [];
+  return keys.flatMap((k) => {
+    const c = (k as { certificate?: { keyId?: unknown; publicKey?: unknown } })?.certificate;
+    return typeof c?.keyId === 'string' && typeof c.publicKey === 'string'
+      ? [{ keyId: c.keyId, pem: c.publicKey }]
+      : [];
+  });
 }
 
+/** Where the trust in the statement's key comes from, in words (the library says whether it holds). */
 function trustCheck(bundle: unknown, trusted: readonly TrustedKey[]): Check {
   const keys = bundleKeys(bundle);
-  if (keys.length === 0) return { id: 'trust.keys', ok: false, detail: 'the bundle carries no public key' };
+  if (keys.length === 0) return { id: 'trust.keys', ok: false, detail: 'the shoe carries no signing key' };
   if (trusted.length === 0) {
     return {
       id: 'trust.keys',
       ok: false,
-      detail: `no trusted key given: the bundle's key ${keys.map((k) => k.keyId).join(', ')} may be anyone's`,
+      detail: `no trusted key given: the shoe's key ${keys.map((k) => k.keyId).join(', ')} may be anyone's`,
     };
   }
   const known = new Map<string, string>();
@@ -69,29 +64,43 @@ function trustCheck(bundle: unknown, trusted: readonly TrustedKey[]): Check {
       // A trusted "key" that is no P-256 key trusts nothing.
     }
   }
-  const untrusted: string[] = [];
   const sources: string[] = [];
   for (const key of keys) {
-    let fingerprint: string;
     try {
-      fingerprint = keyFingerprint(parsePublicKey(key.pem));
+      const fingerprint = keyFingerprint(parsePublicKey(key.pem));
+      const source = known.get(fingerprint);
+      if (source) sources.push(`${key.keyId} (SHA-256 ${fingerprint.slice(0, 16)}…) from ${source}`);
     } catch {
-      untrusted.push(`${key.keyId} (not a P-256 key)`);
-      continue;
+      // Not a P-256 key: the library's keys.chain check fails on it.
     }
-    const source = known.get(fingerprint);
-    if (source) sources.push(`${key.keyId} (SHA-256 ${fingerprint.slice(0, 16)}…) from ${source}`);
-    else untrusted.push(`${key.keyId} (SHA-256 ${fingerprint.slice(0, 16)}…)`);
   }
-  return untrusted.length === 0
+  return sources.length > 0
     ? { id: 'trust.keys', ok: true, detail: `signed by trusted key ${sources.join('; ')}` }
-    : { id: 'trust.keys', ok: false, detail: `signed by a key that is not trusted: ${untrusted.join('; ')}` };
+    : {
+        id: 'trust.keys',
+        ok: false,
+        detail: `signed by a key that is not trusted: ${keys.map((k) => k.keyId).join(', ')}`,
+      };
 }
 
-export function verifyWithTrust(bundle: unknown, trusted: readonly TrustedKey[]): Verification {
-  const checks = verifyBundle(bundle);
-  const consistent = checks.length > 0 && checks.every((c) => c.ok);
+/**
+ * `trusted`: keys the reader trusts (pasted, or the ones this site publishes); `trustedBeacons`: chain
+ * hashes of beacon networks other than drand quicknet the reader trusts.
+ */
+export function verifyWithTrust(
+  bundle: unknown,
+  trusted: readonly TrustedKey[],
+  trustedBeacons: readonly string[] = [],
+): Verification {
+  const pems = trusted.flatMap((k) => {
+    try {
+      parsePublicKey(k.pem);
+      return [k.pem];
+    } catch {
+      return [];
+    }
+  });
+  const result = verifyShoe(bundle, { trustedPublicKey: pems, trustedBeacons: [...trustedBeacons] });
   const trust = trustCheck(bundle, trusted);
-  const verdict: Verdict = !consistent ? 'failed' : trust.ok ? 'verified' : 'untrusted';
-  return { verdict, checks: [...checks, trust] };
+  return { verdict: result.verdict, checks: [...result.checks, trust] };
 }

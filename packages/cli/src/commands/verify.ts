@@ -1,16 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import { verifyBundle } from '@pyb/fairness';
+import { checkTrustedKeys, type Verdict, type Verification, verifyShoe } from '@pyb/fairness';
 import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from '../command';
 
-const usage = `usage: baccarat verify BUNDLE.json [--public-key KEY.pem ...] [--json]
-       baccarat verify - ...        read the bundle from stdin
+/** Exit codes: 0 verified, 1 failed, 3 consistent but untrusted (2 is a usage error, as for every command). */
+export const VERDICT_EXIT: Record<Verdict, number> = { verified: 0, failed: 1, untrusted: 3 };
 
-Verifies a closed shoe's public bundle (the audit export): the signed statement, the revealed seed
-against its commitment, the shoe order, cut card and burn, every coup's cards and outcome, every
-payout, the audit chain and its signed head. Prints every check; exit code 1 if any failed.
-  --public-key FILE  the operator's published key (PEM or base64 SPKI): the bundle must be signed by it.
-                     Repeat it for each key of a rotation (a shoe opened under one key, closed under
-                     the next carries both): every key in the bundle must be one of them`;
+const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--receipt HEAD.json ...]
+                       [--previous FILE.json] [--trust-beacon CHAIN_HASH ...] [--json]
+       baccarat verify - ...        read the bundle or proof from stdin
+
+Verifies a closed shoe: its audit bundle (GET /v1/shoes/{id}/audit) or its public proof
+(GET /v1/shoes/{id}/proof). Checks the signing keys and that each signature was made while its key
+was valid, the signed statement, the revealed seed against its commitment, the contributed seeds and
+the beacon round that fixed the order, the shoe order, cut card and burn, every coup's cards and
+outcome (and in a bundle every payout), the audit chain (sequence, shoe, order of every round), the
+signed round heads and the signed close. Prints every check, then the verdict:
+  verified   (exit 0) every check passed, signed by keys you trust
+  failed     (exit 1) some check failed
+  untrusted  (exit 3) every check passed, but against keys (or a beacon) you did not say to trust:
+                      consistent, which anyone with a key of their own can make a forgery
+  --public-key FILE    the operator's published key (PEM, base64 SPKI, or the JSON GET /v1/signing-key
+                       answers); repeat for several. A generation certified by a trusted one is trusted too
+  --receipt FILE       a signed head kept from a resolve or void answer; it must match the chain
+  --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head
+  --trust-beacon HASH  trust a beacon network other than drand quicknet (a local beacon in development)`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -27,42 +40,113 @@ async function readInput(path: string, io: CommandIo, what: string): Promise<str
   }
 }
 
+async function readJson(path: string, io: CommandIo, what: string): Promise<unknown> {
+  const text = await readInput(path, io, what);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} ${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A key file: PEM, base64 SPKI, or the JSON GET /v1/signing-key answers (its `pem`). */
+function keyText(text: string): string {
+  if (!text.trimStart().startsWith('{')) return text;
+  try {
+    const pem = (JSON.parse(text) as { pem?: unknown }).pem;
+    if (typeof pem === 'string') return pem;
+  } catch {
+    // not JSON after all: checked as a key below
+  }
+  return text;
+}
+
+const LABEL = { pass: 'PASS ', fail: 'FAIL ', untrusted: 'TRUST' } as const;
+
+function verdictLine(v: Verification): string {
+  const failed = v.checks.filter((c) => !c.ok);
+  const untrusted = v.checks.filter((c) => c.untrusted);
+  switch (v.verdict) {
+    case 'verified':
+      return `VERIFIED: all ${v.checks.length} checks passed, signed by keys you trust`;
+    case 'failed':
+      return `NOT VERIFIED: ${failed.length} of ${v.checks.length} checks failed: ${failed.map((c) => c.id).join(', ')}`;
+    case 'untrusted':
+      return `UNTRUSTED: all ${v.checks.length} checks passed, but ${untrusted.map((c) => c.id).join(', ')} rest on keys or a beacon you did not say to trust. The evidence is consistent with itself, which a forger holding a key of his own can also achieve: pass the operator's published key (--public-key) to verify it`;
+  }
+}
+
 export const verifyCommand: Command = {
   name: 'verify',
-  summary: 'verify a closed shoe bundle: signatures, seeds, every coup and payout, audit chain',
+  summary:
+    'verify a closed shoe (audit bundle or public proof): keys, seeds, beacon, every coup, audit chain',
   usage,
   async run(args, io) {
     const { values, positionals } = parseOptions(
       args,
-      { 'public-key': { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
+      {
+        'public-key': { type: 'string', multiple: true },
+        receipt: { type: 'string', multiple: true },
+        previous: { type: 'string' },
+        'trust-beacon': { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+      },
       true,
     );
-    if (positionals.length !== 1) throw new UsageError('give one bundle file (or - for stdin)');
+    if (positionals.length !== 1) throw new UsageError('give one bundle or proof file (or - for stdin)');
     const text = await readInput(positionals[0]!, io, 'bundle');
-    const keyFiles = values['public-key'] ?? [];
     const trusted: string[] = [];
-    for (const file of keyFiles) trusted.push(await readInput(file, io, 'key'));
-    let bundle: unknown;
-    let checks: ReturnType<typeof verifyBundle>;
+    for (const file of values['public-key'] ?? []) trusted.push(keyText(await readInput(file, io, 'key')));
     try {
-      bundle = JSON.parse(text);
-      checks = verifyBundle(bundle, trusted.length === 0 ? {} : { trustedPublicKey: trusted });
+      checkTrustedKeys(trusted);
     } catch (error) {
-      checks = [{ id: 'bundle.format', ok: false, detail: `not JSON: ${(error as Error).message}` }];
+      throw new UsageError(`--public-key: ${(error as Error).message}`);
     }
-    const failed = checks.filter((c) => !c.ok);
+    const receipts: unknown[] = [];
+    for (const file of values.receipt ?? []) receipts.push(await readJson(file, io, 'receipt'));
+    const previous =
+      values.previous === undefined ? undefined : await readJson(values.previous, io, 'previous shoe');
+    const beacons = values['trust-beacon'] ?? [];
+    for (const hash of beacons) {
+      if (!/^[0-9a-f]{64}$/.test(hash))
+        throw new UsageError('--trust-beacon takes a chain hash (64 hex digits)');
+    }
+    let verification: Verification;
+    try {
+      verification = verifyShoe(JSON.parse(text), {
+        ...(trusted.length > 0 && { trustedPublicKey: trusted }),
+        ...(beacons.length > 0 && { trustedBeacons: beacons }),
+        receipts,
+        ...(previous !== undefined && { previous }),
+      });
+    } catch (error) {
+      verification = {
+        verdict: 'failed',
+        format: null,
+        shoeId: null,
+        checks: [{ id: 'format', ok: false, detail: `not JSON: ${(error as Error).message}` }],
+      };
+    }
+    const { verdict, checks } = verification;
     if (values.json) {
-      io.stdout.write(jsonLine({ ok: failed.length === 0, failed: failed.map((c) => c.id), checks }));
+      io.stdout.write(
+        jsonLine({
+          verdict,
+          format: verification.format,
+          shoeId: verification.shoeId,
+          failed: checks.filter((c) => !c.ok).map((c) => c.id),
+          untrusted: checks.filter((c) => c.untrusted).map((c) => c.id),
+          checks,
+        }),
+      );
     } else {
       const width = Math.min(48, Math.max(...checks.map((c) => c.id.length)));
-      for (const c of checks)
-        io.stdout.write(`${c.ok ? 'PASS' : 'FAIL'}  ${c.id.padEnd(width)}  ${c.detail}\n`);
-      io.stdout.write(
-        failed.length === 0
-          ? `\nverified: all ${checks.length} checks passed\n`
-          : `\nNOT VERIFIED: ${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.id).join(', ')}\n`,
-      );
+      for (const c of checks) {
+        const label = !c.ok ? LABEL.fail : c.untrusted ? LABEL.untrusted : LABEL.pass;
+        io.stdout.write(`${label}  ${c.id.padEnd(width)}  ${c.detail}\n`);
+      }
+      io.stdout.write(`\n${verdictLine(verification)}\n`);
     }
-    return failed.length === 0 ? 0 : 1;
+    return VERDICT_EXIT[verdict];
   },
 };

@@ -27,8 +27,12 @@ export interface KeyService {
   sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array>;
   /** Decrypts a sealed seed; fails if the context differs from the one it was sealed with. */
   unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array>;
-  /** Signs with the current signing key; `keyId` names it (statements carry it). */
-  sign(message: Uint8Array): Promise<Signature>;
+  /**
+   * Signs with the current signing key; `keyId` in the answer names it (statements carry it). With
+   * `keyId`, signs with that key instead: only to certify the next generation at a key handover
+   * (docs/deploy.md), which a retired key's policy then forbids for good.
+   */
+  sign(message: Uint8Array, keyId?: string): Promise<Signature>;
   /**
    * Without an id, the current signing key. With one, that key, current or retired: statements keep
    * the id of the key that signed them, and a rotation must not make them unverifiable. A key the

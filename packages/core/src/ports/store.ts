@@ -8,6 +8,7 @@ import type {
   BatchRecord,
   DebtRecord,
   GateRecord,
+  KeyCertificateRecord,
   LedgerEntry,
   PositionRecord,
   RoundRecord,
@@ -29,6 +30,7 @@ export interface Entities {
   seat: SeatRecord;
   gate: GateRecord;
   batch: BatchRecord;
+  keyCertificate: KeyCertificateRecord;
 }
 
 export interface EntityKeys {
@@ -43,6 +45,7 @@ export interface EntityKeys {
   seat: { tableId: string; seat: number };
   gate: { roundId: string; gate: number };
   batch: { roundId: string; batch: number };
+  keyCertificate: { generation: number };
 }
 
 export type Entity = keyof Entities;
@@ -140,6 +143,8 @@ export interface Store {
 
   /** Positions of a round (strongly consistent). */
   listPositions(roundId: string): Promise<PositionRecord[]>;
+  /** Shoes of a table by number, a page at a time (an index: eventually consistent). */
+  listShoes(tableId: string, page: { limit: number; cursor?: string }): Promise<Page<ShoeRecord>>;
   /** Rounds of a shoe in order (an index: eventually consistent). */
   listRounds(shoeId: string): Promise<RoundRecord[]>;
   /** A player's positions, newest first (an index: eventually consistent). */

@@ -1,17 +1,30 @@
 /**
  * A closed shoe re-dealt from its revealed seed: the seed checked against the commitment and against
- * the seed SHOE_CLOSED put in the chain, then the whole shoe (burn, cut card, every coup) recomputed
- * with fairness `dealShoe` and the engine's shoe runner. Pure: no key service, nothing unsealed.
+ * the seed SHOE_CLOSED put in the chain, the shoe entropy recomputed from what the chain recorded
+ * (the contributed seeds, their committed digest, the beacon round and its verified signature), then
+ * the whole shoe (burn, cut card, every coup) recomputed with fairness `dealShoe` and the engine's
+ * shoe runner. Pure: no key service, nothing unsealed.
  */
 import { type Burn, nextCoup, type ShoeCoup, type ShoeState, startShoe } from '@pyb/engine';
-import { commitmentOf, dealShoe, hexToBytes, isHex } from '@pyb/fairness';
+import {
+  type BeaconRound,
+  type Contribution,
+  commitmentOf,
+  contributionsDigest,
+  dealShoe,
+  hexToBytes,
+  isHex,
+  shoeEntropy,
+  verifyBeaconRound,
+} from '@pyb/fairness';
 import type { ShoeRecord } from '../model';
 import type { AuditLog } from './audit-log';
 import type { ReplayProblem } from './types';
 
 export interface RevealedShoe {
   serverSeed: string;
-  clientSeed: string;
+  /** The shoe entropy recomputed from the chain (contributions and beacon round). */
+  entropy: string;
   order: Uint8Array;
   cutIndex: number;
   burn: Burn;
@@ -61,32 +74,11 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
   }
   if (seed.length > 0 || !valid) return { status: 'REVEALED', seed, deal, shoe: undefined };
 
-  const fixedAt = log.events.find((p) => typeof p.event?.data.clientSeed === 'string');
-  const clientSeed = shoe.clientSeed;
-  if (!clientSeed) {
-    // A shoe closed before any round has nothing to re-deal; one that opened a round must have a seed.
-    const played =
-      fixedAt !== undefined ||
-      shoe.burn !== undefined ||
-      log.events.some((p) => p.event?.type === 'ROUND_OPENED' || p.event?.type === 'COUP_DEALT');
-    if (played)
-      deal.push(
-        problem('CLIENT_SEED_MISSING', 'the shoe has no client seed: no card was ever dealt from it'),
-      );
-    return { status: 'REVEALED', seed, deal, shoe: undefined };
-  }
-  if (fixedAt?.event?.data.clientSeed !== clientSeed) {
-    deal.push(
-      problem(
-        'CLIENT_SEED_MISMATCH',
-        `the shoe's client seed ${JSON.stringify(clientSeed)} is not the one the chain fixed before the first card (${JSON.stringify(fixedAt?.event?.data.clientSeed ?? null)})`,
-        fixedAt?.record.seq ?? null,
-      ),
-    );
-  }
+  const entropy = entropyFromChain(shoe, log, deal);
+  if (!entropy) return { status: 'REVEALED', seed, deal, shoe: undefined };
   const dealt = dealShoe({
     serverSeed: hexToBytes(revealed),
-    clientSeed,
+    clientSeed: entropy,
     shoeId: shoe.shoeId,
     decks: shoe.config.decks,
     cutCard: shoe.config.cutCard,
@@ -112,11 +104,93 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
     deal,
     shoe: {
       serverSeed: revealed,
-      clientSeed,
+      entropy,
       order: dealt.order,
       cutIndex: dealt.cutIndex,
       burn: dealt.burn,
       coups,
     },
   };
+}
+
+/**
+ * The entropy the chain fixed: the seeds SEED_CONTRIBUTED recorded, which must give the digest
+ * CONTRIBUTIONS_CLOSED committed, and the round BEACON_RECORDED recorded, whose signature must verify
+ * with the statement's beacon network and which must be the round the close named. Problems go to
+ * `deal`; undefined when the shoe cannot be re-dealt.
+ */
+function entropyFromChain(shoe: ShoeRecord, log: AuditLog, deal: ReplayProblem[]): string | undefined {
+  const events = log.events.map((p) => p.event);
+  const contributions = events
+    .filter((e) => e?.type === 'SEED_CONTRIBUTED')
+    .map((e) => e!.data as unknown as Contribution);
+  const closed = log.events.find((p) => p.event?.type === 'CONTRIBUTIONS_CLOSED');
+  const recorded = log.events.find((p) => p.event?.type === 'BEACON_RECORDED');
+  if (!closed?.event || !recorded?.event) {
+    // A shoe closed before any round has nothing to re-deal; one that opened a round must have both.
+    const played =
+      closed !== undefined ||
+      shoe.burn !== undefined ||
+      log.events.some((p) => p.event?.type === 'ROUND_OPENED' || p.event?.type === 'COUP_DEALT');
+    if (!played) return undefined;
+    deal.push(
+      problem(
+        'ENTROPY_MISSING',
+        'the chain never closed the contributions or never recorded the beacon round: no card was ever dealt from this shoe',
+      ),
+    );
+    return undefined;
+  }
+  let digest: string;
+  try {
+    digest = contributionsDigest(contributions);
+  } catch (error) {
+    deal.push(
+      problem(
+        'CONTRIBUTIONS_MISMATCH',
+        `the contributed seeds are not numbered in order: ${(error as Error).message}`,
+        closed.record.seq,
+      ),
+    );
+    return undefined;
+  }
+  if (closed.event.data.digest !== digest) {
+    deal.push(
+      problem(
+        'CONTRIBUTIONS_MISMATCH',
+        `the seeds recorded give digest ${digest}, CONTRIBUTIONS_CLOSED committed ${String(closed.event.data.digest)}`,
+        closed.record.seq,
+      ),
+    );
+  }
+  const round: BeaconRound = {
+    round: recorded.event.data.round as number,
+    signature: recorded.event.data.signature as string,
+  };
+  const network = shoe.statement.beacon;
+  if (round.round !== closed.event.data.beaconRound || !verifyBeaconRound(network, round)) {
+    deal.push(
+      problem(
+        'BEACON_MISMATCH',
+        `the beacon round recorded (${round.round}) is not the one the close of contributions named (${String(closed.event.data.beaconRound)}), or its signature does not verify with network ${network.chainHash}`,
+        recorded.record.seq,
+      ),
+    );
+  }
+  const entropy = shoeEntropy({
+    shoeId: shoe.shoeId,
+    commitment: shoe.commitment,
+    contributions: digest,
+    beacon: { chainHash: network.chainHash, round: round.round, signature: round.signature },
+  });
+  if (shoe.entropy !== entropy) {
+    deal.push(
+      problem(
+        'ENTROPY_MISMATCH',
+        `the shoe's stored entropy ${String(shoe.entropy)} is not the one its chain gives (${entropy})`,
+        recorded.record.seq,
+      ),
+    );
+  }
+  return entropy;
 }

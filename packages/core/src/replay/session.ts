@@ -3,17 +3,51 @@
  * computed once per request however many of its rounds are replayed (game recall pages through a
  * player's rounds, often several of the same shoe).
  */
+import { houseNet } from '@pyb/fairness';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
 import type { Store } from '../ports/store';
 import { mapBounded } from '../retry';
-import { parseAuditLog } from './audit-log';
+import { type AuditLog, parseAuditLog } from './audit-log';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
-import { revealShoe } from './revealed';
+import { type Reveal, revealShoe } from './revealed';
 import { SigningKeys } from './signing-keys';
 import type { RoundReplay } from './types';
 import { type RoundEvidence, type ShoeEvidence, verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
+
+/**
+ * What a voided round would have dealt, once revealed: the coup after the coups dealt before its
+ * ROUND_VOIDED in the chain, and what it would have netted the house on the round's positions.
+ */
+function voidedOutcome(
+  shoe: ShoeRecord,
+  round: RoundRecord,
+  positions: readonly PositionRecord[],
+  log: AuditLog,
+  reveal: Reveal,
+): RoundReplay['voided'] {
+  if (reveal.status !== 'REVEALED' || !reveal.shoe) return { revealed: false, coup: null, houseNet: null };
+  const at = log.events.findIndex(
+    (p) => p.event?.type === 'ROUND_VOIDED' && p.event.roundId === round.roundId,
+  );
+  const dealtBefore = log.events
+    .slice(0, Math.max(0, at))
+    .filter((p) => p.event?.type === 'COUP_DEALT').length;
+  const next = reveal.shoe.coups[dealtBefore];
+  if (!next) return { revealed: true, coup: null, houseNet: 0 };
+  return {
+    revealed: true,
+    coup: replayCoup({
+      index: next.index,
+      start: next.start,
+      result: next.result,
+      cutCardOut: next.cutCardOut,
+      last: next.last,
+    }),
+    houseNet: houseNet(shoe.config, positions, next.result),
+  };
+}
 
 /** Ledger reads in flight at once per round. */
 const LEDGER_CONCURRENCY = 4;
@@ -75,7 +109,7 @@ export class ReplaySession {
   async replay(round: RoundRecord, player?: string): Promise<RoundReplay> {
     const shows = (p: PositionRecord) => player === undefined || p.playerId === player;
     const evidence = await this.roundEvidence(round, shows);
-    const { shoe, log, keys, positions, ledgers } = evidence;
+    const { shoe, log, keys, positions, ledgers, reveal } = evidence;
     const shown = positions.filter(shows);
     const verification = verifyRound(evidence);
     return {
@@ -98,6 +132,8 @@ export class ReplaySession {
       betsDigest: round.betsDigest ?? null,
       settlementsDigest: round.settlementsDigest ?? null,
       events: log.ofRound(round.roundId).map(replayEvent),
+      head: round.head ?? null,
+      voided: round.status === 'VOIDED' ? voidedOutcome(shoe, round, positions, log, reveal) : null,
       verification,
     };
   }

@@ -28,6 +28,13 @@ export function replayShoe(
     closePublicKey: rotated ? shown(keys.close) : null,
     commitment: shoe.commitment,
     clientSeed: shoe.clientSeed ?? null,
+    contributions: {
+      count: shoe.contributions ?? 0,
+      digest: shoe.contributionsClosed?.digest ?? null,
+      closedAt: shoe.contributionsClosed?.at ?? null,
+      beaconRound: shoe.contributionsClosed?.beaconRound ?? null,
+    },
+    beacon: shoe.beacon ? { round: shoe.beacon.round, signature: shoe.beacon.signature } : null,
     serverSeed: closed ? (shoe.serverSeed ?? null) : null,
     cutIndex: closed ? (shoe.cutIndex ?? null) : null,
     burn: shoe.burn

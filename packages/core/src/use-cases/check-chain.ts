@@ -10,9 +10,14 @@
  *   revealed against the re-dealt shoe), the bets and their digest, the settlements recomputed with the
  *   engine or the refunds of a void, their digests, and the ledger entries each position's money moved
  *   by;
+ * - the order the offline verifier checks (docs/provably-fair.md §11.2): the phases of the shoe, each
+ *   round's events in order, times that never go back;
+ * - every signed head (the contributions' close, each finished round) still the hash of the event it
+ *   names (HEAD_MISMATCH: rewritten after it was signed);
  * - and what only a whole shoe shows: a round the index lists but the chain does not, a round the chain
  *   names but the store lost.
  */
+import { phaseProblems, timeProblems } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { ChainProblem, ChainReport } from '../api';
 import type { ParsedEvent } from '../replay/audit-log';
@@ -26,6 +31,7 @@ import {
   wholeChainProblems,
 } from '../replay/verify';
 import { mapBounded } from '../retry';
+import { roundsOfChain, staleHeads } from './close-checks';
 import type { Ctx } from './context';
 import { loadShoe } from './shoes';
 
@@ -59,6 +65,14 @@ export async function checkShoeChain(
     ...named(() => null)(statementProblems(evidence)),
   ];
   const closed = shoe.status === 'CLOSED';
+  const ordered = events.map((p) => p.event ?? {});
+  for (const x of [...phaseProblems(ordered, closed), ...timeProblems(ordered)]) {
+    problems.push({ roundId: x.roundId, seq: x.index, code: x.code, detail: x.detail });
+  }
+  const records = events.map((p) => p.record);
+  for (const x of staleHeads(shoe, await roundsOfChain(ctx, log), records)) {
+    problems.push({ roundId: x.roundId, seq: x.seq, code: 'HEAD_MISMATCH', detail: x.detail });
+  }
   if (closed && reveal.status === 'REVEALED') {
     problems.push(
       ...named(() => null)([...reveal.seed, ...dealProblems(evidence), ...headProblems(evidence)]),
@@ -98,7 +112,7 @@ export async function checkShoeChain(
       closed &&
       reveal.status === 'REVEALED' &&
       reveal.seed.length === 0 &&
-      (reveal.shoe !== undefined || !shoe.clientSeed),
+      (reveal.shoe !== undefined || !shoe.entropy),
     problems,
   };
 }

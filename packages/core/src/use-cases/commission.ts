@@ -1,3 +1,4 @@
+import { digest } from '@pyb/fairness';
 /**
  * Deferred commission (seed 000): kept per player and shoe at his seat's box, collected when the shoe
  * ends (its last round settled: collectShoeDebts) or when the player leaves the table, whichever comes
@@ -55,13 +56,13 @@ export async function collectDebt(
       ...plan.ops,
     ];
     if (leaving) {
+      const collection = { id: debt.playerId, commission: debt.owed, ledgerSeq: plan.entry.seq };
       ops.push(
         putAudit(
+          // Public in the shoe's proof: who and how much only through a digest.
           await nextAudit(ctx.store, debt.shoeId, 'PLAYER_LEFT', undefined, at, {
             tableId: leaving.tableId,
-            playerId: debt.playerId,
-            commission: debt.owed,
-            ledgerSeq: plan.entry.seq,
+            collectionDigest: digest([collection]),
           }),
         ),
       );

@@ -10,7 +10,9 @@ import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound, type Resource } from '../errors';
 import { Lru } from '../lru';
-import type { RoundRecord } from '../model';
+import type { KeyCertificateRecord, RoundRecord } from '../model';
+import type { Beacon } from '../ports/beacon';
+import { type CloseDeadlines, noCloseDeadlines } from '../ports/close-deadlines';
 import type { KeyService } from '../ports/key-service';
 import { type Metrics, noMetrics } from '../ports/metrics';
 import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
@@ -54,6 +56,21 @@ export interface CoreDeps {
   /** Default BATCH_RESEND_MS. */
   batchResendMs?: number;
   metrics?: Metrics;
+  /**
+   * The public randomness beacon every shoe's order waits for. Without one (functions that neither
+   * open shoes nor deal), any use of it is an error: there is never a fallback to other entropy.
+   */
+  beacon?: Beacon;
+  /** Seconds between the close of contributions and the beacon round that fixes the order. Default 5. */
+  beaconMarginSeconds?: number;
+  /** How long a first deal waits in-process for its beacon round before answering BEACON_PENDING. Default 10 s. */
+  beaconWaitMs?: number;
+  /** The build that runs (source revision or code hash), named in every statement. */
+  codeVersion?: string;
+  /** Where the check "was this ended shoe closed in time" is scheduled. Default: nowhere. */
+  closeDeadlines?: CloseDeadlines;
+  /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */
+  closeDeadlineSeconds?: number;
 }
 
 /** What never changes about a round once it is open: what a bet needs besides the live state. */
@@ -78,8 +95,24 @@ export interface Ctx {
   settleBatchSize: number;
   batchResendMs: number;
   metrics: Metrics;
+  beacon: Beacon;
+  beaconMarginSeconds: number;
+  beaconWaitMs: number;
+  codeVersion: string;
+  closeDeadlines: CloseDeadlines;
+  closeDeadlineSeconds: number;
+  /** Signing-key certificates read so far, by generation (they never change once written). */
+  certificates: Map<number, KeyCertificateRecord>;
   now(): string;
 }
+
+/** For functions that neither open shoes nor deal: a use case that asks for a round is a bug. */
+const NO_BEACON: Beacon = {
+  network: () => {
+    throw new Error('this context has no beacon (open-shoe and resolve-round pass one)');
+  },
+  round: () => Promise.reject(new Error('this context has no beacon (resolve-round passes one)')),
+};
 
 export function context(deps: CoreDeps): Ctx {
   const clock = deps.clock ?? systemClock;
@@ -97,6 +130,13 @@ export function context(deps: CoreDeps): Ctx {
     settleBatchSize: deps.settleBatchSize ?? SETTLE_BATCH_SIZE,
     batchResendMs: deps.batchResendMs ?? BATCH_RESEND_MS,
     metrics: deps.metrics ?? noMetrics,
+    beacon: deps.beacon ?? NO_BEACON,
+    beaconMarginSeconds: deps.beaconMarginSeconds ?? 5,
+    beaconWaitMs: deps.beaconWaitMs ?? 10_000,
+    codeVersion: deps.codeVersion ?? 'unknown',
+    closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
+    closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
+    certificates: new Map(),
     now: () => clock.now().toISOString(),
   };
 }
@@ -147,6 +187,10 @@ export const invalid = (code: ProblemCode, message: string, details?: Record<str
 
 export const conflict = (code: ProblemCode, message: string): DomainError =>
   new DomainError('CONFLICT', code, message);
+
+/** Not now, later: the HTTP edge answers 503 with Retry-After. */
+export const unavailable = (code: ProblemCode, message: string, retryAfterSeconds: number): DomainError =>
+  new DomainError('UNAVAILABLE', code, message, { retryAfterSeconds });
 
 /** An id the platform minted (table, shoe, round): the grammar of @pyb/contracts. */
 export function checkId(name: string, value: unknown): string {

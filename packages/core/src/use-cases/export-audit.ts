@@ -1,102 +1,115 @@
 /**
- * The audit export: a closed shoe as one public bundle (fairness `ShoeBundle`) that `baccarat verify`
- * checks offline — statement, signature, public key, revealed seed, client seed, every round with its
- * bets and settlements, and the whole audit chain with its signed head. It is a faithful copy of what
- * is stored, not a recomputation: a stored item that was altered shows up as a failed check.
- *
- * The public keys are the ones the signed statements name, current or retired: a shoe opened before a
- * key rotation carries the key it was signed with, and one closed after it carries the close's key too.
+ * The audit export: a closed shoe as one bundle (fairness `ShoeBundle`, pyb-shoe-bundle/2) that
+ * `baccarat verify` checks offline — statement, signature, every signing-key certificate, revealed
+ * seed, contributed seeds, beacon round, every round with its bets and settlements, the signed heads,
+ * the void report and the whole audit chain with its signed close. It is a faithful copy of what is
+ * stored, not a recomputation (the void report excepted, which the verifier recomputes): a stored item
+ * that was altered shows up as a failed check. The public proof is the same without positions.
  */
 
 import { formatCard } from '@pyb/engine';
 import {
   BUNDLE_FORMAT,
+  type Contribution,
   dealShoe,
   hexToBytes,
+  shoeProof as proofOf,
   type RecordedRound,
   recordedCoup,
   type ShoeBundle,
+  type ShoeProof,
+  type SignedHead,
+  voidReport,
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
-import type { PositionRecord, RoundRecord } from '../model';
-import type { PublicKey } from '../ports/key-service';
+import { notFound } from '../errors';
+import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPosition } from '../recorded';
 import { parseAuditLog } from '../replay/audit-log';
-import { type KeyLookup, SigningKeys } from '../replay/signing-keys';
 import { mapBounded } from '../retry';
-import { type Ctx, conflict } from './context';
+import { type Ctx, checkId, conflict } from './context';
 import { loadShoe } from './shoes';
+import { keyCertificates } from './signing';
 
 /** Rounds read at once. */
 const CONCURRENCY = 4;
 
 export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: string }): Promise<ShoeBundle> {
-  const shoe = await loadShoe(ctx, actor, input.shoeId, 'read');
+  return buildBundle(ctx, await loadShoe(ctx, actor, input.shoeId, 'read'));
+}
+
+/** The public proof of a closed shoe: no key needed, nothing personal (no player id, no amount). */
+export async function shoeProof(ctx: Ctx, input: { shoeId: string }): Promise<ShoeProof> {
+  checkId('shoeId', input.shoeId);
+  const shoe = await ctx.store.get('shoe', { shoeId: input.shoeId });
+  if (!shoe) throw notFound('shoe', input.shoeId);
+  return proofOf(await buildBundle(ctx, shoe));
+}
+
+async function buildBundle(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeBundle> {
   if (shoe.status !== 'CLOSED' || !shoe.close || !shoe.serverSeed) {
     throw conflict(
       'SHOE_NOT_CLOSED',
-      `shoe ${shoe.shoeId} is not closed: its seed is revealed, and its audit exported, once it is closed`,
+      `shoe ${shoe.shoeId} is not closed: its seed is revealed, and its evidence published, once it is closed`,
     );
   }
-  if (!shoe.clientSeed) {
+  if (!shoe.entropy || !shoe.beacon || !shoe.contributionsClosed) {
     throw conflict(
       'SHOE_NEVER_PLAYED',
       `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,
     );
   }
-  const close = shoe.close;
-  const signingKeys = new SigningKeys(ctx.keys);
-  const [records, opener, closer, indexed] = await Promise.all([
+  const [records, keys, indexed] = await Promise.all([
     ctx.store.listAudit(shoe.shoeId),
-    signingKeys.get(shoe.statement.keyId),
-    signingKeys.get(close.statement.keyId),
+    keyCertificates(ctx),
     ctx.store.listRounds(shoe.shoeId),
   ]);
-  const keyOf = (lookup: KeyLookup): PublicKey => {
-    if (lookup.key) return lookup.key;
-    throw conflict(
-      'SIGNING_KEY_UNKNOWN',
-      `shoe ${shoe.shoeId} names signing key ${lookup.keyId}, which the key service does not know or may not read: its bundle could not carry the key that verifies it`,
-    );
-  };
-  const statementKey = keyOf(opener);
-  const closeKey = keyOf(closer);
   const log = parseAuditLog(records);
   // The rounds the chain opened, and any stored round it does not know of (so the verifier sees it).
   const ids = new Set<string>();
   for (const p of log.events)
     if (p.event?.type === 'ROUND_OPENED' && p.event.roundId) ids.add(p.event.roundId);
   for (const r of indexed) ids.add(r.roundId);
-  const rounds = (
+  const stored = (
     await mapBounded([...ids], CONCURRENCY, async (roundId) => {
       const round = await ctx.store.get('round', { roundId });
       if (!round || round.shoeId !== shoe.shoeId) return undefined;
-      return recordedRound(round, await ctx.store.listPositions(roundId));
+      return { round, positions: await ctx.store.listPositions(roundId) };
     })
   )
-    .filter((r): r is RecordedRound => r !== undefined)
-    .sort((a, b) => a.number - b.number);
+    .filter((r) => r !== undefined)
+    .sort((a, b) => a.round.number - b.round.number);
+  const rounds = stored.map(({ round, positions }) => recordedRound(round, positions));
+  const contributions: Contribution[] = log.events
+    .filter((p) => p.event?.type === 'SEED_CONTRIBUTED')
+    .map((p) => p.event!.data as unknown as Contribution);
+  const heads: SignedHead[] = [
+    ...(shoe.contributionsClosed.head ? [shoe.contributionsClosed.head] : []),
+    ...stored.flatMap(({ round }) => (round.head ? [round.head] : [])),
+  ].sort((a, b) => a.statement.seq - b.statement.seq);
 
+  const deck = dealShoe({
+    serverSeed: hexToBytes(shoe.serverSeed),
+    clientSeed: shoe.entropy,
+    shoeId: shoe.shoeId,
+    decks: shoe.config.decks,
+    cutCard: shoe.config.cutCard,
+  });
   // The burn is stored with the first coup; a shoe whose every round was voided dealt none.
-  const burn =
-    shoe.burn ??
-    dealShoe({
-      serverSeed: hexToBytes(shoe.serverSeed),
-      clientSeed: shoe.clientSeed,
-      shoeId: shoe.shoeId,
-      decks: shoe.config.decks,
-      cutCard: shoe.config.cutCard,
-    }).burn;
+  const burn = shoe.burn ?? deck.burn;
   return {
     format: BUNDLE_FORMAT,
     statement: shoe.statement,
     signature: shoe.signature,
-    publicKey: statementKey.pem,
+    keys: keys.map((k) => ({ certificate: k.certificate, signature: k.signature })),
     serverSeed: shoe.serverSeed,
-    clientSeed: shoe.clientSeed,
+    contributions,
+    beacon: { round: shoe.beacon.round, signature: shoe.beacon.signature },
     cutIndex: shoe.cutIndex ?? -1,
     burn: { shown: formatCard(burn.shown), burned: burn.burned },
     rounds,
+    voids: voidReport(shoe.config, deck, rounds),
+    heads,
     audit: {
       events: log.events.map((p) => ({
         hash: p.record.hash,
@@ -104,10 +117,8 @@ export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: strin
         // An unreadable stored event still goes out: its hash will not match, and the verifier says so.
         event: p.event ? (p.event as unknown as Record<string, unknown>) : { unreadable: p.record.event },
       })),
-      close: close.statement,
-      signature: close.signature,
-      // Only a shoe whose close was signed by another key carries a second one (bundle format 1).
-      ...(closer.keyId !== opener.keyId && { publicKey: closeKey.pem }),
+      close: shoe.close.statement,
+      signature: shoe.close.signature,
     },
   };
 }

@@ -10,6 +10,7 @@
 import type { BatchKind, PositionRecord, RoundBatches, RoundRecord } from '../model';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import type { Ctx } from './context';
+import { signRoundHead } from './round-heads';
 
 /** What a fanned-out round does to each position and how it ends (settle: resolve.ts, refund: void.ts). */
 export interface PositionWork {
@@ -142,7 +143,11 @@ export async function runBatch(
 async function finishWithRetries(ctx: Ctx, roundId: string, work: PositionWork): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const round = (await ctx.store.get('round', { roundId }))!;
-    if (work.finished(round)) return;
+    // Finished by another caller: its head too, unless that caller crashed before signing it.
+    if (work.finished(round)) {
+      await signRoundHead(ctx, round);
+      return;
+    }
     if (await work.finish(ctx, round)) return;
     await backoff(attempt);
   }

@@ -5,8 +5,10 @@
  */
 export { placeBet, withdrawBets } from './bets';
 export { checkShoeChain } from './check-chain';
+export { checkCloseDeadline } from './close-deadline';
 export { type CoreDeps, type Ctx, context } from './context';
-export { exportAudit } from './export-audit';
+export { contributeSeed } from './contributions';
+export { exportAudit, shoeProof } from './export-audit';
 export { leaveTable } from './leave';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
@@ -14,6 +16,7 @@ export { resolveRound } from './resolve';
 export { getRound, openRound } from './rounds';
 export { getScoreboard } from './scoreboard';
 export { runSettlementBatch } from './settlement-batch';
+export { listShoes } from './shoe-list';
 export { closeShoe, getShoe, openShoe } from './shoes';
 export { signingKey } from './signing-key';
 export { createTable, getTable } from './tables';

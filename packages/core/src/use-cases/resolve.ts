@@ -24,11 +24,14 @@ import { recordedPositions, totalsOf } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
 import { shoeConfig } from './bets';
+import { scheduleCloseDeadline } from './close-deadline';
 import { collectShoeDebts } from './commission';
 import { type Ctx, conflict, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
+import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
+import { shoeWithOrder } from './shoe-order';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
@@ -40,7 +43,8 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
       case 'SETTLED':
         // The last coup of the shoe: what players owe is collected now (seed 000), not at the close.
         if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
-        return roundView(round, await ctx.store.listPositions(round.roundId));
+        // Signed where the round finished (finishRound); here only if that crashed before signing.
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
       case 'VOIDING':
       case 'VOIDED':
         throw conflict('ROUND_VOIDED', `round ${round.roundId} was voided`);
@@ -119,10 +123,10 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   const betsDigest = betsDigestOf(recordedPositions(positions));
   const at = ctx.now();
+  // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
   const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
     betsDigest,
     positions: positions.length,
-    stake: positions.reduce((s, p) => s + p.stake, 0),
   });
   return tryTransact(ctx.store, [
     {
@@ -138,7 +142,7 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
 
 /** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
 async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const shoe = (await ctx.store.get('shoe', { shoeId: round.shoeId }))!;
+  const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
   const deck = await ctx.decks.order(shoe);
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
@@ -162,6 +166,7 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     last: coup.last,
     ...(first && { burn: deck.burn }),
   });
+  if (coup.last) await scheduleCloseDeadline(ctx, shoe, at);
   return tryTransact(ctx.store, [
     {
       kind: 'update',
@@ -280,11 +285,12 @@ export async function settlePosition(
 }
 
 /**
- * Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again.
- * Whoever lands the last settlement calls it (resolve, or the batch that finished a fanned-out round);
- * false when a position is still open or a concurrent writer moved first (the caller re-reads).
- * The one place a round becomes SETTLED: what must happen exactly then (#10's signed round head)
- * belongs in this transaction.
+ * Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again,
+ * then the round's head signed (its receipt). Whoever lands the last settlement calls it (resolve, or
+ * the batch that finished a fanned-out round); false when a position is still open or a concurrent
+ * writer moved first (the caller re-reads). The one place a round becomes SETTLED; a crash between the
+ * transaction and the signature is healed by the next look at the round (resolve, a redelivered batch:
+ * signRoundHead on a finished round without a head).
  */
 export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
@@ -294,7 +300,7 @@ export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean
   const at = ctx.now();
   const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {
     settlementsDigest,
-    totals,
+    positions: positions.length,
   });
   const finished = await tryTransact(ctx.store, [
     {
@@ -313,8 +319,10 @@ export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean
     },
     putAudit(record),
   ]);
-  if (finished && round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
-  return finished;
+  if (!finished) return false;
+  await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
+  if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
+  return true;
 }
 
 /** Settlement as the settlement queue's batches run it (fan-out.ts). */

@@ -1,13 +1,13 @@
-import { clientSeedProblem } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { OpenRoundInput, RoundView } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import { DEFAULT_BET_GATES } from '../gates';
 import type { RoundRecord, ShoeRecord } from '../model';
-import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
+import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { roundView } from '../views';
-import { type Ctx, checkId, conflict, guard, invalid } from './context';
+import { type Ctx, checkId, conflict, guard } from './context';
+import { checkSeed, closeContributions, signContributionsHead } from './contributions';
 import { loadTable } from './tables';
 
 export async function loadRound(
@@ -25,20 +25,15 @@ export async function getRound(ctx: Ctx, actor: Actor, input: { roundId: string 
   return roundView(round, await ctx.store.listPositions(round.roundId));
 }
 
-/** The grammar of @pyb/fairness: 1-256 UTF-8 bytes of clean text (docs/provably-fair.md §5). */
-function checkClientSeed(seed: unknown): string {
-  const problem = clientSeedProblem(seed);
-  if (problem) throw invalid('CLIENT_SEED_INVALID', `the client seed ${problem}`);
-  return seed as string;
-}
-
 /**
  * Opens the table's next round on its shoe. One round in play per table (a condition on the table
- * item). The first round of a shoe fixes the client seed: after the commitment was published, before
- * the first card; ROUND_OPENED records it in the audit chain.
+ * item). The first round of a shoe first closes its seed contributions (contributions.ts): the
+ * operator's client seed, if given, is the last one; the beacon round that will fix the order is named
+ * then, and published only after.
  */
 export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): Promise<RoundView> {
-  const wanted = input.clientSeed === undefined ? undefined : checkClientSeed(input.clientSeed);
+  const wanted =
+    input.clientSeed === undefined ? undefined : checkSeed(input.clientSeed, 'CLIENT_SEED_INVALID');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
     if (!table.currentShoeId) throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play`);
@@ -46,12 +41,15 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     const shoe = (await ctx.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;
     if (shoe.status !== 'OPEN')
       throw conflict('SHOE_ENDED', `shoe ${shoe.shoeId} has ended; close it and open another`);
-    if (shoe.clientSeed && wanted !== undefined && wanted !== shoe.clientSeed) {
-      throw conflict('CLIENT_SEED_ALREADY_FIXED', `shoe ${shoe.shoeId} already has its client seed`);
+    if (!shoe.contributionsClosed) {
+      if (!(await closeContributions(ctx, shoe, wanted))) await backoff(attempt);
+      continue; // read again: the seeds are fixed now (by this call or a concurrent one)
     }
-    // Omitted on the first round: a random one from the Ids port (no key-service call, so opening a
-    // round needs no KMS permission). Players wanting a guarantee supply their own.
-    const fixing = shoe.clientSeed ? undefined : (wanted ?? ctx.ids.next('cs'));
+    if (wanted !== undefined && wanted !== shoe.clientSeed) {
+      throw conflict('CLIENT_SEED_ALREADY_FIXED', `shoe ${shoe.shoeId} already has its seeds`);
+    }
+    // The receipt of the close of contributions, before any bet (a no-op once signed).
+    await signContributionsHead(ctx, shoe);
     const openedAt = ctx.now();
     // Seed 004: when the cut card comes out, "última mano" is announced. With ONE_MORE_COUP the round
     // after the coup that brought it out is the last, and that is known before its bets.
@@ -73,15 +71,9 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     const opened = await nextAudit(ctx.store, shoe.shoeId, 'ROUND_OPENED', round.roundId, openedAt, {
       tableId: table.tableId,
       number: round.number,
-      ...(fixing !== undefined && { clientSeed: fixing }),
       ...(lastAnnounced && { lastCoup: true }),
     });
     round.audit.opened = opened.seq;
-    const shoeExpect: Expect = {
-      status: 'OPEN',
-      rounds: shoe.rounds,
-      ...(fixing !== undefined && { clientSeed: null }),
-    };
     try {
       await ctx.store.transact([
         {
@@ -96,8 +88,7 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
           entity: 'shoe',
           key: { shoeId: shoe.shoeId },
           add: { rounds: 1 },
-          ...(fixing !== undefined && { set: { clientSeed: fixing } }),
-          expect: shoeExpect,
+          expect: { status: 'OPEN', rounds: shoe.rounds },
         },
         { kind: 'put', entity: 'round', key: { roundId: round.roundId }, item: round },
         putAudit(opened),

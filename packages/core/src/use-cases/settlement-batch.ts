@@ -10,6 +10,7 @@ import { collectDebt } from './commission';
 import type { Ctx } from './context';
 import { runBatch } from './fan-out';
 import { SETTLE } from './resolve';
+import { signRoundHead } from './round-heads';
 import { REFUND } from './void';
 
 export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Promise<void> {
@@ -27,7 +28,12 @@ export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Prom
   const round = await ctx.store.get('round', { roundId: batch.roundId });
   if (!round) throw new Error(`settlement batch for unknown round ${batch.roundId}`);
   const work = batch.kind === 'settle' ? SETTLE : REFUND;
-  if (work.finished(round)) return;
+  // A batch redelivered after the round finished: nothing to pay; the head is signed if the batch that
+  // finished it crashed before signing (a no-op otherwise).
+  if (work.finished(round)) {
+    await signRoundHead(ctx, round);
+    return;
+  }
   const expected = batch.kind === 'settle' ? ['DEALT', 'SETTLING'] : ['VOIDING'];
   if (!expected.includes(round.status)) {
     throw new Error(`round ${round.roundId} is ${round.status}: it cannot take a ${batch.kind} batch`);

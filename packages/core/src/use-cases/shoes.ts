@@ -1,3 +1,4 @@
+import { SHOE_CLOSE_REASONS } from '@pyb/contracts';
 import {
   bytesToBase64,
   bytesToHex,
@@ -11,14 +12,21 @@ import {
   statementBytes,
 } from '@pyb/fairness';
 import type { Actor } from '../actor';
-import type { ShoeView } from '../api';
-import { chainRecord, nextAudit, putAudit } from '../audit-chain';
+import type { CloseShoeInput, ShoeView } from '../api';
+import { chainRecord, eventAt, latest, nextAudit, putAudit } from '../audit-chain';
+import { DomainError } from '../errors';
 import type { ShoeRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
+import { parseAuditLog } from '../replay/audit-log';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
 import { shoeView } from '../views';
+import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { collectDebt } from './commission';
-import { type Ctx, checkId, conflict, guard } from './context';
+import { type Ctx, checkId, conflict, guard, invalid } from './context';
+import { signContributionsHead } from './contributions';
+import { signRoundHead } from './round-heads';
+import { shoeWithOrder } from './shoe-order';
+import { certifiedKey, signCertified } from './signing';
 import { loadTable } from './tables';
 
 export async function loadShoe(
@@ -37,8 +45,9 @@ export async function getShoe(ctx: Ctx, actor: Actor, input: { shoeId: string })
 
 /**
  * A new shoe: seed from the key service, stored only sealed (context {shoeId, operatorId}); the
- * commitment and the signed statement are published now, before any bet; SHOE_OPENED starts the
- * shoe's audit chain (genesis = the commitment).
+ * commitment and the signed statement are published now, before any bet — with the shoe's number at
+ * its table, the previous shoe's signed close head, the beacon network and margin, and the code
+ * version. SHOE_OPENED starts the shoe's audit chain (genesis = the commitment).
  */
 export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string }): Promise<ShoeView> {
   const table = await loadTable(ctx, actor, input.tableId, 'write');
@@ -50,20 +59,24 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const sealed = await ctx.keys.sealSeed(seed, context);
   const commitment = commitmentOf(seed);
   seed.fill(0);
-  const { keyId } = await ctx.keys.publicKey();
-  const openedAt = ctx.now();
+  // Certified before the statement is dated: a key signs only inside its validity interval.
+  const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
+  const openedAt = latest(ctx.now(), validFrom);
   const statement = shoeStatement({
     shoeId,
     tableId: table.tableId,
     operatorId: table.operatorId,
+    number: table.shoes + 1,
+    previous: table.lastShoe ?? null,
     rulesVersion: RULES_VERSION,
     table: { ...table.config },
     commitment,
+    beacon: { ...ctx.beacon.network(), marginSeconds: ctx.beaconMarginSeconds },
+    codeVersion: ctx.codeVersion,
     createdAt: openedAt,
     keyId,
   });
-  const signed = await ctx.keys.sign(statementBytes(statement));
-  const signature = bytesToBase64(signed.signature);
+  const { signature } = await signCertified(ctx, statementBytes(statement));
   const shoe: ShoeRecord = {
     shoeId,
     tableId: table.tableId,
@@ -77,6 +90,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     signature,
     keyId,
     rounds: 0,
+    contributions: 0,
     openedAt,
   };
   const opened = chainRecord({ genesis: commitment }, shoeId, 'SHOE_OPENED', undefined, openedAt, {
@@ -114,10 +128,14 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
 
 /**
  * Closes a shoe (no round may be in play): stops new rounds, collects every deferred commission,
- * reveals the server seed, appends SHOE_CLOSED and signs the chain head. Resumable: each step is
- * conditional, so calling again after a failure finishes the job.
+ * re-walks the chain, reveals the server seed, appends SHOE_CLOSED and signs the chain head. A shoe
+ * the cut card has not ended is closed early only with a reason (SHOE_CLOSE_REASONS), recorded in
+ * SHOE_CLOSED. Resumable: each step is conditional, so calling again after a failure finishes the job.
  */
-export async function closeShoe(ctx: Ctx, actor: Actor, input: { shoeId: string }): Promise<ShoeView> {
+export async function closeShoe(ctx: Ctx, actor: Actor, input: CloseShoeInput): Promise<ShoeView> {
+  if (input.reason !== undefined && !SHOE_CLOSE_REASONS.includes(input.reason)) {
+    throw invalid('CLOSE_REASON_INVALID', `reason must be one of ${SHOE_CLOSE_REASONS.join(', ')}`);
+  }
   let shoe = await loadShoe(ctx, actor, input.shoeId, 'write');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (shoe.status === 'CLOSED') return shoeView(shoe);
@@ -125,13 +143,20 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: { shoeId: string 
       const table = await ctx.store.get('table', { tableId: shoe.tableId });
       if (table?.openRoundId)
         throw conflict('ROUND_IN_PLAY', `round ${table.openRoundId} must be resolved or voided first`);
+      if (shoe.status === 'OPEN' && input.reason === undefined) {
+        throw new DomainError(
+          'UNPROCESSABLE',
+          'CLOSE_REASON_REQUIRED',
+          `shoe ${shoe.shoeId} has not reached its cut card: closing it early needs a reason (${SHOE_CLOSE_REASONS.join(', ')})`,
+        );
+      }
       try {
         await ctx.store.transact([
           {
             kind: 'update',
             entity: 'shoe',
             key: { shoeId: shoe.shoeId },
-            set: { status: 'CLOSING' },
+            set: { status: 'CLOSING', ...(shoe.status === 'OPEN' && { closeReason: input.reason }) },
             expect: { status: shoe.status },
           },
           {
@@ -153,7 +178,14 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: { shoeId: string 
   throw tooMuchContention('closing the shoe');
 }
 
-async function finishClose(ctx: Ctx, shoe: ShoeRecord): Promise<void> {
+async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
+  // Every receipt is signed before the close: the contributions head, each finished round's head.
+  // A shoe whose rounds were all voided has dealt no coup: its beacon round is recorded now, so its
+  // order (and what its voided rounds would have dealt) can be revealed like any other.
+  const shoe = closing.contributionsClosed ? await shoeWithOrder(ctx, closing) : closing;
+  await signContributionsHead(ctx, shoe);
+  const rounds = await roundsOfChain(ctx, parseAuditLog(await ctx.store.listAudit(shoe.shoeId)));
+  await mapBounded(rounds, ctx.settleConcurrency, (r) => signRoundHead(ctx, r));
   const debts = await ctx.store.listDebts(shoe.shoeId);
   await mapBounded(
     debts.filter((d) => d.owed > 0),
@@ -165,19 +197,41 @@ async function finishClose(ctx: Ctx, shoe: ShoeRecord): Promise<void> {
     collected: d.collected,
     owed: d.owed,
   }));
+  // Nothing is signed over a chain that does not hold: re-walk it, and every head signed on it, first.
+  const problems = await chainProblemsBeforeClose(ctx, shoe);
+  if (problems.length > 0) {
+    throw new DomainError(
+      'CONFLICT',
+      'AUDIT_CHAIN_BROKEN',
+      `shoe ${shoe.shoeId} is not closed: its audit chain does not hold: ${problems.slice(0, 5).join('; ')}`,
+      { problems: problems.slice(0, 20) },
+    );
+  }
   const serverSeed = await ctx.decks.serverSeed(shoe);
-  const deck = shoe.clientSeed ? await ctx.decks.order(shoe) : undefined;
-  const closedAt = ctx.now();
-  const record = await nextAudit(ctx.store, shoe.shoeId, 'SHOE_CLOSED', undefined, closedAt, {
-    serverSeed: bytesToHex(serverSeed),
-    clientSeed: shoe.clientSeed ?? null,
-    commitment: shoe.commitment,
-    cutIndex: deck?.cutIndex ?? null,
-    rounds: shoe.rounds,
-    coups: shoe.state?.coups ?? 0,
-    commission: { digest: digest(collected), total: collected.reduce((s, d) => s + d.collected, 0) },
-  });
-  const { keyId } = await ctx.keys.publicKey();
+  const deck = shoe.entropy ? await ctx.decks.order(shoe) : undefined;
+  const voids = deck ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
+  // Certified before the close is dated: a key signs only inside its validity interval.
+  const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
+  const record = await nextAudit(
+    ctx.store,
+    shoe.shoeId,
+    'SHOE_CLOSED',
+    undefined,
+    latest(ctx.now(), validFrom),
+    {
+      serverSeed: bytesToHex(serverSeed),
+      commitment: shoe.commitment,
+      cutIndex: deck?.cutIndex ?? null,
+      rounds: shoe.rounds,
+      coups: shoe.state?.coups ?? 0,
+      voids: voids.count,
+      // Who paid what stays out of the public chain: only the digest of the collections.
+      commission: { digest: digest(collected) },
+      ...(shoe.closeReason !== undefined && { early: shoe.closeReason }),
+    },
+  );
+  // The close is dated as SHOE_CLOSED (nextAudit keeps the chain's times from going back).
+  const closedAt = eventAt(record)!;
   const statement: ShoeCloseStatement = {
     scheme: SHOE_CLOSE_SCHEME,
     shoeId: shoe.shoeId,
@@ -187,7 +241,7 @@ async function finishClose(ctx: Ctx, shoe: ShoeRecord): Promise<void> {
     closedAt,
     keyId,
   };
-  const signed = await ctx.keys.sign(closeStatementBytes(statement));
+  const { signature } = await signCertified(ctx, closeStatementBytes(statement));
   try {
     await ctx.store.transact([
       {
@@ -199,7 +253,8 @@ async function finishClose(ctx: Ctx, shoe: ShoeRecord): Promise<void> {
           closedAt,
           serverSeed: bytesToHex(serverSeed),
           cutIndex: deck?.cutIndex ?? null,
-          close: { statement, signature: bytesToBase64(signed.signature) },
+          close: { statement, signature },
+          voids,
         },
         expect: { status: 'CLOSING' },
       },
@@ -208,7 +263,11 @@ async function finishClose(ctx: Ctx, shoe: ShoeRecord): Promise<void> {
         kind: 'update',
         entity: 'table',
         key: { tableId: shoe.tableId },
-        set: { currentShoeId: null },
+        // The next shoe's statement links to this close.
+        set: {
+          currentShoeId: null,
+          lastShoe: { shoeId: shoe.shoeId, number: shoe.number, closeHead: record.hash },
+        },
         expect: { currentShoeId: shoe.shoeId },
       },
     ]);

@@ -21,6 +21,7 @@ import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
 import { closeGates } from './resolve';
+import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -35,7 +36,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
     let progressed = true;
     switch (round.status) {
       case 'VOIDED':
-        return roundView(round, await ctx.store.listPositions(round.roundId));
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
       case 'DEALT':
       case 'SETTLING':
       case 'SETTLED':
@@ -166,9 +167,8 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     ...(round.voidNote && { note: round.voidNote }),
     refundsDigest,
     positions: positions.length,
-    refunded: positions.reduce((s, p) => s + p.stake, 0),
   });
-  return tryTransact(ctx.store, [
+  const finished = await tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -185,4 +185,7 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     },
     putAudit(record),
   ]);
+  // The receipt, signed where the round finishes (in the request, or by the last refund batch).
+  if (finished) await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
+  return finished;
 }

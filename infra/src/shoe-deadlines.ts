@@ -1,0 +1,152 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { Construct } from 'constructs';
+import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
+import type { DeployedTable } from './data';
+import { acknowledge } from './nag';
+import { MEMORY_MB, RUNTIME } from './route-function';
+
+/** The function EventBridge Scheduler invokes for each ended shoe (functions/check-shoe-closed). */
+export const CHECK_HANDLER = 'check-shoe-closed';
+/** What functions/check-shoe-closed emits when a shoe missed its deadline. */
+export const NOT_CLOSED_METRIC = { namespace: 'PuntoYBanca', name: 'ShoesNotClosedInTime' } as const;
+
+export interface ShoeCloseDeadlinesProps {
+  stage: string;
+  deadlineSeconds: number;
+  game: DeployedTable;
+  /** The common function environment (table names, key ids, stage). */
+  environment: Record<string, string>;
+  logRetention: logs.RetentionDays;
+  alarmAction: actions.SnsAction;
+}
+
+/**
+ * An ended shoe must be closed — its seed revealed — within `deadlineSeconds` (docs/provably-fair.md
+ * §10). When the cut card ends a shoe, resolve creates a one-time EventBridge Scheduler schedule in
+ * this group for the deadline; at that time the scheduler invokes the check function, which emits
+ * ShoesNotClosedInTime if the shoe is still not closed, and this alarm fires. AWS's scheduler runs
+ * the clock; nothing polls.
+ */
+export class ShoeCloseDeadlines extends Construct {
+  readonly group: scheduler.CfnScheduleGroup;
+  readonly check: NodejsFunction;
+  readonly invokeRole: iam.Role;
+  readonly alarm: cloudwatch.Alarm;
+  /** The variables the functions need to schedule a deadline (@pyb/scheduler createCloseDeadlines). */
+  readonly environment: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: ShoeCloseDeadlinesProps) {
+    super(scope, id);
+    const groupName = `pyb-${props.stage}-close-deadlines`;
+    this.group = new scheduler.CfnScheduleGroup(this, 'Group', { name: groupName });
+
+    const logGroup = new logs.LogGroup(this, 'CheckLogs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const role = new iam.Role(this, 'CheckRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `checks an ended shoe was closed in time (${props.stage})`,
+    });
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'Logs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadShoe',
+        actions: ['dynamodb:GetItem'],
+        resources: [props.game.tableArn],
+      }),
+    );
+    this.check = new NodejsFunction(this, 'Check', {
+      functionName: `pyb-${props.stage}-${CHECK_HANDLER}`,
+      description: 'Is an ended shoe closed by its deadline? (EventBridge Scheduler target)',
+      code: bundledHandlerCode(CHECK_HANDLER),
+      handler: LAMBDA_HANDLER,
+      runtime: RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: MEMORY_MB,
+      timeout: Duration.seconds(10),
+      role,
+      logGroup,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    });
+    acknowledge(
+      this.check,
+      'AwsSolutions-L1',
+      'Pinned to Node.js 22 like every function of the stack: the bundles are built for node22 (infra/src/bundling.ts).',
+    );
+
+    this.invokeRole = new iam.Role(this, 'InvokeRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: `EventBridge Scheduler invokes ${CHECK_HANDLER} (${props.stage})`,
+    });
+    this.invokeRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.check.functionArn] }),
+    );
+
+    this.alarm = new cloudwatch.Alarm(this, 'NotClosedAlarm', {
+      alarmDescription: `Punto y Banca ${props.stage}: a shoe ended and was not closed (its seed not revealed) within ${props.deadlineSeconds} s`,
+      metric: new cloudwatch.Metric({
+        namespace: NOT_CLOSED_METRIC.namespace,
+        metricName: NOT_CLOSED_METRIC.name,
+        dimensionsMap: { Stage: props.stage },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm.addAlarmAction(props.alarmAction);
+
+    this.environment = {
+      CLOSE_DEADLINE_TARGET_ARN: this.check.functionArn,
+      CLOSE_DEADLINE_ROLE_ARN: this.invokeRole.roleArn,
+      CLOSE_DEADLINE_GROUP: groupName,
+      SHOE_CLOSE_DEADLINE_SECONDS: String(props.deadlineSeconds),
+    };
+  }
+
+  /** Lets `role` (the function that ends shoes: resolve) create a deadline schedule in the group. */
+  allowScheduling(role: iam.Role): void {
+    const stack = Stack.of(this);
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.group.name}/*]`,
+      'One schedule per ended shoe, named after the shoe: the names are not known at deploy time. The wildcard ' +
+        "is confined to this stage's close-deadline group, for scheduler:CreateSchedule only.",
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ScheduleCloseDeadline',
+        actions: ['scheduler:CreateSchedule'],
+        resources: [
+          `arn:${stack.partition}:scheduler:${stack.region}:${stack.account}:schedule/${this.group.name}/*`,
+        ],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'PassCloseDeadlineRole',
+        actions: ['iam:PassRole'],
+        resources: [this.invokeRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+  }
+}

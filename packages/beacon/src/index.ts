@@ -1,0 +1,3 @@
+export * from './factory';
+export * from './http';
+export * from './local';

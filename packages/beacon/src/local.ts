@@ -1,0 +1,70 @@
+/**
+ * A beacon of our own for dev and tests: the same scheme as drand quicknet (BLS12-381, signatures on
+ * G1 of SHA-256(be64(round))), a secret key kept in a data folder (`.data/beacon`), and rounds that are
+ * "published" — signed — only once their time has come on the clock it is given. Never for
+ * production: its key holder could compute any round in advance.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Beacon, BeaconAnswer, Clock } from '@pyb/core';
+import { type BeaconNetwork, beaconSigner, localBeaconNetwork } from '@pyb/fairness';
+import { createOnce } from '@pyb/keys';
+import { notYet } from './pending';
+
+export interface LocalBeaconOptions {
+  /** Folder of its key, e.g. `.data/beacon` (created if missing). */
+  dir: string;
+  clock?: Clock;
+  /** Seconds between rounds (default 3, as quicknet). */
+  period?: number;
+  /** Deployment stage; `prod` is refused. */
+  stage?: string;
+  env?: Record<string, string | undefined>;
+}
+
+interface KeyFile {
+  secretKey: string;
+  genesisTime: number;
+  period: number;
+}
+
+export class LocalBeacon implements Beacon {
+  private readonly net: BeaconNetwork;
+  private readonly sign: (round: number) => string;
+  private readonly clock: Clock;
+
+  constructor(options: LocalBeaconOptions) {
+    const env = options.env ?? process.env;
+    if (env.NODE_ENV === 'production' || options.stage === 'prod' || env.AWS_LAMBDA_FUNCTION_NAME) {
+      throw new Error('the local beacon is for development only; use drand (BEACON=drand) in production');
+    }
+    this.clock = options.clock ?? { now: () => new Date() };
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const path = join(options.dir, 'beacon.json');
+    const genesis = Math.floor(this.clock.now().getTime() / 1000) - 3600;
+    const key: KeyFile = {
+      secretKey: randomBytes(32).toString('hex'),
+      genesisTime: genesis,
+      period: options.period ?? 3,
+    };
+    createOnce(path, `${JSON.stringify(key, null, 2)}\n`);
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as KeyFile;
+    const signer = beaconSigner(Uint8Array.from(Buffer.from(stored.secretKey, 'hex')));
+    this.sign = signer.sign;
+    this.net = localBeaconNetwork(signer.publicKey, stored.genesisTime, stored.period);
+  }
+
+  network(): BeaconNetwork {
+    return this.net;
+  }
+
+  async round(round: number): Promise<BeaconAnswer> {
+    return (
+      notYet(this.net, round, this.clock) ?? {
+        status: 'PUBLISHED',
+        round: { round, signature: this.sign(round) },
+      }
+    );
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The beacon step (docs/provably-fair.md §5.3): before a shoe's first coup, the beacon round its
+ * close of contributions named is fetched, its BLS signature verified with the network the statement
+ * names, and recorded in the chain (BEACON_RECORDED) together with the shoe entropy it gives. Until the
+ * round is published the first coup waits — in-process for up to `beaconWaitMs`, then with a
+ * retryable BEACON_PENDING. There is no fallback to entropy the house alone chose.
+ */
+import { beaconRandomness, contributionsDigest, shoeEntropy, verifyBeaconRound } from '@pyb/fairness';
+import { nextAudit, putAudit } from '../audit-chain';
+import type { ShoeRecord } from '../model';
+import type { BeaconAnswer } from '../ports/beacon';
+import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
+import { type Ctx, unavailable } from './context';
+import { recordedContributions, signContributionsHead } from './contributions';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The round, waiting for it in-process as long as the wait budget allows. */
+async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
+  const deadline = Date.now() + ctx.beaconWaitMs;
+  for (;;) {
+    const answer = await ctx.beacon.round(round);
+    if (answer.status === 'PUBLISHED') return answer;
+    const wait = Math.max(50, answer.retryAfterSeconds * 1000);
+    if (Date.now() + wait > deadline) return answer;
+    await sleep(wait);
+  }
+}
+
+/**
+ * The shoe with its order fixed: its entropy recorded, waiting for the beacon round if needed. The
+ * shoe given is the one just read; the one returned is as stored after the step.
+ */
+export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRecord> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (shoe.entropy) return shoe;
+    const closed = shoe.contributionsClosed;
+    if (!closed) throw new Error(`shoe ${shoe.shoeId}: a coup before its contributions closed`);
+    // The receipt of the close is signed before anything depends on the order.
+    await signContributionsHead(ctx, shoe);
+    const network = shoe.statement.beacon;
+    const answer = await awaitRound(ctx, closed.beaconRound);
+    if (answer.status === 'PENDING') {
+      throw unavailable(
+        'BEACON_PENDING',
+        `the first coup of shoe ${shoe.shoeId} waits for beacon round ${closed.beaconRound} of network ${network.chainHash}: ${answer.reason}`,
+        answer.retryAfterSeconds,
+      );
+    }
+    const round = answer.round;
+    if (round.round !== closed.beaconRound || !verifyBeaconRound(network, round)) {
+      throw unavailable(
+        'BEACON_INVALID',
+        `beacon round ${closed.beaconRound} came back with a signature that does not verify with network ${network.chainHash}; it was not used`,
+        network.period,
+      );
+    }
+    const recorded = await recordedContributions(ctx, shoe.shoeId);
+    const digest = contributionsDigest(recorded);
+    if (digest !== closed.digest) {
+      throw new Error(
+        `shoe ${shoe.shoeId}: the recorded contributions no longer give the digest committed at their close`,
+      );
+    }
+    const entropy = shoeEntropy({
+      shoeId: shoe.shoeId,
+      commitment: shoe.commitment,
+      contributions: digest,
+      beacon: { chainHash: network.chainHash, round: round.round, signature: round.signature },
+    });
+    const record = await nextAudit(ctx.store, shoe.shoeId, 'BEACON_RECORDED', undefined, ctx.now(), {
+      chainHash: network.chainHash,
+      round: round.round,
+      signature: round.signature,
+      randomness: beaconRandomness(round.signature),
+    });
+    const done = await tryTransact(ctx.store, [
+      {
+        kind: 'update',
+        entity: 'shoe',
+        key: { shoeId: shoe.shoeId },
+        set: { beacon: { round: round.round, signature: round.signature, seq: record.seq }, entropy },
+        // Before the first coup, or at the close of a shoe whose every round was voided.
+        expect: { status: { in: ['OPEN', 'CLOSING'] }, entropy: null },
+      },
+      putAudit(record),
+    ]);
+    if (!done) await backoff(attempt);
+    shoe = (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))!;
+  }
+  throw tooMuchContention('recording the beacon round');
+}

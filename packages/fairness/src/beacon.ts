@@ -1,0 +1,127 @@
+/**
+ * The public randomness beacon a shoe's order depends on (docs/provably-fair.md §5): a drand network
+ * of the `bls-unchained-g1-rfc9380` scheme (quicknet): round r is published at
+ * genesisTime + (r − 1) · period, its signature is a BLS12-381 signature on G1 of SHA-256(be64(r))
+ * under the network's public key on G2 (hash-to-curve RFC 9380, DST
+ * BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_), and its randomness is SHA-256(signature).
+ * Nobody can compute a round's signature before the network's threshold of nodes publishes it.
+ */
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes, isHex } from './bytes';
+
+export const BEACON_SCHEME = 'bls-unchained-g1-rfc9380';
+
+/** What a statement names: the network, and how long after the close of contributions its round comes. */
+export interface BeaconNetwork {
+  scheme: typeof BEACON_SCHEME;
+  /** hex: the network's chain hash (drand's id of the chain). */
+  chainHash: string;
+  /** hex: 96-byte compressed G2 public key. */
+  publicKey: string;
+  /** Unix seconds of round 1. */
+  genesisTime: number;
+  /** Seconds between rounds. */
+  period: number;
+}
+
+/** drand quicknet on the League of Entropy mainnet (https://api.drand.sh/<chainHash>/info). */
+export const QUICKNET: BeaconNetwork = {
+  scheme: BEACON_SCHEME,
+  chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+  publicKey:
+    '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
+  genesisTime: 1692803367,
+  period: 3,
+};
+
+/** A round as published: its number and its signature (hex, 48-byte compressed G1 point). */
+export interface BeaconRound {
+  round: number;
+  signature: string;
+}
+
+const bls = bls12_381.shortSignatures;
+
+/** Unix seconds at which round `round` (≥ 1) is published. */
+export function roundTime(network: BeaconNetwork, round: number): number {
+  if (!Number.isSafeInteger(round) || round < 1) throw new RangeError(`bad beacon round ${round}`);
+  return network.genesisTime + (round - 1) * network.period;
+}
+
+/**
+ * The first round published at or after `at` (ISO 8601) plus `marginSeconds`: the round that fixes a
+ * shoe's order once its contributions closed at `at`. Fractions of a second count: a close at
+ * 12:00:00.400 with a margin of 5 s needs a round published at 12:00:05.400 or later.
+ */
+export function beaconRoundAfter(network: BeaconNetwork, at: string, marginSeconds: number): number {
+  const ms = Date.parse(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`bad time ${at}`);
+  const target = ms / 1000 + marginSeconds;
+  if (target <= network.genesisTime) return 1;
+  return Math.ceil((target - network.genesisTime) / network.period) + 1;
+}
+
+/** The message a round's signature signs: SHA-256 of the round number as 8 big-endian bytes. */
+export function beaconMessage(round: number): Uint8Array {
+  if (!Number.isSafeInteger(round) || round < 1) throw new RangeError(`bad beacon round ${round}`);
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(round), false);
+  return sha256(bytes);
+}
+
+/** True when `signature` (hex) is the network's signature of round `round`. Never throws. */
+export function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): boolean {
+  if (network.scheme !== BEACON_SCHEME) return false;
+  if (!isHex(round.signature, 48) || !isHex(network.publicKey, 96)) return false;
+  try {
+    return bls.verify(
+      hexToBytes(round.signature),
+      bls.hash(beaconMessage(round.round)),
+      hexToBytes(network.publicKey),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** hex(SHA-256(signature)): the round's randomness, as drand defines it. */
+export const beaconRandomness = (signature: string): string => bytesToHex(sha256(hexToBytes(signature)));
+
+/** Whether the network is drand quicknet exactly (every field). */
+export const isQuicknet = (network: BeaconNetwork): boolean =>
+  network.scheme === QUICKNET.scheme &&
+  network.chainHash === QUICKNET.chainHash &&
+  network.publicKey === QUICKNET.publicKey &&
+  network.genesisTime === QUICKNET.genesisTime &&
+  network.period === QUICKNET.period;
+
+/**
+ * A beacon of the same scheme under a key of its own (the local beacon of dev and tests, and the
+ * demo bundles): the secret key signs rounds exactly as drand's nodes do together.
+ */
+export function beaconSigner(secretKey: Uint8Array): {
+  publicKey: string;
+  sign(round: number): string;
+} {
+  const publicKey = bytesToHex(bls.getPublicKey(secretKey).toBytes(true));
+  return {
+    publicKey,
+    sign: (round) => bytesToHex(bls.sign(bls.hash(beaconMessage(round)), secretKey).toBytes(true)),
+  };
+}
+
+/**
+ * The network of a beacon of our own: its chain hash is hex(SHA-256(UTF-8 of
+ * `scheme|publicKey|genesisTime|period`)), so the same key and clock always name the same chain.
+ */
+export function localBeaconNetwork(publicKey: string, genesisTime: number, period: number): BeaconNetwork {
+  const text = `${BEACON_SCHEME}|${publicKey}|${genesisTime}|${period}`;
+  return {
+    scheme: BEACON_SCHEME,
+    chainHash: bytesToHex(sha256(new TextEncoder().encode(text))),
+    publicKey,
+    genesisTime,
+    period,
+  };
+}

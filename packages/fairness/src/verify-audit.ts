@@ -1,0 +1,378 @@
+/**
+ * The audit chain of a bundle or proof: links and hashes, sequence numbers, the shoe each event names,
+ * the order of the shoe's phases and of each round's events, the contributions and the beacon round
+ * it recorded, the digests each round committed, the signed heads and the signed close.
+ */
+import { verifyChain } from './audit';
+import { phaseProblems, roundPathProblem, seqProblems, shoeProblems, timeProblems } from './audit-order';
+import { beaconRoundAfter, roundTime } from './beacon';
+import {
+  betsDigest,
+  type ProofRound,
+  type RecordedRound,
+  refundsDigest,
+  type ShoeBundle,
+  type ShoeProof,
+  settlementsDigest,
+} from './bundle';
+import { canonicalJson } from './canonical';
+import { contributionsDigest } from './entropy';
+import { type HeadStatement, headStatementBytes, type SignedHead } from './heads';
+import { closeStatementBytes, type ShoeCloseStatement, type ShoeStatement } from './statement';
+import type { KeyRing } from './verify-keys';
+import type { Report } from './verify-report';
+import { parseAll } from './verify-rounds';
+
+type Evidence = ShoeBundle | ShoeProof;
+export type Event = Record<string, unknown> & {
+  seq?: unknown;
+  type?: unknown;
+  roundId?: unknown;
+  at?: unknown;
+  data?: unknown;
+};
+export const dataOf = (event: Event | undefined): Record<string, unknown> =>
+  typeof event?.data === 'object' && event.data !== null ? (event.data as Record<string, unknown>) : {};
+
+const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
+  problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
+
+export function checkAudit(
+  report: Report,
+  evidence: Evidence,
+  raw: { statement: ShoeStatement; close: ShoeCloseStatement; heads: readonly SignedHead[] },
+  keys: KeyRing,
+) {
+  const { statement, audit } = evidence;
+  const events = audit.events;
+  const list = events.map((e) => e.event as Event);
+
+  report.add(
+    'audit.seq',
+    ...firstProblem(seqProblems(list), `${list.length} events numbered 0..${list.length - 1}, no gap`),
+  );
+  report.add(
+    'audit.shoe',
+    ...firstProblem(shoeProblems(list, statement.shoeId), `every event names shoe ${statement.shoeId}`),
+  );
+  const chain = verifyChain(events, statement.commitment);
+  report.add(
+    'audit.chain',
+    chain.ok,
+    chain.ok ? `${chain.length} events linked from the commitment to head ${chain.head}` : chain.detail,
+  );
+  report.add(
+    'audit.order',
+    ...firstProblem(
+      phaseProblems(list, true),
+      'opened; seeds contributed and closed; beacon round recorded before the first coup; one round at a time; closed last',
+    ),
+  );
+  report.add('audit.times', ...firstProblem(timeProblems(list), 'event times never go back'));
+
+  report.try('audit.statement', () => {
+    const opened = list[0];
+    if (opened?.type !== 'SHOE_OPENED') return [false, 'the chain does not start with SHOE_OPENED'];
+    const data = dataOf(opened);
+    if (
+      canonicalJson(data.statement) !== canonicalJson(raw.statement) ||
+      data.signature !== evidence.signature
+    )
+      return [false, 'SHOE_OPENED records another statement or signature than the evidence'];
+    if (opened.at !== statement.createdAt)
+      return [false, `SHOE_OPENED is dated ${String(opened.at)}, the statement ${statement.createdAt}`];
+    return [true, 'SHOE_OPENED, the first event, carries this signed statement'];
+  });
+
+  checkContributions(report, evidence, list);
+  for (const round of evidence.rounds) checkRoundEvents(report, round, list);
+
+  const openedRounds = list.filter((e) => e.type === 'ROUND_OPENED').length;
+  const dealtInChain = list.filter((e) => e.type === 'COUP_DEALT').length;
+  const dealt = evidence.rounds.filter((r) => r.status === 'SETTLED').length;
+  report.add(
+    'audit.rounds',
+    dealtInChain === dealt && openedRounds === evidence.rounds.length,
+    dealtInChain === dealt && openedRounds === evidence.rounds.length
+      ? `${evidence.rounds.length} rounds opened, ${dealt} coups dealt, all in the evidence`
+      : `the chain opened ${openedRounds} rounds and dealt ${dealtInChain} coups; the evidence has ${evidence.rounds.length} rounds and ${dealt} coups`,
+  );
+
+  const closedEvent = list.findLast((e) => e.type === 'SHOE_CLOSED');
+  report.add(
+    'audit.seed-revealed',
+    closedEvent !== undefined && dataOf(closedEvent).serverSeed === evidence.serverSeed,
+    !closedEvent
+      ? 'the chain has no SHOE_CLOSED event'
+      : dataOf(closedEvent).serverSeed === evidence.serverSeed
+        ? 'SHOE_CLOSED reveals this server seed'
+        : 'SHOE_CLOSED reveals another server seed than the evidence',
+  );
+
+  checkHeads(report, evidence, raw.heads, list, keys);
+  checkClose(report, evidence, raw.close, closedEvent, keys);
+}
+
+/** The seeds SEED_CONTRIBUTED recorded, their close, and the beacon round that close chose. */
+function checkContributions(report: Report, evidence: Evidence, list: Event[]) {
+  const { statement, contributions, beacon } = evidence;
+  const recorded = list.filter((e) => e.type === 'SEED_CONTRIBUTED').map((e) => dataOf(e));
+  const closed = list.find((e) => e.type === 'CONTRIBUTIONS_CLOSED');
+  report.try('contributions.digest', () => {
+    if (!closed) return [false, 'the chain never closed the contributions'];
+    if (canonicalJson(recorded) !== canonicalJson(contributions)) {
+      return [
+        false,
+        `the chain recorded ${recorded.length} contribution(s), the evidence lists ${contributions.length} that differ from them`,
+      ];
+    }
+    const digest = contributionsDigest(contributions);
+    const data = dataOf(closed);
+    if (data.digest !== digest || data.count !== contributions.length) {
+      return [
+        false,
+        `CONTRIBUTIONS_CLOSED committed ${String(data.count)} contribution(s) with digest ${String(data.digest)}; the ${contributions.length} listed give ${digest}`,
+      ];
+    }
+    const kinds = new Map<string, number>();
+    for (const c of contributions) kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
+    return [
+      true,
+      `${contributions.length} seed(s) (${
+        [...kinds].map(([k, n]) => `${n} ${k.toLowerCase()}`).join(', ') || 'none'
+      }) closed at ${String(closed.at)} with digest ${digest}`,
+    ];
+  });
+  report.try('beacon.round', () => {
+    if (!closed) return [false, 'no close of contributions to choose a beacon round from'];
+    const expected = beaconRoundAfter(statement.beacon, String(closed.at), statement.beacon.marginSeconds);
+    const chosen = dataOf(closed).beaconRound;
+    if (chosen !== expected || beacon.round !== expected) {
+      return [
+        false,
+        `contributions closed at ${String(closed.at)}: the first round published ${statement.beacon.marginSeconds} s later is ${expected}; the chain chose ${String(chosen)}, the evidence uses ${beacon.round}`,
+      ];
+    }
+    const published = new Date(roundTime(statement.beacon, expected) * 1000).toISOString();
+    return [
+      true,
+      `round ${expected}, published ${published}, the first at least ${statement.beacon.marginSeconds} s after contributions closed at ${String(closed.at)}`,
+    ];
+  });
+  report.try('audit.beacon', () => {
+    const event = list.find((e) => e.type === 'BEACON_RECORDED');
+    if (!event) return [false, 'the chain never recorded the beacon round'];
+    const data = dataOf(event);
+    if (
+      data.round !== beacon.round ||
+      data.signature !== beacon.signature ||
+      data.chainHash !== statement.beacon.chainHash
+    ) {
+      return [false, 'BEACON_RECORDED records another beacon round or signature than the evidence'];
+    }
+    const published = roundTime(statement.beacon, beacon.round) * 1000;
+    if (Date.parse(String(event.at)) < published) {
+      return [
+        false,
+        `BEACON_RECORDED is dated ${String(event.at)}, before round ${beacon.round} was published (${new Date(published).toISOString()})`,
+      ];
+    }
+    return [true, `recorded at ${String(event.at)}, after it was published and before the first coup`];
+  });
+}
+
+/** A round's events in chain order, and the digests and cards they committed. */
+function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, list: Event[]) {
+  const mine = list.filter((e) => e.roundId === round.roundId);
+  const find = (type: string) => mine.find((e) => e.type === type);
+  const prefix = `audit.round.${round.number}`;
+  const types = mine.map((e) => String(e.type));
+  const wrong = roundPathProblem(types, true);
+  const ends = round.status === 'SETTLED' ? 'ROUND_SETTLED' : 'ROUND_VOIDED';
+  report.add(
+    `${prefix}.order`,
+    !wrong && types.at(-1) === ends,
+    wrong ??
+      (types.at(-1) === ends
+        ? types.join(' < ')
+        : `the round is ${round.status} but its events end with ${types.at(-1)}`),
+  );
+  const positions = 'positions' in round ? round.positions : undefined;
+  const closed = find('BETTING_CLOSED');
+  if (positions) {
+    const bets = betsDigest(positions);
+    report.add(
+      `${prefix}.bets`,
+      closed ? dataOf(closed).betsDigest === bets : round.status === 'VOIDED',
+      closed
+        ? dataOf(closed).betsDigest === bets
+          ? `bets committed when betting closed (digest ${bets})`
+          : `the bets in the bundle (digest ${bets}) are not the ones committed when betting closed (${String(dataOf(closed).betsDigest)})`
+        : round.status === 'VOIDED'
+          ? 'voided before betting closed'
+          : `the chain has no BETTING_CLOSED event for round ${round.roundId}`,
+    );
+  }
+  if (round.status === 'SETTLED') {
+    const dealt = find('COUP_DEALT');
+    report.try(`${prefix}.dealt`, () => {
+      if (!dealt) return [false, `the chain has no COUP_DEALT event for round ${round.roundId}`];
+      const cards = round.coup ? parseAll(round.coup.cards) : [];
+      return canonicalJson(dataOf(dealt).cards) === canonicalJson(cards)
+        ? [true, `the cards were recorded when dealt: ${round.coup?.cards.join(' ')}`]
+        : [
+            false,
+            `the chain recorded other cards for this coup than the evidence (${round.coup?.cards.join(' ')})`,
+          ];
+    });
+    if (positions) {
+      const settledEvent = find('ROUND_SETTLED');
+      const settled = settlementsDigest(positions);
+      report.add(
+        `${prefix}.settlement`,
+        settledEvent !== undefined && dataOf(settledEvent).settlementsDigest === settled,
+        !settledEvent
+          ? `the chain has no ROUND_SETTLED event for round ${round.roundId}`
+          : dataOf(settledEvent).settlementsDigest === settled
+            ? `payouts committed at settlement (digest ${settled})`
+            : `the payouts in the bundle (digest ${settled}) are not the ones committed at settlement (${String(dataOf(settledEvent).settlementsDigest)})`,
+      );
+    }
+  } else if (positions) {
+    const voided = find('ROUND_VOIDED');
+    const refunds = refundsDigest(positions);
+    report.add(
+      `${prefix}.refunds`,
+      voided !== undefined && dataOf(voided).refundsDigest === refunds,
+      !voided
+        ? `the chain has no ROUND_VOIDED event for round ${round.roundId}`
+        : dataOf(voided).refundsDigest === refunds
+          ? `refunds committed when voided (digest ${refunds})`
+          : `the refunds in the bundle (digest ${refunds}) are not the ones committed (${String(dataOf(voided).refundsDigest)})`,
+    );
+  }
+}
+
+/**
+ * One signed head against the chain: by a key valid when it signed, of this shoe, and its head is the
+ * hash of the event it names. Used for the evidence's own heads and for receipts a caller kept.
+ */
+export function headProblem(
+  evidence: Evidence,
+  head: SignedHead,
+  list: Event[],
+  keys: KeyRing,
+): [ok: boolean, detail: string] {
+  const s: HeadStatement = head.statement;
+  const signed = keys.signed(s.keyId, headStatementBytes(s), head.signature);
+  if (!signed.ok) return [false, signed.detail];
+  const invalid = keys.invalidAt(s.keyId, s.at);
+  if (invalid) return [false, invalid];
+  if (s.shoeId !== evidence.statement.shoeId || s.commitment !== evidence.statement.commitment)
+    return [false, `signed for shoe ${s.shoeId} (commitment ${s.commitment})`];
+  const event = evidence.audit.events[s.seq];
+  if (!event)
+    return [false, `names event ${s.seq}, but the chain has ${evidence.audit.events.length} events`];
+  const e = list[s.seq]!;
+  if (event.hash !== s.head)
+    return [
+      false,
+      `signed head ${s.head} at event ${s.seq}, but the chain's event ${s.seq} hashes to ${event.hash}: the chain was rewritten after this head was signed`,
+    ];
+  if (e.type !== s.type || (e.roundId ?? null) !== s.roundId)
+    return [
+      false,
+      `names ${s.type} of round ${s.roundId}, event ${s.seq} is ${String(e.type)} of ${String(e.roundId ?? 'no round')}`,
+    ];
+  if (Date.parse(s.at) < Date.parse(String(e.at)))
+    return [false, `signed at ${s.at}, before the event it covers (${String(e.at)})`];
+  return [
+    true,
+    `${s.type}${s.roundId ? ` of round ${s.roundId}` : ''}: head ${s.head} at event ${s.seq}, signed ${s.at} by ${s.keyId}`,
+  ];
+}
+
+function checkHeads(
+  report: Report,
+  evidence: Evidence,
+  raw: readonly SignedHead[],
+  list: Event[],
+  keys: KeyRing,
+) {
+  const numberOf = new Map(evidence.rounds.map((r) => [r.roundId, r.number]));
+  const seen = new Set<number>();
+  for (const head of raw) {
+    const s = head.statement;
+    const label = s.roundId ? `heads.round.${numberOf.get(s.roundId) ?? s.roundId}` : 'heads.contributions';
+    seen.add(s.seq);
+    report.try(label, () => headProblem(evidence, head, list, keys));
+  }
+  // Every close of contributions and every finished round has its signed head.
+  const missing = list.filter(
+    (e, seq) =>
+      (e.type === 'CONTRIBUTIONS_CLOSED' || e.type === 'ROUND_SETTLED' || e.type === 'ROUND_VOIDED') &&
+      !seen.has(seq),
+  );
+  report.add(
+    'heads.complete',
+    missing.length === 0,
+    missing.length === 0
+      ? `${raw.length} signed heads: the close of contributions and every settled or voided round`
+      : `no signed head for ${missing.map((e) => `${String(e.type)} (event ${String(e.seq)}${e.roundId ? `, round ${String(e.roundId)}` : ''})`).join(', ')}`,
+  );
+}
+
+function checkClose(
+  report: Report,
+  evidence: Evidence,
+  rawClose: ShoeCloseStatement,
+  closedEvent: Event | undefined,
+  keys: KeyRing,
+) {
+  const { statement, audit } = evidence;
+  const close = audit.close;
+  const events = audit.events;
+  const head = events.length > 0 ? events[events.length - 1]!.hash : statement.commitment;
+  const problems = [
+    close.shoeId !== statement.shoeId && `shoe ${close.shoeId}`,
+    close.commitment !== statement.commitment && `commitment ${close.commitment}`,
+    close.head !== head && `head ${close.head} but the chain ends at ${head}`,
+    close.length !== events.length && `length ${close.length} but the chain has ${events.length} events`,
+    closedEvent &&
+      closedEvent.at !== close.closedAt &&
+      `closed at ${close.closedAt} but SHOE_CLOSED is dated ${String(closedEvent.at)}`,
+  ].filter(Boolean);
+  report.add(
+    'audit.close',
+    problems.length === 0,
+    problems.length === 0
+      ? `closed at ${close.closedAt} with head ${close.head} over ${close.length} events`
+      : `the close statement does not match: ${problems.join('; ')}`,
+  );
+  const signed = keys.signed(close.keyId, closeStatementBytes(rawClose), audit.signature);
+  report.add(
+    'audit.close.signature',
+    signed.ok,
+    signed.ok ? `ECDSA P-256/SHA-256 signature of the chain head by ${close.keyId} is valid` : signed.detail,
+  );
+  // Signed by a key valid at closedAt, and that key is the statement's or the generation right after
+  // it (a rotation while the shoe was open), never a later one.
+  report.try('audit.close.key', () => {
+    const invalid = keys.invalidAt(close.keyId, close.closedAt);
+    if (invalid) return [false, invalid];
+    const opener = keys.byId.get(statement.keyId);
+    const closer = keys.byId.get(close.keyId)!;
+    if (!opener) return [false, `the statement's key ${statement.keyId} has no valid certificate`];
+    const step = closer.generation - opener.generation;
+    if (step !== 0 && step !== 1) {
+      return [
+        false,
+        `the close is signed by generation ${closer.generation}, the statement by generation ${opener.generation}: only the statement's key or its direct successor may close a shoe`,
+      ];
+    }
+    return [
+      true,
+      `${close.keyId} (${step === 0 ? "the statement's key" : "the statement key's direct successor"}) was valid at ${close.closedAt}`,
+    ];
+  });
+}

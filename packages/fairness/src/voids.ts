@@ -1,0 +1,67 @@
+/**
+ * Voided rounds, seen after the reveal: a void deals no card, so the coup a voided round would have
+ * dealt is the shoe's next coup at that point (the one the next dealt round then dealt), and the
+ * house's net result had it been played is what its positions would have lost minus what they would
+ * have won. The export reports it per round and per shoe; the verifier recomputes it.
+ */
+import {
+  betList,
+  type CoupResult,
+  nextCoup,
+  type ShoeState,
+  settle,
+  startShoe,
+  type TableConfig,
+} from '@pyb/engine';
+import { type RecordedPosition, recordedCoup, type VoidReport } from './bundle';
+import type { Shoe } from './shoe';
+
+/**
+ * The house's net on positions had `coup` been played: stakes minus payouts, plus commission that
+ * would have been owed (DEFERRED mode collects it later; IMMEDIATE mode already nets it off the payout).
+ */
+export function houseNet(
+  table: TableConfig,
+  positions: readonly Pick<RecordedPosition, 'bets'>[],
+  coup: CoupResult,
+): number {
+  let net = 0;
+  for (const p of positions) {
+    const s = settle(table, betList(p.bets), coup);
+    net += s.stake - s.payout + s.commissionOwed;
+  }
+  return net;
+}
+
+export interface VoidableRound {
+  roundId: string;
+  number: number;
+  status: 'SETTLED' | 'VOIDED';
+  voidReason?: string | undefined;
+  positions: readonly Pick<RecordedPosition, 'bets'>[];
+}
+
+/** The void report of a revealed shoe, its rounds in play order (voided ones deal nothing). */
+export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly VoidableRound[]): VoidReport {
+  let state: ShoeState = startShoe(shoe.order);
+  const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
+  for (const round of rounds) {
+    if (round.status === 'SETTLED') {
+      if (!state.finished) state = nextCoup(table, shoe.order, shoe.cutIndex, state).state;
+      continue;
+    }
+    // The shoe's next coup, which a void leaves in the shoe; none once the shoe has ended.
+    const next = state.finished ? undefined : nextCoup(table, shoe.order, shoe.cutIndex, state);
+    const net = next ? houseNet(table, round.positions, next.result) : 0;
+    report.count += 1;
+    report.houseNet += net;
+    report.rounds.push({
+      roundId: round.roundId,
+      number: round.number,
+      reason: round.voidReason ?? '',
+      coup: next ? recordedCoup(next) : null,
+      houseNet: net,
+    });
+  }
+  return report;
+}

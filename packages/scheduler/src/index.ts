@@ -1,0 +1,3 @@
+export * from './eventbridge';
+export * from './factory';
+export * from './recording';
