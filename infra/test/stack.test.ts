@@ -341,7 +341,8 @@ describe('a stage at signing-key generation 3', () => {
   const signingKeys = () =>
     rotated.idsOfType('AWS::KMS::Key').filter((id) => rotated.props(id).KeySpec === 'ECC_NIST_P256');
   const [gen1, , gen3] = SIGNING_KEY_IDS;
-  const VERIFIERS = ROUTES.filter((r) => r.kms.includes('GetPublicKey')).map((r) => r.handler);
+  // The routes and the settle-batch worker (it signs the round heads it finishes).
+  const VERIFIERS = FUNCTIONS.filter((r) => r.kms.includes('GetPublicKey')).map((r) => r.handler);
 
   it('three signing keys, all retained; generation 1 keeps its logical id and the properties that would replace it', () => {
     expect(signingKeys().sort()).toEqual([...SIGNING_KEY_IDS].sort());
@@ -396,7 +397,7 @@ describe('a stage at signing-key generation 3', () => {
   });
 
   it('the signing functions sign with generation 3 only; nothing may sign with a retired key', () => {
-    const signers = ['close-shoe', 'open-round', 'open-shoe', 'resolve-round', 'void-round'];
+    const signers = ['close-shoe', 'open-round', 'open-shoe', 'resolve-round', 'settle-batch', 'void-round'];
     expect(rotated.holders('kms:Sign')).toEqual(signers);
     for (const handler of signers) {
       const signable = Object.entries(rotated.permissionsOf(handler).byResource)
@@ -945,7 +946,7 @@ describe('least privilege the key policies enforce (key-policies.ts)', () => {
   const rolesIn = (condition: Cfn) =>
     (condition.ArnNotEquals['aws:PrincipalArn'] as unknown[]).map((r) => refId(r)).sort();
   const DECRYPTERS = ROUTES.filter((r) => r.kms.includes('Decrypt')).map((r) => r.handler);
-  const SIGNERS = ROUTES.filter((r) => r.kms.includes('Sign')).map((r) => r.handler);
+  const SIGNERS = FUNCTIONS.filter((r) => r.kms.includes('Sign')).map((r) => r.handler);
 
   it('the seal key denies Decrypt to every principal but the resolve and close-shoe roles, and ReEncryptFrom to all', () => {
     expect(DECRYPTERS.sort()).toEqual(['close-shoe', 'resolve-round']);

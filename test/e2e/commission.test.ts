@@ -87,7 +87,10 @@ describe('10% commission (seed 002)', () => {
       expect(wallet.balance).toBe(FUNDS + net);
     }
     // The replay recomputes every payout from the revealed shoe with the table's 10%.
-    expect((await api.post(`/v1/shoes/${shoeId}/close`, { key: admin })).status).toBe(200);
+    expect(
+      (await api.post(`/v1/shoes/${shoeId}/close`, { key: admin, body: { reason: 'END_OF_SESSION' } }))
+        .status,
+    ).toBe(200);
     for (const round of rounds) {
       const replay = await api.get(`/v1/rounds/${round.roundId}/replay`, { key: regulator });
       expect(replay.body.verification.status, round.roundId).toBe('VERIFIED');
