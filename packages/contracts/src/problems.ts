@@ -82,7 +82,10 @@ export const PROBLEMS = {
   BET_DUPLICATE_TYPE: [422, 'The same bet type twice in one call.'],
   BET_BELOW_MIN: [422, "Below the table's minimum for the bet type (`details.betType`)."],
   BET_ABOVE_MAX: [422, "Above the table's maximum for the bet type, the position's earlier bets included."],
-  BET_SIDE_DISABLED: [422, 'A pair bet at a table without pair bets.'],
+  BET_SIDE_DISABLED: [
+    422,
+    'A bet type the table does not offer (`details.betType`): a pair bet without `pairBets`, a side bet not in `sideBets`.',
+  ],
   CURRENCY_MISMATCH: [422, "The wallet's currency is not the request's (or the table's)."],
   INSUFFICIENT_FUNDS: [
     422,

@@ -1,3 +1,4 @@
+import { BET_TYPES } from '@pyb/engine';
 import * as z from 'zod';
 import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
 import { PlayerId, ResourceId } from './ids';
@@ -29,7 +30,11 @@ export const BetInput = z.strictObject({ type: BetType, amount: Amount }).meta({
 export const PlaceBetRequest = z
   .strictObject({
     playerId: PlayerId,
-    bets: z.array(BetInput).min(1).max(5),
+    bets: z
+      .array(BetInput)
+      .min(1)
+      .max(BET_TYPES.length)
+      .meta({ description: 'One bet per type; a type the table does not offer is 422 BET_SIDE_DISABLED.' }),
     seat: Seat.optional().meta({
       description:
         'Bet from this seat: claimed if free or lost by an idle holder (first come), else SEAT_TAKEN. ' +

@@ -1,9 +1,104 @@
+import { type SideBetType as EngineSideBetType, SIDE_BET_TYPES } from '@pyb/engine';
 import * as z from 'zod';
 import { Amount, Currency, FreeText, Timestamp } from './common';
 import { ResourceId } from './ids';
-import { Winner } from './vocabulary';
+import { BetResult, Winner } from './vocabulary';
 
 const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
+
+/** The engine's side bets (`SIDE_BET_TYPES`): the ones a table offers one by one in `sideBets`. */
+export const SideBetType = z
+  .enum(SIDE_BET_TYPES as readonly EngineSideBetType[] as [EngineSideBetType, ...EngineSideBetType[]])
+  .meta({ id: 'SideBetType', description: 'A side bet a table may offer (docs/rules.md, "Side bets").' });
+
+/** A payout "win : per" (engine `Pays`): 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}. */
+export const Pays = z
+  .strictObject({ win: z.int().min(1).max(10_000), per: z.int().min(1).max(10_000) })
+  .meta({
+    id: 'Pays',
+    description:
+      'A winning bet wins `win` for every `per` staked, on top of the stake: 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}, 1:2 is {win: 1, per: 2}. The net win is floor(stake × win / per): the house keeps the fraction.',
+    example: { win: 25, per: 1 },
+  });
+
+const Margins = z.strictObject({ 4: Pays, 5: Pays, 6: Pays, 7: Pays, 8: Pays, 9: Pays });
+
+/**
+ * One side bet's entry in the configuration: its limit and its pay table. As stored and shown every pay
+ * table is there; on input (`filled` false) a pay table may be left out for the default (docs/rules.md).
+ */
+const sideBetEntries = (filled: boolean) => {
+  const pays = filled ? Pays : Pays.optional();
+  const margin = filled ? Margins : Margins.optional();
+  const single = z.strictObject({ pays, limit: Limit });
+  const dragon = z.strictObject({ natural: pays, margin, limit: Limit });
+  return {
+    EITHER_PAIR: single.meta({ description: 'Either hand starts with a pair (default 5:1).' }),
+    PERFECT_PAIR: z
+      .strictObject({ pays, paysBoth: pays, limit: Limit })
+      .meta({ description: 'A suited pair in one hand (`pays`, default 25:1) or both (`paysBoth`, 200:1).' }),
+    DRAGON_BONUS_PLAYER: dragon.meta({
+      description:
+        'Punto wins with a natural (`natural`, default 1:1; a natural tie pushes) or by 4-9 points (`margin`, default 4: 1:1, 5: 2:1, 6: 4:1, 7: 6:1, 8: 10:1, 9: 30:1).',
+    }),
+    DRAGON_BONUS_BANKER: dragon.meta({ description: 'As DRAGON_BONUS_PLAYER, for Banca.' }),
+    DRAGON_7: single.meta({ description: 'Banca wins with a three-card 7 (default 40:1; EZ tables).' }),
+    PANDA_8: single.meta({ description: 'Punto wins with a three-card 8 (default 25:1; EZ tables).' }),
+    SUPER_6: single.meta({ description: 'Banca wins with 6 (default 12:1; Super 6 tables).' }),
+    BIG: single.meta({ description: '5 or 6 cards are dealt (default 0.54:1).' }),
+    SMALL: single.meta({ description: '4 cards are dealt (default 1.5:1).' }),
+  };
+};
+
+const stored = sideBetEntries(true);
+/** The side bets a table offers, as stored (pay tables filled in). */
+export const SideBets = z
+  .strictObject({
+    EITHER_PAIR: stored.EITHER_PAIR.optional(),
+    PERFECT_PAIR: stored.PERFECT_PAIR.optional(),
+    DRAGON_BONUS_PLAYER: stored.DRAGON_BONUS_PLAYER.optional(),
+    DRAGON_BONUS_BANKER: stored.DRAGON_BONUS_BANKER.optional(),
+    DRAGON_7: stored.DRAGON_7.optional(),
+    PANDA_8: stored.PANDA_8.optional(),
+    SUPER_6: stored.SUPER_6.optional(),
+    BIG: stored.BIG.optional(),
+    SMALL: stored.SMALL.optional(),
+  })
+  .meta({
+    id: 'SideBets',
+    description:
+      'The side bets the table offers, each with its limit and pay table; a side bet not listed is not offered (a bet on it is 422 BET_SIDE_DISABLED). Absent when none is offered.',
+  });
+
+const input = sideBetEntries(false);
+/** Side bets to offer on a new table: the limit is required, each pay table defaults (docs/rules.md). */
+export const SideBetsInput = z
+  .strictObject({
+    EITHER_PAIR: input.EITHER_PAIR.optional(),
+    PERFECT_PAIR: input.PERFECT_PAIR.optional(),
+    DRAGON_BONUS_PLAYER: input.DRAGON_BONUS_PLAYER.optional(),
+    DRAGON_BONUS_BANKER: input.DRAGON_BONUS_BANKER.optional(),
+    DRAGON_7: input.DRAGON_7.optional(),
+    PANDA_8: input.PANDA_8.optional(),
+    SUPER_6: input.SUPER_6.optional(),
+    BIG: input.BIG.optional(),
+    SMALL: input.SMALL.optional(),
+  })
+  .meta({
+    id: 'SideBetsInput',
+    description:
+      'Side bets to offer: list each with its `limit`; leave a pay table out for the default one (stored filled in, so the signed shoe statement carries the pay table in force). Leave the field out to offer none (an empty object is refused).',
+  });
+
+/** How the Banca bet pays at a table that takes no commission (absent: 1:1 less commission). */
+export const BankerMode = z.enum(['EZ', 'SUPER_6']).meta({
+  id: 'BankerMode',
+  description:
+    'EZ: Banca wins pay 1:1 without commission, a Banca win with a three-card 7 pushes. SUPER_6: 1:1 without commission, a Banca win with 6 pays 1:2 (rounded down). Absent: 1:1 less commission.',
+});
+
+const CUT_CARD_HELP =
+  'Cards left behind the cut card, 7 (seed 003) up to decks × 52 − 17; the shoe draws the cut position in [min, max]. Raise it on tables offering DRAGON_7 or PANDA_8 (e.g. 78-90 on 8 decks): a shoe dealt deep makes them countable (docs/rules.md, "Dealing depth on EZ tables").';
 
 /** The table configuration as the engine defines it (docs/architecture.md, TableConfig). */
 export const TableConfig = z
@@ -16,19 +111,25 @@ export const TableConfig = z
       rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
       mode: z.enum(['AT_PAYMENT', 'DEFERRED']),
     }),
+    bankerMode: BankerMode.optional(),
     tiePays: z.union([z.literal(8), z.literal(9)]),
     pairBets: z.boolean(),
-    limits: z.strictObject({
-      PLAYER: Limit,
-      BANKER: Limit,
-      TIE: Limit,
-      PLAYER_PAIR: Limit,
-      BANKER_PAIR: Limit,
-    }),
-    cutCard: z.strictObject({
-      minCardsBehind: z.int().min(7).max(416),
-      maxCardsBehind: z.int().min(7).max(416),
-    }),
+    limits: z
+      .strictObject({
+        PLAYER: Limit,
+        BANKER: Limit,
+        TIE: Limit,
+        PLAYER_PAIR: Limit,
+        BANKER_PAIR: Limit,
+      })
+      .meta({ description: 'Per base bet type, in minor units (side bets carry theirs in `sideBets`).' }),
+    sideBets: SideBets.optional(),
+    cutCard: z
+      .strictObject({
+        minCardsBehind: z.int().min(7).max(416),
+        maxCardsBehind: z.int().min(7).max(416),
+      })
+      .meta({ description: CUT_CARD_HELP }),
     afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']),
     currency: Currency,
   })
@@ -47,6 +148,7 @@ export const TableConfigOverrides = z
         mode: z.enum(['AT_PAYMENT', 'DEFERRED']).optional(),
       })
       .optional(),
+    bankerMode: BankerMode.optional(),
     tiePays: z.union([z.literal(8), z.literal(9)]).optional(),
     pairBets: z.boolean().optional(),
     limits: z
@@ -58,12 +160,14 @@ export const TableConfigOverrides = z
         BANKER_PAIR: LimitOverride.optional(),
       })
       .optional(),
+    sideBets: SideBetsInput.optional(),
     cutCard: z
       .strictObject({
         minCardsBehind: z.int().min(7).max(416).optional(),
         maxCardsBehind: z.int().min(7).max(416).optional(),
       })
-      .optional(),
+      .optional()
+      .meta({ description: CUT_CARD_HELP }),
     afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']).optional(),
     currency: Currency.optional(),
   })
@@ -105,6 +209,11 @@ export const Table = z
   })
   .meta({ id: 'Table' });
 
+/** A side bet's result in a coup (the same for every stake; what a win pays follows its pay table). */
+export const SideBetOutcome = z
+  .object({ type: SideBetType, result: BetResult })
+  .meta({ id: 'SideBetOutcome' });
+
 export const ScoreboardCoup = z
   .object({
     roundId: z.string(),
@@ -115,6 +224,11 @@ export const ScoreboardCoup = z
     natural: z.boolean(),
     playerPair: z.boolean(),
     bankerPair: z.boolean(),
+    cards: z.int().min(4).max(6).meta({ description: 'Cards the coup used (Big: 5 or 6, Small: 4).' }),
+    sideBets: z.array(SideBetOutcome).meta({
+      description:
+        "What each side bet the shoe's table offers did in this coup, in the engine's order; empty when it offers none.",
+    }),
   })
   .meta({ id: 'ScoreboardCoup' });
 

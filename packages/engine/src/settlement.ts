@@ -1,6 +1,13 @@
 import type { Bet } from './bets';
 import { RANK_OF } from './cards';
-import { type BetType, DEFAULT_SIDE_BET_PAYS, type Pays, type TableConfig } from './config';
+import {
+  type BetType,
+  DEFAULT_SIDE_BET_PAYS,
+  type Pays,
+  SIDE_BET_TYPES,
+  type SideBetType,
+  type TableConfig,
+} from './config';
 import type { CoupResult, Hand, Winner } from './coup';
 
 export interface BetSettlement {
@@ -207,6 +214,21 @@ function settleWithFacts(config: TableConfig, bet: Bet, f: CoupFacts): BetSettle
   }
   if (!Number.isSafeInteger(settled.payout)) throw new RangeError('payout exceeds the safe integer range');
   return settled;
+}
+
+/**
+ * What each side bet the table offers (`sideBets`, in the engine's order) did in a coup: the result of
+ * a side bet does not depend on its stake, so a results panel can show it for everyone.
+ */
+export function sideBetResults(
+  config: TableConfig,
+  coup: CoupOutcome,
+): { type: SideBetType; result: BetSettlement['result'] }[] {
+  const facts = coupFacts(coup);
+  return SIDE_BET_TYPES.filter((type) => config.sideBets?.[type] !== undefined).map((type) => ({
+    type,
+    result: outcomeOf(config, type, facts).result,
+  }));
 }
 
 export const settleBet = (config: TableConfig, bet: Bet, coup: CoupOutcome): BetSettlement =>

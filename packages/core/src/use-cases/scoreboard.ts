@@ -1,4 +1,4 @@
-import { resultsPanel, roadEntryOf } from '@pyb/engine';
+import { resultsPanel, roadEntryOf, sideBetResults } from '@pyb/engine';
 import type { Actor } from '../actor';
 import type { ScoreboardView } from '../api';
 import { notFound } from '../errors';
@@ -7,7 +7,8 @@ import { checkId, guard } from './context';
 
 /**
  * The table's results panel for one shoe, reset per shoe: every dealt coup in order, and the roads
- * (bead plate, big road, derived roads) the engine draws from them.
+ * (bead plate, big road, derived roads) the engine draws from them; with each coup, the cards it used and
+ * what each side bet the shoe's table offers did.
  */
 export async function getScoreboard(
   deps: { store: Store },
@@ -43,6 +44,8 @@ export async function getScoreboard(
       natural: coup.result.natural,
       playerPair: coup.result.playerPair,
       bankerPair: coup.result.bankerPair,
+      cards: coup.result.cardsUsed,
+      sideBets: sideBetResults(shoe.config, coup.result),
     })),
     panel: resultsPanel(dealt.map(({ coup }) => roadEntryOf(coup.result))),
   };
