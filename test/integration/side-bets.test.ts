@@ -30,7 +30,7 @@ const op = operator('op-1');
 const LIMIT = { min: 100, max: 10_000 };
 
 /** Every side bet offered, each with the default pay table (left out on input). */
-export const ALL_SIDE_BETS = Object.fromEntries(SIDE_BET_TYPES.map((t) => [t, { limit: LIMIT }])) as Record<
+const ALL_SIDE_BETS = Object.fromEntries(SIDE_BET_TYPES.map((t) => [t, { limit: LIMIT }])) as Record<
   SideBetType,
   { limit: typeof LIMIT }
 >;

@@ -2,7 +2,7 @@ import { type SideBetType as EngineSideBetType, SIDE_BET_TYPES } from '@pyb/engi
 import * as z from 'zod';
 import { Amount, Currency, FreeText, Timestamp } from './common';
 import { ResourceId } from './ids';
-import { BetResult, Winner } from './vocabulary';
+import { BET_RESULTS, Winner } from './vocabulary';
 
 const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
 
@@ -211,7 +211,8 @@ export const Table = z
 
 /** A side bet's result in a coup (the same for every stake; what a win pays follows its pay table). */
 export const SideBetOutcome = z
-  .object({ type: SideBetType, result: BetResult })
+  // The enum inline: the BetResult component is rendered nullable (a bet's result before settlement).
+  .object({ type: SideBetType, result: z.enum(BET_RESULTS) })
   .meta({ id: 'SideBetOutcome' });
 
 export const ScoreboardCoup = z
