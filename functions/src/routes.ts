@@ -174,8 +174,9 @@ export const ROUTES: readonly Route[] = [
     handler: 'void-round',
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-    // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request.
-    kms: ['Sign', 'GetPublicKey'],
+    // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
+    // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
+    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
     queues: ['settlement'],
   },
   {

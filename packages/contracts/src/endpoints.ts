@@ -318,8 +318,14 @@ export const ENDPOINTS = {
   'void-round': {
     tag: 'Rounds',
     description:
-      'Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. Resumable.',
-    problems: ['ROUND_NOT_FOUND', 'ROUND_ALREADY_DEALT', 'CONCURRENT_UPDATE', 'SIGNING_KEY_UNCERTIFIED'],
+      "Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. With `burnCards` (a dealer error exposed the coup's cards, seed 004) the cards the coup would have used are burned too, and ROUND_VOIDED records them. Resumable.",
+    problems: [
+      'ROUND_NOT_FOUND',
+      'ROUND_ALREADY_DEALT',
+      'VOID_REASON_INVALID',
+      'CONCURRENT_UPDATE',
+      'SIGNING_KEY_UNCERTIFIED',
+    ],
     summary: 'Void a round: every stake refunded, reason recorded in the audit trail',
     params: RoundParams,
     body: VoidRoundRequest,

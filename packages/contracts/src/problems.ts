@@ -23,7 +23,10 @@ export const PROBLEMS = {
     400,
     'A table configuration the rules refuse (e.g. crossed limits); `details.issues` says why.',
   ],
-  VOID_REASON_INVALID: [400, 'A void reason that is not one of VoidReason.'],
+  VOID_REASON_INVALID: [
+    400,
+    'A void reason that is not one of VoidReason, or `burnCards` with a reason other than EXPOSED_CARD or EXTRA_CARDS.',
+  ],
   AMOUNT_INVALID: [400, 'An amount that is not a positive safe integer of minor units.'],
   BET_EMPTY: [400, 'A bet call without bets, or with more than one per bet type.'],
   BET_AMOUNT_INVALID: [

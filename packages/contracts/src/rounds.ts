@@ -68,7 +68,14 @@ export const CancelBetsRequest = z
   .meta({ id: 'CancelBetsRequest' });
 
 export const VoidRoundRequest = z
-  .strictObject({ reason: VoidReason, note: FreeText(500).optional() })
+  .strictObject({
+    reason: VoidReason,
+    note: FreeText(500).optional(),
+    burnCards: z.boolean().optional().meta({
+      description:
+        "Seed 004 (2.7): a dealer error exposed this coup's cards — its first card came out of the sabot face up (EXPOSED_CARD), or extra cards were drawn at the end of the coup before (EXTRA_CARDS) — so the coup is voided AND the cards it would have used (as many as the tableau would have dealt) are burned: the next coup starts after them. Only with those two reasons (else 400 VOID_REASON_INVALID). Default false: the round is voided and its cards stay in the shoe.",
+    }),
+  })
   .meta({ id: 'VoidRoundRequest' });
 
 export const ResolveRoundRequest = z.strictObject({}).meta({ id: 'ResolveRoundRequest' });
@@ -125,6 +132,18 @@ export const Position = z
   })
   .meta({ id: 'Position' });
 
+export const BurnedCoup = z
+  .object({
+    start: z.int().min(0).meta({ description: 'Position of its first card in the shoe order.' }),
+    cards: z.array(Card).meta({ description: 'The cards burned, in shoe order (4 to 6).' }),
+    cutCardOut: z.boolean().meta({ description: 'The burned cards brought out the cut card.' }),
+  })
+  .meta({
+    id: 'BurnedCoup',
+    description:
+      'The cards of a coup voided for a dealer error (`burnCards`), burned unplayed: as many as the tableau would have dealt.',
+  });
+
 export const Round = z
   .object({
     roundId: z.string(),
@@ -140,9 +159,11 @@ export const Round = z
     lastCoup: z.boolean().meta({
       description:
         'The shoe\'s last coup ("última mano"): true from the moment the round opens when that is known ' +
-        '(ONE_MORE_COUP, the round after the cut card came out), else once dealt (the cut card came out in it).',
+        '(ONE_MORE_COUP, the round after the cut card came out), else once dealt (the cut card came out in it), ' +
+        'or once a dealer-error void burned its cards and they ended the shoe.',
     }),
     voidReason: VoidReason.nullable(),
+    burned: BurnedCoup.nullable().meta({ description: 'Set when the round was voided with `burnCards`.' }),
     betsDigest: z.string().nullable().meta({ description: 'Digest of every bet, fixed at "no va más".' }),
     settlementsDigest: z.string().nullable(),
     head: SignedHead.nullable().meta({

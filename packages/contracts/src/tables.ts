@@ -25,11 +25,9 @@ const Margins = z.strictObject({ 4: Pays, 5: Pays, 6: Pays, 7: Pays, 8: Pays, 9:
 
 /**
  * One side bet's entry in the configuration: its limit and its pay table. As stored and shown every pay
- * table is there; on input (`filled` false) a pay table may be left out for the default (docs/rules.md).
+ * table is there; on input a pay table may be left out for the default (docs/rules.md).
  */
-const sideBetEntries = (filled: boolean) => {
-  const pays = filled ? Pays : Pays.optional();
-  const margin = filled ? Margins : Margins.optional();
+const sideBetEntries = <P extends z.ZodType, M extends z.ZodType>(pays: P, margin: M) => {
   const single = z.strictObject({ pays, limit: Limit });
   const dragon = z.strictObject({ natural: pays, margin, limit: Limit });
   return {
@@ -50,7 +48,7 @@ const sideBetEntries = (filled: boolean) => {
   };
 };
 
-const stored = sideBetEntries(true);
+const stored = sideBetEntries(Pays, Margins);
 /** The side bets a table offers, as stored (pay tables filled in). */
 export const SideBets = z
   .strictObject({
@@ -70,7 +68,7 @@ export const SideBets = z
       'The side bets the table offers, each with its limit and pay table; a side bet not listed is not offered (a bet on it is 422 BET_SIDE_DISABLED). Absent when none is offered.',
   });
 
-const input = sideBetEntries(false);
+const input = sideBetEntries(Pays.optional(), Margins.optional());
 /** Side bets to offer on a new table: the limit is required, each pay table defaults (docs/rules.md). */
 export const SideBetsInput = z
   .strictObject({

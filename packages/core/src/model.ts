@@ -10,7 +10,7 @@ import type {
   ShoeStatus,
   VoidReason,
 } from '@pyb/contracts';
-import type { BetType, Burn, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
+import type { BetType, Burn, Card, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
 import type {
   BeaconRound,
   KeyCertificate,
@@ -132,6 +132,17 @@ export interface RoundCoup {
   last: boolean;
 }
 
+export interface RoundBurn {
+  /** Position of its first card in the shoe order; it burned cards [start, start + cards.length). */
+  start: number;
+  cards: Card[];
+  cutCardOut: boolean;
+  /** The burn ended the shoe. */
+  last: boolean;
+  /** The shoe's own burn (seed 003), when this was the shoe's first use of its cards. */
+  shoeBurn?: Burn;
+}
+
 export interface RoundTotals {
   positions: number;
   stake: number;
@@ -168,6 +179,8 @@ export interface RoundRecord {
   totals?: RoundTotals;
   voidReason?: VoidReason;
   voidNote?: string;
+  /** Voided with `burnCards` (seed 004): the cards the coup would have used, burned unplayed. */
+  burned?: RoundBurn;
   voidedAt?: string;
   refundsDigest?: string;
   /** Settlement (or refunds) fanned out on the settlement queue. */

@@ -134,8 +134,11 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   resolvedAt: r.settledAt ?? r.voidedAt ?? null,
   result: r.coup ? coupView(r.coup) : null,
   positions: [...positions].sort((a, b) => (a.playerId < b.playerId ? -1 : 1)).map(positionView),
-  lastCoup: r.coup?.last ?? r.lastAnnounced ?? false,
+  lastCoup: r.coup?.last ?? r.burned?.last ?? r.lastAnnounced ?? false,
   voidReason: r.voidReason ?? null,
+  burned: r.burned
+    ? { start: r.burned.start, cards: r.burned.cards.map(formatCard), cutCardOut: r.burned.cutCardOut }
+    : null,
   betsDigest: r.betsDigest ?? null,
   settlementsDigest: r.settlementsDigest ?? null,
   head: r.head ?? null,

@@ -104,6 +104,49 @@ export function nextCoup(
   };
 }
 
+/**
+ * A coup voided by a dealer error and burned (seed 004 §2.7, 004:67-68): "si es la primera del próximo
+ * pase, ese pase se anula" (its first card came out exposed) and "se anula el pase siguiente completo
+ * que se inicia con las cartas de más" (extra cards drawn at the end of a coup). The coup is voided
+ * and the cards it would have used — as many as the tableau would have dealt from there — leave the
+ * shoe unplayed.
+ */
+export interface ShoeBurnedCoup {
+  /** index of its first card in the shoe order */
+  start: number;
+  /** the cards burned, in shoe order (4 to 6) */
+  cards: Card[];
+  /** these cards brought out the cut card */
+  cutCardOut: boolean;
+  /** the shoe ends with this burn (as it would have with the coup) */
+  last: boolean;
+  /** the state after the burn */
+  state: ShoeState;
+}
+
+/**
+ * Burns the next coup instead of playing it. It takes a coup's place in the shoe's course — the cursor
+ * moves past its cards, and the cut-card rule applies to it as to a coup (a burn that brings out the cut
+ * card ends a FINISH_COUP shoe; past the cut it is the extra coup of ONE_MORE_COUP) — but it is not
+ * counted as a coup played (`coups` and the next coup's index do not move). Pure.
+ */
+export function burnCoup(
+  config: Pick<TableConfig, 'afterCutCard'>,
+  order: ArrayLike<Card>,
+  cutIndex: number,
+  state: ShoeState,
+): ShoeBurnedCoup {
+  const coup = nextCoup(config, order, cutIndex, state);
+  const { start } = coup;
+  return {
+    start,
+    cards: Array.from({ length: coup.result.cardsUsed }, (_, i) => order[start + i]!),
+    cutCardOut: coup.cutCardOut,
+    last: coup.last,
+    state: { ...coup.state, coups: state.coups },
+  };
+}
+
 /** Walks a whole shoe: the burn, then coups until the cut card rule ends it. */
 export class ShoeRunner {
   readonly burn: Burn;
@@ -127,6 +170,14 @@ export class ShoeRunner {
     const coup = nextCoup(this.config, this.order, this.cutIndex, this.state);
     this.state = coup.state;
     return coup;
+  }
+
+  /** Burns the next coup (a dealer-error void, `burnCoup`). */
+  burnNext(): ShoeBurnedCoup | undefined {
+    if (this.state.finished) return undefined;
+    const burned = burnCoup(this.config, this.order, this.cutIndex, this.state);
+    this.state = burned.state;
+    return burned;
   }
 
   /** Plays the rest of the shoe. */

@@ -9,7 +9,7 @@ import { flatEvents } from '../src/events';
 import { exactOdds, probabilities } from '../src/odds';
 import { shuffleInPlace, Xoshiro128 } from '../src/rng';
 import { coupFacts, settle } from '../src/settlement';
-import { burnOf, isLastCoup, nextCoup, ShoeRunner, type ShoeState, startShoe } from '../src/shoe';
+import { burnCoup, burnOf, isLastCoup, nextCoup, ShoeRunner, type ShoeState, startShoe } from '../src/shoe';
 import { ShoeSimulator, TALLY } from '../src/simulate';
 
 const finish = { afterCutCard: 'FINISH_COUP' as AfterCutCard };
@@ -88,6 +88,46 @@ describe('ShoeRunner over hand-made shoes', () => {
     }
     expect(state.finished).toBe(true);
     expect(() => nextCoup(finish, order, 30, state)).toThrow(/finished/);
+  });
+});
+
+describe('a coup burned by a dealer error (seed 004:67-68)', () => {
+  // AS shown, one burned; then a coup where Punto draws (2H 3H 2D 3D: 4 vs 6, Punto's third 4S, Banca stands: 5 cards),
+  // then natural coups.
+  const order = parseCards(`AS 2S 2H 3H 2D 3D 4S ${`${NATURAL} `.repeat(6)}`);
+
+  it('takes the cards the tableau would have dealt, and the next coup starts after them', () => {
+    const runner = new ShoeRunner(finish, order, 25);
+    const first = runner.burnNext()!;
+    expect(first.start).toBe(2);
+    expect(first.cards).toEqual(parseCards('2H 3H 2D 3D 4S'));
+    // What the coup would have been: the same cards.
+    expect(nextCoup(finish, order, 25, startShoe(order)).result.cardsUsed).toBe(5);
+    expect(first.state).toEqual({ cursor: 7, coups: 0, coupsAfterCut: 0, finished: false });
+    const next = runner.next()!;
+    expect([next.index, next.start]).toEqual([0, 7]);
+    expect(next.result.natural).toBe(true);
+  });
+
+  it('is the last when it brings out the cut card (FINISH_COUP), or as the extra coup (ONE_MORE_COUP)', () => {
+    const cutInBurn = new ShoeRunner(finish, order, 5);
+    expect(cutInBurn.burnNext()).toMatchObject({ cutCardOut: true, last: true, state: { finished: true } });
+    expect(cutInBurn.next()).toBeUndefined();
+
+    const extra = new ShoeRunner(oneMore, order, 9); // the coup at 7..10 brings out the cut card
+    expect(extra.burnNext()!.last).toBe(false);
+    expect(extra.next()).toMatchObject({ start: 7, cutCardOut: true, last: false });
+    expect(extra.burnNext()).toMatchObject({ start: 11, cutCardOut: false, last: true });
+    expect(extra.finished).toBe(true);
+  });
+
+  it('is pure and resumes from a stored state', () => {
+    const state = startShoe(order);
+    const copy = JSON.parse(JSON.stringify(state));
+    const burned = burnCoup(finish, order, 25, state);
+    expect(state).toEqual(copy);
+    expect(burnCoup(finish, order, 25, JSON.parse(JSON.stringify(state)))).toEqual(burned);
+    expect(() => burnCoup(finish, order, 25, { ...state, finished: true })).toThrow(/finished/);
   });
 });
 

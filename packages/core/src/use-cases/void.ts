@@ -4,16 +4,22 @@
  * (each refund its own conditional transaction under the key `refund#<round>#<player>`; in the request,
  * or fanned out in batches like settlement when the round has many positions), then ROUND_VOIDED with
  * the reason and a digest of the refunds. Resumable like resolve.
+ *
+ * A dealer error that exposed the coup's cards (seed 004:67-68: its first card came out face up, or
+ * extra cards were drawn at the end of the coup before) voids the coup AND burns the cards it would
+ * have used (`burnCards`): they are claimed from the shoe like a deal's (one transaction, conditional
+ * on the shoe's cursor, with the void's start), recorded on the round and in ROUND_VOIDED.
  */
 
-import { VOID_REASONS } from '@pyb/contracts';
+import { VOID_REASONS, type VoidReason } from '@pyb/contracts';
+import { burnCoup, startShoe } from '@pyb/engine';
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { RoundView, VoidRoundInput } from '../api';
 import { nextAudit, putAudit } from '../audit-chain';
 import { refundKey } from '../ledger-keys';
-import type { PositionRecord, RoundRecord } from '../model';
-import { TransactionCanceled } from '../ports/store';
+import type { PositionRecord, RoundBurn, RoundRecord } from '../model';
+import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
@@ -27,6 +33,14 @@ import { loadRound } from './rounds';
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
     throw invalid('VOID_REASON_INVALID', `reason must be one of ${VOID_REASONS.join(', ')}`);
+  }
+  if (input.burnCards !== undefined && typeof input.burnCards !== 'boolean')
+    throw invalid('INVALID_INPUT', 'burnCards must be true or false');
+  if (input.burnCards && !DEALER_ERRORS.includes(input.reason)) {
+    throw invalid(
+      'VOID_REASON_INVALID',
+      `burnCards is for a dealer error that exposed the coup's cards: reason ${DEALER_ERRORS.join(' or ')}`,
+    );
   }
   // Checked before anything is written: the note goes into ROUND_VOIDED, hashed as RFC 8785 JSON,
   // which a lone surrogate cannot be (the round would stay VOIDING and the shoe could not close).
@@ -62,9 +76,13 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   throw tooMuchContention('voiding the round');
 }
 
+/** The reasons that void the coup whose cards a dealer error exposed (seed 004:67-68). */
+const DEALER_ERRORS: readonly VoidReason[] = ['EXPOSED_CARD', 'EXTRA_CARDS'];
+
 /** An OPEN round's gates close in the same transaction: no bet lands once it is VOIDING. */
-const startVoid = (ctx: Ctx, round: RoundRecord, input: VoidRoundInput) =>
-  tryTransact(ctx.store, [
+async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): Promise<boolean> {
+  const burn = input.burnCards ? await burnOps(ctx, round) : undefined;
+  return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -73,12 +91,51 @@ const startVoid = (ctx: Ctx, round: RoundRecord, input: VoidRoundInput) =>
         status: 'VOIDING',
         voidReason: input.reason,
         ...(input.note && { voidNote: input.note }),
+        ...(burn && { burned: burn.burned }),
         closedAt: round.closedAt ?? ctx.now(),
       },
       expect: { status: round.status },
     },
     ...(round.status === 'OPEN' ? closeGates(round) : []),
+    ...(burn ? [burn.shoe] : []),
   ]);
+}
+
+/**
+ * The cards the round's coup would have used, claimed from the shoe as a deal claims them (conditional
+ * on the shoe's cursor): the next coup starts after them, and the shoe ends if they bring out the cut
+ * card (engine `burnCoup`).
+ */
+async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBurn; shoe: WriteOp }> {
+  const shoe = (await ctx.store.get('shoe', { shoeId: round.shoeId }))!;
+  const deck = await ctx.decks.order(shoe);
+  const state = shoe.state ?? startShoe(deck.order);
+  if (state.finished)
+    throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
+  const burned = burnCoup(shoe.config, deck.order, deck.cutIndex, state);
+  const first = shoe.state === undefined;
+  const at = ctx.now();
+  return {
+    burned: {
+      start: burned.start,
+      cards: burned.cards,
+      cutCardOut: burned.cutCardOut,
+      last: burned.last,
+      ...(first && { shoeBurn: deck.burn }),
+    },
+    shoe: {
+      kind: 'update',
+      entity: 'shoe',
+      key: { shoeId: shoe.shoeId },
+      set: {
+        state: burned.state,
+        ...(first && { burn: deck.burn }),
+        ...(burned.last && { status: 'ENDED', endedAt: at }),
+      },
+      expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+    },
+  };
+}
 
 /** Refunds in the request when few (or no queue), else fanned out; true when it moved the round on. */
 async function refundOrHandOver(ctx: Ctx, round: RoundRecord): Promise<boolean> {
@@ -167,6 +224,15 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     ...(round.voidNote && { note: round.voidNote }),
     refundsDigest,
     positions: positions.length,
+    ...(round.burned && {
+      burned: {
+        start: round.burned.start,
+        cards: round.burned.cards,
+        cutCardOut: round.burned.cutCardOut,
+        last: round.burned.last,
+      },
+      ...(round.burned.shoeBurn && { burn: round.burned.shoeBurn }),
+    }),
   });
   const finished = await tryTransact(ctx.store, [
     {

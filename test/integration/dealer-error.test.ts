@@ -1,0 +1,199 @@
+/**
+ * Irregularities of seed 004 (2.7) with a digital meaning: a dealer error that exposed the next coup's
+ * cards (its first card face up, 004:67; extra cards at the end of a coup, 004:68) voids that coup and
+ * burns the cards it would have used. Through the use cases, on the in-memory Store and DynamoDB Local:
+ * every stake refunded, the cards claimed from the shoe (the next coup starts after them, a burn can
+ * end the shoe), the burn audited with its reason — and the revealed seed deals exactly that.
+ */
+import { ShoeRunner, tablePreset } from '@pyb/engine';
+import { dealShoe, hexToBytes } from '@pyb/fairness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, operator } from '../support/actors';
+import { codeOf, wholeLedger } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await createTestStack('dealer-error');
+});
+afterAll(() => stack?.cleanup());
+
+const op = operator('op-1');
+const ONE_DECK = { decks: 1, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } };
+
+let funded = 0;
+async function player(amount = 100_000): Promise<string> {
+  const playerId = `de-${++funded}`;
+  await stack.core.walletTransaction(op, {
+    playerId,
+    type: 'CREDIT',
+    amount,
+    currency: 'EUR',
+    idempotencyKey: `fund-${playerId}`,
+  });
+  return playerId;
+}
+
+async function table(name: string) {
+  const t = await stack.core.createTable(admin(), { name, variant: 'custom', config: ONE_DECK });
+  const shoe = await stack.core.openShoe(admin(), { tableId: t.tableId });
+  return { tableId: t.tableId, shoeId: shoe.shoeId };
+}
+
+/** The shoe as its revealed seed deals it (independent of anything the rounds recorded). */
+async function revealed(shoeId: string) {
+  const shoe = await stack.core.closeShoe(admin(), { shoeId });
+  const deck = dealShoe({
+    serverSeed: hexToBytes(shoe.serverSeed!),
+    clientSeed: shoe.clientSeed!,
+    shoeId,
+    decks: 1,
+    cutCard: ONE_DECK.cutCard,
+  });
+  return new ShoeRunner(tablePreset('custom', { ...ONE_DECK, name: 'x' }), deck.order, deck.cutIndex);
+}
+
+const voidedEvent = async (shoeId: string, roundId: string) => {
+  const audit = await stack.store.listAudit(shoeId);
+  const record = audit.find((a) => a.type === 'ROUND_VOIDED' && a.roundId === roundId)!;
+  return JSON.parse(record.event).data;
+};
+
+describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
+  it('refunds every stake, burns the cards the coup would have used, and the next coup starts after them', async () => {
+    const { tableId, shoeId } = await table('Burn mid-shoe');
+    const [p, q] = [await player(), await player()];
+    const bet = (roundId: string, playerId: string, type: 'PLAYER' | 'BANKER', amount: number) =>
+      stack.core.placeBet(op, {
+        roundId,
+        playerId,
+        bets: [{ type, amount }],
+        idempotencyKey: `${roundId}-${playerId}`,
+      });
+
+    const first = await stack.core.openRound(op, { tableId });
+    await bet(first.roundId, p, 'PLAYER', 1_000);
+    const dealt = await stack.core.resolveRound(op, { roundId: first.roundId });
+
+    const second = await stack.core.openRound(op, { tableId });
+    await bet(second.roundId, p, 'BANKER', 2_000);
+    await bet(second.roundId, q, 'PLAYER', 3_000);
+    const voided = await stack.core.voidRound(op, {
+      roundId: second.roundId,
+      reason: 'EXTRA_CARDS',
+      note: 'two extra cards drawn after coup 1',
+      burnCards: true,
+    });
+    expect(voided.status).toBe('VOIDED');
+    expect(voided.voidReason).toBe('EXTRA_CARDS');
+    expect(voided.result).toBeNull();
+    expect(voided.positions.map((x) => [x.status, x.payout])).toEqual([
+      ['REFUNDED', 2_000],
+      ['REFUNDED', 3_000],
+    ]);
+    const burned = voided.burned!;
+    expect(burned.start).toBe(dealt.result!.start + dealt.result!.cardsUsed);
+    expect(burned.cards.length).toBeGreaterThanOrEqual(4);
+    expect(burned.cards.length).toBeLessThanOrEqual(6);
+    expect(await stack.core.getRound(op, { roundId: second.roundId })).toEqual(voided);
+
+    // Audited with its reason: ROUND_VOIDED carries the burned cards.
+    const event = await voidedEvent(shoeId, second.roundId);
+    expect(event.reason).toBe('EXTRA_CARDS');
+    expect(event.note).toBe('two extra cards drawn after coup 1');
+    expect(event.burned.start).toBe(burned.start);
+    expect(event.burned.cards).toHaveLength(burned.cards.length);
+    expect(event.refunded).toBe(5_000);
+
+    const third = await stack.core.openRound(op, { tableId });
+    await bet(third.roundId, q, 'BANKER', 1_000);
+    const after = await stack.core.resolveRound(op, { roundId: third.roundId });
+    expect(after.result!.start).toBe(burned.start + burned.cards.length);
+
+    // Money: the voided round moved nothing but its refunds.
+    for (const playerId of [p, q]) {
+      const ledger = await wholeLedger(stack.core, op, playerId);
+      const ofRound = ledger.filter((e) => e.roundId === second.roundId);
+      expect(ofRound.map((e) => e.kind)).toEqual(['BET', 'REFUND']);
+      expect(ofRound.reduce((s, e) => s + e.amount, 0)).toBe(0);
+    }
+
+    // The revealed seed deals exactly that: a coup, a burn of the next coup's cards, a coup.
+    const runner = await revealed(shoeId);
+    const one = runner.next()!;
+    expect([one.start, one.result.winner]).toEqual([dealt.result!.start, dealt.result!.winner]);
+    const burn = runner.burnNext()!;
+    expect(burn.start).toBe(burned.start);
+    expect(burn.cards.length).toBe(burned.cards.length);
+    const stored = (await stack.store.get('round', { roundId: second.roundId }))!.burned!;
+    expect(stored.cards).toEqual(burn.cards);
+    const two = runner.next()!;
+    expect([two.index, two.start, two.result.winner]).toEqual([1, after.result!.start, after.result!.winner]);
+  });
+
+  it("records the shoe's own burn when the first coup of a shoe is burned", async () => {
+    const { tableId, shoeId } = await table('Burn first');
+    const round = await stack.core.openRound(op, { tableId });
+    const voided = await stack.core.voidRound(op, {
+      roundId: round.roundId,
+      reason: 'EXPOSED_CARD',
+      burnCards: true,
+    });
+    const shoe = await stack.core.getShoe(op, { shoeId });
+    expect(shoe.burn).not.toBeNull();
+    expect(voided.burned!.start).toBe(1 + shoe.burn!.burned);
+    expect((await voidedEvent(shoeId, round.roundId)).burn).toEqual(
+      (await stack.store.get('shoe', { shoeId }))!.burn,
+    );
+    const next = await stack.core.openRound(op, { tableId });
+    const dealt = await stack.core.resolveRound(op, { roundId: next.roundId });
+    expect(dealt.result!.start).toBe(voided.burned!.start + voided.burned!.cards.length);
+    expect(
+      await stack.store.listAudit(shoeId).then((a) => a.filter((e) => e.type === 'COUP_DEALT')),
+    ).toHaveLength(1);
+  });
+
+  it('ends the shoe when the burned cards bring out the cut card', async () => {
+    const { tableId, shoeId } = await table('Burn to the cut card');
+    const burns = [];
+    for (;;) {
+      const round = await stack.core.openRound(op, { tableId });
+      const voided = await stack.core.voidRound(op, {
+        roundId: round.roundId,
+        reason: 'EXPOSED_CARD',
+        burnCards: true,
+      });
+      burns.push(voided.burned!);
+      if (voided.lastCoup) break;
+      expect(burns.length).toBeLessThan(12);
+    }
+    expect(burns.at(-1)!.cutCardOut).toBe(true);
+    expect((await stack.core.getShoe(op, { shoeId })).phase).toBe('ENDED');
+    expect(await codeOf(stack.core.openRound(op, { tableId }))).toBe('SHOE_ENDED');
+
+    const runner = await revealed(shoeId);
+    const replayed = [];
+    for (let b = runner.burnNext(); b; b = runner.burnNext()) replayed.push(b);
+    expect(replayed.map((b) => [b.start, b.cards.length, b.cutCardOut])).toEqual(
+      burns.map((b) => [b.start, b.cards.length, b.cutCardOut]),
+    );
+  });
+
+  it('burns only for a dealer error, and refuses before writing anything', async () => {
+    const { tableId } = await table('Burn refused');
+    const round = await stack.core.openRound(op, { tableId });
+    for (const reason of ['MISDEAL', 'OPERATOR_ERROR', 'TECHNICAL_FAULT'] as const) {
+      expect(
+        await codeOf(stack.core.voidRound(op, { roundId: round.roundId, reason, burnCards: true })),
+      ).toBe('VOID_REASON_INVALID');
+    }
+    expect((await stack.core.getRound(op, { roundId: round.roundId })).status).toBe('OPEN');
+    // Without burnCards a void leaves the cards in the shoe (as before).
+    const voided = await stack.core.voidRound(op, { roundId: round.roundId, reason: 'EXPOSED_CARD' });
+    expect(voided.burned).toBeNull();
+    const next = await stack.core.openRound(op, { tableId });
+    const dealt = await stack.core.resolveRound(op, { roundId: next.roundId });
+    const shoe = await stack.core.getShoe(op, { shoeId: dealt.shoeId });
+    expect(dealt.result!.start).toBe(1 + shoe.burn!.burned);
+  });
+});
