@@ -1,5 +1,7 @@
 import { ENDPOINTS } from '@pyb/contracts';
 import { voidRound } from '@pyb/core/use-cases';
+import { beaconOf } from '../src/beacon';
+import { closeDeadlinesOf } from '../src/close-deadlines';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
@@ -9,9 +11,16 @@ export const handler = httpHandler(
   'void-round',
   ENDPOINTS['void-round'],
   // Signs the round head after ROUND_VOIDED (the receipt in the answer), or hands refunds to the queue.
+  // A void with burnCards burns the coup's cards: the shoe order (the unsealed seed, and the beacon
+  // round for a shoe's first coup), and the close deadline when the burn ends the shoe.
   ({ context, actor, params, body }) =>
-    voidRound(useCases(context, keysOf(context), { queue: queueOf(context) }), actor, {
-      ...params,
-      ...body,
-    }),
+    voidRound(
+      useCases(context, keysOf(context), {
+        queue: queueOf(context),
+        beacon: beaconOf(context),
+        closeDeadlines: closeDeadlinesOf(context),
+      }),
+      actor,
+      { ...params, ...body },
+    ),
 );

@@ -565,8 +565,8 @@ describe.each([
     }
   });
 
-  it('only resolve-round and close-shoe can decrypt seeds; place-bet has no KMS access at all', () => {
-    expect(synthesis().holders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round']);
+  it('only resolve-round, void-round (a dealer-error void burns the coup cards) and close-shoe can decrypt seeds; place-bet has no KMS access at all', () => {
+    expect(synthesis().holders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round', 'void-round']);
     const placeBet = Object.values(synthesis().permissionsOf('place-bet').byResource).flat();
     expect(placeBet.filter((a) => a.startsWith('kms:'))).toEqual([]);
   });
