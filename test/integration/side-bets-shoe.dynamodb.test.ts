@@ -175,8 +175,17 @@ describe('the three shoes together', () => {
   it('saw the frequent side bets win (the rare ones may not: Dragon 7 wins 2.25% of coups)', () => {
     expect(wins).toHaveLength(MODES.length);
     // Each wins in more than 14% of coups: with some 75 coups, not winning would take a 1-in-100,000 shoe.
-    for (const type of ['EITHER_PAIR', 'DRAGON_BONUS_PLAYER', 'DRAGON_BONUS_BANKER', 'BIG', 'SMALL'] as const) {
-      expect(sum(wins, (w) => w.get(type) ?? 0), type).toBeGreaterThan(0);
+    for (const type of [
+      'EITHER_PAIR',
+      'DRAGON_BONUS_PLAYER',
+      'DRAGON_BONUS_BANKER',
+      'BIG',
+      'SMALL',
+    ] as const) {
+      expect(
+        sum(wins, (w) => w.get(type) ?? 0),
+        type,
+      ).toBeGreaterThan(0);
     }
   });
 });
