@@ -231,9 +231,12 @@ export class PuntoYBancaStack extends Stack {
     });
     for (const alarm of observability.alarms) alarm.addAlarmAction(alarmAction);
 
-    // The function that deals ends shoes, so it schedules their close deadline.
-    const resolve = this.functions['resolve-round'];
-    if (resolve) deadlines.allowScheduling(resolve.role);
+    // The functions that claim cards end shoes (a deal, or a dealer-error void that burns the coup's
+    // cards), so they schedule their close deadline.
+    for (const handler of ['resolve-round', 'void-round']) {
+      const fn = this.functions[handler];
+      if (fn) deadlines.allowScheduling(fn.role);
+    }
     // The key policies themselves allow Decrypt and Sign only to the functions that need them.
     // (The settle-batch worker signs too: the batch that finishes a round signs its head.)
     const rolesWith = (op: 'Decrypt' | 'Sign') =>

@@ -948,8 +948,8 @@ describe('least privilege the key policies enforce (key-policies.ts)', () => {
   const DECRYPTERS = ROUTES.filter((r) => r.kms.includes('Decrypt')).map((r) => r.handler);
   const SIGNERS = FUNCTIONS.filter((r) => r.kms.includes('Sign')).map((r) => r.handler);
 
-  it('the seal key denies Decrypt to every principal but the resolve and close-shoe roles, and ReEncryptFrom to all', () => {
-    expect(DECRYPTERS.sort()).toEqual(['close-shoe', 'resolve-round']);
+  it('the seal key denies Decrypt to every principal but the resolve, void (a burn) and close-shoe roles, and ReEncryptFrom to all', () => {
+    expect(DECRYPTERS.sort()).toEqual(['close-shoe', 'resolve-round', 'void-round']);
     const denies = keyPolicy(sealKey()).filter((s) => s.Effect === 'Deny');
     const decrypt = denies.find((s) => s.Action === 'kms:Decrypt')!;
     expect(decrypt).toMatchObject({ Principal: { AWS: '*' }, Resource: '*' });
@@ -1062,12 +1062,12 @@ describe('shoe close deadlines (shoe-deadlines.ts)', () => {
     expect(env.CODE_VERSION).toMatch(/^git:[0-9a-f]{40}(\+dirty)?$|^unknown$/);
   });
 
-  it('only resolve-round may create a deadline schedule, confined to the group, and pass the invoke role to the scheduler only', () => {
+  it('only resolve-round and void-round (a burn can end the shoe) may create a deadline schedule, confined to the group, and pass the invoke role to the scheduler only', () => {
     const holders = ROUTES.filter((r) =>
       policyOf(r.handler).some((s) => s.Sid === 'ScheduleCloseDeadline'),
     ).map((r) => r.handler);
-    expect(holders).toEqual(['resolve-round']);
-    const statements = policyOf('resolve-round');
+    expect(holders).toEqual(['resolve-round', 'void-round']);
+    const statements = policyOf('void-round');
     expect(statements.find((s) => s.Sid === 'ScheduleCloseDeadline')!.Action).toBe(
       'scheduler:CreateSchedule',
     );

@@ -5,11 +5,10 @@
  * every stake refunded, the cards claimed from the shoe (the next coup starts after them, a burn can
  * end the shoe), the burn audited with its reason — and the revealed seed deals exactly that.
  */
-import { ShoeRunner, tablePreset } from '@pyb/engine';
-import { dealShoe, hexToBytes } from '@pyb/fairness';
+import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { codeOf, wholeLedger } from '../support/game';
+import { codeOf, runnerOfClosedShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -40,17 +39,10 @@ async function table(name: string) {
   return { tableId: t.tableId, shoeId: shoe.shoeId };
 }
 
-/** The shoe as its revealed seed deals it (independent of anything the rounds recorded). */
+/** The shoe as its revealed seeds deal it (independent of anything the rounds recorded). */
 async function revealed(shoeId: string) {
-  const shoe = await stack.core.closeShoe(admin(), { shoeId });
-  const deck = dealShoe({
-    serverSeed: hexToBytes(shoe.serverSeed!),
-    clientSeed: shoe.clientSeed!,
-    shoeId,
-    decks: 1,
-    cutCard: ONE_DECK.cutCard,
-  });
-  return new ShoeRunner(tablePreset('custom', { ...ONE_DECK, name: 'x' }), deck.order, deck.cutIndex);
+  const shoe = await stack.core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
+  return runnerOfClosedShoe(shoe, tablePreset('custom', { ...ONE_DECK, name: 'x' }));
 }
 
 const voidedEvent = async (shoeId: string, roundId: string) => {
@@ -103,7 +95,7 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     expect(event.note).toBe('two extra cards drawn after coup 1');
     expect(event.burned.start).toBe(burned.start);
     expect(event.burned.cards).toHaveLength(burned.cards.length);
-    expect(event.refunded).toBe(5_000);
+    expect(event.positions).toBe(2);
 
     const third = await stack.core.openRound(op, { tableId });
     await bet(third.roundId, q, 'BANKER', 1_000);

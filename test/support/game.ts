@@ -110,6 +110,13 @@ export async function playShoe(o: PlayOptions): Promise<PlayedRound[]> {
  * shoe published (the contributions' digest and the beacon round), independent of anything else stored.
  */
 export function coupsOfClosedShoe(shoe: ShoeView, config: TableConfig): CoupResult[] {
+  return runnerOfClosedShoe(shoe, config)
+    .all()
+    .map((c) => c.result);
+}
+
+/** The shoe as the revealed seeds deal it, to walk coup by coup (or burn by burn). */
+export function runnerOfClosedShoe(shoe: ShoeView, config: TableConfig): ShoeRunner {
   if (!shoe.serverSeed || !shoe.beacon || !shoe.contributions.digest)
     throw new Error('the shoe is not closed');
   const entropy = shoeEntropy({
@@ -125,7 +132,7 @@ export function coupsOfClosedShoe(shoe: ShoeView, config: TableConfig): CoupResu
     decks: config.decks,
     cutCard: config.cutCard,
   });
-  return new ShoeRunner(config, deck.order, deck.cutIndex).all().map((c) => c.result);
+  return new ShoeRunner(config, deck.order, deck.cutIndex);
 }
 
 export interface Expected {

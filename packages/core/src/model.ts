@@ -10,7 +10,15 @@ import type {
   ShoeStatus,
   VoidReason,
 } from '@pyb/contracts';
-import type { BetType, Burn, Card, CoupResult, PositionSettlement, ShoeState, TableConfig } from '@pyb/engine';
+import type {
+  BetType,
+  Burn,
+  Card,
+  CoupResult,
+  PositionSettlement,
+  ShoeState,
+  TableConfig,
+} from '@pyb/engine';
 import type {
   BeaconRound,
   KeyCertificate,

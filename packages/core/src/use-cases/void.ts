@@ -23,12 +23,14 @@ import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { roundView } from '../views';
+import { scheduleCloseDeadline } from './close-deadline';
 import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
 import { planPositionMovement } from './position-movement';
 import { closeGates } from './resolve';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
+import { shoeWithOrder } from './shoe-order';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -107,7 +109,8 @@ async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): P
  * card (engine `burnCoup`).
  */
 async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBurn; shoe: WriteOp }> {
-  const shoe = (await ctx.store.get('shoe', { shoeId: round.shoeId }))!;
+  // As a deal: the shoe's first use of its cards waits for the beacon round that fixes the order.
+  const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
   const deck = await ctx.decks.order(shoe);
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
@@ -115,6 +118,7 @@ async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBur
   const burned = burnCoup(shoe.config, deck.order, deck.cutIndex, state);
   const first = shoe.state === undefined;
   const at = ctx.now();
+  if (burned.last) await scheduleCloseDeadline(ctx, shoe, at);
   return {
     burned: {
       start: burned.start,
