@@ -5,9 +5,11 @@
  * every stake refunded, the cards claimed from the shoe (the next coup starts after them, a burn can
  * end the shoe), the burn audited with its reason — and the revealed seed deals exactly that.
  */
+import type { RoundReplay } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
+import { shoeProof, verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { admin, operator, regulator } from '../support/actors';
 import { codeOf, runnerOfClosedShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -43,6 +45,45 @@ async function table(name: string) {
 async function revealed(shoeId: string) {
   const shoe = await stack.core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
   return runnerOfClosedShoe(shoe, tablePreset('custom', { ...ONE_DECK, name: 'x' }));
+}
+
+const failed = (replay: RoundReplay) =>
+  Object.entries(replay.verification)
+    .filter(([, c]) => typeof c === 'object' && c !== null && 'status' in c && c.status === 'FAILED')
+    .map(([name]) => name);
+
+/**
+ * Every round of the closed shoe replays as VERIFIED, the chain checks out with every coup recomputed,
+ * and the audit bundle and the public proof verify offline; a burned card edited in the bundle fails.
+ */
+async function expectVerified(shoeId: string, roundIds: readonly string[]) {
+  const inspector = regulator('op-1');
+  for (const roundId of roundIds) {
+    const replay = await stack.core.replayRound(inspector, { roundId });
+    expect(failed(replay), roundId).toEqual([]);
+    expect(replay.verification.status, roundId).toBe('VERIFIED');
+  }
+  const report = await stack.core.checkShoeChain(inspector, { shoeId });
+  expect([report.ok, report.coupsVerified, report.problems]).toEqual([true, true, []]);
+  const bundle = await stack.core.exportAudit(inspector, { shoeId });
+  const trust = {
+    trustedPublicKey: [(await stack.keys.publicKey()).pem],
+    trustedBeacons: [bundle.statement.beacon.chainHash],
+  };
+  for (const evidence of [bundle, shoeProof(bundle)]) {
+    const verified = verifyShoe(evidence, trust);
+    expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verified.verdict).toBe('verified');
+  }
+  const burnedRound = bundle.rounds.find((r) => r.burned)!;
+  const forged = structuredClone(bundle);
+  const round = forged.rounds.find((r) => r.roundId === burnedRound.roundId)!;
+  round.burned!.cards[0] = round.burned!.cards[0] === 'AS' ? 'AH' : 'AS';
+  const refused = verifyShoe(forged, trust);
+  expect(refused.verdict).toBe('failed');
+  expect(refused.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(
+    expect.arrayContaining([`round.${round.number}.burn`, `audit.round.${round.number}.burned`]),
+  );
 }
 
 const voidedEvent = async (shoeId: string, roundId: string) => {
@@ -121,6 +162,27 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     expect(stored.cards).toEqual(burn.cards);
     const two = runner.next()!;
     expect([two.index, two.start, two.result.winner]).toEqual([1, after.result!.start, after.result!.winner]);
+
+    // Replayed and verified from the revealed seeds: the burn and the rounds around it.
+    await expectVerified(shoeId, [first.roundId, second.roundId, third.roundId]);
+    const replay = await stack.core.replayRound(regulator('op-1'), { roundId: second.roundId });
+    expect(replay.verification.cards.detail).toContain('burned unplayed');
+    // What the voided round would have dealt is what it burned.
+    expect(replay.voided?.coup?.start).toBe(burned.start);
+
+    // A burned card edited in the stored round: replay fails, naming the cards.
+    const key = { pk: `ROUND#${second.roundId}`, sk: 'ROUND' };
+    const item = (await stack.raw.get('game', key))!;
+    const forged = structuredClone(item);
+    forged.burned.cards[0] = (forged.burned.cards[0] + 1) % 52;
+    await stack.raw.put('game', forged);
+    try {
+      const tampered = await stack.core.replayRound(regulator('op-1'), { roundId: second.roundId });
+      expect(tampered.verification.status).toBe('FAILED');
+      expect(failed(tampered)).toEqual(expect.arrayContaining(['auditChain', 'cards']));
+    } finally {
+      await stack.raw.put('game', item);
+    }
   });
 
   it("records the shoe's own burn when the first coup of a shoe is burned", async () => {
@@ -164,6 +226,10 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     expect(await codeOf(stack.core.openRound(op, { tableId }))).toBe('SHOE_ENDED');
 
     const runner = await revealed(shoeId);
+    await expectVerified(
+      shoeId,
+      (await stack.store.listRounds(shoeId)).map((r) => r.roundId),
+    );
     const replayed = [];
     for (let b = runner.burnNext(); b; b = runner.burnNext()) replayed.push(b);
     expect(replayed.map((b) => [b.start, b.cards.length, b.cutCardOut])).toEqual(

@@ -160,6 +160,19 @@ export const RecordedCoupSchema = z
   })
   .strict();
 
+/**
+ * The cards of a coup voided for a dealer error and burned unplayed (seed 004; engine `burnCoup`): as
+ * many as the tableau would have dealt from `start`. Absent on a void that left its cards in the shoe.
+ */
+export const RecordedBurnSchema = z
+  .object({
+    /** Position of its first card in the shoe order. */
+    start: z.number().int().min(0),
+    /** The cards burned, in shoe order. */
+    cards: z.array(card).min(4).max(6),
+  })
+  .strict();
+
 const BetSettlementSchema = z
   .object({
     type: betType,
@@ -210,6 +223,8 @@ export const RecordedRoundSchema = z
     voidReason: z.string().optional(),
     /** The coup dealt for this round; null for a voided round. */
     coup: RecordedCoupSchema.nullable(),
+    /** A voided round whose cards a dealer error exposed: the cards burned. */
+    burned: RecordedBurnSchema.optional(),
     positions: z.array(RecordedPositionSchema),
   })
   .strict();
@@ -231,6 +246,7 @@ export const ProofRoundSchema = z
     status: z.enum(['SETTLED', 'VOIDED']),
     voidReason: z.string().optional(),
     coup: RecordedCoupSchema.nullable(),
+    burned: RecordedBurnSchema.optional(),
   })
   .strict();
 
@@ -309,6 +325,7 @@ export type ProofRound = z.infer<typeof ProofRoundSchema>;
 export type VoidReport = z.infer<typeof VoidReportSchema>;
 export type RecordedRound = z.infer<typeof RecordedRoundSchema>;
 export type RecordedCoup = z.infer<typeof RecordedCoupSchema>;
+export type RecordedBurn = z.infer<typeof RecordedBurnSchema>;
 export type RecordedPosition = z.infer<typeof RecordedPositionSchema>;
 
 /*
@@ -346,6 +363,12 @@ export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
   digest(positions.map(refundRecord));
 
 /** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
+/** A burned coup as a bundle or proof records it (cards in notation). */
+export const recordedBurn = (burn: { start: number; cards: readonly number[] }): RecordedBurn => ({
+  start: burn.start,
+  cards: burn.cards.map(showCard),
+});
+
 export const recordedCoup = (coup: { index: number; start: number; result: CoupResult }): RecordedCoup => ({
   index: coup.index,
   start: coup.start,

@@ -23,6 +23,7 @@ export function shoeProof(bundle: ShoeBundle): ShoeProof {
       status: r.status,
       ...(r.voidReason !== undefined && { voidReason: r.voidReason }),
       coup: r.coup,
+      ...(r.burned !== undefined && { burned: r.burned }),
     })),
     heads: bundle.heads,
     audit: bundle.audit,

@@ -238,7 +238,10 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
             : `the payouts in the bundle (digest ${settled}) are not the ones committed at settlement (${String(dataOf(settledEvent).settlementsDigest)})`,
       );
     }
-  } else if (positions) {
+  } else {
+    checkBurnEvent(report, prefix, round, find('ROUND_VOIDED'));
+  }
+  if (round.status === 'VOIDED' && positions) {
     const voided = find('ROUND_VOIDED');
     const refunds = refundsDigest(positions);
     report.add(
@@ -251,6 +254,28 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
           : `the refunds in the bundle (digest ${refunds}) are not the ones committed (${String(dataOf(voided).refundsDigest)})`,
     );
   }
+}
+
+/** The cards a dealer-error void burned, as ROUND_VOIDED recorded them (none when it burned none). */
+function checkBurnEvent(
+  report: Report,
+  prefix: string,
+  round: RecordedRound | ProofRound,
+  voided: Event | undefined,
+) {
+  const recorded = voided
+    ? (dataOf(voided).burned as { start?: unknown; cards?: unknown } | undefined)
+    : undefined;
+  if (!round.burned && recorded === undefined) return;
+  report.try(`${prefix}.burned`, () => {
+    if (!round.burned)
+      return [false, 'the chain recorded burned cards for a round the evidence shows without them'];
+    if (recorded === undefined) return [false, 'the evidence shows burned cards the chain never recorded'];
+    const cards = parseAll(round.burned.cards);
+    return recorded.start === round.burned.start && canonicalJson(recorded.cards) === canonicalJson(cards)
+      ? [true, `the burned cards were recorded when the round was voided: ${round.burned.cards.join(' ')}`]
+      : [false, `the chain recorded other burned cards than the evidence (${round.burned.cards.join(' ')})`];
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import {
   betList,
+  burnCoup,
   type CoupResult,
   cardsText,
   formatCard,
@@ -15,7 +16,7 @@ import {
   type TableConfig,
   validateBets,
 } from '@pyb/engine';
-import type { ProofRound, RecordedPosition, RecordedRound, VoidReport } from './bundle';
+import type { ProofRound, RecordedBurn, RecordedPosition, RecordedRound, VoidReport } from './bundle';
 import { canonicalJson } from './canonical';
 import type { Shoe } from './shoe';
 import type { Report } from './verify-report';
@@ -40,6 +41,7 @@ export function checkRounds(report: Report, rounds: readonly AnyRound[], table: 
     );
     if (round.status === 'VOIDED') {
       checkVoidedRound(report, prefix, round);
+      if (round.burned) state = checkBurn(report, prefix, round.burned, table, shoe, state);
       return;
     }
     if (state.finished) {
@@ -113,6 +115,54 @@ export function checkRounds(report: Report, rounds: readonly AnyRound[], table: 
     }
     state = next.state;
   });
+}
+
+/**
+ * A dealer-error void that burned its coup's cards (seed 004; engine burnCoup): the recorded cards are
+ * the ones the tableau would have dealt from the shoe's cursor. Returns the shoe's state after them.
+ */
+function checkBurn(
+  report: Report,
+  prefix: string,
+  recorded: RecordedBurn,
+  table: TableConfig,
+  shoe: Shoe,
+  state: ShoeState,
+): ShoeState {
+  if (state.finished) {
+    report.add(`${prefix}.burn`, false, 'cards burned after the cut card ended the shoe');
+    return state;
+  }
+  let burned: ReturnType<typeof burnCoup>;
+  try {
+    burned = burnCoup(table, shoe.order, shoe.cutIndex, state);
+  } catch (error) {
+    report.add(`${prefix}.burn`, false, `cannot burn this coup: ${(error as Error).message}`);
+    return state;
+  }
+  report.try(`${prefix}.burn`, () => {
+    const range = `${burned.start}..${burned.start + burned.cards.length - 1}`;
+    if (recorded.start !== burned.start)
+      return [
+        false,
+        `recorded as burned from card ${recorded.start}, but the coup starts at card ${burned.start}`,
+      ];
+    const at = firstDifference(burned.cards, parseAll(recorded.cards));
+    return at < 0
+      ? [true, `a dealer error voided the coup: cards ${range} burned, ${cardsText(burned.cards)}`]
+      : [
+          false,
+          `the coup at card ${burned.start} burns ${cardsText(burned.cards)} (cards ${range}), recorded ${recorded.cards.join(' ')}`,
+        ];
+  });
+  if (burned.last) {
+    report.add(
+      `${prefix}.shoe-end`,
+      true,
+      `the burned cards ended the shoe (after the cut card: ${table.afterCutCard})`,
+    );
+  }
+  return burned.state;
 }
 
 /** A voided round deals no card; in a bundle each position gets its stake back and nothing else. */

@@ -1,11 +1,13 @@
 /**
  * Voided rounds, seen after the reveal: a void deals no card, so the coup a voided round would have
- * dealt is the shoe's next coup at that point (the one the next dealt round then dealt), and the
+ * dealt is the shoe's next coup at that point (the one the next dealt round then dealt — unless a
+ * dealer error burned its cards, seed 004: then the next round deals after them), and the
  * house's net result had it been played is what its positions would have lost minus what they would
  * have won. The export reports it per round and per shoe; the verifier recomputes it.
  */
 import {
   betList,
+  burnCoup,
   type CoupResult,
   nextCoup,
   type ShoeState,
@@ -38,6 +40,8 @@ export interface VoidableRound {
   number: number;
   status: 'SETTLED' | 'VOIDED';
   voidReason?: string | undefined;
+  /** Voided for a dealer error that burned its cards (they leave the shoe). */
+  burned?: unknown;
   positions: readonly Pick<RecordedPosition, 'bets'>[];
 }
 
@@ -62,6 +66,9 @@ export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly Void
       coup: next ? recordedCoup(next) : null,
       houseNet: net,
     });
+    // A burned coup's cards left the shoe: the next round deals after them (engine burnCoup).
+    if (round.burned !== undefined && !state.finished)
+      state = burnCoup(table, shoe.order, shoe.cutIndex, state).state;
   }
   return report;
 }

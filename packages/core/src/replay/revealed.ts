@@ -5,7 +5,15 @@
  * the whole shoe (burn, cut card, every coup) recomputed with fairness `dealShoe` and the engine's
  * shoe runner. Pure: no key service, nothing unsealed.
  */
-import { type Burn, nextCoup, type ShoeCoup, type ShoeState, startShoe } from '@pyb/engine';
+import {
+  type Burn,
+  burnCoup,
+  nextCoup,
+  type ShoeBurnedCoup,
+  type ShoeCoup,
+  type ShoeState,
+  startShoe,
+} from '@pyb/engine';
 import {
   type BeaconRound,
   type Contribution,
@@ -30,6 +38,8 @@ export interface RevealedShoe {
   burn: Burn;
   /** Every coup the shoe deals, by index. */
   coups: ShoeCoup[];
+  /** The coups burned by a dealer-error void, by round id (where the chain records them). */
+  burns: Map<string, ShoeBurnedCoup>;
 }
 
 export type Reveal =
@@ -83,8 +93,23 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
     decks: shoe.config.decks,
     cutCard: shoe.config.cutCard,
   });
+  // The shoe in the chain's order: a coup for each COUP_DEALT, a burn for each ROUND_VOIDED that burned
+  // its coup's cards (seed 004; the cards themselves are checked against these), then the coups left.
   const coups: ShoeCoup[] = [];
+  const burns = new Map<string, ShoeBurnedCoup>();
   let state: ShoeState = startShoe(dealt.order);
+  for (const { event } of log.events) {
+    if (state.finished || !event) continue;
+    if (event.type === 'COUP_DEALT') {
+      const coup = nextCoup(shoe.config, dealt.order, dealt.cutIndex, state);
+      coups.push(coup);
+      state = coup.state;
+    } else if (event.type === 'ROUND_VOIDED' && event.data.burned !== undefined && event.roundId) {
+      const burned = burnCoup(shoe.config, dealt.order, dealt.cutIndex, state);
+      burns.set(event.roundId, burned);
+      state = burned.state;
+    }
+  }
   while (!state.finished) {
     const coup = nextCoup(shoe.config, dealt.order, dealt.cutIndex, state);
     coups.push(coup);
@@ -109,6 +134,7 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
       cutIndex: dealt.cutIndex,
       burn: dealt.burn,
       coups,
+      burns,
     },
   };
 }

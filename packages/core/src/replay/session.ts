@@ -3,6 +3,7 @@
  * computed once per request however many of its rounds are replayed (game recall pages through a
  * player's rounds, often several of the same shoe).
  */
+import { playCoup } from '@pyb/engine';
 import { houseNet } from '@pyb/fairness';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
@@ -34,7 +35,17 @@ function voidedOutcome(
   const dealtBefore = log.events
     .slice(0, Math.max(0, at))
     .filter((p) => p.event?.type === 'COUP_DEALT').length;
-  const next = reveal.shoe.coups[dealtBefore];
+  // A dealer-error void burned its coup: what it would have dealt is exactly the cards it burned.
+  const burned = reveal.shoe.burns.get(round.roundId);
+  const next = burned
+    ? {
+        index: dealtBefore,
+        start: burned.start,
+        result: playCoup(burned.cards),
+        cutCardOut: burned.cutCardOut,
+        last: burned.last,
+      }
+    : reveal.shoe.coups[dealtBefore];
   if (!next) return { revealed: true, coup: null, houseNet: 0 };
   return {
     revealed: true,

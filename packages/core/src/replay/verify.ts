@@ -262,6 +262,56 @@ export function roundChainProblems({ round, log }: RoundEvidence): ReplayProblem
       voided.seq,
     );
   }
+  if (voided && !sameBurn(voided.data.burned, round.burned)) {
+    p.add(
+      'ROUND_MISMATCH',
+      "the round item's burned cards differ from the ones ROUND_VOIDED recorded (a dealer-error void)",
+      voided.seq,
+    );
+  }
+  return p.list;
+}
+
+/** ROUND_VOIDED's `burned` against the round item's (both absent when the void burned nothing). */
+function sameBurn(recorded: unknown, burned: RoundRecord['burned']): boolean {
+  if (recorded === undefined || burned === undefined) return recorded === burned;
+  const r = recorded as { start?: unknown; cards?: unknown };
+  return r.start === burned.start && same(r.cards, burned.cards);
+}
+
+/** A dealer-error void's burned cards against the ones the re-dealt shoe burns there (once revealed). */
+export function burnProblems({ round, reveal }: RoundEvidence): ReplayProblem[] {
+  const burned = round.burned;
+  const dealt = reveal.status === 'REVEALED' ? reveal.shoe : undefined;
+  if (!burned || !dealt) return [];
+  const p = new Problems();
+  const seq = round.audit.voided ?? null;
+  const expected = dealt.burns.get(round.roundId);
+  if (!expected) {
+    p.add('COUP_POSITION', 'the re-dealt shoe burns no coup for this round (its chain records no burn)', seq);
+    return p.list;
+  }
+  if (expected.start !== burned.start) {
+    p.add(
+      'COUP_POSITION',
+      `after the burn and the coups before it, the burned coup starts at shoe position ${expected.start}; the round records ${burned.start}`,
+      seq,
+    );
+  }
+  if (!same(expected.cards, burned.cards)) {
+    p.add(
+      'CARDS_MISMATCH',
+      `the coup at shoe position ${expected.start} burns ${cardsText(expected.cards)}, the round records ${cardsText(burned.cards)}`,
+      seq,
+    );
+  }
+  if (expected.cutCardOut !== burned.cutCardOut || expected.last !== burned.last) {
+    p.add(
+      'COUP_MISMATCH',
+      `cut card out ${expected.cutCardOut} and last ${expected.last} by the seeds, recorded ${burned.cutCardOut} and ${burned.last}`,
+      seq,
+    );
+  }
   return p.list;
 }
 
@@ -577,6 +627,7 @@ function tableauCheck(e: RoundEvidence): ReplayCheck {
 function cardsCheck(e: RoundEvidence): ReplayCheck {
   const { round, reveal } = e;
   const coup = round.coup;
+  if (!coup && round.burned) return burnedCardsCheck(e, round.burned);
   if (!coup) return notDealt(round);
   const positions = `${coup.start}..${coup.start + coup.result.cardsUsed - 1}`;
   if (reveal.status === 'PENDING') {
@@ -595,6 +646,21 @@ function cardsCheck(e: RoundEvidence): ReplayCheck {
     dealt
       ? `re-dealt from the revealed server seed, the shoe entropy ${dealt.entropy} (contributed seeds and beacon round) and the shoe id: burn ${showCard(dealt.burn.shown)} + ${dealt.burn.burned}, coup #${coup.index + 1} at positions ${positions} deals ${cardsText(Array.from(want))}, as recorded`
       : '',
+  );
+}
+
+/** A dealer-error void: the cards it burned are the ones the re-dealt shoe burns there. */
+function burnedCardsCheck(e: RoundEvidence, burned: NonNullable<RoundRecord['burned']>): ReplayCheck {
+  const positions = `${burned.start}..${burned.start + burned.cards.length - 1}`;
+  if (e.reveal.status === 'PENDING') {
+    return other(
+      'PENDING_REVEAL',
+      `voided for a dealer error (${e.round.voidReason}): the cards burned at shoe positions ${positions} are checked against the shoe re-dealt from the seeds once the shoe is closed`,
+    );
+  }
+  return checked(
+    [...dealProblems(e), ...burnProblems(e)],
+    `voided for a dealer error (${e.round.voidReason}): the coup at shoe positions ${positions} burned unplayed, ${cardsText(burned.cards)}, as the re-dealt shoe burns it`,
   );
 }
 

@@ -92,6 +92,7 @@ export async function revealedVoids(
     number: r.number,
     status: r.status as 'SETTLED' | 'VOIDED',
     voidReason: r.voidReason,
+    ...(r.burned && { burned: r.burned }),
     positions:
       r.status === 'VOIDED'
         ? (await ctx.store.listPositions(r.roundId)).map((p) => recordedPosition(p, true))

@@ -15,6 +15,7 @@ import {
   hexToBytes,
   shoeProof as proofOf,
   type RecordedRound,
+  recordedBurn,
   recordedCoup,
   type ShoeBundle,
   type ShoeProof,
@@ -134,6 +135,7 @@ function recordedRound(round: RoundRecord, positions: PositionRecord[]): Recorde
     ...(round.voidReason !== undefined && { voidReason: round.voidReason }),
     // A stored card that is not one goes out as `?<n>`: the verifier refuses it, naming the field.
     coup: coup ? recordedCoup(coup) : null,
+    ...(round.burned && { burned: recordedBurn(round.burned) }),
     positions: [...positions]
       .sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0))
       .map((p) => recordedPosition(p, voided)),
