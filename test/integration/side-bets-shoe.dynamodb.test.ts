@@ -94,6 +94,7 @@ describe.each(MODES)('a whole shoe with every side bet: $mode', ({ mode, config:
       patterns: PATTERNS,
     });
     const closed = await core.closeShoe(admin(operatorId), { shoeId: shoe.shoeId });
+    expect(closed.status).toBe('CLOSED');
 
     // Independently: the coups the revealed seed deals, and the engine's settlement of the test's bets.
     const coups = coupsOfClosedShoe(closed, config);
@@ -161,7 +162,11 @@ describe.each(MODES)('a whole shoe with every side bet: $mode', ({ mode, config:
     const bundle = await core.exportAudit(inspector, { shoeId: shoe.shoeId });
     const file = join(tmp, `${operatorId}.json`);
     writeFileSync(file, JSON.stringify(bundle));
-    const out = await run('./node_modules/.bin/baccarat', ['verify', file, '--json']).then(
+    // Trusting the key that signed it and the beacon network it names (else the verdict is "untrusted").
+    const key = join(tmp, `${operatorId}.pem`);
+    writeFileSync(key, (await stack.keys.publicKey(bundle.statement.keyId)).pem);
+    const trust = ['--public-key', key, '--trust-beacon', bundle.statement.beacon.chainHash];
+    const out = await run('./node_modules/.bin/baccarat', ['verify', file, '--json', ...trust]).then(
       (r) => ({ code: 0, stdout: r.stdout }),
       (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
     );
