@@ -173,8 +173,8 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     // A burned card edited in the stored round: replay fails, naming the cards.
     const key = { pk: `ROUND#${second.roundId}`, sk: 'ROUND' };
     const item = (await stack.raw.get('game', key))!;
-    const forged = structuredClone(item);
-    forged.burned.cards[0] = (forged.burned.cards[0] + 1) % 52;
+    const forged = structuredClone(item) as typeof item & { burned: { cards: number[] } };
+    forged.burned.cards[0] = (forged.burned.cards[0]! + 1) % 52;
     await stack.raw.put('game', forged);
     try {
       const tampered = await stack.core.replayRound(regulator('op-1'), { roundId: second.roundId });
