@@ -122,7 +122,7 @@ export class ShoeCloseDeadlines extends Construct {
     };
   }
 
-  /** Lets `role` (the function that ends shoes: resolve) create a deadline schedule in the group. */
+  /** Lets `role` (a function that ends shoes: resolve, or void when it burns) create a deadline schedule in the group. */
   allowScheduling(role: iam.Role): void {
     const stack = Stack.of(this);
     acknowledge(

@@ -918,10 +918,13 @@ describe.each([
         'L1',
       ].map((rule) => `AwsSolutions-${rule} ${uploadHandler()}`),
       // The CloudTrail bucket (key-policies.ts), the close-deadline check function, and the one
-      // schedule per shoe resolve may create (shoe-deadlines.ts).
+      // schedule per shoe resolve (a deal) or void (a dealer-error burn) may create (shoe-deadlines.ts).
       'AwsSolutions-S1 KeyGuard',
       'AwsSolutions-L1 CloseDeadlines',
-      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/pyb-dev-close-deadlines/*] ResolveRound',
+      ...['ResolveRound', 'VoidRound'].map(
+        (fn) =>
+          `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/pyb-dev-close-deadlines/*] ${fn}`,
+      ),
     ];
     expect(acknowledged.sort()).toEqual(expected.sort());
   });
