@@ -50,7 +50,7 @@ export const ReduceBetsRequest = z
     bets: z
       .array(BetInput)
       .min(1)
-      .max(5)
+      .max(BET_TYPES.length)
       .meta({ description: 'Amount to take off each bet type (down to 0 withdraws it).' }),
   })
   .meta({ id: 'ReduceBetsRequest' });
@@ -61,7 +61,7 @@ export const CancelBetsRequest = z
     types: z
       .array(BetType)
       .min(1)
-      .max(5)
+      .max(BET_TYPES.length)
       .optional()
       .meta({ description: 'The bet types to withdraw whole; omitted: every bet of the position.' }),
   })
