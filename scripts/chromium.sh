@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser tests (web/test) drive Debian's Chromium with playwright-core, which downloads no browser.
+# The browser tests (test/e2e/web) drive Debian's Chromium with playwright-core, which downloads no browser.
 # Installs the `chromium` package when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary).
 set -euo pipefail
 if [ -n "${CHROMIUM_PATH:-}" ] || [ -x /usr/bin/chromium ]; then exit 0; fi

@@ -34,7 +34,7 @@ export interface E2eStack {
 }
 
 export interface StackOptions {
-  /** A built web app to serve beside the API (the browser tests in web/test). */
+  /** A built web app to serve beside the API (the browser tests in test/e2e/web). */
   siteDir?: string;
 }
 

@@ -8,8 +8,8 @@ import { DESKTOP, PHONE } from './browser';
  * Screenshots go to web/test-results/screenshots (not committed); with UPDATE_SCREENSHOTS=1 they are
  * also copied over docs/images/, the ones the README shows.
  */
-export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
-const DOCS_IMAGES = resolve(import.meta.dirname, '../../../docs/images');
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../../web/test-results/screenshots');
+const DOCS_IMAGES = resolve(import.meta.dirname, '../../../../docs/images');
 
 export interface WatchedPage {
   page: Page;
