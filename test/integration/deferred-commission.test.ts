@@ -128,7 +128,8 @@ describe('deferred commission', () => {
     }
     const played: PlayedRound[] = [{ roundId: first.roundId, voided: false, bets: bets1, view: view1 }];
 
-    // The rest of the shoe; Ana leaves the table after the fourth round, paying what she owes.
+    // The rest of the shoe; Ana leaves the table after the first round that leaves her owing commission
+    // (the shoe depends on the beacon round, which the local beacon's fresh key makes differ per run).
     let collectedOnLeave = -1;
     const rest = await playShoe({
       core,
@@ -144,9 +145,10 @@ describe('deferred commission', () => {
         ['PLAYER'],
         ['TIE', 'PLAYER_PAIR'],
       ],
-      afterRound: async (_round, n) => {
-        if (n !== 3) return;
+      afterRound: async () => {
+        if (collectedOnLeave >= 0) return;
         const before = await core.getWallet(op, { playerId: 'ana' });
+        if (before.commissionOwed === 0) return;
         const left = await core.leaveTable(op, { tableId: table.tableId, playerId: 'ana' });
         collectedOnLeave = left.commissionCollected;
         expect(left.commissionCollected).toBe(before.commissionOwed);
@@ -155,7 +157,7 @@ describe('deferred commission', () => {
       },
     });
     played.push(...rest);
-    expect(collectedOnLeave).toBeGreaterThan(0); // this seed's shoe: Banca won while she played
+    expect(collectedOnLeave).toBeGreaterThan(0); // Banca won at least once while Ana played
 
     const dealt = played.filter((r) => !r.voided).map((r) => r.view.result!);
     expect(dealt.at(-2)!.cutCardOut).toBe(true);
