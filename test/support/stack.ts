@@ -12,6 +12,7 @@ import { LocalKeyService } from '@pyb/keys';
 import { RecordingCloseDeadlines } from '@pyb/scheduler';
 import type { Item, LogicalTable } from '@pyb/store-dynamodb/layout';
 import { MemoryStore } from '@pyb/store-memory';
+import { skippingClock } from './clock';
 
 export type Backend = 'memory' | 'dynamodb';
 
@@ -66,8 +67,15 @@ export async function createTestStack(
         })()
       : await (await import('./dynamodb')).dynamoStack(label);
   const keysDir = mkdtempSync(join(tmpdir(), 'pyb-keys-'));
+  // The core and the beacon share one clock whose waits take no real time (./clock).
+  const clock = skippingClock();
   const keys = new LocalKeyService({ dir: keysDir, env: {} });
-  const beacon = new LocalBeacon({ dir: join(keysDir, 'beacon'), period: TEST_BEACON.period, env: {} });
+  const beacon = new LocalBeacon({
+    dir: join(keysDir, 'beacon'),
+    period: TEST_BEACON.period,
+    clock,
+    env: {},
+  });
   const closeDeadlines = new RecordingCloseDeadlines();
   const coreWith = (overrides: Partial<CoreDeps>) =>
     createCore({
@@ -75,6 +83,7 @@ export async function createTestStack(
       keys,
       beacon,
       beaconMarginSeconds: TEST_BEACON.marginSeconds,
+      clock,
       closeDeadlines,
       codeVersion: 'test',
       ...deps,

@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LocalBeacon } from '@pyb/beacon';
 import { issueApiKey, type Role } from '@pyb/core';
 import type { AppContext } from '@pyb/functions/context';
 import { LocalKeyService } from '@pyb/keys';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
+import { skippingClock } from '../../support/clock';
 
 export interface Keys {
   admin: string;
@@ -55,13 +57,19 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
     BEACON: 'local',
-    LOCAL_BEACON_DIR: join(keysDir, 'beacon'),
-    LOCAL_BEACON_PERIOD: '1',
     BEACON_MARGIN_SECONDS: '1',
     CODE_VERSION: 'e2e',
   });
   const signing = new LocalKeyService({ dir: keysDir, env: {} });
   context.keys = signing;
+  // The API and its beacon share one clock whose waits take no real time (test/support/clock).
+  context.clock = skippingClock();
+  context.beacon = new LocalBeacon({
+    dir: join(keysDir, 'beacon'),
+    period: 1,
+    clock: context.clock,
+    env: {},
+  });
   const server = await startLocalServer({ port: 0, context, siteDir: options.siteDir });
   const issue = async (operatorId: string, role: Role) =>
     (await issueApiKey(context.principals, context.clock, { operatorId, role })).key;

@@ -1,6 +1,11 @@
 /** Time and identifiers, as ports so that tests can fix them. */
 export interface Clock {
   now(): Date;
+  /**
+   * Waits `ms` on this clock (default: a real timer). A test clock may move itself forward instead,
+   * so waiting for a time to come (a beacon round) costs the tests no real time.
+   */
+  sleep?(ms: number): Promise<void>;
 }
 
 export interface Ids {

@@ -13,16 +13,18 @@ import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry'
 import { type Ctx, unavailable } from './context';
 import { recordedContributions, signContributionsHead } from './contributions';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The round, waiting for it in-process as long as the wait budget allows. */
+/** The round, waiting for it in-process (on the context's clock) as long as the wait budget allows. */
 async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
-  const deadline = Date.now() + ctx.beaconWaitMs;
+  const now = () => ctx.clock.now().getTime();
+  const sleep = ctx.clock.sleep?.bind(ctx.clock) ?? timer;
+  const deadline = now() + ctx.beaconWaitMs;
   for (;;) {
     const answer = await ctx.beacon.round(round);
     if (answer.status === 'PUBLISHED') return answer;
     const wait = Math.max(50, answer.retryAfterSeconds * 1000);
-    if (Date.now() + wait > deadline) return answer;
+    if (now() + wait > deadline) return answer;
     await sleep(wait);
   }
 }
