@@ -46,6 +46,7 @@ import {
   strip,
   updateIndexAttributes,
 } from './layout';
+import { ListingStore, type PageRequest } from './listing';
 import type { TableNames } from './tables';
 
 /** Cancellation reasons that mean "try again": a concurrent write or throttling. */
@@ -124,13 +125,14 @@ export interface DynamoStoreOptions {
   cursorKey?: Uint8Array;
 }
 
-export class DynamoStore implements Store {
+export class DynamoStore extends ListingStore implements Store {
   readonly doc: DynamoDBDocumentClient;
   readonly tables: TableNames;
 
   private readonly cursorKey: Uint8Array;
 
   constructor(options: DynamoStoreOptions) {
+    super();
     this.doc =
       options.doc ??
       DynamoDBDocumentClient.from(options.client ?? new DynamoDBClient(options.clientConfig ?? {}), {
@@ -271,7 +273,7 @@ export class DynamoStore implements Store {
     };
   }
 
-  private async queryAll<T>(access: Access): Promise<T[]> {
+  protected async queryAll<T>(access: Access): Promise<T[]> {
     const input = this.queryInput(access);
     const items: T[] = [];
     let start: Item | undefined;
@@ -285,10 +287,7 @@ export class DynamoStore implements Store {
     return items;
   }
 
-  private async queryPage<T>(
-    access: Access,
-    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
-  ): Promise<Page<T>> {
+  protected async queryPage<T>(access: Access, page: PageRequest): Promise<Page<T>> {
     const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access, this.cursorKey);
     const out = await this.doc.send(
       new QueryCommand({
@@ -301,53 +300,6 @@ export class DynamoStore implements Store {
       items: ((out.Items as Item[]) ?? []).map((i) => strip<T>(i)),
       ...(last && { cursor: encodeCursor(last, access, this.cursorKey) }),
     };
-  }
-
-  listPositions(roundId: string) {
-    return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
-  }
-
-  listShoes(tableId: string, page: { limit: number; cursor?: string }) {
-    return this.queryPage<Entities['shoe']>(ACCESS.shoes(tableId), { ...page, order: 'asc' });
-  }
-
-  listRounds(shoeId: string) {
-    return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
-  }
-
-  listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
-    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId), {
-      ...page,
-      order: 'desc',
-    });
-  }
-
-  listLedger(
-    operatorId: string,
-    playerId: string,
-    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
-  ) {
-    return this.queryPage<Entities['ledger']>(ACCESS.ledger(operatorId, playerId), page);
-  }
-
-  listDebts(shoeId: string) {
-    return this.queryAll<Entities['debt']>(ACCESS.debts(shoeId));
-  }
-
-  listAudit(shoeId: string) {
-    return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
-  }
-
-  listSeats(tableId: string, options: ReadOptions = {}) {
-    return this.queryAll<Entities['seat']>(ACCESS.seats(tableId, options.consistent === false));
-  }
-
-  listBatches(roundId: string) {
-    return this.queryAll<Entities['batch']>(ACCESS.batches(roundId));
-  }
-
-  listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
-    return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
   }
 
   async auditHead(shoeId: string) {

@@ -47,6 +47,7 @@ import {
   strip,
   updateIndexAttributes,
 } from '@pyb/store-dynamodb/layout';
+import { ListingStore, type PageRequest } from '@pyb/store-dynamodb/listing';
 
 /** DynamoDB's limits that a use case can run into. */
 export const LIMITS = {
@@ -158,11 +159,12 @@ interface Slot {
 
 type Table = Map<string, Map<string, Item>>;
 
-export class MemoryStore implements Store {
+export class MemoryStore extends ListingStore implements Store {
   private readonly tables = new Map<string, Table>();
   private readonly latency: () => Promise<void>;
 
   constructor(options: MemoryStoreOptions = {}) {
+    super();
     this.latency = options.latency ?? yieldTurn;
   }
 
@@ -358,7 +360,7 @@ export class MemoryStore implements Store {
     return { items: items.map((i) => copy(i)), ...(last && { last }) };
   }
 
-  private async queryAll<T>(access: Access): Promise<T[]> {
+  protected async queryAll<T>(access: Access): Promise<T[]> {
     await this.latency();
     const out: T[] = [];
     let start: Item | undefined;
@@ -370,10 +372,7 @@ export class MemoryStore implements Store {
     return out;
   }
 
-  private async queryPage<T>(
-    access: Access,
-    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
-  ): Promise<Page<T>> {
+  protected async queryPage<T>(access: Access, page: PageRequest): Promise<Page<T>> {
     await this.latency();
     const start = page.cursor === undefined ? undefined : decodeCursor(page.cursor, access);
     if (!Number.isSafeInteger(page.limit) || page.limit < 1)
@@ -383,53 +382,6 @@ export class MemoryStore implements Store {
       items: out.items.map((i) => strip<T>(i)),
       ...(out.last && { cursor: encodeCursor(out.last, access) }),
     };
-  }
-
-  listPositions(roundId: string) {
-    return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
-  }
-
-  listShoes(tableId: string, page: { limit: number; cursor?: string }) {
-    return this.queryPage<Entities['shoe']>(ACCESS.shoes(tableId), { ...page, order: 'asc' });
-  }
-
-  listRounds(shoeId: string) {
-    return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
-  }
-
-  listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
-    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId), {
-      ...page,
-      order: 'desc',
-    });
-  }
-
-  listLedger(
-    operatorId: string,
-    playerId: string,
-    page: { limit: number; cursor?: string; order: 'asc' | 'desc' },
-  ) {
-    return this.queryPage<Entities['ledger']>(ACCESS.ledger(operatorId, playerId), page);
-  }
-
-  listDebts(shoeId: string) {
-    return this.queryAll<Entities['debt']>(ACCESS.debts(shoeId));
-  }
-
-  listAudit(shoeId: string) {
-    return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
-  }
-
-  listSeats(tableId: string, _options?: ReadOptions) {
-    return this.queryAll<Entities['seat']>(ACCESS.seats(tableId));
-  }
-
-  listBatches(roundId: string) {
-    return this.queryAll<Entities['batch']>(ACCESS.batches(roundId));
-  }
-
-  listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
-    return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
   }
 
   async auditHead(shoeId: string) {
