@@ -10,6 +10,7 @@ import { tablePreset } from '@pyb/engine';
 import { shoeProof, verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf, runnerOfClosedShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -22,23 +23,10 @@ afterAll(() => stack?.cleanup());
 const op = operator('op-1');
 const ONE_DECK = { decks: 1, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } };
 
-let funded = 0;
-async function player(amount = 100_000): Promise<string> {
-  const playerId = `de-${++funded}`;
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
-
+const player = (amount?: number) => fundedPlayer(stack.core, op, { prefix: 'de', amount });
 async function table(name: string) {
-  const t = await stack.core.createTable(admin(), { name, variant: 'custom', config: ONE_DECK });
-  const shoe = await stack.core.openShoe(admin(), { tableId: t.tableId });
-  return { tableId: t.tableId, shoeId: shoe.shoeId };
+  const { table, shoe } = await tableWithShoe(stack.core, { name, variant: 'custom', config: ONE_DECK });
+  return { tableId: table.tableId, shoeId: shoe.shoeId };
 }
 
 /** The shoe as its revealed seeds deal it (independent of anything the rounds recorded). */

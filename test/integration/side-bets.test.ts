@@ -17,6 +17,7 @@ import {
 } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -41,28 +42,14 @@ const EZ: CreateTableInput['config'] = {
   cutCard: { minCardsBehind: 78, maxCardsBehind: 90 },
 };
 
-let funded = 0;
-async function player(amount = 100_000): Promise<string> {
-  const playerId = `sb-${++funded}`;
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
+const player = (amount?: number) => fundedPlayer(stack.core, op, { prefix: 'sb', amount });
 
 const byType = (
   bets: readonly { type: string; amount: number; result: unknown; payout: unknown; commission: unknown }[],
 ) => Object.fromEntries(bets.map((b) => [b.type, [b.amount, b.result, b.payout, b.commission]]));
 
-async function openTable(config: CreateTableInput['config'], name = 'Side bets') {
-  const table = await stack.core.createTable(admin(), { name, variant: 'mini', config });
-  const shoe = await stack.core.openShoe(admin(), { tableId: table.tableId });
-  return { table, shoe };
-}
+const openTable = (config: CreateTableInput['config'], name = 'Side bets') =>
+  tableWithShoe(stack.core, { name, variant: 'mini', config });
 
 describe('the configuration of a table with side bets', () => {
   it('stores each side bet with its limit and the pay table in force, and signs it into the shoe', async () => {
