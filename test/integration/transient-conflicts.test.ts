@@ -34,57 +34,24 @@ describe('a collision is retried, not reported', () => {
       'openShoe',
       async () => (shoeId = (await core.openShoe(adm, { tableId: table.tableId })).shoeId),
     ]);
-    steps.push([
-      'credit',
-      () =>
-        core.walletTransaction(op, {
-          playerId: 'p',
-          type: 'CREDIT',
-          amount: 50_000,
-          currency: 'EUR',
-          idempotencyKey: 'f',
-        }),
-    ]);
-    steps.push([
-      'debit',
-      () =>
-        core.walletTransaction(op, {
-          playerId: 'p',
-          type: 'DEBIT',
-          amount: 100,
-          currency: 'EUR',
-          idempotencyKey: 'd',
-        }),
-    ]);
-    steps.push([
-      'openRound',
-      async () => (roundId = (await core.openRound(op, { tableId: table.tableId })).roundId),
-    ]);
-    steps.push([
-      'placeBet',
-      () =>
-        core.placeBet(op, {
-          roundId,
-          playerId: 'p',
-          bets: [{ type: 'BANKER', amount: 1_000 }],
-          idempotencyKey: 'b1',
-        }),
-    ]);
+    const wallet = (type: 'CREDIT' | 'DEBIT', amount: number, idempotencyKey: string) => () =>
+      core.walletTransaction(op, { playerId: 'p', type, amount, currency: 'EUR', idempotencyKey });
+    /** Two steps: a round opened, and p's bet in it. */
+    const roundWithBet = (bet: { type: 'PLAYER' | 'BANKER'; amount: number }, idempotencyKey: string) => {
+      steps.push([
+        'openRound',
+        async () => (roundId = (await core.openRound(op, { tableId: table.tableId })).roundId),
+      ]);
+      steps.push([
+        'placeBet',
+        () => core.placeBet(op, { roundId, playerId: 'p', bets: [bet], idempotencyKey }),
+      ]);
+    };
+    steps.push(['credit', wallet('CREDIT', 50_000, 'f')]);
+    steps.push(['debit', wallet('DEBIT', 100, 'd')]);
+    roundWithBet({ type: 'BANKER', amount: 1_000 }, 'b1');
     steps.push(['resolveRound', () => core.resolveRound(op, { roundId })]);
-    steps.push([
-      'openRound',
-      async () => (roundId = (await core.openRound(op, { tableId: table.tableId })).roundId),
-    ]);
-    steps.push([
-      'placeBet',
-      () =>
-        core.placeBet(op, {
-          roundId,
-          playerId: 'p',
-          bets: [{ type: 'PLAYER', amount: 500 }],
-          idempotencyKey: 'b2',
-        }),
-    ]);
+    roundWithBet({ type: 'PLAYER', amount: 500 }, 'b2');
     steps.push(['voidRound', () => core.voidRound(op, { roundId, reason: 'MISDEAL' })]);
     steps.push(['leaveTable', () => core.leaveTable(op, { tableId: table.tableId, playerId: 'p' })]);
     steps.push(['closeShoe', () => core.closeShoe(adm, { shoeId, reason: 'END_OF_SESSION' })]);
