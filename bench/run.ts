@@ -8,7 +8,6 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   engine: () => import('./engine'),
   bundles: () => import('./bundles'),
   api: () => import('./api'),
-  crowd: () => import('./crowd'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
