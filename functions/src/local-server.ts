@@ -244,7 +244,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       } else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive sockets stay open longer than any client keeps them (undici: 4 s), so a client
+  // never sends on a socket the server is closing (an ECONNRESET under load otherwise).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => resolve());
