@@ -247,4 +247,12 @@ export const ROUTES: readonly Route[] = [
     kms: ['GetPublicKey'],
   },
   { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', roles: [], data: {}, kms: [] },
+  {
+    method: 'GET',
+    path: '/v1/seamless-wallet.openapi.json',
+    handler: 'get-seamless-openapi',
+    roles: [],
+    data: {},
+    kms: [],
+  },
 ];

@@ -50,3 +50,13 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components.schemas.BetInput.additionalProperties).toBe(false);
   });
 });
+
+describe('GET /v1/seamless-wallet.openapi.json', () => {
+  it('serves the seamless wallet protocol: balance, debit, credit, rollback, HMAC-signed', async () => {
+    const answer = await api.get('/v1/seamless-wallet.openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(Object.keys(answer.body.paths).sort()).toEqual(['/balance', '/credit', '/debit', '/rollback']);
+    expect(answer.body.components.securitySchemes.pybHmac).toMatchObject({ type: 'apiKey', in: 'header' });
+  });
+});

@@ -421,6 +421,15 @@ export const ENDPOINTS = {
     response: SigningKey,
     status: 200,
   },
+  'get-seamless-openapi': {
+    tag: 'Meta',
+    description:
+      'The seamless wallet protocol (docs/seamless-wallet.md) as an OpenAPI 3.1 document: the API an operator in seamless mode implements (balance, debit, credit, rollback), built from the schemas the platform checks its answers with.',
+    problems: [],
+    summary: 'The seamless wallet protocol an operator implements, as OpenAPI 3.1',
+    response: z.record(z.string(), z.unknown()),
+    status: 200,
+  },
   'get-openapi': {
     tag: 'Meta',
     description:

@@ -5,6 +5,7 @@ export * from './ids';
 export * from './problems';
 export * from './replay';
 export * from './rounds';
+export * from './seamless-wallet';
 export * from './shoes';
 export * from './tables';
 export * from './vocabulary';
