@@ -24,7 +24,37 @@ import {
   type SeamlessRefusal,
   type SeamlessRequests,
 } from '@pyb/contracts';
+import * as z from 'zod';
 import { nowSeconds, sign, verify } from './signature';
+
+/** A fault rule as the control endpoint takes it (bad input: 400 with the zod message). */
+const FaultRuleInput = z
+  .object({
+    operation: z.enum(SEAMLESS_OPERATIONS).optional(),
+    times: z.int().min(1).max(1000).optional(),
+    fault: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('timeout'), apply: z.boolean() }).strict(),
+      z
+        .object({
+          kind: z.literal('status'),
+          status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
+          apply: z.boolean(),
+        })
+        .strict(),
+      z.object({ kind: z.literal('slow'), delayMs: z.int().min(0).max(60_000) }).strict(),
+      z.object({ kind: z.literal('duplicate') }).strict(),
+      z.object({ kind: z.literal('badSignature') }).strict(),
+      z.object({ kind: z.literal('insufficientFunds') }).strict(),
+    ]),
+  })
+  .strict();
+const FundInput = z
+  .object({
+    playerId: z.string().min(1).max(64),
+    currency: z.string().length(3),
+    amount: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
 
 export type Fault =
   /** No answer within the client's deadline; `apply`: the call is booked first (the answer is lost), else not (the request is lost). */
@@ -397,13 +427,14 @@ export class ReferenceWallet {
         return;
       }
       if (action === 'fund') {
-        this.fund(String(input.playerId), String(input.currency), Number(input.amount));
-        reply(200, { balance: this.balanceOf(String(input.playerId)) });
+        const fund = FundInput.parse(input);
+        this.fund(fund.playerId, fund.currency, fund.amount);
+        reply(200, { balance: this.balanceOf(fund.playerId) });
         return;
       }
       if (action === 'faults') {
         if (input.clear) this.clearFaults();
-        else this.inject(input as unknown as FaultRule);
+        else this.inject(FaultRuleInput.parse(input) as FaultRule);
         reply(200, { faults: this.rules });
         return;
       }
