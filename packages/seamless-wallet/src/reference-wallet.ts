@@ -294,8 +294,9 @@ export class ReferenceWallet {
         answer = apply();
         break;
       case 'insufficientFunds':
+        // A repeat of a txId already answered keeps its first answer (the money may have moved).
         answer =
-          operation === 'debit'
+          operation === 'debit' && !this.transactions.has((request.data as { txId?: string }).txId ?? '')
             ? this.remember(request.data as unknown as { txId: string }, {
                 status: 422,
                 body: { code: 'INSUFFICIENT_FUNDS' },

@@ -64,6 +64,11 @@ describe('seamless client against the reference wallet (real HTTP)', () => {
       code: 'INSUFFICIENT_FUNDS',
     });
     expect(sum()).toBe(before);
+    // The fault never rewrites the answer of a debit already booked: a repeat still gets its OK.
+    const booked = debitOf('bookedthenbroke');
+    const first = await client.debit(booked);
+    wallet.inject({ operation: 'debit', fault: { kind: 'insufficientFunds' } });
+    expect(await client.debit(booked)).toEqual(first);
   });
 
   it('a timeout whose debit was booked is UNKNOWN; its rollback gives the money back (applied: true)', async () => {
