@@ -65,6 +65,14 @@ export const ROUTES: readonly Route[] = [
     kms: [],
   },
   {
+    method: 'GET',
+    path: '/v1/tables/{tableId}/seats',
+    handler: 'get-seats',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
     method: 'POST',
     path: '/v1/tables/{tableId}/shoes',
     handler: 'open-shoe',

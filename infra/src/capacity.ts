@@ -97,6 +97,7 @@ export function routeThrottles(m: CapacityModel): Record<string, RouteThrottle> 
     'get-round': limit(reads),
     'get-wallet': limit(reads),
     'get-scoreboard': limit(up(reads / 4, 100)),
+    'get-seats': limit(up(reads / 4, 100)),
     'wallet-transaction': limit(up(d.positionsPerSecond / 5, 10)),
     'leave-table': limit(up(d.positionsPerSecond / 10, 10)),
   };

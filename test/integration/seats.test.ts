@@ -4,6 +4,7 @@
  * out more than three consecutive coups when someone claims it, a seat freed when its holder leaves.
  */
 import type { PlaceBetInput } from '@pyb/core';
+import { getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { codeOf } from '../support/game';
@@ -124,17 +125,32 @@ describe('seats', () => {
   it('seed 004: a seat is lost after more than three coups without a bet, and only when claimed', async () => {
     const tableId = await table();
     const [ana, ben] = await players(2);
+    // The seat map (GET /v1/tables/{id}/seats) says what a claim would find, with the bet path's rule.
+    const seat1 = async () => (await getSeats(stack, op, { tableId })).seats[0]!;
+    expect(await seat1()).toEqual({
+      seat: 1,
+      playerId: null,
+      lastRound: null,
+      coupsWithoutBet: null,
+      idle: false,
+    });
     await coup(tableId, (r) => bet(r, ana!, { seat: 1 }));
+    expect(await seat1()).toMatchObject({ playerId: ana, lastRound: 1, coupsWithoutBet: 0, idle: false });
     // Three coups without Ana: her seat is still hers.
     for (let i = 0; i < 3; i++) await coup(tableId, (r) => bet(r, ben!));
+    expect(await seat1()).toMatchObject({ playerId: ana, coupsWithoutBet: 3, idle: false });
     await coup(tableId, async (r) => {
+      // Read while this round is open: it counts from this round, as a claim in it does.
+      expect(await seat1()).toMatchObject({ playerId: ana, coupsWithoutBet: 3, idle: false });
       expect(await codeOf(bet(r, ben!, { seat: 1 }))).toBe('SEAT_TAKEN');
       await bet(r, ben!);
     });
+    expect(await seat1()).toMatchObject({ playerId: ana, coupsWithoutBet: 4, idle: true });
     // That was her fourth coup out: now a claim takes the seat.
     await coup(tableId, async (r) => {
       expect((await bet(r, ben!, { seat: 1 })).position.seat).toBe(1);
     });
+    expect(await seat1()).toMatchObject({ playerId: ben, lastRound: 6, coupsWithoutBet: 0, idle: false });
     // Ana comes back: she bets standing (her seat went to Ben).
     await coup(tableId, async (r) => {
       expect((await bet(r, ana!)).position.seat).toBeNull();

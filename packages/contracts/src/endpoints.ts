@@ -37,7 +37,7 @@ import {
   TableShoesParams,
   TableShoesQuery,
 } from './shoes';
-import { CreateTableRequest, Scoreboard, ScoreboardQuery, Table, TableParams } from './tables';
+import { CreateTableRequest, Scoreboard, ScoreboardQuery, SeatMap, Table, TableParams } from './tables';
 import {
   LedgerPage,
   LedgerQuery,
@@ -111,6 +111,16 @@ export const ENDPOINTS = {
     params: TableParams,
     query: ScoreboardQuery,
     response: Scoreboard,
+    status: 200,
+  },
+  'get-seats': {
+    tag: 'Tables',
+    description:
+      "The table's seats and who holds them, read for the round open now (else the next one). A holder without a bet for more than 3 coups is `idle`: his seat goes to the first player who claims it with a bet's `seat` (seed 004). Every other player bets standing.",
+    problems: ['TABLE_NOT_FOUND'],
+    summary: 'The seat map of a table',
+    params: TableParams,
+    response: SeatMap,
     status: 200,
   },
   'open-shoe': {

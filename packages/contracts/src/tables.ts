@@ -300,3 +300,36 @@ export const Scoreboard = z
     panel: ResultsPanel,
   })
   .meta({ id: 'Scoreboard' });
+
+/** A seat of the table and its holder (seed 004: a holder without a bet for more than 3 coups loses it to a claim). */
+export const SeatView = z
+  .object({
+    seat: z.int().min(1).max(14),
+    playerId: z.string().nullable().meta({ description: 'The holder; null: the seat is free.' }),
+    lastRound: z.int().min(0).nullable().meta({
+      description: "The table's round number (over all shoes) of the holder's last bet; null: free.",
+    }),
+    coupsWithoutBet: z.int().min(0).nullable().meta({
+      description:
+        "Rounds the table opened since the holder's last bet, before the round the map is read for; null: free.",
+    }),
+    idle: z.boolean().meta({
+      description:
+        'More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`.',
+    }),
+  })
+  .meta({ id: 'SeatView' });
+
+export const SeatMap = z
+  .object({
+    tableId: z.string(),
+    round: z.int().min(1).meta({
+      description:
+        "The table's round number (over all shoes) the map is read for: the round open now, else the next one.",
+    }),
+    seats: z.array(SeatView).meta({ description: 'Every seat of the table, 1 to `config.seats`.' }),
+  })
+  .meta({
+    id: 'SeatMap',
+    description: 'Who holds which seat; every other player bets standing (unlimited).',
+  });

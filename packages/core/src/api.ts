@@ -84,6 +84,7 @@ export type LedgerEntryView = z.output<typeof C.LedgerEntry>;
 export type LedgerPageView = z.output<typeof C.LedgerPage>;
 export type LeaveTableResult = z.output<typeof C.LeaveTableResponse>;
 export type ScoreboardView = z.output<typeof C.Scoreboard>;
+export type SeatMapView = z.output<typeof C.SeatMap>;
 
 export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
   /** True when the key had already been used for this same bet (nothing was debited again). */

@@ -28,4 +28,5 @@ export {
   SETTLE_BATCH_SIZE,
 } from './use-cases/context';
 export * from './use-cases/scoreboard';
+export * from './use-cases/seats';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

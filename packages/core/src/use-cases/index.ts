@@ -15,6 +15,7 @@ export { replayRound } from './replay';
 export { resolveRound } from './resolve';
 export { getRound, openRound } from './rounds';
 export { getScoreboard } from './scoreboard';
+export { getSeats } from './seats';
 export { runSettlementBatch } from './settlement-batch';
 export { listShoes } from './shoe-list';
 export { closeShoe, getShoe, openShoe } from './shoes';

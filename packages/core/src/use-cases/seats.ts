@@ -1,0 +1,41 @@
+import type { Actor } from '../actor';
+import type { SeatMapView } from '../api';
+import type { Store } from '../ports/store';
+import { seatIdle } from './bets';
+import { checkId, guard } from './context';
+
+/**
+ * The seat map: every seat of the table with its holder, read for the round open now (else the next
+ * one), so `idle` says exactly what a claim in that round would find (the bet path's own `seatIdle`).
+ */
+export async function getSeats(
+  deps: { store: Store },
+  actor: Actor,
+  input: { tableId: string },
+): Promise<SeatMapView> {
+  checkId('tableId', input.tableId);
+  const table = guard(
+    actor,
+    await deps.store.get('table', { tableId: input.tableId }),
+    'table',
+    input.tableId,
+    'read',
+  );
+  const round = (table.rounds ?? 0) + (table.openRoundId ? 0 : 1);
+  const held = new Map((await deps.store.listSeats(table.tableId)).map((s) => [s.seat, s]));
+  const seats = Array.from({ length: table.config.seats }, (_, i) => {
+    const record = held.get(i + 1);
+    if (!record?.playerId) {
+      return { seat: i + 1, playerId: null, lastRound: null, coupsWithoutBet: null, idle: false };
+    }
+    const lastRound = record.lastRound ?? 0;
+    return {
+      seat: i + 1,
+      playerId: record.playerId,
+      lastRound,
+      coupsWithoutBet: Math.max(0, round - 1 - lastRound),
+      idle: seatIdle(record, round),
+    };
+  });
+  return { tableId: table.tableId, round, seats };
+}
