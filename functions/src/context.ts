@@ -32,6 +32,8 @@ import { coreMetrics } from './metrics';
  *   CODE_VERSION                                     the build named in every shoe statement
  *   BEACON_MARGIN_SECONDS, BEACON_WAIT_MS            the beacon round's margin, how long a first coup waits
  *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
+ *   INLINE_SETTLE_MAX                                positions a resolve settles in its request (default 50;
+ *                                                    more go to the settlement queue: SETTLING)
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
  * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys` (if it
@@ -107,11 +109,13 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
   const margin = number('BEACON_MARGIN_SECONDS');
   const wait = number('BEACON_WAIT_MS');
   const deadline = number('SHOE_CLOSE_DEADLINE_SECONDS');
+  const inline = number('INLINE_SETTLE_MAX');
   return {
     codeVersion: env.CODE_VERSION ?? 'unknown',
     ...(margin !== undefined && { beaconMarginSeconds: margin }),
     ...(wait !== undefined && { beaconWaitMs: wait }),
     ...(deadline !== undefined && { closeDeadlineSeconds: deadline }),
+    ...(inline !== undefined && { inlineSettleMax: inline }),
   };
 }
 

@@ -1,10 +1,10 @@
 /** Money on the pages (web/src/lib/money.ts) and refusals in words (web/src/lib/problems.ts). */
 
-import type { ProblemCode } from '@pyb/contracts';
+import { PROBLEM_CODES, type ProblemCode } from '@pyb/contracts';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/lib/api';
 import { decimalOf, formatMoney, minorDigits } from '../src/lib/money';
-import { describeError } from '../src/lib/problems';
+import { describeError, WORDS } from '../src/lib/problems';
 
 describe('money from minor units', () => {
   it('uses the currency’s own number of decimals, exactly', () => {
@@ -62,5 +62,17 @@ describe('refusals in words', () => {
     const unknown = 'SOMETHING_NEW' as ProblemCode;
     expect(describeError(problem(unknown))).toBe('detail text (SOMETHING_NEW)');
     expect(describeError(new Error('plain'))).toBe('plain');
+  });
+});
+
+describe('the problem registry in words', () => {
+  it('WORDS has a sentence for every code of the registry, and no code the registry lacks', () => {
+    const page = Object.keys(WORDS).filter((code) => code !== 'NETWORK');
+    expect(page.sort()).toEqual([...PROBLEM_CODES].sort());
+    for (const code of PROBLEM_CODES) {
+      const text = describeError(new ApiError(400, code, 'detail of the API'));
+      expect(text, code).toBe(WORDS[code]);
+      expect(text, code).not.toContain(code);
+    }
   });
 });

@@ -26,11 +26,16 @@ describe('verifyWithTrust', () => {
     const result = verifyWithTrust(bundle, trusted, BEACONS);
     expect(result.verdict).toBe('verified');
     expect(result.checks.filter((c) => !c.ok)).toEqual([]);
-    expect(result.checks.at(-1)).toMatchObject({ id: 'trust.keys', ok: true });
+    expect(result.trust).toContain('Signed by the trusted key');
+    expect(result.trust).toContain('from the test');
   });
 
   it('untrusted: consistent, but no key (or beacon) is trusted; failed against another key', () => {
-    expect(verifyWithTrust(bundle, [], BEACONS).verdict).toBe('untrusted');
+    const none = verifyWithTrust(bundle, [], BEACONS);
+    expect(none.verdict).toBe('untrusted');
+    // The library marks what the verdict rests on untrusted: the bundle's own key.
+    expect(none.checks.filter((c) => c.untrusted).map((c) => c.id)).toContain('keys.trusted');
+    expect(none.trust).toContain('No key given to trust');
     expect(verifyWithTrust(bundle, trusted, []).verdict).toBe('untrusted');
     const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
       type: 'spki',
@@ -39,7 +44,8 @@ describe('verifyWithTrust', () => {
     // The library refuses a shoe the reader's key did not sign (a self-signed one, say): keys.trusted.
     const result = verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }], BEACONS);
     expect(result.verdict).toBe('failed');
-    expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['keys.trusted', 'trust.keys']);
+    expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['keys.trusted']);
+    expect(result.trust).toContain('which is not a key you trust (elsewhere)');
     // A pasted "key" that is no key trusts nothing.
     expect(verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }], BEACONS).verdict).toBe(
       'untrusted',

@@ -38,6 +38,8 @@ export interface E2eStack {
 export interface StackOptions {
   /** A built web app to serve beside the API (the browser tests in test/e2e/web). */
   siteDir?: string;
+  /** More settings of the handlers (e.g. INLINE_SETTLE_MAX, to see rounds SETTLING with a few players). */
+  env?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<E2eStack> {
@@ -59,6 +61,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     BEACON: 'local',
     BEACON_MARGIN_SECONDS: '1',
     CODE_VERSION: 'e2e',
+    ...options.env,
   });
   const signing = new LocalKeyService({ dir: keysDir, env: {} });
   context.keys = signing;

@@ -2,14 +2,18 @@
  * The three pages in a real browser (Debian's Chromium driven by playwright-core), on the local stack:
  * DynamoDB Local from the vitest global setup, the local HTTP server started here in-process with the
  * web app built into a temp folder and served beside /v1 under the site's CSP. One shoe is played
- * through the table page, then read in the regulator viewer, exported, and verified (and tampered
- * with) on the verifier page. axe-core checks each page; screenshots are written at 1280 and 360 px.
+ * through the table page (a seat claimed, standing bettors, a reduction and a withdrawal, a side bet,
+ * rounds settled by the settlement queue, "última mano" announced by the API), a second one closed
+ * early with a reason; the first is read in the regulator viewer, exported, and verified (from its
+ * public proof, as a bundle, tampered with, self-signed) on the verifier page. axe-core checks each
+ * page; screenshots are written at 1280 and 360 px.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contributionsDigest, shoeEntropy } from '@pyb/fairness';
+import { demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { buildWeb } from '@pyb/web/build';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -39,17 +43,26 @@ let bundlePath: string | undefined;
 beforeAll(async () => {
   siteDir = mkdtempSync(join(tmpdir(), 'pyb-web-'));
   await buildWeb(siteDir);
-  stack = await startStack({ siteDir });
+  // Rounds of more than 2 positions are settled by the settlement queue (SETTLING), as big rounds are.
+  stack = await startStack({ siteDir, env: { INLINE_SETTLE_MAX: '2' } });
   api = client(stack.url);
   browser = await launchBrowser();
   const { admin, operator } = stack.a;
-  // One deck and a deep cut card: a shoe of a handful of coups.
+  // One deck and a deep cut card: a shoe of a handful of coups; EZ Banca, the Big side bet, and one
+  // more coup after the cut card (announced by the API when its round opens).
   const table = await api.post('/v1/tables', {
     key: admin,
     body: {
       name: 'Browser test table',
       variant: 'custom',
-      config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
+      config: {
+        decks: 1,
+        pairBets: true,
+        cutCard: { minCardsBehind: 14, maxCardsBehind: 20 },
+        bankerMode: 'EZ',
+        afterCutCard: 'ONE_MORE_COUP',
+        sideBets: { BIG: { limit: { min: 100, max: 10_000 } } },
+      },
     },
   });
   expect(table.status).toBe(201);
@@ -64,6 +77,12 @@ beforeAll(async () => {
   const shoe = await api.post(`/v1/tables/${tableId}/shoes`, { key: admin });
   expect(shoe.status).toBe(201);
   shoeId = shoe.body.shoeId;
+  // A player's seed, mixed into the order (the verifier lists it).
+  const seed = await api.post(`/v1/shoes/${shoeId}/contributions`, {
+    key: operator,
+    body: { seed: 'ana: lucky 7' },
+  });
+  expect(seed.status).toBe(201);
 }, 180_000);
 
 afterAll(async () => {
@@ -125,9 +144,23 @@ describe('the table page', () => {
       cookies: '',
     });
 
+    // The table facts: EZ Banca and the Big side bet's pay table.
+    await expect(page.locator('[data-banker-mode="EZ"]').textContent()).resolves.toContain(
+      'a Banca win with a three-card 7 pushes',
+    );
+    await expect(page.locator('[data-side-bet="BIG"]').textContent()).resolves.toContain('Big pays 0.54:1');
+    const settledBy: string[] = [];
+    let announced = false;
     for (let coup = 1; coup <= 20; coup++) {
       await page.click('#open-round');
       await page.waitForSelector('.board .spot');
+      // "Última mano" comes from the API when the round opens (one more coup after the cut card).
+      const lastRound = await api.get(`/v1/tables/${tableId}`, { key: stack.a.operator });
+      const open = await api.get(`/v1/rounds/${lastRound.body.openRoundId}`, { key: stack.a.operator });
+      if (open.body.lastCoup) {
+        announced = true;
+        expect(await page.getAttribute('#last-coup-banner', 'data-last-coup')).toBe('this');
+      }
       if (coup === 1) {
         // Punto and Banca together: refused, in words.
         await bet(page, 'bruno', ['PLAYER', 'BANKER']);
@@ -143,6 +176,8 @@ describe('the table page', () => {
         );
         await board(page, 'carla').locator('.clear').click();
         await page.check('input[name="chip"][data-chip="1"]');
+        // Ana claims seat 2 with her first bet; the others stand.
+        await page.selectOption('#p-ana-seat', '2');
       }
       if (coup === 1) {
         // By keyboard alone: a spot takes a chip on Enter, "Place bets" goes on Space.
@@ -154,7 +189,7 @@ describe('the table page', () => {
       } else {
         await bet(page, 'ana', ['BANKER', 'BANKER']);
       }
-      await bet(page, 'bruno', ['PLAYER', 'PLAYER_PAIR']);
+      await bet(page, 'bruno', ['PLAYER', 'PLAYER_PAIR', 'BIG']);
       await bet(page, 'carla', ['TIE']);
       for (const player of PLAYERS) {
         // The alert region rides along, so a refusal shows in the failure.
@@ -164,10 +199,29 @@ describe('the table page', () => {
         ).toContain('Placed:');
       }
       await expect(board(page, 'ana').locator('.placed').textContent()).resolves.toContain('Banca €10.00');
-      if (coup === 1) await expectAccessible(page);
+      if (coup === 1) {
+        // Ana sits at seat 2, the others stand: on the boards, the count and the seat map.
+        await expect(board(page, 'ana').locator('.seat').textContent()).resolves.toBe('seat 2');
+        await expect(board(page, 'bruno').locator('.seat').textContent()).resolves.toBe('standing');
+        await poll(() => page.getAttribute('#round .seats', 'data-standing')).toBe('2');
+        expect(await page.getAttribute('#round .seats', 'data-seated')).toBe('1');
+        await page.waitForSelector('#seat-map li[data-seat="2"][data-holder="ana"]');
+        // Ana takes one chip off her Banca bet; Carla withdraws her Empate bet: the money comes back.
+        const carlaBefore = (await api.get('/v1/wallets/carla', { key: stack.a.operator })).body.balance;
+        await board(page, 'ana').locator('.reduce[data-type="BANKER"]').click();
+        await poll(() => board(page, 'ana').locator('.placed').textContent()).toContain('Banca €5.00');
+        await board(page, 'carla').locator('.withdraw[data-type="TIE"]').click();
+        await poll(() => board(page, 'carla').locator('.placed').textContent()).toContain(
+          'No bet placed yet.',
+        );
+        const carlaAfter = (await api.get('/v1/wallets/carla', { key: stack.a.operator })).body.balance;
+        expect(carlaAfter - carlaBefore).toBe(500);
+        await expectAccessible(page);
+      }
 
       await page.click('#resolve');
       await page.waitForSelector(`#coup-area[data-coup="${coup}"] .coup[data-dealt="done"]`);
+      settledBy.push((await page.getAttribute('#coup-area', 'data-resolved')) ?? '');
       const round = await page.evaluate(() => document.querySelector('#payouts')?.textContent ?? '');
       expect(round).toContain(`Payouts of coup ${coup}`);
       // Each card of the coup came with the rule that drew it.
@@ -179,11 +233,34 @@ describe('the table page', () => {
       await poll(() => page.locator('#scoreboard [data-road="bead-plate"] g.bead').count()).toBe(coup);
       const last = await page.getAttribute('#last-coup-banner', 'data-last-coup');
       const scoreboard = await api.get(`/v1/tables/${tableId}/scoreboard`, { key: stack.a.operator });
-      dealt.push(scoreboard.body.coups.at(-1).roundId);
+      const roundId = scoreboard.body.coups.at(-1).roundId;
+      dealt.push(roundId);
       expect(scoreboard.body.panel.coups).toBe(coup);
+      // Payouts are drawn from the settled round: the page's are the API's, the side bet's included.
+      const settled = await api.get(`/v1/rounds/${roundId}`, { key: stack.a.operator });
+      expect(settled.body.status).toBe('SETTLED');
+      for (const position of settled.body.positions) {
+        expect(
+          await page.getAttribute(
+            `#payouts tr[data-player="${position.playerId}"] [data-payout]`,
+            'data-payout',
+          ),
+        ).toBe(String(position.payout));
+      }
+      const big = settled.body.positions
+        .find((p: { playerId: string }) => p.playerId === 'bruno')
+        .bets.find((b: { type: string }) => b.type === 'BIG');
+      expect(['WIN', 'LOSE']).toContain(big.result);
+      await expect(page.locator('#payouts tr[data-player="bruno"]').textContent()).resolves.toContain(
+        `Big €5.00 ${big.result === 'WIN' ? 'won' : 'lost'}`,
+      );
+      expect(await page.getAttribute('#coup-area .side-bets', 'data-side-bets')).toBe(`BIG:${big.result}`);
       if (last === 'done') break;
       expect(coup).toBeLessThan(20);
     }
+    // Three positions, more than INLINE_SETTLE_MAX: each round was SETTLING, and drawn once SETTLED.
+    expect(settledBy.every((s) => s === 'SETTLING')).toBe(true);
+    expect(announced).toBe(true);
     expect(dealt.length).toBeGreaterThanOrEqual(2);
     await expect(page.locator('#last-coup-banner').textContent()).resolves.toContain('Última mano');
     expect(await page.isDisabled('#open-round')).toBe(true);
@@ -211,6 +288,18 @@ describe('the table page', () => {
     await page.waitForSelector(`#shoe a[href="/verify?shoe=${shoeId}"]`);
     const closed = await api.get(`/v1/shoes/${shoeId}`, { key: stack.a.operator });
     expect(closed.body.status).toBe('CLOSED');
+
+    // A second shoe closed before its cut card: it needs a reason, said in words, then recorded.
+    await page.click('#open-shoe');
+    await page.waitForSelector('#close-reason');
+    const second = (await api.get(`/v1/tables/${tableId}`, { key: stack.a.operator })).body.currentShoeId;
+    await page.click('#close-shoe');
+    await poll(() => page.textContent('#message')).toContain('closing this shoe early needs a reason');
+    await page.selectOption('#close-reason', 'END_OF_SESSION');
+    await page.click('#close-shoe');
+    await page.waitForSelector(`#shoe a[href="/verify?shoe=${second}"]`);
+    const early = await api.get(`/v1/shoes/${second}`, { key: stack.a.operator });
+    expect([early.body.status, early.body.closeReason]).toEqual(['CLOSED', 'END_OF_SESSION']);
     expect(problems).toEqual([]);
   });
 });
@@ -299,21 +388,25 @@ describe('the verifier page', () => {
     return page.getAttribute('#verdict', 'data-verdict');
   };
 
-  it('asks for the public proof, and verifies a dropped bundle, a tampered one, an untrusted key, and seeds', async () => {
+  it('verifies the public proof by id, a dropped bundle, a tampered one, another key, a self-signed one, and seeds', async () => {
     expect(bundlePath).toBeDefined();
     context = await browser.context();
     const { page, problems } = await openPage(context, `${stack.url}/verify?shoe=${shoeId}`);
-    // The proof endpoint (#10) is asked first; until it exists the page says so and takes the bundle.
-    await page.waitForSelector('#proof-status[data-proof]:not([data-proof="loading"])');
-    const proof = await page.getAttribute('#proof-status', 'data-proof');
-    if (proof === 'unavailable') {
-      await expect(page.textContent('#proof-status')).resolves.toContain(
-        'does not publish public shoe proofs yet',
-      );
-    } else {
-      expect(proof).toBe('fetched');
-      expect(await verdictOf(page)).toBe('verified');
-    }
+    // The public proof of the closed shoe, fetched by id (no key) and verified under the key and the
+    // beacon network this site publishes; the beacon round, the player's seed and the signed heads listed.
+    await page.waitForSelector('#proof-status[data-proof="fetched"]');
+    expect(await verdictOf(page)).toBe('verified');
+    const proof = (await api.get(`/v1/shoes/${shoeId}/proof`)).body;
+    expect(await page.getAttribute('[data-evidence="contributions"]', 'data-players')).toBe('1');
+    await expect(page.locator('table.contributions').textContent()).resolves.toContain('ana: lucky 7');
+    expect(await page.getAttribute('[data-evidence-check="beacon.signature"]', 'title')).toContain(
+      `round ${proof.beacon.round}`,
+    );
+    expect(await page.getAttribute('table.heads', 'data-heads')).toBe(String(proof.heads.length));
+    expect(await page.locator('table.heads tbody tr').count()).toBe(proof.heads.length);
+    expect(proof.heads.length).toBeGreaterThan(dealt.length);
+    expect(await page.locator('[data-check^="heads."][data-ok="true"]').count()).toBe(proof.heads.length);
+    expect(await page.locator('[data-check][data-ok="false"]').count()).toBe(0);
 
     // The bundle as the regulator downloaded it: every check passes, under the key the API publishes.
     const original = readFileSync(bundlePath!, 'utf8');
@@ -355,9 +448,25 @@ describe('the verifier page', () => {
     });
     // The library refuses a shoe the key the reader trusts did not sign (keys.trusted).
     expect(await verdictOf(page)).toBe('failed');
-    await expect(page.locator('[data-check="trust.keys"]').textContent()).resolves.toContain('not trusted');
+    await expect(page.locator('#trust').textContent()).resolves.toContain('not a key you trust');
     await expect(page.locator('[data-check="keys.trusted"]').getAttribute('data-ok')).resolves.toBe('false');
     await page.fill('#trusted-key', '');
+
+    // Self-signed: a consistent shoe signed by a key nobody published here, on a beacon nobody vouched for.
+    const selfSigned = await demoBundle({
+      keys: [testKey('key-self', '2024-06-01T00:00:00.000Z')],
+      beacon: testBeacon(),
+      rounds: 3,
+    });
+    await page.setInputFiles('#bundle-file', {
+      name: 'self-signed.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(selfSigned)),
+    });
+    expect(await verdictOf(page)).toBe('untrusted');
+    expect(await page.locator('[data-check][data-ok="false"]').count()).toBe(0);
+    expect(await page.locator('[data-check="keys.trusted"][data-untrusted="true"]').count()).toBe(1);
+    await expect(page.locator('#trust').textContent()).resolves.toContain('No key given to trust');
 
     // Seeds by hand: recomputed, consistent with the commitment, but unsigned: untrusted; a wrong commitment fails.
     const bundle = JSON.parse(original);

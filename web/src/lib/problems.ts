@@ -2,6 +2,7 @@
  * Refusals in words, from the problem's stable `code` (docs/api.md lists them); the `detail` text of
  * the API may change, the code may not. A code this page does not know yet is shown with its detail.
  */
+import type { ProblemCode } from '@pyb/contracts';
 import { ApiError } from './api';
 import { formatMoney } from './money';
 
@@ -24,7 +25,11 @@ export const BET_NAMES: Record<string, string> = {
 };
 export const betName = (type: string): string => BET_NAMES[type] ?? type.replaceAll('_', ' ').toLowerCase();
 
-const WORDS: Record<string, string> = {
+/**
+ * Every code of the registry (`PROBLEMS` in packages/contracts) in words, plus the page's own `NETWORK`:
+ * typed by the registry, so a new code is a type error here until it has its sentence.
+ */
+export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   NETWORK: 'The API did not answer. Check the connection and try again.',
   MALFORMED_JSON: 'The request was not valid JSON.',
   VALIDATION_FAILED: 'Some input is not valid.',
@@ -79,6 +84,24 @@ const WORDS: Record<string, string> = {
   INSUFFICIENT_FUNDS: 'Not enough money in the wallet for this bet.',
   CURRENCY_MISMATCH: 'The amount is not in the wallet’s currency.',
   AMOUNT_TOO_LARGE: 'The amount is too large.',
+  SEED_INVALID: 'The seed is not valid (1–256 bytes of plain text).',
+  CLOSE_REASON_INVALID: 'That is not a reason a shoe can be closed early for.',
+  CLOSE_REASON_REQUIRED:
+    'The cut card has not come out yet: closing this shoe early needs a reason (pick one next to the button).',
+  AMOUNT_INVALID: 'An amount must be a whole, positive number of cents.',
+  OPERATOR_ID_INVALID: 'That is not a valid operator id.',
+  SHOE_NOT_OPEN: 'The shoe is not open: it takes no more seeds.',
+  CONTRIBUTIONS_CLOSED: 'The shoe’s first round has opened: it takes no more seeds.',
+  CONTRIBUTIONS_FULL: 'The shoe already holds as many seeds as it takes.',
+  AUDIT_CHAIN_BROKEN:
+    'The shoe’s audit chain does not hold: nothing was signed. Call the operator’s support.',
+  SHOE_NEVER_PLAYED: 'The shoe was closed before any round: there is nothing to verify.',
+  BET_BELOW_MIN: 'The bet is below the table minimum.',
+  BET_ABOVE_MAX: 'The bet is above the table maximum.',
+  BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
+  BEACON_INVALID: 'The randomness beacon served a round that does not verify. Try again.',
+  SIGNING_KEY_UNCERTIFIED:
+    'The signing key was rotated without being certified by the previous one: the operator must run the key handover.',
   INTERNAL_ERROR: 'The API failed. It has been logged; try again.',
 };
 
@@ -102,9 +125,7 @@ export function describeError(error: unknown, context: ProblemContext = {}): str
         : undefined;
     return `${betName(betType)}: the bet is ${code === 'BET_BELOW_MIN' ? 'below' : 'above'} the table ${which}${bound ? ` of ${bound}` : ''}.`;
   }
-  if (code === 'BET_BELOW_MIN') return 'The bet is below the table minimum.';
-  if (code === 'BET_ABOVE_MAX') return 'The bet is above the table maximum.';
-  const words = WORDS[code];
+  const words = (WORDS as Record<string, string>)[code];
   if (words && code === 'VALIDATION_FAILED' && problem?.errors?.length) {
     return `${words} ${problem.errors.map((e) => `${e.path || e.in}: ${e.message}`).join('; ')}`;
   }

@@ -10,6 +10,7 @@ import type {
   RoundReplay as RoundReplaySchema,
   Round as RoundSchema,
   Scoreboard as ScoreboardSchema,
+  SeatMap as SeatMapSchema,
   ShoeBundle as ShoeBundleSchema,
   Shoe as ShoeSchema,
   SigningKey as SigningKeySchema,
@@ -26,6 +27,8 @@ export type Position = Round['positions'][number];
 export type Coup = NonNullable<Round['result']>;
 export type CoupStep = Coup['steps'][number];
 export type Scoreboard = z.infer<typeof ScoreboardSchema>;
+export type SeatMap = z.infer<typeof SeatMapSchema>;
+export type SeatView = SeatMap['seats'][number];
 export type ResultsPanel = Scoreboard['panel'];
 export type Wallet = z.infer<typeof WalletSchema>;
 export type PlaceBetResponse = z.infer<typeof PlaceBetResponseSchema>;

@@ -14,9 +14,10 @@ import { betName, type ProblemContext } from '../lib/problems';
 import { renderPanel } from '../lib/roads';
 import { keySlot, remember } from '../lib/session';
 import { checkShoeStatement, verifyLink } from '../lib/shoe-check';
-import type { Position, Round, Scoreboard, Shoe, Table, Wallet } from '../lib/types';
+import type { Position, Round, Scoreboard, SeatMap, Shoe, Table, Wallet } from '../lib/types';
 import { announce, busy, facts, mono, showError } from '../lib/ui';
-import { type PlayerBoard, playerBoard } from './player-board';
+import { type BetChange, type PlayerBoard, playerBoard } from './player-board';
+import { CLOSE_REASONS, paysText, payTables, seatMap } from './table-facts';
 
 const slot = keySlot('table');
 const message = byId('message');
@@ -36,12 +37,12 @@ interface State {
   closedShoeId?: string;
   wallets: Map<string, Wallet>;
   scoreboard?: Scoreboard;
-  /** The cut card came out and the table plays one more coup (ONE_MORE_COUP): the next is the última mano. */
-  nextIsLast: boolean;
+  /** Who holds which seat (GET /v1/tables/{id}/seats), read for the round open now or the next. */
+  seats?: SeatMap;
   chip?: number;
 }
 
-const state: State = { players: [], wallets: new Map(), nextIsLast: false };
+const state: State = { players: [], wallets: new Map() };
 let boards: PlayerBoard[] = [];
 
 const problemContext = (): ProblemContext => ({
@@ -122,14 +123,16 @@ async function refresh(): Promise<void> {
   const table = await get<Table>(`/v1/tables/${seg(tableId)}`, { key });
   state.table = table;
   state.chip ??= chipValues(table)[1] ?? chipValues(table)[0];
-  const [shoe, round, scoreboard] = await Promise.all([
+  const [shoe, round, scoreboard, seats] = await Promise.all([
     table.currentShoeId ? get<Shoe>(`/v1/shoes/${seg(table.currentShoeId)}`, { key }) : undefined,
     table.openRoundId ? get<Round>(`/v1/rounds/${seg(table.openRoundId)}`, { key }) : undefined,
     get<Scoreboard>(`/v1/tables/${seg(tableId)}/scoreboard`, { key }),
+    get<SeatMap>(`/v1/tables/${seg(tableId)}/seats`, { key }),
   ]);
   state.shoe = shoe;
   state.round = round;
   state.scoreboard = scoreboard;
+  state.seats = seats;
   await loadWallets();
   render();
 }
@@ -193,15 +196,21 @@ function renderTableInfo(): void {
   fill(
     byId('table-info'),
     h('h2', { id: 'table-title' }, table.name),
-    facts([
-      ['Table', mono(table.tableId)],
-      ['Game', `${config.name ?? config.variant} punto banco, ${config.decks} decks, ${config.seats} seats`],
+    facts(
       [
-        'Pays',
-        `Banca 1:1 less ${config.commission.rateBps / 100}% commission (${config.commission.mode === 'DEFERRED' ? 'owed, paid on leaving' : 'taken from the win'}), Empate ${config.tiePays}:1${config.pairBets ? ', pairs 11:1' : ''}`,
-      ],
-      ['Limits', limits],
-    ]),
+        ['Table', mono(table.tableId)],
+        [
+          'Game',
+          `${config.name ?? config.variant} punto banco, ${config.decks} decks, ${config.seats} seats`,
+        ],
+        [
+          'Banca mode',
+          h('span', { 'data-banker-mode': config.bankerMode ?? 'COMMISSION' }, paysText(config)),
+        ],
+        ['Limits', limits],
+        config.sideBets && ['Side bets', payTables(config, money)],
+      ].filter((row): row is [string, HTMLElement] => Boolean(row)),
+    ),
   );
 }
 
@@ -222,7 +231,6 @@ function renderShoe(): void {
           async () => {
             await post<Shoe>(`/v1/tables/${seg(table.tableId)}/shoes`, { key: state.key });
             state.lastDealt = undefined;
-            state.nextIsLast = false;
             await refresh();
             announce(status, 'A new shoe is open: its seed is committed and signed.');
           },
@@ -258,7 +266,18 @@ function renderShoe(): void {
     CLOSING: 'closing',
     CLOSED: 'closed',
   };
-  const close = h('button', { type: 'button', id: 'close-shoe' }, 'Close the shoe and reveal its seed');
+  const close = h(
+    'button',
+    { type: 'button', id: 'close-shoe' },
+    shoe.ended ? 'Close the shoe and reveal its seed' : 'Close the shoe early',
+  );
+  // Before the cut card a close needs a reason (recorded and shown to regulators).
+  const reason = h(
+    'select',
+    { id: 'close-reason' },
+    h('option', { value: '' }, '— pick a reason —'),
+    Object.entries(CLOSE_REASONS).map(([value, words]) => h('option', { value }, words)),
+  );
   close.addEventListener(
     'click',
     () =>
@@ -266,7 +285,8 @@ function renderShoe(): void {
         close,
         message,
         async () => {
-          const closed = await post<Shoe>(`/v1/shoes/${seg(shoe.shoeId)}/close`, { key: state.key });
+          const body = !shoe.ended && reason.value ? { reason: reason.value } : {};
+          const closed = await post<Shoe>(`/v1/shoes/${seg(shoe.shoeId)}/close`, { key: state.key, body });
           state.closedShoeId = closed.shoeId;
           await refresh();
           announce(status, `Shoe ${closed.number} is closed; its server seed is revealed.`);
@@ -287,7 +307,19 @@ function renderShoe(): void {
       ['Coups dealt', String(shoe.coups)],
       ['Burn', shoe.burn ? `${shoe.burn.shown} shown, ${shoe.burn.burned} burned` : '—'],
     ]),
-    shoe.ended && h('p', { class: 'actions' }, close, ' (admin key)'),
+    shoe.ended
+      ? h('p', { class: 'actions' }, close, ' (admin key)')
+      : !state.round &&
+          h(
+            'p',
+            { class: 'actions close-early' },
+            h('label', { for: 'close-reason' }, 'Why close before the cut card'),
+            ' ',
+            reason,
+            ' ',
+            close,
+            ' (admin key)',
+          ),
   );
 }
 
@@ -384,11 +416,12 @@ function renderRound(): void {
       playerId,
       round,
       betTypes: betTypes(table),
+      seats: state.seats?.seats ?? [],
       wallet: state.wallets.get(playerId),
       position: round.positions.find((p) => p.playerId === playerId),
       currency: table.config.currency,
       chip: () => state.chip ?? chips[0]!,
-      place: (bets) => placeBets(round, playerId, bets),
+      change: (change) => changeBets(round, playerId, change),
       message,
       problemContext,
     }),
@@ -399,7 +432,6 @@ function renderRound(): void {
     '“No va más” — deal the coup',
   );
   resolve.addEventListener('click', () => void resolveRound(resolve, round));
-  const standing = round.positions.length;
   fill(
     box,
     h(
@@ -407,18 +439,10 @@ function renderRound(): void {
       { id: 'round-title' },
       `Coup ${round.coup}`,
       ' ',
-      h(
-        'span',
-        { class: 'pill', 'data-phase': round.status },
-        betting ? 'bets open' : round.status.toLowerCase(),
-      ),
+      h('span', { class: 'pill', 'data-phase': round.status }, statusWords(round.status)),
     ),
-    h(
-      'p',
-      { class: 'seats' },
-      `${table.config.seats} seats at this table; ${standing} player${standing === 1 ? '' : 's'} in this coup.`,
-      ' Seat numbers show here once the API assigns them.',
-    ),
+    placesLine(round),
+    state.seats && seatMap(state.seats),
     betting && chipPicker,
     h(
       'div',
@@ -429,12 +453,38 @@ function renderRound(): void {
   );
 }
 
+/** How many bet from a seat and how many stand in this coup. */
+function placesLine(round: Round): HTMLElement {
+  const seated = round.positions.filter((p) => p.seat !== null).length;
+  const standing = round.positions.length - seated;
+  return h(
+    'p',
+    { class: 'seats', 'data-seated': seated, 'data-standing': standing },
+    `In this coup: ${seated} seated, ${standing} standing (standing bettors are unlimited).`,
+  );
+}
+
+/** A round's status in words (every status the API has: docs/api.md, Statuses). */
+function statusWords(status: Round['status']): string {
+  const words: Record<Round['status'], string> = {
+    OPEN: 'bets open',
+    CLOSED: '“no va más”',
+    DEALT: 'dealt, settling',
+    SETTLING: 'settling',
+    SETTLED: 'settled',
+    VOIDING: 'voiding',
+    VOIDED: 'voided',
+  };
+  return words[status] ?? status.toLowerCase();
+}
+
 function walletList(): HTMLElement {
   return h(
     'ul',
     { class: 'wallets', 'aria-label': 'Wallets' },
     state.players.map((playerId) => {
       const wallet = state.wallets.get(playerId);
+      const seat = state.seats?.seats.find((x) => x.playerId === playerId);
       return h(
         'li',
         { 'data-player': playerId },
@@ -444,50 +494,77 @@ function walletList(): HTMLElement {
         wallet && wallet.commissionOwed > 0
           ? ` (commission owed ${money(wallet.commissionOwed, wallet.currency)})`
           : '',
+        seat ? ` — holds seat ${seat.seat}${seat.idle ? ' (idle: free to claim)' : ''}` : '',
       );
     }),
   );
 }
 
+/** "Última mano" as the API announces it (`lastCoup`: from the round's opening when known, else once dealt). */
 function renderLastCoupBanner(): void {
   const banner = byId('last-coup-banner');
-  const shoe = state.shoe;
-  if (state.lastDealt?.lastCoup || shoe?.ended) {
+  if (state.round?.lastCoup) {
+    fill(
+      banner,
+      h('strong', null, 'Última mano'),
+      ' — the cut card is out: this coup is the last of the shoe.',
+    );
+    banner.dataset.lastCoup = 'this';
+  } else if (state.lastDealt?.lastCoup || state.shoe?.ended) {
     fill(
       banner,
       h('strong', null, 'Última mano'),
       ' — the cut card has come out: that was the last coup of this shoe.',
     );
     banner.dataset.lastCoup = 'done';
-  } else if (state.nextIsLast) {
-    fill(
-      banner,
-      h('strong', null, 'Última mano'),
-      ' — the cut card is out: the next coup is the last of this shoe.',
-    );
-    banner.dataset.lastCoup = 'next';
   } else {
     banner.replaceChildren();
     delete banner.dataset.lastCoup;
   }
 }
 
-async function placeBets(round: Round, playerId: string, bets: { type: string; amount: number }[]) {
-  const answer = await post<{ position: Position; balance: number }>(
-    `/v1/rounds/${seg(round.roundId)}/bets`,
-    {
-      key: state.key,
-      body: { playerId, bets },
-    },
-  );
+/** A bet, a reduction or a withdrawal: the API answers the whole position and the balance after. */
+async function changeBets(round: Round, playerId: string, change: BetChange) {
+  const path = `/v1/rounds/${seg(round.roundId)}/bets${change.kind === 'BET' ? '' : change.kind === 'REDUCE' ? '/reduce' : '/cancel'}`;
+  const body =
+    change.kind === 'CANCEL'
+      ? { playerId, ...(change.types && { types: change.types }) }
+      : { playerId, bets: change.bets, ...(change.kind === 'BET' && change.seat && { seat: change.seat }) };
+  const answer = await post<{ position: Position; balance: number }>(path, { key: state.key, body });
   showError(message, undefined);
   const wallet = state.wallets.get(playerId);
   if (wallet) state.wallets.set(playerId, { ...wallet, balance: answer.balance });
   const index = round.positions.findIndex((p) => p.playerId === playerId);
   if (index >= 0) round.positions[index] = answer.position;
   else round.positions.push(answer.position);
-  announce(status, `${playerId}: bets placed, stake ${money(answer.position.stake)}.`);
+  const verb =
+    change.kind === 'BET' ? 'bets placed' : change.kind === 'REDUCE' ? 'bet reduced' : 'bets withdrawn';
+  announce(status, `${playerId}: ${verb}, stake ${money(answer.position.stake)}.`);
+  document.querySelector('#round .seats')?.replaceWith(placesLine(round));
+  if (change.kind === 'BET' && change.seat) {
+    // A claimed seat changes the map.
+    state.seats = await get<SeatMap>(`/v1/tables/${seg(round.tableId)}/seats`, { key: state.key });
+    document.getElementById('seat-map')?.replaceWith(seatMap(state.seats));
+  }
   return { position: answer.position, balance: answer.balance };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A round the API handed to the settlement queue (`SETTLING`) is read until it is `SETTLED`: payouts
+ * are drawn only from a settled round.
+ */
+async function untilSettled(round: Round): Promise<Round> {
+  let current = round;
+  for (let wait = 250; current.status !== 'SETTLED'; wait = Math.min(wait * 2, 2_000)) {
+    if (current.status !== 'SETTLING' && current.status !== 'DEALT') {
+      throw new Error(`the round is ${current.status.toLowerCase()}, not settled`);
+    }
+    await sleep(wait);
+    current = await get<Round>(`/v1/rounds/${seg(round.roundId)}`, { key: state.key });
+  }
+  return current;
 }
 
 async function resolveRound(button: HTMLButtonElement, round: Round): Promise<void> {
@@ -498,21 +575,51 @@ async function resolveRound(button: HTMLButtonElement, round: Round): Promise<vo
     async () => {
       showError(message, undefined);
       for (const b of boards) b.lock();
-      const dealt = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
+      const answer = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
       state.round = undefined;
+      if (!answer.result) throw new Error('the round was resolved without a coup');
+      area.dataset.resolved = answer.status;
+      const pill = byId('round').querySelector<HTMLElement>('.pill');
+      if (pill) {
+        pill.dataset.phase = answer.status;
+        pill.textContent = statusWords(answer.status);
+      }
+      await dealCoup(area, answer.result, `Coup ${answer.coup}`);
+      const settling = h(
+        'p',
+        { class: 'settling', role: 'status' },
+        answer.status === 'SETTLED' ? '' : 'Settling: the positions are paid in batches…',
+      );
+      area.append(settling);
+      const dealt = answer.status === 'SETTLED' ? answer : await untilSettled(answer);
+      settling.textContent =
+        answer.status === 'SETTLED' ? '' : 'Settled: every position was paid by the settlement queue.';
       state.lastDealt = dealt;
-      if (!dealt.result) throw new Error('the round was resolved without a coup');
-      await dealCoup(area, dealt.result, `Coup ${dealt.coup}`);
-      state.nextIsLast = dealt.result.cutCardOut && !dealt.lastCoup;
       area.append(payouts(dealt));
       area.dataset.coup = String(dealt.coup);
       await refresh();
+      const outcomes = state.scoreboard?.coups.find((c) => c.roundId === dealt.roundId)?.sideBets ?? [];
+      if (outcomes.length > 0) {
+        area.append(
+          h(
+            'p',
+            { class: 'side-bets', 'data-side-bets': outcomes.map((o) => `${o.type}:${o.result}`).join(' ') },
+            'Side bets this coup: ',
+            outcomes
+              .map((o) => `${betName(o.type)} ${RESULT_WORDS[o.result] ?? o.result.toLowerCase()}`)
+              .join(', '),
+            '.',
+          ),
+        );
+      }
       announce(status, `Coup ${dealt.coup} dealt and settled.`);
       byId<HTMLButtonElement>('open-round').focus();
     },
     problemContext,
   );
 }
+
+const RESULT_WORDS: Record<string, string> = { WIN: 'won', LOSE: 'lost', PUSH: 'pushed' };
 
 function payouts(round: Round): HTMLElement {
   const rows = round.positions.map((p) => {
@@ -526,7 +633,10 @@ function payouts(round: Round): HTMLElement {
         'td',
         null,
         p.bets
-          .map((b) => `${betName(b.type)} ${money(b.amount)} ${b.result ? b.result.toLowerCase() : ''}`)
+          .map(
+            (b) =>
+              `${betName(b.type)} ${money(b.amount)} ${b.result ? (RESULT_WORDS[b.result] ?? b.result.toLowerCase()) : ''}`,
+          )
           .join(', '),
       ),
       h('td', { class: 'num' }, money(p.stake)),

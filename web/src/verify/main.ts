@@ -13,6 +13,7 @@ import { renderPanel } from '../lib/roads';
 import { HANDOFF_KEY } from '../lib/session';
 import type { SigningKey } from '../lib/types';
 import { showError } from '../lib/ui';
+import { evidenceOf } from './evidence';
 import { type DealtShoe, dealFromSeeds, type ShoeSeeds, verifySeeds } from './shoe-view';
 import { splitPem, type TrustedKey, type Verdict, verifyWithTrust } from './verdict';
 
@@ -95,7 +96,7 @@ async function fetchProof(shoeId: string): Promise<void> {
     return;
   }
   proofStatus.dataset.proof = 'fetched';
-  proofStatus.textContent = `Public proof of ${shoeId} fetched from ${location.origin}.`;
+  proofStatus.textContent = `Public proof of ${shoeId} fetched from ${location.origin} (no player id, no amount in it).`;
   await verifyInput(proof, `the public proof of ${shoeId}`);
 }
 
@@ -128,7 +129,8 @@ async function trusted(bundle: unknown): Promise<{ keys: TrustedKey[]; beacons: 
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
   const trust = await trusted(bundle);
   const verification = verifyWithTrust(bundle, trust.keys, trust.beacons);
-  show(verification.verdict, verification.checks, dealBundle(bundle), what);
+  show(verification.verdict, verification.checks, dealBundle(bundle), what, verification.trust);
+  fill(byId('evidence'), evidenceOf(bundle, verification.checks));
 }
 
 /** The shoe as the bundle's seeds deal it (undefined when the bundle lacks usable seeds). */
@@ -176,7 +178,7 @@ function start(text: string): void {
   verdictNode.removeAttribute('data-verdict');
   verdictNode.className = 'verdict';
   verdictNode.textContent = text;
-  for (const id of ['summary', 'checks', 'coups', 'roads']) byId(id).replaceChildren();
+  for (const id of ['summary', 'evidence', 'checks', 'coups', 'roads']) byId(id).replaceChildren();
 }
 
 function fail(text: string): void {
@@ -194,8 +196,11 @@ function groupOf(id: string): string {
   const round = /^(?:audit\.)?round\.(\d+)\./.exec(id);
   if (round) return `Round ${round[1]}`;
   if (id.startsWith('audit.')) return 'Audit chain and close';
-  if (id.startsWith('trust.')) return 'Trust';
-  return 'Shoe: statement, seeds, order, burn and cut';
+  if (id.startsWith('heads.')) return 'Signed heads (receipts)';
+  if (id.startsWith('beacon.')) return 'Randomness beacon';
+  if (id.startsWith('contributions.')) return 'Player seeds';
+  if (id.startsWith('keys.') || id.startsWith('statement.')) return 'Keys and signed statement';
+  return 'Shoe: seeds, order, burn and cut';
 }
 
 function checkList(checks: readonly Check[]): HTMLElement {
@@ -224,8 +229,9 @@ function checkList(checks: readonly Check[]): HTMLElement {
           list.map((c) =>
             h(
               'li',
-              { 'data-check': c.id, 'data-ok': String(c.ok) },
+              { 'data-check': c.id, 'data-ok': String(c.ok), 'data-untrusted': c.untrusted ? 'true' : null },
               h('span', { class: c.ok ? 'pass' : 'fail' }, c.ok ? 'PASS' : 'FAIL'),
+              c.untrusted && h('span', { class: 'untrusted' }, ' (untrusted)'),
               ' ',
               h('code', null, c.id),
               ' ',
@@ -272,9 +278,16 @@ function coupBrowser(shoe: DealtShoe): HTMLElement {
   );
 }
 
-function show(verdict: Verdict, checks: readonly Check[], shoe: DealtShoe | undefined, what: string): void {
+function show(
+  verdict: Verdict,
+  checks: readonly Check[],
+  shoe: DealtShoe | undefined,
+  what: string,
+  trust?: string,
+): void {
   result.hidden = false;
   const failed = checks.filter((c) => !c.ok);
+  const untrusted = checks.filter((c) => c.ok && c.untrusted);
   verdictNode.className = `verdict verdict-${verdict}`;
   verdictNode.textContent = VERDICT_WORDS[verdict];
   verdictNode.dataset.verdict = verdict;
@@ -285,7 +298,11 @@ function show(verdict: Verdict, checks: readonly Check[], shoe: DealtShoe | unde
       null,
       `Checked ${what}: ${checks.length - failed.length} of ${checks.length} checks passed.`,
       failed.length > 0 ? ` First not passed: ${failed[0]!.id} — ${failed[0]!.detail}` : '',
+      untrusted.length > 0 && failed.length === 0
+        ? ` Resting on what you did not say to trust: ${untrusted.map((c) => c.id).join(', ')}.`
+        : '',
     ),
+    trust && h('p', { id: 'trust' }, trust),
   );
   fill(byId('checks'), h('h3', null, 'Every check'), checkList(checks));
   fill(byId('coups'), shoe && coupBrowser(shoe));

@@ -1,16 +1,16 @@
 /**
  * The verdict of the verifier page: the fairness library's own verifier (verifyShoe, bundled for the
- * browser, not rewritten) with the keys and the beacon network the reader trusts, plus one line the
- * page adds: which key signed, and where the reader's trust in it came from.
+ * browser, not rewritten) and its three-valued verdict, with the keys and the beacon network the reader
+ * trusts, plus one line the page adds: which key signed, and where the reader's trust in it came from.
  *
  *   failed     a check of the library failed (the shoe contradicts itself, its seeds or its signatures)
  *   untrusted  every check passed, but it rests on a signing key or a beacon network the reader did not
  *              say to trust (none given, or another one: self-signed or unknown)
  *   verified   every check passed, with keys (and a beacon) the reader trusts
  */
-import { type Check, keyFingerprint, parsePublicKey, verifyShoe } from '@pyb/fairness';
+import { type Check, keyFingerprint, parsePublicKey, type Verdict, verifyShoe } from '@pyb/fairness';
 
-export type Verdict = 'verified' | 'failed' | 'untrusted';
+export type { Verdict };
 
 export interface TrustedKey {
   /** PEM or base64 SPKI. */
@@ -20,9 +20,12 @@ export interface TrustedKey {
 }
 
 export interface Verification {
+  /** The library's own verdict. */
   verdict: Verdict;
-  /** The library's checks, then the trust check. */
+  /** The library's checks (a passed check resting on something untrusted is marked `untrusted`). */
   checks: Check[];
+  /** Which key the reader trusted, and where it came from, in words. */
+  trust: string;
 }
 
 /** PEM blocks (or one bare base64 key) in a pasted text. */
@@ -45,16 +48,16 @@ export function bundleKeys(bundle: unknown): { keyId: string; pem: string }[] {
   });
 }
 
-/** Where the trust in the statement's key comes from, in words (the library says whether it holds). */
-function trustCheck(bundle: unknown, trusted: readonly TrustedKey[]): Check {
+/**
+ * Which key the reader trusted, in words: where it came from and whether it is the shoe's (the
+ * library's `keys.trusted` check decides; this line only tells the reader what was compared).
+ */
+export function trustText(bundle: unknown, trusted: readonly TrustedKey[]): string {
   const keys = bundleKeys(bundle);
-  if (keys.length === 0) return { id: 'trust.keys', ok: false, detail: 'the shoe carries no signing key' };
+  if (keys.length === 0) return 'The input carries no signing key.';
+  const ids = keys.map((k) => k.keyId).join(', ');
   if (trusted.length === 0) {
-    return {
-      id: 'trust.keys',
-      ok: false,
-      detail: `no trusted key given: the shoe's key ${keys.map((k) => k.keyId).join(', ')} may be anyone's`,
-    };
+    return `No key given to trust, and none published here for ${ids}: the shoe's own key may be anyone's.`;
   }
   const known = new Map<string, string>();
   for (const key of trusted) {
@@ -75,17 +78,13 @@ function trustCheck(bundle: unknown, trusted: readonly TrustedKey[]): Check {
     }
   }
   return sources.length > 0
-    ? { id: 'trust.keys', ok: true, detail: `signed by trusted key ${sources.join('; ')}` }
-    : {
-        id: 'trust.keys',
-        ok: false,
-        detail: `signed by a key that is not trusted: ${keys.map((k) => k.keyId).join(', ')}`,
-      };
+    ? `Signed by the trusted key ${sources.join('; ')}.`
+    : `Signed by ${ids}, which is not a key you trust (${[...new Set(trusted.map((k) => k.source))].join(', ')}).`;
 }
 
 /**
- * `trusted`: keys the reader trusts (pasted, or the ones this site publishes); `trustedBeacons`: chain
- * hashes of beacon networks other than drand quicknet the reader trusts.
+ * The library's verifier and its three-valued verdict, with the keys the reader trusts (pasted, or the
+ * ones this site publishes) and the beacon networks other than drand quicknet the reader trusts.
  */
 export function verifyWithTrust(
   bundle: unknown,
@@ -101,6 +100,5 @@ export function verifyWithTrust(
     }
   });
   const result = verifyShoe(bundle, { trustedPublicKey: pems, trustedBeacons: [...trustedBeacons] });
-  const trust = trustCheck(bundle, trusted);
-  return { verdict: result.verdict, checks: [...result.checks, trust] };
+  return { verdict: result.verdict, checks: result.checks, trust: trustText(bundle, trusted) };
 }
