@@ -4,8 +4,9 @@
  * concurrent raises, reductions and bets on one position, and withdrawals racing "no va más".
  */
 import type { Core, PlaceBetResult } from '@pyb/core';
+import { verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { admin, operator, regulator } from '../support/actors';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -267,5 +268,38 @@ describe('under concurrency', () => {
     await core.closeShoe(admin(), { shoeId, reason: 'END_OF_SESSION' });
     const replay = await core.replayRound(op, { roundId });
     expect(replay.verification.status).toBe('VERIFIED');
+  });
+});
+
+describe('a shoe with a position whose every bet was withdrawn', () => {
+  it('exports a bundle that verifies (nothing placed, nothing paid), and fails if it says otherwise', async () => {
+    const [a, b] = [await player(), await player()];
+    const config = { decks: 1, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } };
+    const t = await core.createTable(admin(), { name: 'Withdrawn', variant: 'custom', config });
+    const shoe = await core.openShoe(admin(), { tableId: t.tableId });
+    const { roundId } = await core.openRound(op, { tableId: t.tableId });
+    const bets = [{ type: 'PLAYER' as const, amount: 500 }];
+    await core.placeBet(op, { roundId, playerId: a, bets, idempotencyKey: 'e-a' });
+    await core.placeBet(op, { roundId, playerId: b, bets, idempotencyKey: 'e-b' });
+    await core.withdrawBets(op, { roundId, playerId: b, idempotencyKey: 'e-b-all' });
+    await core.resolveRound(op, { roundId });
+    await core.closeShoe(admin(), { shoeId: shoe.shoeId, reason: 'END_OF_SESSION' });
+    const bundle = await core.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId });
+    const trust = {
+      trustedPublicKey: [(await stack.keys.publicKey()).pem],
+      trustedBeacons: [bundle.statement.beacon.chainHash],
+    };
+    const empty = bundle.rounds[0]!.positions.find((p) => p.playerId === b)!;
+    expect([empty.stake, empty.settlement?.bets]).toEqual([0, []]);
+    const verified = verifyShoe(bundle, trust);
+    expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verified.verdict).toBe('verified');
+    const forged = structuredClone(bundle);
+    forged.rounds[0]!.positions.find((p) => p.playerId === b)!.settlement!.payout = 500;
+    expect(
+      verifyShoe(forged, trust)
+        .checks.filter((c) => !c.ok)
+        .map((c) => c.id),
+    ).toContain(`round.1.player.${b}.payout`);
   });
 });

@@ -187,7 +187,8 @@ const BetSettlementSchema = z
 /** engine PositionSettlement, as recorded. */
 export const RecordedSettlementSchema = z
   .object({
-    bets: z.array(BetSettlementSchema).min(1),
+    // Empty when the player withdrew every bet before "no va más" (the position stays, stake 0).
+    bets: z.array(BetSettlementSchema),
     stake: count,
     payout: count,
     commission: count,

@@ -198,6 +198,23 @@ function checkSettlement(
 ) {
   const id = `${prefix}.player.${position.playerId}`;
   const bets = betList(position.bets);
+  // Every bet withdrawn before "no va más": the position stays, with nothing placed and nothing paid.
+  if (bets.length === 0) {
+    report.add(
+      `${id}.bets`,
+      position.stake === 0 && (position.settlement?.bets.length ?? 0) === 0,
+      position.stake === 0
+        ? 'every bet withdrawn before "no va más"'
+        : `no bet, but a stake of ${position.stake}`,
+    );
+    const s = position.settlement;
+    report.add(
+      `${id}.payout`,
+      !s || (s.stake === 0 && s.payout === 0 && s.commission === 0 && s.commissionOwed === 0),
+      s ? `stake ${s.stake}, payout ${s.payout}` : 'nothing to settle',
+    );
+    return;
+  }
   report.try(`${id}.bets`, () => {
     validateBets(table, bets);
     const stake = bets.reduce((s, b) => s + b.amount, 0);
