@@ -495,6 +495,7 @@ describe('the verifier page', () => {
     await page.fill('#decks', String(bundle.statement.decks));
     await page.fill('#min-behind', String(bundle.statement.cutCard.minCardsBehind));
     await page.fill('#max-behind', String(bundle.statement.cutCard.maxCardsBehind));
+    await page.selectOption('#after-cut', bundle.statement.table.afterCutCard);
     await page.click('#seeds button[type=submit]');
     expect(await verdictOf(page)).toBe('untrusted');
     const firstCoup = bundle.rounds[0].coup;

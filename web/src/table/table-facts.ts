@@ -78,7 +78,7 @@ export function seatMap(map: SeatMap): HTMLElement {
           'data-seat': seat.seat,
           'data-holder': seat.playerId ?? '',
           'data-idle': seat.idle ? 'true' : null,
-          class: seat.playerId ? (seat.idle ? 'seat idle' : 'seat held') : 'seat free',
+          class: seat.playerId ? (seat.idle ? 'seat-cell idle' : 'seat-cell held') : 'seat-cell free',
         },
         h('span', { class: 'seat-number' }, `Seat ${seat.seat}`),
         ' ',
