@@ -237,6 +237,25 @@ export const ROUTES: readonly Route[] = [
     kms: [],
   },
   {
+    method: 'POST',
+    path: '/v1/wallets/{playerId}/responsible-gaming',
+    handler: 'set-responsible-gaming',
+    roles: WRITERS,
+    // An RG_SETTINGS ledger entry of amount 0 with the wallet's new state (one transaction); the
+    // entry under the client's key is the idempotency record (a replay answers the state now).
+    data: { principals: 'read', wallets: 'write' },
+    kms: [],
+    ownIdempotency: true,
+  },
+  {
+    method: 'GET',
+    path: '/v1/wallets/{playerId}/responsible-gaming',
+    handler: 'get-responsible-gaming',
+    roles: WRITERS,
+    data: { principals: 'read', wallets: 'read' },
+    kms: [],
+  },
+  {
     method: 'GET',
     path: '/v1/shoes/{shoeId}/audit',
     handler: 'export-audit',

@@ -10,6 +10,7 @@ import {
   ShoeBundle,
   ShoeProof,
 } from './replay';
+import { RgSettingsRequest, RgStatus } from './responsible-gaming';
 import {
   CancelBetsRequest,
   LeaveParams,
@@ -388,6 +389,27 @@ export const ENDPOINTS = {
     params: WalletParams,
     query: LedgerQuery,
     response: LedgerPage,
+    status: 200,
+  },
+  'set-responsible-gaming': {
+    tag: 'Wallets',
+    description:
+      "Sets a player's responsible-gaming limits (stake per round, loss and wager per UTC day/week/month, session length), a self-exclusion or cooling-off, or his session time-out. A tighter limit applies at once, a looser one (higher, or null to remove it) 24 hours later (AGCO 2.24); an exclusion can be extended, never shortened. Recorded in the player's ledger as an RG_SETTINGS entry of amount 0. Bets that would pass a limit, and every bet during an exclusion, are refused in the bet's transaction (422 RG_LIMIT_REACHED, PLAYER_EXCLUDED). Keyed by the Idempotency-Key. docs/responsible-gaming.md.",
+    problems: ['WALLET_NOT_FOUND', 'INVALID_INPUT', 'EXCLUSION_ACTIVE', 'READ_ONLY', 'CONCURRENT_UPDATE'],
+    summary: "Set a player's responsible-gaming limits or exclusion (operator)",
+    params: WalletParams,
+    body: RgSettingsRequest,
+    response: RgStatus,
+    status: 200,
+  },
+  'get-responsible-gaming': {
+    tag: 'Wallets',
+    description:
+      "A player's responsible-gaming state: limits in force, relaxations pending with when they apply, an exclusion in force, the wager and loss counters of the current UTC day, week and month, and his table sessions with time played and net result (reality checks). docs/responsible-gaming.md.",
+    problems: ['WALLET_NOT_FOUND'],
+    summary: "A player's limits, counters and sessions (operator)",
+    params: WalletParams,
+    response: RgStatus,
     status: 200,
   },
   'replay-round': {

@@ -73,6 +73,10 @@ export const PROBLEMS = {
   SHOE_NEVER_PLAYED: [409, 'The shoe was closed before any round: there is nothing to export or verify.'],
   SIGNING_KEY_UNKNOWN: [409, 'The shoe names a signing key the key service does not know or may not read.'],
   CONCURRENT_UPDATE: [409, 'Concurrent writes kept colliding; retry.'],
+  EXCLUSION_ACTIVE: [
+    409,
+    'A self-exclusion or cooling-off is in force: it can be extended, never shortened or lifted before its end.',
+  ],
   IDEMPOTENCY_KEY_IN_FLIGHT: [
     409,
     'A request with this Idempotency-Key is still being processed; retry later.',
@@ -100,6 +104,14 @@ export const PROBLEMS = {
   POSITION_CALL_LIMIT: [422, 'The position took its 1,000 calls (bets, raises, reductions) of the coup.'],
   BET_NOT_PLACED: [422, 'A reduction or withdrawal of a bet type the position does not hold.'],
   BET_REDUCE_TOO_LARGE: [422, 'A reduction larger than the bet (`details.betType`).'],
+  PLAYER_EXCLUDED: [
+    422,
+    'The player is self-excluded or cooling off (`details.exclusion`, `details.until`): no bet is taken.',
+  ],
+  RG_LIMIT_REACHED: [
+    422,
+    "The bet would pass one of the player's responsible-gaming limits (`details.limit`, `details.value`, `details.used`).",
+  ],
   // 500
   INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
   // 503: not now; retry after `Retry-After` seconds.

@@ -67,11 +67,14 @@ export const LEDGER_KINDS = [
   'PAYOUT',
   'REFUND',
   'COMMISSION',
+  'RG_SETTINGS',
+  'SESSION_END',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 export const LedgerKind = z.enum(LEDGER_KINDS).meta({
   id: 'LedgerKind',
-  description: 'BET_WITHDRAWAL: stake given back when a bet is reduced or withdrawn before "no va más".',
+  description:
+    'BET_WITHDRAWAL: stake given back when a bet is reduced or withdrawn before "no va más". RG_SETTINGS (amount 0): the operator changed the player\'s responsible-gaming limits or exclusion (`reference` names what changed). SESSION_END (amount 0): the player left a table and his session there ended.',
 });
 
 /** A player's position in a round. */

@@ -57,6 +57,9 @@ export type WalletTransactionInput = { playerId: string; idempotencyKey: string 
   typeof C.WalletTransactionRequest
 >;
 
+export type RgSettingsInput = Body<typeof C.RgSettingsRequest>;
+export type RgStatusView = z.output<typeof C.RgStatus>;
+
 export interface WalletRef {
   playerId: string;
   /** Regulators name the supervised operator; others default to their own. */
@@ -167,6 +170,13 @@ export interface Core {
   walletTransaction(actor: Actor, input: WalletTransactionInput): Promise<WalletTransactionResult>;
   getWallet(actor: Actor, input: WalletRef): Promise<WalletView>;
   getLedger(actor: Actor, input: LedgerQuery): Promise<LedgerPageView>;
+  /** The operator sets a player's responsible-gaming limits, exclusion or session time-out (RG_SETTINGS entry). */
+  setResponsibleGaming(
+    actor: Actor,
+    input: RgSettingsInput & { playerId: string; idempotencyKey: string },
+  ): Promise<RgStatusView & { replayed: boolean }>;
+  /** Limits in force, pending relaxations, exclusion, period counters and table sessions (reality check). */
+  getResponsibleGaming(actor: Actor, input: { playerId: string }): Promise<RgStatusView>;
 
   /** Recomputes the shoe's audit chain from the stored items and reports where it breaks. */
   checkShoeChain(actor: Actor, input: { shoeId: string }): Promise<ChainReport>;

@@ -9,6 +9,7 @@ import { leaveTable } from './use-cases/leave';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
+import { getResponsibleGaming, setResponsibleGaming } from './use-cases/responsible-gaming';
 import { getRound, openRound } from './use-cases/rounds';
 import { runSettlementBatch } from './use-cases/settlement-batch';
 import { listShoes } from './use-cases/shoe-list';
@@ -42,6 +43,8 @@ export function createCore(deps: CoreDeps): Core {
     walletTransaction: (actor, input) => walletTransaction(ctx, actor, input),
     getWallet: (actor, input) => getWallet(ctx, actor, input),
     getLedger: (actor, input) => getLedger(ctx, actor, input),
+    setResponsibleGaming: (actor, input) => setResponsibleGaming(ctx, actor, input),
+    getResponsibleGaming: (actor, input) => getResponsibleGaming(ctx, actor, input),
     checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
     replayRound: (actor, input) => replayRound(ctx, actor, input),
     recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),

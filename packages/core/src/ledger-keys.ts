@@ -11,3 +11,5 @@ export const refundKey = (roundId: string, playerId: string): string => `s:refun
 /** The n-th collection (1-based) of a player's deferred commission for a shoe. */
 export const commissionKey = (shoeId: string, playerId: string, n: number): string =>
   `s:commission#${shoeId}#${playerId}#${n}`;
+/** The end of a player's table session (he left the table). */
+export const sessionEndKey = (sessionId: string): string => `s:session-end#${sessionId}`;

@@ -26,6 +26,7 @@ import type {
   ShoeStatement,
   SignedHead,
 } from '@pyb/fairness';
+import type { WalletRg } from './responsible-gaming';
 
 export type Bets = Partial<Record<BetType, number>>;
 
@@ -213,6 +214,8 @@ export interface PositionRecord {
   reserve: number;
   /** Seat number (1..seats) the player bets from, or null: standing. */
   seat: number | null;
+  /** The player's table session of the first call (absent on positions from before sessions). */
+  sessionId?: string;
   /**
    * Calls that changed the position (bet, raise, reduce, withdraw): its version (every change is
    * conditional on it) and bounded by MAX_POSITION_CALLS. Each call is one ledger entry of the
@@ -247,6 +250,11 @@ export interface WalletRecord {
   seq: number;
   /** Hash of the last ledger entry (the wallet's ledger is a hash chain). */
   head: string;
+  /**
+   * Responsible gaming (responsible-gaming.ts): limits, exclusion, period counters and table
+   * sessions, written with every ledger entry (absent on a wallet that never moved since #16).
+   */
+  rg?: WalletRg;
   createdAt: string;
   updatedAt: string;
 }
@@ -275,6 +283,8 @@ export interface LedgerEntry {
   tableId?: string;
   reference?: string;
   bets?: Bets;
+  /** The table session of a game entry (a bet's; a settlement's or refund's: its position's). */
+  sessionId?: string;
   at: string;
   prevHash: string;
   hash: string;

@@ -114,6 +114,7 @@ export function positionView(p: PositionRecord): PositionView {
     roundId: p.roundId,
     playerId: p.playerId,
     seat: p.seat ?? null,
+    sessionId: p.sessionId ?? null,
     bets,
     stake: p.stake,
     payout: settled ? settled.payout : p.refundedAt ? p.stake : null,
@@ -166,5 +167,6 @@ export const ledgerEntryView = (e: LedgerEntry): LedgerEntryView => ({
   roundId: e.roundId ?? null,
   shoeId: e.shoeId ?? null,
   reference: e.reference ?? null,
+  sessionId: e.sessionId ?? null,
   createdAt: e.at,
 });

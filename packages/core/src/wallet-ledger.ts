@@ -8,6 +8,7 @@ import { eventHash } from '@pyb/fairness';
 import { DomainError } from './errors';
 import type { LedgerEntry, LedgerKind, WalletRecord } from './model';
 import type { WriteOp } from './ports/store';
+import { countMovement, type WalletRg } from './responsible-gaming';
 
 export const walletGenesis = (operatorId: string, playerId: string): string =>
   `wallet:${operatorId}:${playerId}`;
@@ -35,6 +36,13 @@ export interface Movement {
   tableId?: string;
   reference?: string;
   bets?: LedgerEntry['bets'];
+  /** The table session the movement belongs to (a bet's, or the settled position's). */
+  sessionId?: string;
+  /**
+   * The wallet's responsible-gaming state to write, when the movement changes more than its counters
+   * (a bet's session, the operator's settings); default: the counters moved by this entry.
+   */
+  rg?: WalletRg;
 }
 
 export interface MovementPlan {
@@ -86,10 +94,13 @@ export function planMovement(wallet: WalletRecord, m: Movement, create = false):
       tableId: m.tableId,
       reference: m.reference,
       bets: m.bets,
+      sessionId: m.sessionId,
       at: m.at,
     }),
   );
   const hash = eventHash(wallet.head, body);
+  // The responsible-gaming counters move with the entry, in the same write (no extra item).
+  const rg = countMovement(m.rg ?? wallet.rg, m);
   const entry: LedgerEntry = { ...body, prevHash: wallet.head, hash };
   const next: WalletRecord = {
     ...wallet,
@@ -99,6 +110,7 @@ export function planMovement(wallet: WalletRecord, m: Movement, create = false):
     available,
     seq,
     head: hash,
+    rg,
     updatedAt: m.at,
   };
   const key = { operatorId: wallet.operatorId, playerId: wallet.playerId };
@@ -108,7 +120,7 @@ export function planMovement(wallet: WalletRecord, m: Movement, create = false):
         kind: 'update',
         entity: 'wallet',
         key,
-        set: { balance, owed, reserved, available, seq, head: hash, updatedAt: m.at },
+        set: { balance, owed, reserved, available, seq, head: hash, rg, updatedAt: m.at },
         // The sequence number pins the state the movement was computed from; the availability check
         // states the invariant on its own (what it takes is there).
         expect: { seq: wallet.seq, available: { gte: Math.max(0, taken) } },

@@ -35,6 +35,7 @@ import { gateOf } from '../gates';
 import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
 import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
+import { checkBet } from '../responsible-gaming';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
@@ -249,7 +250,7 @@ function positionPart(
   facts: RoundFacts,
   position: PositionRecord | undefined,
   playerId: string,
-  next: { bets: Bets; stake: number; reserve: number; seat: number | null },
+  next: { bets: Bets; stake: number; reserve: number; seat: number | null; sessionId?: string },
   seq: number,
   at: string,
 ): { op: WriteOp; stored: PositionRecord } {
@@ -266,6 +267,7 @@ function positionPart(
       stake: next.stake,
       reserve: next.reserve,
       seat: next.seat,
+      ...(next.sessionId !== undefined && { sessionId: next.sessionId }),
       calls: 1,
       firstSeq: seq,
       lastSeq: seq,
@@ -371,6 +373,20 @@ async function changePosition(
       const stake = sumOf(outcome.bets);
       const reserve = worstCaseCommission(config, betList(outcome.bets));
       if (change.kind === 'BET') seatPlan = planSeat(facts, change, position, state.seats ?? [], at);
+      // Responsible gaming (#16): the player's exclusion and limits, checked on the wallet as read
+      // (the wallet's write is conditional on its `seq`, so the check holds at commit), and his table
+      // session, carried on the wallet item the bet writes anyway.
+      const rg =
+        change.kind === 'BET'
+          ? checkBet(wallet.rg, {
+              tableId: facts.tableId,
+              at,
+              stake,
+              added: stake - (position?.stake ?? 0),
+              newSessionId: () => ctx.ids.next('ses'),
+            })
+          : undefined;
+      const sessionId = rg?.sessionId ?? position?.sessionId;
       const money = planMovement(wallet, {
         kind: change.kind,
         key: change.ledgerKey,
@@ -381,6 +397,8 @@ async function changePosition(
         shoeId: facts.shoeId,
         tableId: facts.tableId,
         bets: outcome.moved,
+        ...(sessionId !== undefined && { sessionId }),
+        ...(rg && { rg: rg.rg }),
         at,
       });
       const seat = position ? position.seat : seatPlan.seat;
@@ -390,7 +408,7 @@ async function changePosition(
           facts,
           position,
           change.playerId,
-          { bets: outcome.bets, stake, reserve, seat },
+          { bets: outcome.bets, stake, reserve, seat, ...(sessionId !== undefined && { sessionId }) },
           money.entry.seq,
           at,
         ),

@@ -13,6 +13,7 @@ export { leaveTable } from './leave';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
 export { resolveRound } from './resolve';
+export { getResponsibleGaming, setResponsibleGaming } from './responsible-gaming';
 export { getRound, openRound } from './rounds';
 export { getScoreboard } from './scoreboard';
 export { getSeats } from './seats';

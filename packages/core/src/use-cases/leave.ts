@@ -7,6 +7,7 @@ import { shoeConfig } from './bets';
 import { collectDebt } from './commission';
 import { type Ctx, checkPlayerId } from './context';
 import { settlePosition } from './resolve';
+import { closeTableSession } from './responsible-gaming';
 import { loadTable } from './tables';
 
 /**
@@ -35,8 +36,10 @@ export async function leaveTable(
     });
     if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
   }
-  const wallet = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
-  if (!wallet) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+  const read = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
+  if (!read) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+  // His table session ends with the leave (#16; otherwise it ends after the inactivity time-out).
+  const wallet = await closeTableSession(ctx, read, table.tableId);
   const seat = (await ctx.store.listSeats(table.tableId)).find((s) => s.playerId === playerId);
   const released =
     seat !== undefined &&

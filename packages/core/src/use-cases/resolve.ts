@@ -241,6 +241,7 @@ export async function settlePosition(
         roundId: round.roundId,
         shoeId: round.shoeId,
         tableId: round.tableId,
+        ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
         at,
       });
       if (!plan) return; // settled by a concurrent resolver

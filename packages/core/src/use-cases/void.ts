@@ -177,6 +177,7 @@ async function refundPosition(
             shoeId: round.shoeId,
             tableId: round.tableId,
             reference: round.voidReason,
+            ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
             at,
           },
         )
