@@ -14,13 +14,14 @@ import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;
-/** The use cases' clock: real time plus `offset` (rounds need the real beacon only when dealt). */
-let offset = 0;
 const MINUTE = 60_000;
 beforeAll(async () => {
-  stack = await createTestStack('rg', { clock: { now: () => new Date(Date.now() + offset) } });
+  stack = await createTestStack('rg');
   core = stack.core;
 });
+/** Time passes (the stack's clock moves forward at once, for the core and the beacon alike). */
+const pass = (ms: number) => stack.clock.sleep!(ms);
+const inMinutes = (m: number) => new Date(stack.clock.now().getTime() + m * MINUTE).toISOString();
 afterAll(() => stack?.cleanup());
 
 const op = operator();
@@ -110,21 +111,17 @@ describe('responsible-gaming limits in the bet transaction', () => {
     expect(relaxed.pending.map((x) => [x.limit, x.value])).toEqual([['stakePerRound', 10_000]]);
     const { roundId } = await round();
     expect(await refusedWithNothingWritten(roundId, p, 5_000)).toBe('RG_LIMIT_REACHED');
-    offset += 24 * 60 * MINUTE - MINUTE;
-    try {
-      expect(await refusedWithNothingWritten(roundId, p, 5_000)).toBe('RG_LIMIT_REACHED');
-      offset += 2 * MINUTE;
-      await bet(roundId, p, 5_000);
-      expect((await core.getResponsibleGaming(op, { playerId: p })).limits).toEqual({
-        stakePerRound: 10_000,
-      });
-      // Tighter again: at once.
-      await settings(p, { limits: { stakePerRound: 1_000 } });
-      const next = await round();
-      expect(await refusedWithNothingWritten(next.roundId, p, 1_500)).toBe('RG_LIMIT_REACHED');
-    } finally {
-      offset = 0;
-    }
+    await pass(24 * 60 * MINUTE - MINUTE);
+    expect(await refusedWithNothingWritten(roundId, p, 5_000)).toBe('RG_LIMIT_REACHED');
+    await pass(2 * MINUTE);
+    await bet(roundId, p, 5_000);
+    expect((await core.getResponsibleGaming(op, { playerId: p })).limits).toEqual({
+      stakePerRound: 10_000,
+    });
+    // Tighter again: at once.
+    await settings(p, { limits: { stakePerRound: 1_000 } });
+    const next = await round();
+    expect(await refusedWithNothingWritten(next.roundId, p, 1_500)).toBe('RG_LIMIT_REACHED');
     const entries = (await wholeLedger(core, op, p)).filter((e) => e.kind === 'RG_SETTINGS');
     expect(entries.map((e) => [e.amount, e.reference?.split('@')[0]])).toEqual([
       [0, 'stakePerRound=2000'],
@@ -137,26 +134,22 @@ describe('responsible-gaming limits in the bet transaction', () => {
     const p = await player();
     const { roundId } = await round();
     await bet(roundId, p, 1_000);
-    const until = new Date(Date.now() + 60 * MINUTE).toISOString();
+    const until = inMinutes(60);
     const cooling = await settings(p, { exclusion: { kind: 'COOLING_OFF', until } });
     expect(cooling.exclusion).toMatchObject({ kind: 'COOLING_OFF', until });
     expect(await refusedWithNothingWritten(roundId, p, 1_000)).toBe('PLAYER_EXCLUDED');
     // Reducing what is already at risk is still allowed.
     await core.withdrawBets(op, { roundId, playerId: p, types: ['PLAYER'], idempotencyKey: `w-${++keys}` });
-    const earlier = new Date(Date.now() + 30 * MINUTE).toISOString();
+    const earlier = inMinutes(30);
     expect(await codeOf(settings(p, { exclusion: { kind: 'COOLING_OFF', until: earlier } }))).toBe(
       'EXCLUSION_ACTIVE',
     );
-    offset = 61 * MINUTE;
-    try {
-      await bet(roundId, p, 1_000);
-    } finally {
-      offset = 0;
-    }
+    await pass(61 * MINUTE);
+    await bet(roundId, p, 1_000);
     const q = await player();
     await settings(q, { exclusion: { kind: 'SELF_EXCLUSION', until: null } });
     expect(await refusedWithNothingWritten(roundId, q, 1_000)).toBe('PLAYER_EXCLUDED');
-    expect(await codeOf(settings(q, { exclusion: { kind: 'SELF_EXCLUSION', until } }))).toBe(
+    expect(await codeOf(settings(q, { exclusion: { kind: 'SELF_EXCLUSION', until: inMinutes(30) } }))).toBe(
       'EXCLUSION_ACTIVE',
     );
   });
@@ -187,29 +180,25 @@ describe('table sessions', () => {
     const sessionId = first.position.sessionId;
     expect(sessionId).toMatch(/^ses_/);
     expect(first.entry.sessionId).toBe(sessionId);
-    offset = 9 * MINUTE;
-    try {
-      const again = await bet(roundId, p, 1_000);
-      expect(again.entry.sessionId).toBe(sessionId);
-      offset = 20 * MINUTE; // 11 minutes after the last bet: ended, lazily
-      const status = await core.getResponsibleGaming(op, { playerId: p });
-      expect(status.sessions).toEqual([
-        expect.objectContaining({
-          sessionId,
-          tableId,
-          endedAt: new Date(Date.parse(status.sessions[0]!.lastActivityAt) + 10 * MINUTE).toISOString(),
-          minutesPlayed: 19,
-          staked: 2_000,
-          net: -2_000,
-        }),
-      ]);
-      const next = await round();
-      const later = await bet(next.roundId, p, 1_000);
-      expect(later.entry.sessionId).toMatch(/^ses_/);
-      expect(later.entry.sessionId).not.toBe(sessionId);
-    } finally {
-      offset = 0;
-    }
+    await pass(9 * MINUTE);
+    const again = await bet(roundId, p, 1_000);
+    expect(again.entry.sessionId).toBe(sessionId);
+    await pass(11 * MINUTE); // 11 minutes after the last bet: ended, lazily
+    const status = await core.getResponsibleGaming(op, { playerId: p });
+    expect(status.sessions).toEqual([
+      expect.objectContaining({
+        sessionId,
+        tableId,
+        endedAt: new Date(Date.parse(status.sessions[0]!.lastActivityAt) + 10 * MINUTE).toISOString(),
+        minutesPlayed: 19,
+        staked: 2_000,
+        net: -2_000,
+      }),
+    ]);
+    const next = await round();
+    const later = await bet(next.roundId, p, 1_000);
+    expect(later.entry.sessionId).toMatch(/^ses_/);
+    expect(later.entry.sessionId).not.toBe(sessionId);
   });
 
   it('refuses a bet past the session-length limit', async () => {
@@ -217,14 +206,10 @@ describe('table sessions', () => {
     await settings(p, { sessionTimeoutMinutes: 60, limits: { sessionMinutes: 30 } });
     const { roundId } = await round();
     await bet(roundId, p, 1_000);
-    try {
-      offset = 25 * MINUTE;
-      await bet(roundId, p, 1_000);
-      offset = 31 * MINUTE;
-      expect(await refusedWithNothingWritten(roundId, p, 1_000)).toBe('RG_LIMIT_REACHED');
-    } finally {
-      offset = 0;
-    }
+    await pass(25 * MINUTE);
+    await bet(roundId, p, 1_000);
+    await pass(6 * MINUTE);
+    expect(await refusedWithNothingWritten(roundId, p, 1_000)).toBe('RG_LIMIT_REACHED');
   });
 
   it('ends on leave (a SESSION_END entry); the loss counter is the ledger of the day summed', async () => {

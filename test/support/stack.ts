@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalBeacon } from '@pyb/beacon';
-import { type Core, type CoreDeps, createCore, type Store } from '@pyb/core';
+import { type Clock, type Core, type CoreDeps, createCore, type Store } from '@pyb/core';
 import { LocalKeyService } from '@pyb/keys';
 import { RecordingCloseDeadlines } from '@pyb/scheduler';
 import type { Item, LogicalTable } from '@pyb/store-dynamodb/layout';
@@ -44,6 +44,8 @@ export interface TestStack {
   keysDir: string;
   beacon: LocalBeacon;
   closeDeadlines: RecordingCloseDeadlines;
+  /** The clock of the core and the beacon (./clock): `sleep(ms)` moves it forward at once. */
+  clock: Clock;
   /** The use cases on this stack; `coreWith(overrides)` builds another instance (e.g. a wrapped store). */
   core: Core;
   coreWith(overrides: Partial<CoreDeps> & { store?: Store }): Core;
@@ -98,6 +100,7 @@ export async function createTestStack(
     keysDir,
     beacon,
     closeDeadlines,
+    clock,
     core: coreWith({}),
     coreWith,
     cleanup: async () => {
