@@ -129,12 +129,9 @@ export const Position = z
     commissionOwed: MinorUnits.nullable(),
     status: PositionStatus,
     seat: Seat.nullable().meta({ description: 'The seat the player bets from; null: standing.' }),
-    sessionId: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The player's table session the position was opened in (docs/responsible-gaming.md).",
-      }),
+    sessionId: z.string().nullable().meta({
+      description: "The player's table session the position was opened in (docs/responsible-gaming.md).",
+    }),
   })
   .meta({ id: 'Position' });
 

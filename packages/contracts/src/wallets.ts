@@ -42,12 +42,9 @@ export const LedgerEntry = z
     roundId: z.string().nullable(),
     shoeId: z.string().nullable(),
     reference: z.string().nullable(),
-    sessionId: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The player's table session of a game entry (bet, payout, refund, session end).",
-      }),
+    sessionId: z.string().nullable().meta({
+      description: "The player's table session of a game entry (bet, payout, refund, session end).",
+    }),
     createdAt: Timestamp,
   })
   .meta({ id: 'LedgerEntry' });
