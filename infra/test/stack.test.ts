@@ -604,7 +604,6 @@ describe.each([
       'table:game': WRITE,
       'table:game/index/gsi1': WRITE,
       'table:wallets': WRITE,
-      'table:wallets/index/ledger': WRITE,
       'table:audit': APPEND,
       'queue:settlement': [...CONSUME, 'sqs:SendMessage'].sort(),
       // The batch that finishes a round signs its head: Sign with the current generation, GetPublicKey of all.
@@ -628,7 +627,6 @@ describe.each([
         'table:game/index/gsi1',
         'table:principals',
         'table:wallets',
-        'table:wallets/index/ledger',
       ]);
     }
   });

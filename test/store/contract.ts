@@ -409,7 +409,7 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
 
     it('pages a ledger by sequence number both ways; a page that stops at its limit has a cursor', async () => {
       const playerId = uid('l');
-      // Keys that sort differently from the sequence numbers: the ledger index orders by number.
+      // Keys that sort differently from the sequence numbers (c:10 < c:2): the list is in number order.
       for (const seq of [3, 1, 10, 2, 4]) {
         await store.transact([
           {
@@ -448,6 +448,42 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(asc2.items.map((e) => e.seq)).toEqual([3, 4]);
     });
 
+    it('finds a ledger entry by its key; a used key refuses another entry, and a refused transaction writes neither', async () => {
+      const playerId = uid('l');
+      const key = { operatorId: 'op', playerId, key: 'c:k1' };
+      const put = (seq: number, k = key): WriteOp => ({
+        kind: 'put',
+        entity: 'ledger',
+        key: k,
+        item: { ...ledgerEntry('op', playerId, seq), key: k.key },
+      });
+      expect(await store.get('ledger', key)).toBeUndefined();
+      await store.transact([put(1)]);
+      expect(await store.get('ledger', key)).toEqual({ ...ledgerEntry('op', playerId, 1), key: 'c:k1' });
+      // The key is taken whatever the sequence number: the refusal names the ledger op.
+      const reused = await store.transact([putWallet(wallet('op', playerId, 5)), put(2)]).catch((e) => e);
+      expect(reused).toBeInstanceOf(TransactionCanceled);
+      expect((reused as TransactionCanceled).failed(1)).toBe(true);
+      expect((reused as TransactionCanceled).failed(0)).toBe(false);
+      expect(await store.get('wallet', { operatorId: 'op', playerId })).toBeUndefined();
+      // A sequence number is taken whatever the key.
+      const other = { ...key, key: 'c:k2' };
+      expect(await store.transact([put(1, other)]).catch((e) => e)).toBeInstanceOf(TransactionCanceled);
+      expect(await store.get('ledger', other)).toBeUndefined();
+      // Refused by another op: neither the entry nor its key is written.
+      const gone = await store
+        .transact([put(2, other), { kind: 'check', entity: 'wallet', key: { operatorId: 'op', playerId } }])
+        .catch((e) => e);
+      expect((gone as TransactionCanceled).failed(1)).toBe(true);
+      expect(await store.get('ledger', other)).toBeUndefined();
+      expect(
+        (await store.listLedger('op', playerId, { limit: 10, order: 'asc' })).items.map((e) => e.seq),
+      ).toEqual([1]);
+      await store.transact([put(2, other)]);
+      expect((await store.get('ledger', other))?.seq).toBe(2);
+      expect((await store.listLedgerRange('op', playerId, 1, 2)).map((e) => e.key)).toEqual(['c:k1', 'c:k2']);
+    });
+
     it('refuses a cursor that is not one of this list, whatever is in it', async () => {
       const playerId = uid('l');
       for (const seq of [1, 2, 3]) {
@@ -471,7 +507,8 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       const { key: good, forge } = opened(page.cursor!);
       for (const altered of [
         { ...good, extra: 1 },
-        { ...good, lseq: String(good.lseq) },
+        { ...good, sk: String(good.sk).replace('L#', 'K#') },
+        { ...good, sk: 1 },
         { ...good, pk: 'W#op#someone-else' },
         [1, 2],
       ]) {

@@ -6,8 +6,8 @@
  * A new entity or list goes here once, then into both adapters and the store contract suite.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DomainError, type Entities, type Entity, type EntityKeys } from '@pyb/core';
-import { GSI1, LEDGER_INDEX, type LogicalTable } from './tables';
+import { DomainError, type Entities, type Entity, type EntityKeys, type WriteOp } from '@pyb/core';
+import { GSI1, type LogicalTable } from './tables';
 
 export type { LogicalTable };
 
@@ -28,6 +28,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   round: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: 'ROUND' }),
   position: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `P#${k.playerId}` }),
   wallet: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: 'WALLET' }),
+  // A ledger entry's key (its idempotency record): a marker naming the entry's sequence number, or,
+  // for entries written before the entries moved to `L#<seq>`, the entry itself (ledgerKeyTarget).
   ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
   debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
   audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
@@ -40,6 +42,60 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
 export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
+
+/** Sort keys of a wallet's ledger entries: `L#` + the sequence number, zero-padded so they sort by it. */
+export const LEDGER_PREFIX = 'L#';
+export const SEQ_WIDTH = 12;
+const ledgerSk = (seq: number) => `${LEDGER_PREFIX}${pad(seq, SEQ_WIDTH)}`;
+
+/** Where a wallet's ledger entry `seq` lives: in the wallet's partition, in sequence order (no index). */
+export const ledgerEntryAt = (operatorId: string, playerId: string, seq: number): Location => ({
+  table: 'wallets',
+  pk: `W#${operatorId}#${playerId}`,
+  sk: ledgerSk(seq),
+});
+
+/** The attribute of a ledger key's marker item: the sequence number of the entry the key wrote. */
+export const MARKER_SEQ = 'entrySeq';
+
+/**
+ * What the item at a ledger key (LOCATE.ledger) points to: the location of the entry when it is a
+ * marker, undefined when it is the entry itself (written before the entries moved to `L#<seq>`, see
+ * docs/data-model.md, *Migration*).
+ */
+export function ledgerKeyTarget(item: Item, key: EntityKeys['ledger']): Location | undefined {
+  const seq = item[MARKER_SEQ];
+  return typeof seq === 'number' ? ledgerEntryAt(key.operatorId, key.playerId, seq) : undefined;
+}
+
+/** One item a transaction writes: an operation of the core at the location it writes. */
+export interface ItemWrite {
+  op: WriteOp;
+  loc: Location;
+}
+
+/**
+ * The items a core operation writes. One each, but for a ledger entry: the entry at `L#<seq>` (listed
+ * in order without an index copy) and, at its idempotency key, a marker naming its sequence number
+ * (the key's condition — by default "not used yet" — is the marker's). Entries are never changed.
+ */
+export function itemWrites(op: WriteOp): ItemWrite[] {
+  if (op.entity !== 'ledger') return [{ op, loc: LOCATE[op.entity](op.key as never) }];
+  if (op.kind !== 'put') throw new Error('ledger entries are written once (put), never updated or checked');
+  const { operatorId, playerId } = op.key;
+  const entry: WriteOp = { kind: 'put', entity: 'ledger', key: op.key, item: op.item };
+  const marker = {
+    kind: 'put',
+    entity: 'ledger',
+    key: op.key,
+    item: { [MARKER_SEQ]: op.item.seq },
+    ...(op.expect !== undefined && { expect: op.expect }),
+  } as unknown as WriteOp;
+  return [
+    { op: entry, loc: ledgerEntryAt(operatorId, playerId, op.item.seq) },
+    { op: marker, loc: LOCATE.ledger(op.key) },
+  ];
+}
 
 /**
  * Index attributes written with an item by a put (the access patterns of docs/data-model.md). Only a
@@ -64,8 +120,6 @@ export function indexAttributes<E extends Entity>(entity: E, item: Entities[E]):
       // Not by the bet that creates it: a position enters the player index when it is settled or
       // refunded (updateIndexAttributes), so a bet writes no index entry.
       return {};
-    case 'ledger':
-      return { lseq: (item as Entities['ledger']).seq };
     default:
       return {};
   }
@@ -100,6 +154,7 @@ export function updateIndexAttributes(
   return positionIndexAttributes({ operatorId, openedAt, ...(key as EntityKeys['position']) });
 }
 
+// `lseq`: the sort key of the ledger index that entries written before 2026-12 still carry.
 export const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'lseq'];
 
 /** The entity as the core wrote it: the item without its key and index attributes. */
@@ -123,7 +178,6 @@ export interface IndexKey {
 export const TABLE_KEY: IndexKey = { partition: 'pk', sort: 'sk', sortType: 'S', global: false };
 export const INDEXES = {
   gsi1: { name: GSI1, partition: 'gsi1pk', sort: 'gsi1sk', sortType: 'S', global: true },
-  ledger: { name: LEDGER_INDEX, partition: 'pk', sort: 'lseq', sortType: 'N', global: false },
 } as const satisfies Record<string, IndexKey>;
 
 /** One access pattern: a Query of one partition of a table or index, optionally `begins_with` a prefix. */
@@ -134,8 +188,8 @@ export interface Access {
   partition: string;
   /** `begins_with` on the (index's) sort attribute. */
   sortPrefix?: string;
-  /** `BETWEEN` on a numeric sort attribute (both ends included). */
-  sortBetween?: readonly [number, number];
+  /** `BETWEEN` on the (index's) sort attribute (both ends included). */
+  sortBetween?: readonly [string, string];
   /** Read eventually consistent (half the cost; may lag a write by about a second). */
   eventual?: boolean;
 }
@@ -166,8 +220,8 @@ export const ACCESS = {
   }),
   ledger: (operatorId: string, playerId: string): Access => ({
     table: 'wallets',
-    index: 'ledger',
     partition: `W#${operatorId}#${playerId}`,
+    sortPrefix: LEDGER_PREFIX,
   }),
   debts: (shoeId: string): Access => ({ table: 'wallets', partition: `DEBT#${shoeId}` }),
   audit: (shoeId: string): Access => ({ table: 'audit', partition: `SHOE#${shoeId}`, sortPrefix: 'E#' }),
@@ -181,9 +235,8 @@ export const ACCESS = {
   /** A wallet's ledger entries with `from <= seq <= to` (a position's calls). */
   ledgerRange: (operatorId: string, playerId: string, from: number, to: number): Access => ({
     table: 'wallets',
-    index: 'ledger',
     partition: `W#${operatorId}#${playerId}`,
-    sortBetween: [from, to],
+    sortBetween: [ledgerSk(from), ledgerSk(to)],
   }),
 };
 

@@ -39,10 +39,13 @@ import {
   decodeCursor,
   encodeCursor,
   type Item,
+  type ItemWrite,
   indexAttributes,
   indexKeyOf,
+  itemWrites,
   LOCATE,
   type Location,
+  ledgerKeyTarget,
   strip,
   updateIndexAttributes,
 } from './layout';
@@ -142,30 +145,32 @@ export class DynamoStore extends ListingStore implements Store {
     this.cursorKey = options.cursorKey ?? DEFAULT_CURSOR_KEY;
   }
 
-  private locate<E extends Entity>(entity: E, key: EntityKeys[E]): Location & { tableName: string } {
-    const loc = LOCATE[entity](key);
-    return { ...loc, tableName: this.tables[loc.table] };
-  }
-
   async get<E extends Entity>(
     entity: E,
     key: EntityKeys[E],
     options: ReadOptions = {},
   ): Promise<Entities[E] | undefined> {
-    const loc = this.locate(entity, key);
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: loc.tableName,
-        Key: { pk: loc.pk, sk: loc.sk },
-        ConsistentRead: options.consistent !== false,
-      }),
-    );
-    return Item ? strip<Entities[E]>(Item) : undefined;
+    const read = async (loc: Location) =>
+      (
+        await this.doc.send(
+          new GetCommand({
+            TableName: this.tables[loc.table],
+            Key: { pk: loc.pk, sk: loc.sk },
+            ConsistentRead: options.consistent !== false,
+          }),
+        )
+      ).Item as Item | undefined;
+    let item = await read(LOCATE[entity](key));
+    // A ledger key holds a marker naming its entry (written in the same transaction): one more read.
+    const target =
+      item && entity === 'ledger' ? ledgerKeyTarget(item, key as EntityKeys['ledger']) : undefined;
+    if (target) item = await read(target);
+    return item ? strip<Entities[E]>(item) : undefined;
   }
 
-  /** One write operation as a TransactWriteItems element (Put / Update / ConditionCheck). */
-  private writeItem(op: WriteOp): Record<string, Item> {
-    const loc = this.locate(op.entity, op.key as never);
+  /** One item write as a TransactWriteItems element (Put / Update / ConditionCheck). */
+  private writeItem({ op, loc: at }: ItemWrite): Record<string, Item> {
+    const loc = { ...at, tableName: this.tables[at.table] };
     const Key = { pk: loc.pk, sk: loc.sk };
     const expr = new Expr();
     if (op.kind === 'put') {
@@ -211,8 +216,10 @@ export class DynamoStore extends ListingStore implements Store {
 
   async transact(ops: readonly WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
-    const items = ops.map((op) => this.writeItem(op));
-    if (ops.length === 1 && !items[0]!.ConditionCheck) {
+    // Each op's items (a ledger entry is two), and for each item the op it belongs to.
+    const writes = ops.flatMap((op, i) => itemWrites(op).map((w) => ({ ...w, owner: i })));
+    const items = writes.map((w) => this.writeItem(w));
+    if (items.length === 1 && !items[0]!.ConditionCheck) {
       // A single write needs no transaction: a conditional Put/Update is as atomic and costs half.
       try {
         if (items[0]!.Put) await this.doc.send(new PutCommand(items[0]!.Put as never));
@@ -227,14 +234,17 @@ export class DynamoStore extends ListingStore implements Store {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
     } catch (error) {
       if (error instanceof TransactionCanceledException) {
-        const codes = ops.map((_, i) => error.CancellationReasons?.[i]?.Code ?? 'None');
+        const codes = writes.map((_, i) => error.CancellationReasons?.[i]?.Code ?? 'None');
         // Anything but a failed condition or a collision (a validation error, an item collection over
         // its size limit) is a bug or a limit: surface it instead of retrying.
         const fatal = codes.find((c) => c !== 'None' && c !== 'ConditionalCheckFailed' && !RETRYABLE.has(c));
         if (fatal) throw error;
-        const reasons = codes.map((code): CancelReason | undefined =>
-          code === 'None' ? undefined : code === 'ConditionalCheckFailed' ? 'CONDITION' : 'CONFLICT',
-        );
+        // An op is refused when one of its items is (a failed condition names it before a collision).
+        const reasons = ops.map((_, i): CancelReason | undefined => {
+          const mine = codes.filter((_, w) => writes[w]!.owner === i);
+          if (mine.includes('ConditionalCheckFailed')) return 'CONDITION';
+          return mine.some((c) => c !== 'None') ? 'CONFLICT' : undefined;
+        });
         // DynamoDB may cancel without naming an item (e.g. a conflicting transaction): retryable.
         throw new TransactionCanceled(reasons.some((r) => r) ? reasons : ops.map(() => 'CONFLICT' as const));
       }

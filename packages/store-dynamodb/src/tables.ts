@@ -42,12 +42,9 @@ export interface TableDefinition {
 }
 
 const S = (name: string): KeyAttribute => ({ name, type: 'S' });
-const N = (name: string): KeyAttribute => ({ name, type: 'N' });
 
 /** Overloaded GSI of the game table: rounds of a shoe, shoes of a table, positions of a player. */
 export const GSI1 = 'gsi1';
-/** LSI of the wallets table: a wallet's ledger in movement order. */
-export const LEDGER_INDEX = 'ledger';
 
 export const TABLES: Readonly<Record<LogicalTable, TableDefinition>> = {
   game: {
@@ -63,7 +60,8 @@ export const TABLES: Readonly<Record<LogicalTable, TableDefinition>> = {
     partitionKey: S('pk'),
     sortKey: S('sk'),
     globalIndexes: [],
-    localIndexes: [{ name: LEDGER_INDEX, partitionKey: S('pk'), sortKey: N('lseq') }],
+    // No index: ledger entries sort by their own key (`L#<seq>`, docs/data-model.md).
+    localIndexes: [],
     retained: true,
   },
   audit: {

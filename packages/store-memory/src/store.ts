@@ -41,9 +41,11 @@ import {
   type Item,
   indexAttributes,
   indexKeyOf,
+  itemWrites,
   LOCATE,
   type Location,
   type LogicalTable,
+  ledgerKeyTarget,
   strip,
   updateIndexAttributes,
 } from '@pyb/store-dynamodb/layout';
@@ -225,37 +227,46 @@ export class MemoryStore extends ListingStore implements Store {
     _options?: ReadOptions,
   ): Promise<Entities[E] | undefined> {
     await this.latency();
-    const item = this.itemAt(this.slot(entity, key).loc);
+    let item = this.itemAt(this.slot(entity, key).loc);
+    // A ledger key holds a marker naming its entry (as in the adapter: a second read).
+    const target =
+      item && entity === 'ledger' ? ledgerKeyTarget(item, key as EntityKeys['ledger']) : undefined;
+    if (target) item = this.itemAt(target);
     return item ? strip<Entities[E]>(copy(item)) : undefined;
   }
 
   async transact(ops: readonly WriteOp[]): Promise<void> {
     await this.latency();
     if (ops.length === 0) return;
-    if (ops.length > LIMITS.transactionItems)
+    // The items the ops write (a ledger entry is two, as in the adapter), each with its op's index.
+    const writes = ops.flatMap((op, i) => itemWrites(op).map((w) => ({ ...w, owner: i })));
+    if (writes.length > LIMITS.transactionItems)
       throw new StoreRequestError(`a transaction holds at most ${LIMITS.transactionItems} operations`);
-    const slots = ops.map((op) => this.slot(op.entity, op.key as never));
-    if (new Set(slots.map((s) => s.id)).size !== slots.length)
+    const slots = writes.map((w) => `${w.loc.table}\u0000${w.loc.pk}\u0000${w.loc.sk}`);
+    if (new Set(slots).size !== slots.length)
       throw new StoreRequestError('a transaction cannot include multiple operations on one item');
     for (const op of ops) {
       for (const [path, c] of Object.entries(op.expect ?? {})) checkCondition(path, c);
     }
-    // Every condition against the state before the transaction; all refusals are named.
-    const before = slots.map((s) => this.itemAt(s.loc));
-    const reasons = ops.map((op, i): CancelReason | undefined => {
+    // Every condition against the state before the transaction; all refusals are named (per op).
+    const before = writes.map((w) => this.itemAt(w.loc));
+    const refused = writes.map(({ op }, i): boolean => {
       const current = before[i];
       const exists = current !== undefined;
-      if (op.kind === 'put' && op.expect === undefined) return exists ? 'CONDITION' : undefined;
-      if (op.kind === 'check' && !exists) return 'CONDITION';
-      if (op.kind === 'update' && !op.upsert && !exists) return 'CONDITION';
-      return matches(current, op.expect) ? undefined : 'CONDITION';
+      if (op.kind === 'put' && op.expect === undefined) return exists;
+      if (op.kind === 'check' && !exists) return true;
+      if (op.kind === 'update' && !op.upsert && !exists) return true;
+      return !matches(current, op.expect);
     });
+    const reasons = ops.map((_, i): CancelReason | undefined =>
+      writes.some((w, j) => w.owner === i && refused[j]) ? 'CONDITION' : undefined,
+    );
     // The new items, all computed before any is written (a bad request writes nothing either).
-    const after = ops.map((op, i) => this.apply(op, slots[i]!.loc, before[i]));
+    const after = writes.map((w, i) => this.apply(w.op, w.loc, before[i]));
     if (reasons.some((r) => r !== undefined)) throw new TransactionCanceled(reasons);
-    ops.forEach((op, i) => {
+    writes.forEach((w, i) => {
       const item = after[i];
-      if (op.kind !== 'check' && item) this.write(slots[i]!.loc, item);
+      if (w.op.kind !== 'check' && item) this.write(w.loc, item);
     });
   }
 
@@ -328,7 +339,7 @@ export class MemoryStore extends ListingStore implements Store {
       if (typeof s !== sortType) return false;
       if (access.sortBetween !== undefined) {
         const [from, to] = access.sortBetween;
-        if (typeof s !== 'number' || s < from || s > to) return false;
+        if (typeof s !== 'string' || compareUtf8(s, from) < 0 || compareUtf8(s, to) > 0) return false;
       }
       return access.sortPrefix === undefined || (s as string).startsWith(access.sortPrefix);
     });
