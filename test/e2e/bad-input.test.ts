@@ -601,8 +601,8 @@ describe('cursors', () => {
     const key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
     const crafted = [
-      `${b64({ ...key, lseq: 1 })}.${mac}`, // another position in the list, same seal
-      `${b64({ ...key, lseq: '1' })}.${mac}`, // a lseq of the wrong type
+      `${b64({ ...key, sk: 'L#000000000001' })}.${mac}`, // another position in the list, same seal
+      `${b64({ ...key, sk: 1 })}.${mac}`, // a sort key of the wrong type
       `${b64({ ...key, extra: 1 })}.${mac}`, // an extra attribute
       b64(key), // no seal at all (what cursors used to be)
       `${payload}.${'A'.repeat(mac.length)}`, // a forged seal

@@ -6,7 +6,7 @@
 import type { ChainReport, Core } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { eventHash } from '@pyb/fairness';
-import type { LogicalTable } from '@pyb/store-dynamodb/layout';
+import { type LogicalTable, ledgerEntryAt } from '@pyb/store-dynamodb/layout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { playShoe } from '../support/game';
@@ -190,10 +190,8 @@ describe('the chain check', () => {
     expect(report.problems.map((x) => [x.code, x.roundId])).toContainEqual(['BETS_DIGEST', round]);
 
     const settled = positions.find((x) => x.settleSeq !== undefined)!;
-    const ledgerKey = {
-      pk: `W#${op.operatorId}#${settled.playerId}`,
-      sk: `K#s:settle#${round}#${settled.playerId}`,
-    };
+    const { pk, sk } = ledgerEntryAt(op.operatorId, settled.playerId, settled.settleSeq!);
+    const ledgerKey = { pk, sk };
     report = await withEdited('wallets', ledgerKey, (x) => {
       x.amount = (x.amount as number) + 1;
     });

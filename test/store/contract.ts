@@ -472,7 +472,10 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(await store.get('ledger', other)).toBeUndefined();
       // Refused by another op: neither the entry nor its key is written.
       const gone = await store
-        .transact([put(2, other), { kind: 'check', entity: 'wallet', key: { operatorId: 'op', playerId } }])
+        .transact([
+          put(2, other),
+          { kind: 'check', entity: 'wallet', key: { operatorId: 'op', playerId }, expect: {} },
+        ])
         .catch((e) => e);
       expect((gone as TransactionCanceled).failed(1)).toBe(true);
       expect(await store.get('ledger', other)).toBeUndefined();

@@ -41,7 +41,9 @@ export interface BeaconRound {
   signature: string;
 }
 
-const bls = bls12_381.shortSignatures;
+// Read when first used, not at load: a property read at the top level would keep the whole curve
+// module (and its set-up) in every bundle that only needs a constant of this file (bench/bundles.ts).
+const bls = () => bls12_381.shortSignatures;
 
 /** Unix seconds at which round `round` (≥ 1) is published. */
 export function roundTime(network: BeaconNetwork, round: number): number {
@@ -75,9 +77,9 @@ export function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): b
   if (network.scheme !== BEACON_SCHEME) return false;
   if (!isHex(round.signature, 48) || !isHex(network.publicKey, 96)) return false;
   try {
-    return bls.verify(
+    return bls().verify(
       hexToBytes(round.signature),
-      bls.hash(beaconMessage(round.round)),
+      bls().hash(beaconMessage(round.round)),
       hexToBytes(network.publicKey),
     );
   } catch {
@@ -104,10 +106,15 @@ export function beaconSigner(secretKey: Uint8Array): {
   publicKey: string;
   sign(round: number): string;
 } {
-  const publicKey = bytesToHex(bls.getPublicKey(secretKey).toBytes(true));
+  const publicKey = bytesToHex(bls().getPublicKey(secretKey).toBytes(true));
   return {
     publicKey,
-    sign: (round) => bytesToHex(bls.sign(bls.hash(beaconMessage(round)), secretKey).toBytes(true)),
+    sign: (round) =>
+      bytesToHex(
+        bls()
+          .sign(bls().hash(beaconMessage(round)), secretKey)
+          .toBytes(true),
+      ),
   };
 }
 
