@@ -209,9 +209,16 @@ function section(
         'adapters only): its own use case (`@pyb/core/use-cases`), the key service only where it seals, ' +
         'signs or publishes keys (`functions/src/keys.ts`), and the shared HTTP layer. Most of what is left ' +
         'above the yardstick is zod and the API contracts: every handler validates with them, and ' +
-        '`@pyb/contracts` builds the schemas of every endpoint when it loads (`ENDPOINTS`). Contracts ' +
-        'exported per endpoint (or per resource module that handlers import directly) would leave each ' +
-        'bundle only its own schemas; that is the next step towards the budget.',
+        '`@pyb/contracts` builds the schemas of every endpoint when it loads (`ENDPOINTS`). The BLS ' +
+        'curve of the beacon (`@noble/curves`, 66 KiB) is no longer in bundles that only need a constant of ' +
+        '`packages/fairness/src/beacon.ts` (it is read when first used). A side experiment in the same ' +
+        'session (same options, CPU time of the import, 7 interleaved runs, load average 16–20): zod with ' +
+        'one schema imports in 1.03–1.14× the yardstick, middy + Powertools 1.05–1.07×, the wallet ' +
+        'schemas alone (`Wallet`, `WalletParams` and what they import: common types, problem codes, ' +
+        'currencies) 1.39×, all contracts 1.48–1.56×. Contracts per endpoint would therefore not reach ' +
+        'the budget on their own: building zod schemas at load is most of the cost, so the next step is ' +
+        'per-endpoint contract modules whose schemas are built on first use, or a lighter shared base ' +
+        '(common types, the problem registry) — measured, not assumed.',
     );
   }
   if (missing.length > 0) {
