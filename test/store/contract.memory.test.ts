@@ -2,4 +2,7 @@
 import { MemoryStore } from '@pyb/store-memory';
 import { storeContract } from './contract';
 
-storeContract('MemoryStore', async () => ({ store: new MemoryStore() }));
+storeContract('MemoryStore', async () => {
+  const store = new MemoryStore();
+  return { store, putRaw: store.raw.put };
+});

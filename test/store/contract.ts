@@ -17,10 +17,13 @@ import {
   type WalletRecord,
   type WriteOp,
 } from '@pyb/core';
+import type { LogicalTable } from '@pyb/store-dynamodb/layout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 export interface StoreUnderTest {
   store: Store;
+  /** Writes an item as it sits in the table (pk, sk and all): for items of an older layout. */
+  putRaw(table: LogicalTable, item: Record<string, unknown>): Promise<void>;
   cleanup?(): Promise<void>;
 }
 
@@ -164,9 +167,11 @@ const opened = (cursor: string) => {
 export function storeContract(name: string, make: () => Promise<StoreUnderTest>): void {
   describe(`${name} honours the Store port`, () => {
     let store: Store;
+    let subject: StoreUnderTest;
     let cleanup: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      ({ store, cleanup } = await make());
+      subject = await make();
+      ({ store, cleanup } = subject);
     });
     afterAll(() => cleanup?.());
     const w = (playerId: string) => ({ operatorId: 'op', playerId });
@@ -485,6 +490,18 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       await store.transact([put(2, other)]);
       expect((await store.get('ledger', other))?.seq).toBe(2);
       expect((await store.listLedgerRange('op', playerId, 1, 2)).map((e) => e.key)).toEqual(['c:k1', 'c:k2']);
+    });
+
+    it('reads an entry stored whole at its key (the layout before `L#<seq>`) by that key, and keeps the key used', async () => {
+      const playerId = uid('l');
+      const old = { ...ledgerEntry('op', playerId, 1), key: 'c:old' };
+      await subject.putRaw('wallets', { ...old, pk: `W#op#${playerId}`, sk: 'K#c:old', lseq: 1 });
+      const key = { operatorId: 'op', playerId, key: 'c:old' };
+      expect(await store.get('ledger', key)).toEqual(old);
+      const reused = await store
+        .transact([{ kind: 'put', entity: 'ledger', key, item: { ...old, seq: 2 } }])
+        .catch((e) => e);
+      expect(reused).toBeInstanceOf(TransactionCanceled);
     });
 
     it('refuses a cursor that is not one of this list, whatever is in it', async () => {
