@@ -8,7 +8,6 @@ import {
   deleteTables,
   findDynamoDbLocalJar,
   localClientConfig,
-  TABLES,
   tableNames,
 } from '../src/local';
 
@@ -37,9 +36,9 @@ describe('DynamoDB Local launcher', () => {
       await createTables(client, names);
       await createTables(client, names); // idempotent (dev keeps its data)
       const wallets = await client.send(new DescribeTableCommand({ TableName: names.wallets }));
-      expect(wallets.Table?.LocalSecondaryIndexes?.map((i) => i.IndexName)).toEqual([
-        TABLES.wallets.localIndexes[0]!.name,
-      ]);
+      // No index on wallets: ledger entries sort by their own key (L#<seq>).
+      expect(wallets.Table?.LocalSecondaryIndexes).toBeUndefined();
+      expect(wallets.Table?.KeySchema?.map((k) => k.AttributeName)).toEqual(['pk', 'sk']);
       const game = await client.send(new DescribeTableCommand({ TableName: names.game }));
       expect(game.Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual(['gsi1']);
       const principals = await client.send(new DescribeTableCommand({ TableName: names.principals }));
