@@ -29,6 +29,7 @@ const KIND_STATUS: Record<ErrorKind, number> = {
   UNPROCESSABLE: 422,
   INSUFFICIENT_FUNDS: 422,
   UNAVAILABLE: 503,
+  LOCKED: 423,
 };
 
 const TITLES: Record<number, string> = {
@@ -41,6 +42,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  423: 'Locked',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

@@ -57,6 +57,23 @@ export const ROUTES: readonly Route[] = [
     kms: [],
   },
   {
+    method: 'POST',
+    path: '/v1/tables/{tableId}/unlock',
+    handler: 'unlock-table',
+    roles: ['admin'],
+    // The table item and its TABLE_UNLOCKED event (append-only, beside the shoes' chains).
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/tables/{tableId}/events',
+    handler: 'list-table-events',
+    roles: ALL,
+    data: { principals: 'read', game: 'read', audit: 'read' },
+    kms: [],
+  },
+  {
     method: 'GET',
     path: '/v1/tables/{tableId}/scoreboard',
     handler: 'get-scoreboard',

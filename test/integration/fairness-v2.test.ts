@@ -128,12 +128,12 @@ describe('the beacon round', () => {
     expect(resolved.status).toBe('SETTLED');
   });
 
-  it('a signature that does not verify (a lying relay) is refused, never used: BEACON_INVALID', async () => {
+  it('a signature that does not verify (a lying relay) is refused, never used: the table is locked (lock-out.test.ts)', async () => {
     const lying = stack.coreWith({ beacon: stubBeacon('forged') });
     const tableId = await newTable(lying);
     const shoe = await lying.openShoe(boss, { tableId });
     const round = await lying.openRound(op, { tableId });
-    expect(await codeOf(lying.resolveRound(op, { roundId: round.roundId }))).toBe('BEACON_INVALID');
+    expect(await codeOf(lying.resolveRound(op, { roundId: round.roundId }))).toBe('TABLE_LOCKED');
     expect((await stack.store.get('shoe', { shoeId: shoe.shoeId }))?.entropy).toBeUndefined();
   });
 

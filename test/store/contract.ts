@@ -686,6 +686,35 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(await store.listLedgerRange('op', 'someone-else', 1, 11)).toEqual([]);
     });
 
+    it("lists a table's own events in order, apart from its shoes' chains; an event is written once", async () => {
+      const tableId = uid('tbl');
+      const event = (seq: number) => ({
+        tableId,
+        operatorId: 'op',
+        seq,
+        type: 'TABLE_UNLOCKED' as const,
+        at: '2026-12-01T00:00:00.000Z',
+        reason: `r${seq}`,
+      });
+      expect(await store.listTableEvents(tableId)).toEqual([]);
+      for (const seq of [1, 0, 10]) {
+        await store.transact([
+          { kind: 'put', entity: 'tableEvent', key: { tableId, seq }, item: event(seq) },
+        ]);
+      }
+      expect((await store.listTableEvents(tableId)).map((e) => [e.seq, e.reason])).toEqual([
+        [0, 'r0'],
+        [1, 'r1'],
+        [10, 'r10'],
+      ]);
+      await canceled(
+        store.transact([{ kind: 'put', entity: 'tableEvent', key: { tableId, seq: 1 }, item: event(1) }]),
+      );
+      // A shoe's chain under the same id is another partition.
+      expect(await store.listAudit(tableId)).toEqual([]);
+      expect(await store.listTableEvents(uid('tbl'))).toEqual([]);
+    });
+
     it("lists a shoe's audit chain in order, its head, and the shoe's debts", async () => {
       const shoeId = uid('shoe');
       expect(await store.auditHead(shoeId)).toBeUndefined();

@@ -38,7 +38,16 @@ import {
   TableShoesParams,
   TableShoesQuery,
 } from './shoes';
-import { CreateTableRequest, Scoreboard, ScoreboardQuery, SeatMap, Table, TableParams } from './tables';
+import {
+  CreateTableRequest,
+  Scoreboard,
+  ScoreboardQuery,
+  SeatMap,
+  Table,
+  TableEvents,
+  TableParams,
+  UnlockTableRequest,
+} from './tables';
 import {
   LedgerPage,
   LedgerQuery,
@@ -124,11 +133,38 @@ export const ENDPOINTS = {
     response: SeatMap,
     status: 200,
   },
+  'unlock-table': {
+    tag: 'Tables',
+    description:
+      'Clears the lock a key-service or randomness failure put on the table (docs/regulators.md, "Lock-out"), once the cause is fixed, with a reason recorded in the TABLE_UNLOCKED event. Admin keys only.',
+    problems: ['TABLE_NOT_FOUND', 'TABLE_NOT_LOCKED', 'INVALID_INPUT', 'CONCURRENT_UPDATE'],
+    summary: 'Clear a table lock with a reason (admin)',
+    params: TableParams,
+    body: UnlockTableRequest,
+    response: Table,
+    status: 200,
+  },
+  'list-table-events': {
+    tag: 'Tables',
+    description:
+      "The table's own audit events in order: each TABLE_LOCKED (what failed, where, when) and the TABLE_UNLOCKED that cleared it (reason, by which key role).",
+    problems: ['TABLE_NOT_FOUND'],
+    summary: "A table's lock-outs and their clearing",
+    params: TableParams,
+    response: TableEvents,
+    status: 200,
+  },
   'open-shoe': {
     tag: 'Shoes',
     description:
       'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.',
-    problems: ['TABLE_NOT_FOUND', 'SHOE_ALREADY_OPEN', 'SIGNING_KEY_UNCERTIFIED'],
+    problems: [
+      'TABLE_NOT_FOUND',
+      'SHOE_ALREADY_OPEN',
+      'SIGNING_KEY_UNCERTIFIED',
+      'TABLE_LOCKED',
+      'KEY_SERVICE_UNAVAILABLE',
+    ],
     summary: 'Open a new shoe: seed sealed, commitment signed and published (admin)',
     params: TableParams,
     body: OpenShoeRequest,
@@ -216,6 +252,7 @@ export const ENDPOINTS = {
       'CONTRIBUTIONS_FULL',
       'CONCURRENT_UPDATE',
       'SIGNING_KEY_UNCERTIFIED',
+      'TABLE_LOCKED',
     ],
     summary: 'Open the next round (coup) of the table: betting opens',
     params: TableParams,
@@ -316,8 +353,9 @@ export const ENDPOINTS = {
       'ROUND_VOIDED',
       'CONCURRENT_UPDATE',
       'BEACON_PENDING',
-      'BEACON_INVALID',
       'SIGNING_KEY_UNCERTIFIED',
+      'TABLE_LOCKED',
+      'KEY_SERVICE_UNAVAILABLE',
     ],
     summary:
       '"No va más": close betting, deal the coup and settle every position (SETTLING: in batches, after the answer)',

@@ -81,6 +81,7 @@ export const PROBLEMS = {
     409,
     'A request with this Idempotency-Key is still being processed; retry later.',
   ],
+  TABLE_NOT_LOCKED: [409, 'The table is not locked: there is no lock to clear.'],
   // 413, 415: the body.
   PAYLOAD_TOO_LARGE: [413, 'The body is larger than 16 KiB.'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json in UTF-8.'],
@@ -112,6 +113,11 @@ export const PROBLEMS = {
     422,
     "The bet would pass one of the player's responsible-gaming limits (`details.limit`, `details.value`, `details.used`).",
   ],
+  // 423: a person must act first.
+  TABLE_LOCKED: [
+    423,
+    'The key service or the randomness failed at this table (`details.lock` says what, when): no shoe opens, no round opens or is dealt until an admin clears the lock (POST /v1/tables/{tableId}/unlock). Rounds not dealt can be voided (stakes refunded).',
+  ],
   // 500
   INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
   // 503: not now; retry after `Retry-After` seconds.
@@ -119,9 +125,9 @@ export const PROBLEMS = {
     503,
     "The shoe's first coup waits for its beacon round, not published (or not served) yet: retry after Retry-After.",
   ],
-  BEACON_INVALID: [
+  KEY_SERVICE_UNAVAILABLE: [
     503,
-    'A relay served a beacon round whose signature does not verify; it was not used: retry.',
+    'The key service was throttled, timed out or failed inside: nothing was done and nothing is locked; retry after Retry-After.',
   ],
   SIGNING_KEY_UNCERTIFIED: [
     503,

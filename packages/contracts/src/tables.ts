@@ -195,6 +195,27 @@ export const CreateTableRequest = z
 
 export const TableParams = z.strictObject({ tableId: ResourceId });
 
+/** Why a table is locked (docs/regulators.md, "Lock-out"). */
+export const TableLock = z
+  .object({
+    source: z.enum(['KEY_SERVICE', 'RANDOMNESS']).meta({
+      description:
+        'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).',
+    }),
+    cause: z.string().meta({
+      description:
+        'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.',
+      example: 'BEACON_INVALID',
+    }),
+    detail: z.string(),
+    phase: z.enum(['OPEN_SHOE', 'RESOLVE']),
+    shoeId: z.string().optional(),
+    roundId: z.string().optional(),
+    at: Timestamp,
+    seq: z.int().min(0).meta({ description: "The TABLE_LOCKED event's number in the table's events." }),
+  })
+  .meta({ id: 'TableLock' });
+
 export const Table = z
   .object({
     tableId: z.string(),
@@ -204,8 +225,46 @@ export const Table = z
     currentShoeId: z.string().nullable(),
     openRoundId: z.string().nullable(),
     createdAt: Timestamp,
+    lock: TableLock.nullable().meta({
+      description:
+        'Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable.',
+    }),
   })
   .meta({ id: 'Table' });
+
+/** An admin clears a lock once the failure is fixed, saying why. */
+export const UnlockTableRequest = z
+  .strictObject({
+    reason: FreeText(500).meta({
+      description: 'What was fixed and why the table may play again (recorded in TABLE_UNLOCKED).',
+      example: 'KMS key policy restored after the IAM change of 07:10 (ticket OPS-142)',
+    }),
+  })
+  .meta({ id: 'UnlockTableRequest' });
+
+export const TableEvent = z
+  .object({
+    tableId: z.string(),
+    seq: z.int().min(0),
+    type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED']),
+    at: Timestamp,
+    lock: TableLock.optional().meta({ description: 'TABLE_LOCKED: what failed.' }),
+    reason: z.string().optional().meta({ description: "TABLE_UNLOCKED: the admin's reason." }),
+    clears: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'TABLE_UNLOCKED: the TABLE_LOCKED event it clears.' }),
+    by: z
+      .object({ role: z.string(), operatorId: z.string() })
+      .optional()
+      .meta({ description: 'TABLE_UNLOCKED: the API key role and operator that cleared it.' }),
+  })
+  .meta({ id: 'TableEvent' });
+
+export const TableEvents = z
+  .object({ tableId: z.string(), events: z.array(TableEvent) })
+  .meta({ id: 'TableEvents' });
 
 /** A side bet's result in a coup (the same for every stake; what a win pays follows its pay table). */
 export const SideBetOutcome = z

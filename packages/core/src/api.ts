@@ -76,6 +76,8 @@ export interface LedgerQuery extends WalletRef {
 // ---- views: the HTTP contract's shapes (@pyb/contracts), defined there once ----------------------
 
 export type TableView = z.output<typeof C.Table>;
+export type TableEventsView = z.output<typeof C.TableEvents>;
+export type UnlockTableInput = { tableId: string } & Body<typeof C.UnlockTableRequest>;
 export type ShoeView = z.output<typeof C.Shoe>;
 export type CoupStepView = z.output<typeof C.CoupStep>;
 export type CoupView = z.output<typeof C.Coup>;
@@ -144,6 +146,10 @@ export interface ChainReport {
 export interface Core {
   createTable(actor: Actor, input: CreateTableInput): Promise<TableView>;
   getTable(actor: Actor, input: { tableId: string }): Promise<TableView>;
+  /** Clears a lock-out (admin), with a reason: TABLE_UNLOCKED. */
+  unlockTable(actor: Actor, input: UnlockTableInput): Promise<TableView>;
+  /** The table's lock-outs and their clearing, in order. */
+  listTableEvents(actor: Actor, input: { tableId: string }): Promise<TableEventsView>;
 
   openShoe(actor: Actor, input: { tableId: string }): Promise<ShoeView>;
   getShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;

@@ -6,6 +6,7 @@ import { type CoreDeps, context } from './use-cases/context';
 import { contributeSeed } from './use-cases/contributions';
 import { exportAudit, shoeProof } from './use-cases/export-audit';
 import { leaveTable } from './use-cases/leave';
+import { listTableEvents, unlockTable } from './use-cases/lock-out';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
@@ -27,6 +28,8 @@ export function createCore(deps: CoreDeps): Core {
   return {
     createTable: (actor, input) => createTable(ctx, actor, input),
     getTable: (actor, input) => getTable(ctx, actor, input),
+    unlockTable: (actor, input) => unlockTable(ctx, actor, input),
+    listTableEvents: (actor, input) => listTableEvents(ctx, actor, input),
     openShoe: (actor, input) => openShoe(ctx, actor, input),
     getShoe: (actor, input) => getShoe(ctx, actor, input),
     closeShoe: (actor, input) => closeShoe(ctx, actor, input),

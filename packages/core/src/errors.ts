@@ -5,7 +5,7 @@ import type { ProblemCode } from '@pyb/contracts';
  * @pyb/contracts (problems.ts) and
  * a `kind` that the HTTP edge maps to a status: NOT_FOUND 404, FORBIDDEN 403, INVALID 400,
  * CONFLICT 409, UNPROCESSABLE 422, INSUFFICIENT_FUNDS 422 (as a distinct code), UNAVAILABLE 503 (try
- * again after `details.retryAfterSeconds`).
+ * again after `details.retryAfterSeconds`), LOCKED 423 (a person must act first: a locked table).
  */
 export type ErrorKind =
   | 'NOT_FOUND'
@@ -14,7 +14,8 @@ export type ErrorKind =
   | 'CONFLICT'
   | 'UNPROCESSABLE'
   | 'INSUFFICIENT_FUNDS'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'LOCKED';
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

@@ -48,6 +48,49 @@ export interface TableRecord {
   betGates?: number;
   /** The last shoe closed at this table: the next statement links to its signed close head. */
   lastShoe?: { shoeId: string; number: number; closeHead: string };
+  /**
+   * Set when the key service or the randomness failed at open-shoe or resolve (docs/regulators.md,
+   * "Lock-out"): no shoe opens, no round opens or is dealt, until an admin clears it with a reason.
+   */
+  lock?: TableLock;
+  /** Table events (TABLE_LOCKED, TABLE_UNLOCKED) recorded so far: numbers the next one. */
+  events?: number;
+}
+
+/** What failed, where: kept on the locked table and in its TABLE_LOCKED event. */
+export interface TableLock {
+  /** KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's entropy. */
+  source: 'KEY_SERVICE' | 'RANDOMNESS';
+  /** The failure's code (e.g. KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, BEACON_INVALID, ENTROPY_FAILED). */
+  cause: string;
+  /** What the failure said (no secret: key-service and beacon messages name ids, never key material). */
+  detail: string;
+  /** The call that failed. */
+  phase: 'OPEN_SHOE' | 'RESOLVE';
+  shoeId?: string;
+  roundId?: string;
+  at: string;
+  /** The TABLE_LOCKED event's number. */
+  seq: number;
+}
+
+/**
+ * A table's own audit events (append-only, in the audit table beside the shoes' chains): a lock-out
+ * and its clearing. Not in any shoe's public chain: a lock may happen before a shoe exists.
+ */
+export interface TableEventRecord {
+  tableId: string;
+  operatorId: string;
+  seq: number;
+  type: 'TABLE_LOCKED' | 'TABLE_UNLOCKED';
+  at: string;
+  /** TABLE_LOCKED: what failed. */
+  lock?: TableLock;
+  /** TABLE_UNLOCKED: the admin's reason, and which lock it clears. */
+  reason?: string;
+  clears?: number;
+  /** TABLE_UNLOCKED: the key's role and operator (API keys have no person's name). */
+  by?: { role: string; operatorId: string };
 }
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */

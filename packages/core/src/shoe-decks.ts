@@ -4,6 +4,7 @@
  * per shoe: unsealing is a KMS call, the order never changes once the entropy is recorded.
  */
 import { base64ToBytes, commitmentOf, dealShoe, type Shoe } from '@pyb/fairness';
+import { KeyServiceFailure } from './key-failures';
 import { Lru } from './lru';
 import type { ShoeRecord } from './model';
 import type { KeyService } from './ports/key-service';
@@ -37,7 +38,11 @@ export class ShoeDecks {
       operatorId: shoe.operatorId,
     });
     if (commitmentOf(seed) !== shoe.commitment) {
-      throw new Error(`shoe ${shoe.shoeId}: the unsealed seed does not match the commitment`);
+      seed.fill(0);
+      throw new KeyServiceFailure(
+        'SEED_COMMITMENT_MISMATCH',
+        `shoe ${shoe.shoeId}: the unsealed seed does not match the commitment`,
+      );
     }
     return seed;
   }

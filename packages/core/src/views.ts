@@ -29,6 +29,7 @@ export const tableView = (t: TableRecord): TableView => ({
   currentShoeId: t.currentShoeId ?? null,
   openRoundId: t.openRoundId ?? null,
   createdAt: t.createdAt,
+  lock: t.lock ?? null,
 });
 
 export const shoeView = (s: ShoeRecord): ShoeView => ({

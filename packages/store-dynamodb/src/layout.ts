@@ -38,6 +38,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   batch: (k) => ({ table: 'game', pk: `ROUND#${k.roundId}`, sk: `B#${pad(k.batch, 6)}` }),
   // Signing-key certificates: append-only like the chains, so they live with them.
   keyCertificate: (k) => ({ table: 'audit', pk: 'SIGNING-KEYS', sk: `G#${pad(k.generation, 6)}` }),
+  // A table's lock-outs and their clearing: append-only, beside the shoes' chains.
+  tableEvent: (k) => ({ table: 'audit', pk: `TABLE#${k.tableId}`, sk: `E#${pad(k.seq, 6)}` }),
 };
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
@@ -225,6 +227,11 @@ export const ACCESS = {
   }),
   debts: (shoeId: string): Access => ({ table: 'wallets', partition: `DEBT#${shoeId}` }),
   audit: (shoeId: string): Access => ({ table: 'audit', partition: `SHOE#${shoeId}`, sortPrefix: 'E#' }),
+  tableEvents: (tableId: string): Access => ({
+    table: 'audit',
+    partition: `TABLE#${tableId}`,
+    sortPrefix: 'E#',
+  }),
   seats: (tableId: string, eventual = false): Access => ({
     table: 'game',
     partition: `TABLE#${tableId}`,

@@ -45,6 +45,10 @@ export abstract class ListingStore {
     return this.queryAll<Entities['debt']>(ACCESS.debts(shoeId));
   }
 
+  listTableEvents(tableId: string) {
+    return this.queryAll<Entities['tableEvent']>(ACCESS.tableEvents(tableId));
+  }
+
   listAudit(shoeId: string) {
     return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
   }

@@ -8,7 +8,9 @@ export type MetricName =
   /** Positions settled or refunded (inline or by a settlement batch). */
   | 'SettledPositions'
   /** Settlement batches handed to the queue. */
-  | 'SettlementBatchesSent';
+  | 'SettlementBatchesSent'
+  /** Tables locked by a key-service or randomness failure (docs/regulators.md, "Lock-out"). */
+  | 'TablesLocked';
 
 export interface Metrics {
   count(name: MetricName, value: number): void;

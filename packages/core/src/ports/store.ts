@@ -14,6 +14,7 @@ import type {
   RoundRecord,
   SeatRecord,
   ShoeRecord,
+  TableEventRecord,
   TableRecord,
   WalletRecord,
 } from '../model';
@@ -31,6 +32,7 @@ export interface Entities {
   gate: GateRecord;
   batch: BatchRecord;
   keyCertificate: KeyCertificateRecord;
+  tableEvent: TableEventRecord;
 }
 
 export interface EntityKeys {
@@ -46,6 +48,7 @@ export interface EntityKeys {
   gate: { roundId: string; gate: number };
   batch: { roundId: string; batch: number };
   keyCertificate: { generation: number };
+  tableEvent: { tableId: string; seq: number };
 }
 
 export type Entity = keyof Entities;
@@ -161,6 +164,8 @@ export interface Store {
   ): Promise<Page<LedgerEntry>>;
   /** Deferred-commission debts of a shoe (strongly consistent). */
   listDebts(shoeId: string): Promise<DebtRecord[]>;
+  /** A table's own events (lock-outs and their clearing) in order (strongly consistent). */
+  listTableEvents(tableId: string): Promise<TableEventRecord[]>;
   /** The shoe's audit chain in order (strongly consistent). */
   listAudit(shoeId: string): Promise<AuditRecord[]>;
   /** The last event of the shoe's chain (strongly consistent). */

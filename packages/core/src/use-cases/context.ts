@@ -9,6 +9,7 @@ import type { TableConfig } from '@pyb/engine';
 import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound, type Resource } from '../errors';
+import { classifiedKeys } from '../key-failures';
 import { Lru } from '../lru';
 import type { KeyCertificateRecord, RoundRecord } from '../model';
 import type { Beacon } from '../ports/beacon';
@@ -116,12 +117,14 @@ const NO_BEACON: Beacon = {
 
 export function context(deps: CoreDeps): Ctx {
   const clock = deps.clock ?? systemClock;
+  // Failures that must lock a table told apart from "not now" (key-failures.ts).
+  const keys = classifiedKeys(deps.keys);
   return {
     store: deps.store,
-    keys: deps.keys,
+    keys,
     clock,
     ids: deps.ids ?? randomIds,
-    decks: new ShoeDecks(deps.keys, CACHE_SIZES.shoeOrders),
+    decks: new ShoeDecks(keys, CACHE_SIZES.shoeOrders),
     configs: new Lru(CACHE_SIZES.shoeConfigs),
     rounds: new Lru(CACHE_SIZES.rounds),
     settleConcurrency: deps.settleConcurrency ?? 8,

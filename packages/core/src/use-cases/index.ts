@@ -10,6 +10,7 @@ export { type CoreDeps, type Ctx, context } from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
 export { leaveTable } from './leave';
+export { listTableEvents, unlockTable } from './lock-out';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
 export { resolveRound } from './resolve';

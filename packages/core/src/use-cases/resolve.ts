@@ -28,6 +28,7 @@ import { scheduleCloseDeadline } from './close-deadline';
 import { collectShoeDebts } from './commission';
 import { type Ctx, conflict, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
+import { assertUnlocked, underLockOut } from './lock-out';
 import { planPositionMovement } from './position-movement';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
@@ -37,6 +38,11 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
   let round = await loadRound(ctx, actor, input.roundId, 'write');
   /** The positions as handed to the queue by this call (its answer lists them; no second listing). */
   let handedOver: PositionRecord[] | undefined;
+  // A locked table deals nothing (lock-out.ts): the round stays as it is, voidable (its bets refunded).
+  if (round.status === 'OPEN' || round.status === 'CLOSED') {
+    const table = await ctx.store.get('table', { tableId: round.tableId });
+    if (table) assertUnlocked(table);
+  }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let progressed = true;
     switch (round.status) {
@@ -142,8 +148,16 @@ async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
 
 /** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
 async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
-  const deck = await ctx.decks.order(shoe);
+  // The beacon round, the unsealed seed: a key-service or randomness failure here locks the table.
+  const { shoe, deck } = await underLockOut(
+    ctx,
+    round.tableId,
+    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
+    async () => {
+      const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+      return { shoe, deck: await ctx.decks.order(shoe) };
+    },
+  );
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
     throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
@@ -188,6 +202,8 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
       expect: { status: 'CLOSED', 'audit.bettingClosed': 'exists' },
     },
     putAudit(record),
+    // Locked meanwhile (another call's failure): not dealt; the next attempt reads the lock.
+    { kind: 'check', entity: 'table', key: { tableId: round.tableId }, expect: { lock: null } },
   ]);
 }
 

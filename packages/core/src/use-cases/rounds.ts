@@ -8,6 +8,7 @@ import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { roundView } from '../views';
 import { type Ctx, checkId, conflict, guard } from './context';
 import { checkSeed, closeContributions, signContributionsHead } from './contributions';
+import { assertUnlocked } from './lock-out';
 import { loadTable } from './tables';
 
 export async function loadRound(
@@ -36,6 +37,7 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     input.clientSeed === undefined ? undefined : checkSeed(input.clientSeed, 'CLIENT_SEED_INVALID');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
+    assertUnlocked(table);
     if (!table.currentShoeId) throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play`);
     if (table.openRoundId) throw conflict('ROUND_IN_PLAY', `round ${table.openRoundId} is still in play`);
     const shoe = (await ctx.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;
@@ -81,7 +83,7 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
           entity: 'table',
           key: { tableId: table.tableId },
           set: { openRoundId: round.roundId, rounds: round.tableRound },
-          expect: { openRoundId: null, currentShoeId: shoe.shoeId },
+          expect: { openRoundId: null, currentShoeId: shoe.shoeId, lock: null },
         },
         {
           kind: 'update',

@@ -7,6 +7,7 @@
  */
 import { beaconRandomness, contributionsDigest, shoeEntropy, verifyBeaconRound } from '@pyb/fairness';
 import { nextAudit, putAudit } from '../audit-chain';
+import { RandomnessFailure } from '../key-failures';
 import type { ShoeRecord } from '../model';
 import type { BeaconAnswer } from '../ports/beacon';
 import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
@@ -21,7 +22,12 @@ async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
   const sleep = ctx.clock.sleep?.bind(ctx.clock) ?? timer;
   const deadline = now() + ctx.beaconWaitMs;
   for (;;) {
-    const answer = await ctx.beacon.round(round);
+    const answer = await ctx.beacon.round(round).catch((error: unknown) => {
+      // A relay that is down answers PENDING: a rejection is a broken setup (ports/beacon.ts).
+      throw new RandomnessFailure('BEACON_FAILED', `the beacon failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    });
     if (answer.status === 'PUBLISHED') return answer;
     const wait = Math.max(50, answer.retryAfterSeconds * 1000);
     if (now() + wait > deadline) return answer;
@@ -51,10 +57,10 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
     }
     const round = answer.round;
     if (round.round !== closed.beaconRound || !verifyBeaconRound(network, round)) {
-      throw unavailable(
+      // Never used, and never waited out: a forged or misrouted round needs a person (lock-out.ts).
+      throw new RandomnessFailure(
         'BEACON_INVALID',
         `beacon round ${closed.beaconRound} came back with a signature that does not verify with network ${network.chainHash}; it was not used`,
-        network.period,
       );
     }
     const recorded = await recordedContributions(ctx, shoe.shoeId);

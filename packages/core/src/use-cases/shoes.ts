@@ -24,6 +24,7 @@ import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-
 import { collectDebt } from './commission';
 import { type Ctx, checkId, conflict, guard, invalid } from './context';
 import { signContributionsHead } from './contributions';
+import { assertUnlocked, underLockOut } from './lock-out';
 import { signRoundHead } from './round-heads';
 import { shoeWithOrder } from './shoe-order';
 import { certifiedKey, signCertified } from './signing';
@@ -53,14 +54,22 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const table = await loadTable(ctx, actor, input.tableId, 'write');
   if (table.currentShoeId)
     throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} already has shoe ${table.currentShoeId}`);
+  assertUnlocked(table);
   const shoeId = ctx.ids.next('shoe');
   const context = { shoeId, operatorId: table.operatorId };
-  const seed = await ctx.keys.generateSeed();
-  const sealed = await ctx.keys.sealSeed(seed, context);
-  const commitment = commitmentOf(seed);
-  seed.fill(0);
+  // A key-service or randomness failure here locks the table (lock-out.ts).
+  const { sealed, commitment } = await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, async () => {
+    const seed = await ctx.keys.generateSeed();
+    try {
+      return { sealed: await ctx.keys.sealSeed(seed, context), commitment: commitmentOf(seed) };
+    } finally {
+      seed.fill(0);
+    }
+  });
   // Certified before the statement is dated: a key signs only inside its validity interval.
-  const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
+  const { keyId, validFrom } = (
+    await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, () => certifiedKey(ctx))
+  ).certificate;
   const openedAt = latest(ctx.now(), validFrom);
   const statement = shoeStatement({
     shoeId,
@@ -76,7 +85,9 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     createdAt: openedAt,
     keyId,
   });
-  const { signature } = await signCertified(ctx, statementBytes(statement));
+  const { signature } = await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, () =>
+    signCertified(ctx, statementBytes(statement)),
+  );
   const shoe: ShoeRecord = {
     shoeId,
     tableId: table.tableId,
@@ -106,7 +117,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
       key: { tableId: table.tableId },
       set: { currentShoeId: shoeId },
       add: { shoes: 1 },
-      expect: { currentShoeId: null, shoes: table.shoes },
+      expect: { currentShoeId: null, shoes: table.shoes, lock: null },
     },
     { kind: 'put', entity: 'shoe', key: { shoeId }, item: shoe },
     putAudit(opened),
@@ -119,6 +130,8 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
       if (!(error instanceof TransactionCanceled)) throw error;
       // A collision alone (no condition failed) changed nothing: the same transaction may go again.
       if (!error.transient || attempt + 1 >= MAX_ATTEMPTS) {
+        const now = await ctx.store.get('table', { tableId: table.tableId });
+        if (now) assertUnlocked(now); // locked meanwhile (another call's failure)
         throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} opened another shoe meanwhile`);
       }
       await backoff(attempt);
