@@ -75,6 +75,14 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/v1/operators/{operatorId}/ggr',
+    handler: 'ggr-report',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
     path: '/v1/tables/{tableId}/scoreboard',
     handler: 'get-scoreboard',
     roles: ALL,

@@ -110,3 +110,21 @@ describe('local server routing', () => {
     expect(matchRoute('GET', '/v1/rounds/rnd_1/bets/extra')).toBeUndefined();
   });
 });
+
+describe('problem statuses', () => {
+  it('every kind of refusal maps to the status its codes are registered with (LOCKED: 423, UNAVAILABLE: 503 + Retry-After)', async () => {
+    const { DomainError } = await import('@pyb/core');
+    const { problemStatus } = await import('@pyb/contracts');
+    const { classify } = await import('../src/problem');
+    const locked = classify(new DomainError('LOCKED', 'TABLE_LOCKED', 'locked', { lock: { cause: 'X' } }));
+    expect([locked.status, problemStatus('TABLE_LOCKED'), locked.headers]).toEqual([423, 423, undefined]);
+    const busy = classify(
+      new DomainError('UNAVAILABLE', 'KEY_SERVICE_UNAVAILABLE', 'busy', { retryAfterSeconds: 2 }),
+    );
+    expect([busy.status, problemStatus('KEY_SERVICE_UNAVAILABLE'), busy.headers]).toEqual([
+      503,
+      503,
+      { 'Retry-After': '2' },
+    ]);
+  });
+});

@@ -50,6 +50,7 @@ const BODIES: Record<string, unknown> = {
   'reduce-bets': { playerId: 'player-m', bets: [{ type: 'PLAYER', amount: 100 }] },
   'cancel-bets': { playerId: 'player-m', types: ['TIE'] },
   'void-round': { reason: 'MISDEAL' },
+  'unlock-table': { reason: 'matrix' },
   // A debit: on another tenant the player has no wallet, so nothing of the owner's can be touched.
   'wallet-transaction': { type: 'DEBIT', amount: 1, currency: 'EUR' },
 };

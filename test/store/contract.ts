@@ -393,6 +393,31 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect((await store.listPositions(roundId)).map((p) => p.playerId)).toEqual(bytewise);
     });
 
+    it("lists an operator's tables by creation time, a page at a time", async () => {
+      const operatorId = uid('op');
+      const table = (tableId: string, createdAt: string) => ({
+        tableId,
+        operatorId,
+        name: tableId,
+        config: {} as never,
+        createdAt,
+        shoes: 0,
+      });
+      for (const [id, at] of [
+        ['t3', '2026-12-01T03:00:00.000Z'],
+        ['t1', '2026-12-01T01:00:00.000Z'],
+        ['t2', '2026-12-01T02:00:00.000Z'],
+      ] as const) {
+        const tableId = `${operatorId}-${id}`;
+        await store.transact([{ kind: 'put', entity: 'table', key: { tableId }, item: table(tableId, at) }]);
+      }
+      const first = await store.listTables(operatorId, { limit: 2 });
+      expect(first.items.map((t) => t.name)).toEqual([`${operatorId}-t1`, `${operatorId}-t2`]);
+      const rest = await store.listTables(operatorId, { limit: 2, cursor: first.cursor! });
+      expect(rest.items.map((t) => t.name)).toEqual([`${operatorId}-t3`]);
+      expect((await store.listTables(uid('op'), { limit: 5 })).items).toEqual([]);
+    });
+
     it("lists a shoe's rounds by their number as written by the put (an update does not move them)", async () => {
       const shoeId = uid('shoe');
       for (const n of [10, 2, 1, 9]) {

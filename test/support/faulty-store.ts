@@ -28,6 +28,7 @@ export class DelegatingStore implements Store {
   listLedger: Store['listLedger'] = (...a) => this.inner.listLedger(...a);
   listDebts: Store['listDebts'] = (...a) => this.inner.listDebts(...a);
   listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
+  listTables: Store['listTables'] = (...a) => this.inner.listTables(...a);
   listTableEvents: Store['listTableEvents'] = (...a) => this.inner.listTableEvents(...a);
   auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
   listSeats: Store['listSeats'] = (...a) => this.inner.listSeats(...a);

@@ -10,6 +10,7 @@ import {
   ShoeBundle,
   ShoeProof,
 } from './replay';
+import { GgrParams, GgrQuery, GgrReport } from './reports';
 import { RgSettingsRequest, RgStatus } from './responsible-gaming';
 import {
   CancelBetsRequest,
@@ -479,6 +480,18 @@ export const ENDPOINTS = {
       'Statement, signature, every signing-key certificate, revealed server seed, contributed seeds, beacon round, every round with its bets and settlements, the void report, the signed round heads and the audit chain with its signed close. 409 SHOE_NOT_CLOSED before the shoe is closed.',
     params: AuditParams,
     response: ShoeBundle,
+    status: 200,
+  },
+  'ggr-report': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'INVALID_INPUT'],
+    summary:
+      "An operator's gross gaming revenue for one UTC day, per table and currency (regulator, operator)",
+    description:
+      'Rounds settled or voided that day (each counts on the day it finished): stakes, returns, commission, deferred commission, voids and GGR = stakes − returns, per table and currency, with totals per currency. It reconciles to the unit with the ledger: GGR is the opposite of what the BET, BET_WITHDRAWAL and PAYOUT entries of those rounds moved (docs/regulators.md, "GGR report").',
+    params: GgrParams,
+    query: GgrQuery,
+    response: GgrReport,
     status: 200,
   },
   'get-signing-key': {

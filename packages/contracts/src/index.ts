@@ -4,6 +4,7 @@ export * from './endpoints';
 export * from './ids';
 export * from './problems';
 export * from './replay';
+export * from './reports';
 export * from './responsible-gaming';
 export * from './rounds';
 export * from './seamless-wallet';

@@ -47,6 +47,7 @@ export const PROBLEMS = {
   ROUND_NOT_FOUND: [404, 'No such round (or one of another operator).'],
   WALLET_NOT_FOUND: [404, 'No wallet for this player (or an operator the key may not read).'],
   PLAYER_NOT_FOUND: [404, 'No such player for this operator (game recall).'],
+  OPERATOR_NOT_FOUND: [404, 'An operator the key may not read (not its own, nor one it supervises).'],
   SIGNING_KEY_NOT_FOUND: [404, 'No signing key with this id.'],
   ROUTE_NOT_FOUND: [404, 'No endpoint at this path (the gateway answers it).'],
   METHOD_NOT_ALLOWED: [405, 'The endpoint does not take this method (the gateway answers it).'],

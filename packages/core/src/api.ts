@@ -77,6 +77,7 @@ export interface LedgerQuery extends WalletRef {
 
 export type TableView = z.output<typeof C.Table>;
 export type TableEventsView = z.output<typeof C.TableEvents>;
+export type GgrReportView = z.output<typeof C.GgrReport>;
 export type UnlockTableInput = { tableId: string } & Body<typeof C.UnlockTableRequest>;
 export type ShoeView = z.output<typeof C.Shoe>;
 export type CoupStepView = z.output<typeof C.CoupStep>;
@@ -150,6 +151,8 @@ export interface Core {
   unlockTable(actor: Actor, input: UnlockTableInput): Promise<TableView>;
   /** The table's lock-outs and their clearing, in order. */
   listTableEvents(actor: Actor, input: { tableId: string }): Promise<TableEventsView>;
+  /** Gross gaming revenue of one UTC day, per table and currency (rounds finished that day). */
+  ggrReport(actor: Actor, input: { operatorId?: string; date: string }): Promise<GgrReportView>;
 
   openShoe(actor: Actor, input: { tableId: string }): Promise<ShoeView>;
   getShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;

@@ -5,6 +5,7 @@ import { checkCloseDeadline } from './use-cases/close-deadline';
 import { type CoreDeps, context } from './use-cases/context';
 import { contributeSeed } from './use-cases/contributions';
 import { exportAudit, shoeProof } from './use-cases/export-audit';
+import { ggrReport } from './use-cases/ggr';
 import { leaveTable } from './use-cases/leave';
 import { listTableEvents, unlockTable } from './use-cases/lock-out';
 import { recallPlayerRounds } from './use-cases/player-rounds';
@@ -30,6 +31,7 @@ export function createCore(deps: CoreDeps): Core {
     getTable: (actor, input) => getTable(ctx, actor, input),
     unlockTable: (actor, input) => unlockTable(ctx, actor, input),
     listTableEvents: (actor, input) => listTableEvents(ctx, actor, input),
+    ggrReport: (actor, input) => ggrReport(ctx, actor, input),
     openShoe: (actor, input) => openShoe(ctx, actor, input),
     getShoe: (actor, input) => getShoe(ctx, actor, input),
     closeShoe: (actor, input) => closeShoe(ctx, actor, input),

@@ -203,6 +203,12 @@ export const ACCESS = {
     partition: `ROUND#${roundId}`,
     sortPrefix: 'P#',
   }),
+  tables: (operatorId: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: `OPERATOR#${operatorId}`,
+    sortPrefix: 'TABLE#',
+  }),
   shoes: (tableId: string): Access => ({
     table: 'game',
     index: 'gsi1',

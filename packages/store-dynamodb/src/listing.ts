@@ -22,6 +22,10 @@ export abstract class ListingStore {
     return this.queryAll<Entities['position']>(ACCESS.positions(roundId));
   }
 
+  listTables(operatorId: string, page: { limit: number; cursor?: string }) {
+    return this.queryPage<Entities['table']>(ACCESS.tables(operatorId), { ...page, order: 'asc' });
+  }
+
   listShoes(tableId: string, page: { limit: number; cursor?: string }) {
     return this.queryPage<Entities['shoe']>(ACCESS.shoes(tableId), { ...page, order: 'asc' });
   }

@@ -146,6 +146,8 @@ export interface Store {
 
   /** Positions of a round (strongly consistent). */
   listPositions(roundId: string): Promise<PositionRecord[]>;
+  /** An operator's tables by creation time, a page at a time (an index: eventually consistent). */
+  listTables(operatorId: string, page: { limit: number; cursor?: string }): Promise<Page<TableRecord>>;
   /** Shoes of a table by number, a page at a time (an index: eventually consistent). */
   listShoes(tableId: string, page: { limit: number; cursor?: string }): Promise<Page<ShoeRecord>>;
   /** Rounds of a shoe in order (an index: eventually consistent). */

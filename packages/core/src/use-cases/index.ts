@@ -9,6 +9,7 @@ export { checkCloseDeadline } from './close-deadline';
 export { type CoreDeps, type Ctx, context } from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
+export { ggrReport } from './ggr';
 export { leaveTable } from './leave';
 export { listTableEvents, unlockTable } from './lock-out';
 export { recallPlayerRounds } from './player-rounds';
