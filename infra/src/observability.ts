@@ -66,6 +66,21 @@ export class Observability extends Construct {
       );
     }
 
+    // A table locked by a key-service or randomness failure stays unplayable until an admin clears it
+    // (docs/regulators.md, "Lock-out"): the first lock pages someone.
+    for (const handler of ['open-shoe', 'resolve-round'].filter(has)) {
+      this.alarms.push(
+        new cloudwatch.Alarm(this, `${pascal(handler)}TableLockedAlarm`, {
+          alarmDescription: `lock-out (${stage}): a table was locked by a key-service or randomness failure in ${handler}; fix the cause, then POST /v1/tables/{id}/unlock`,
+          metric: emf('TablesLocked', handler, 'Sum'),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
+
     // Ids unique per table: a graph may hold every table's expression.
     const throttles = (table: DeployedTable, i: number) =>
       new cloudwatch.MathExpression({

@@ -791,6 +791,17 @@ describe('alarms', () => {
     expect(bets?.Threshold).toBe(500);
   });
 
+  it('a table lock-out (the TablesLocked EMF metric of open-shoe and resolve-round) pages at the first one', () => {
+    const alarms = alarmsOn('TablesLocked');
+    expect(
+      alarms.map((a) => a.Dimensions.find((d: { Name: string }) => d.Name === 'route').Value).sort(),
+    ).toEqual(['open-shoe', 'resolve-round']);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({ Namespace: 'PuntoYBanca', Statistic: 'Sum', Threshold: 1 });
+      expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
+    }
+  });
+
   it('DynamoDB throttling on every table', () => {
     const alarms = base
       .idsOfType('AWS::CloudWatch::Alarm')

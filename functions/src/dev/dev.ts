@@ -149,7 +149,22 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
   const lines = [
     `Wallets (EUR, minor units): ${wallets.map((w) => `${w.playerId} ${w.balance}`).join(', ')}.`,
   ];
+  // The regulator's view of the day: one call of the GGR report (docs/regulators.md, "GGR report").
+  const today = new Date().toISOString().slice(0, 10);
+  const ggr = await core.ggrReport(admin, { date: today });
+  lines.push(
+    `Regulator data, GGR of ${today} (UTC) per table, reconciled with the ledger — the call and its answer now:`,
+    `  curl -s "$API/v1/operators/${state.operatorId}/ggr?date=${today}" -H "Authorization: Bearer $REGULATOR_KEY"`,
+    `  ${JSON.stringify({ rows: ggr.rows.map(({ tableId, currency, rounds, stakes, returns, voids, ggr: g }) => ({ tableId, currency, rounds, stakes, returns, voids, ggr: g })) })}`,
+  );
   const table = await core.getTable(admin, { tableId: state.tableId });
+  if (table.lock) {
+    lines.push(
+      `Table ${table.tableId} is LOCKED (${table.lock.source}: ${table.lock.cause}); once fixed, clear it:`,
+      `  curl -s -X POST $API/v1/tables/${table.tableId}/unlock -H "Authorization: Bearer $ADMIN_KEY" \\`,
+      `    -H "Idempotency-Key: unlock-$(date +%s)" -H 'Content-Type: application/json' -d '{"reason":"what was fixed"}'`,
+    );
+  }
   if (table.openRoundId) {
     lines.push(
       `Round ${table.openRoundId} is still in play (an interrupted walk?): resolve or void it,`,
