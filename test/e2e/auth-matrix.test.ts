@@ -13,7 +13,7 @@ import { type E2eStack, type Keys, startStack } from './support/stack';
 
 let stack: E2eStack;
 let api: Client;
-const ids = { tableId: '', shoeId: '', roundId: '', playerId: 'player-m' };
+const ids = { tableId: '', shoeId: '', roundId: '', playerId: 'player-m', operatorId: 'op-a' };
 
 beforeAll(async () => {
   stack = await startStack();
@@ -38,8 +38,12 @@ const LIVE = ROUTES.filter((r) =>
   existsSync(join(import.meta.dirname, '../../functions', r.handler, 'handler.ts')),
 );
 
+/** A valid query for routes that need one. */
+const QUERIES: Record<string, string> = { 'ggr-report': '?date=2026-12-01' };
+
 const pathOf = (route: Route): string =>
-  route.path.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => encodeURIComponent(ids[name]));
+  route.path.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => encodeURIComponent(ids[name])) +
+  (QUERIES[route.handler] ?? '');
 
 /** A valid body for each POST, so that an admitted caller is judged on who it is, not on the input. */
 const BODIES: Record<string, unknown> = {
