@@ -102,7 +102,10 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   BET_BELOW_MIN: 'The bet is below the table minimum.',
   BET_ABOVE_MAX: 'The bet is above the table maximum.',
   BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
-  BEACON_INVALID: 'The randomness beacon served a round that does not verify. Try again.',
+  TABLE_LOCKED: 'The table is locked: the key service or the randomness failed. An admin must clear it.',
+  TABLE_NOT_LOCKED: 'The table is not locked.',
+  KEY_SERVICE_UNAVAILABLE: 'The key service is busy. Try again in a moment.',
+  OPERATOR_NOT_FOUND: 'No such operator.',
   SIGNING_KEY_UNCERTIFIED:
     'The signing key was rotated without being certified by the previous one: the operator must run the key handover.',
   INTERNAL_ERROR: 'The API failed. It has been logged; try again.',
