@@ -7,7 +7,7 @@ import { tablePreset } from '@pyb/engine';
 import { contributionsDigest, type ShoeBundle, shoeEntropy } from '@pyb/fairness';
 import { clone, demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dealFromSeeds, verifySeeds } from '../src/verify/shoe-view';
+import { dealFromSeeds, parseContributions, verifySeeds } from '../src/verify/shoe-view';
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 
 const signer = testKey('key-1', '2024-06-01T00:00:00.000Z');
@@ -80,24 +80,29 @@ describe('keys', () => {
 });
 
 describe('seeds', () => {
-  const seedsOf = (b: ShoeBundle) => ({
+  // The seeds as pyb-shoe/2 defines them: the server seed, the contributed seeds, the beacon round.
+  const pastedOf = (b: ShoeBundle) => ({
     serverSeed: b.serverSeed,
-    // pyb-shoe/2: the stream's client input is the shoe entropy.
-    clientSeed: shoeEntropy({
-      shoeId: b.statement.shoeId,
-      commitment: b.statement.commitment,
-      contributions: contributionsDigest(b.contributions),
-      beacon: {
-        chainHash: b.statement.beacon.chainHash,
-        round: b.beacon.round,
-        signature: b.beacon.signature,
-      },
-    }),
+    contributions: b.contributions,
+    beacon: { chainHash: b.statement.beacon.chainHash, round: b.beacon.round, signature: b.beacon.signature },
     shoeId: b.statement.shoeId,
     decks: b.statement.decks,
     cutCard: b.statement.cutCard,
     afterCutCard: b.statement.table.afterCutCard,
   });
+  const seedsOf = (b: ShoeBundle) => {
+    const { contributions, beacon, ...rest } = pastedOf(b);
+    return {
+      ...rest,
+      // Computed here straight from the library, so the page's entropyOf is checked against it.
+      clientSeed: shoeEntropy({
+        shoeId: b.statement.shoeId,
+        commitment: b.statement.commitment,
+        contributions: contributionsDigest(contributions),
+        beacon,
+      }),
+    };
+  };
 
   it('deals the coups the bundle records, from its seeds', () => {
     const shoe = dealFromSeeds(seedsOf(bundle));
@@ -113,11 +118,47 @@ describe('seeds', () => {
   });
 
   it('is untrusted at best (nothing signed), failed on a wrong commitment or seed', () => {
-    expect(verifySeeds(seedsOf(bundle), bundle.statement.commitment).verdict).toBe('untrusted');
-    expect(verifySeeds(seedsOf(bundle), undefined).verdict).toBe('untrusted');
-    expect(verifySeeds(seedsOf(bundle), '0'.repeat(64)).verdict).toBe('failed');
-    expect(verifySeeds({ ...seedsOf(bundle), serverSeed: 'xyz' }, undefined).verdict).toBe('failed');
-    expect(verifySeeds({ ...seedsOf(bundle), decks: 9 }, undefined).verdict).toBe('failed');
+    const outcome = verifySeeds(pastedOf(bundle), bundle.statement.commitment);
+    expect(outcome.verdict).toBe('untrusted');
+    // The entropy the library computes from the pasted seeds deals the bundle's coups.
+    expect(outcome.shoe!.coups[0]!.coup.player.cards).toEqual(bundle.rounds[0]!.coup!.player.cards);
+    expect(verifySeeds(pastedOf(bundle), undefined).verdict).toBe('untrusted');
+    expect(verifySeeds(pastedOf(bundle), '0'.repeat(64)).verdict).toBe('failed');
+    expect(verifySeeds({ ...pastedOf(bundle), serverSeed: 'xyz' }, undefined).verdict).toBe('failed');
+    expect(verifySeeds({ ...pastedOf(bundle), decks: 9 }, undefined).verdict).toBe('failed');
+    expect(
+      verifySeeds({ ...pastedOf(bundle), beacon: { ...pastedOf(bundle).beacon, signature: 'zz' } }, undefined)
+        .verdict,
+    ).toBe('failed');
+  });
+
+  it('changes the whole order when one seed or the beacon round changes', () => {
+    const dealt = (p: ReturnType<typeof pastedOf>) =>
+      verifySeeds(p, undefined).shoe!.coups.map((c) => c.coup.player.cards.join());
+    const base = pastedOf(bundle);
+    expect(dealt(base)).toEqual(dealFromSeeds(seedsOf(bundle)).coups.map((c) => c.coup.player.cards.join()));
+    const seed = {
+      ...base,
+      contributions: [
+        ...base.contributions,
+        { index: base.contributions.length, kind: 'PLAYER' as const, seed: 'x' },
+      ],
+    };
+    expect(dealt(seed)).not.toEqual(dealt(base));
+    expect(dealt({ ...base, beacon: { ...base.beacon, round: base.beacon.round + 1 } })).not.toEqual(
+      dealt(base),
+    );
+  });
+
+  it('reads the seeds pasted one a line, kind first, the seed verbatim', () => {
+    expect(parseContributions('PLAYER ana: lucky 7\n\nOPERATOR  two spaces\r\n')).toEqual([
+      { index: 0, kind: 'PLAYER', seed: 'ana: lucky 7' },
+      { index: 1, kind: 'OPERATOR', seed: ' two spaces' },
+    ]);
+    expect(parseContributions('')).toEqual([]);
+    expect(() => parseContributions('player lower case')).toThrow(/seed line 1/);
+    expect(() => parseContributions('PLAYER')).toThrow(/seed line 1/);
+    expect(() => parseContributions('PLAYER ok\nHOUSE x')).toThrow(/seed line 2/);
   });
 
   it('uses the table rules it is given (one more coup after the cut card)', () => {

@@ -12,7 +12,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contributionsDigest, shoeEntropy } from '@pyb/fairness';
 import { demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { buildWeb } from '@pyb/web/build';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -293,6 +292,29 @@ describe('the table page', () => {
     await page.click('#open-shoe');
     await page.waitForSelector('#close-reason');
     const second = (await api.get(`/v1/tables/${tableId}`, { key: stack.a.operator })).body.currentShoeId;
+
+    // A round voided for an irregularity: without a reason refused in words; with one, every stake refunded.
+    const anaBefore = (await api.get('/v1/wallets/ana', { key: stack.a.operator })).body.balance;
+    await page.click('#open-round');
+    await page.waitForSelector('.board .spot');
+    await bet(page, 'ana', ['BANKER']);
+    await poll(() => board(page, 'ana').locator('.placed').textContent()).toContain('Banca €5.00');
+    await page.click('#round .void-round summary');
+    await expectAccessible(page);
+    await page.click('#void-round');
+    await poll(() => page.textContent('#message')).toContain('Voiding the round: Some input is not valid.');
+    await page.selectOption('#void-reason', 'MISDEAL');
+    await page.fill('#void-note', 'cards dealt out of order');
+    await page.click('#void-round');
+    await page.waitForSelector('#coup-area[data-voided="VOIDED"]');
+    const voidedId = await page.getAttribute('#coup-area .voided', 'data-round');
+    const voided = (await api.get(`/v1/rounds/${voidedId}`, { key: stack.a.operator })).body;
+    expect([voided.status, voided.voidReason]).toEqual(['VOIDED', 'MISDEAL']);
+    await expect(page.locator('#coup-area .voided').textContent()).resolves.toContain(
+      'voided (a misdeal): 1 position, €5.00 refunded.',
+    );
+    expect((await api.get('/v1/wallets/ana', { key: stack.a.operator })).body.balance).toBe(anaBefore);
+
     await page.click('#close-shoe');
     await poll(() => page.textContent('#message')).toContain('closing this shoe early needs a reason');
     await page.selectOption('#close-reason', 'END_OF_SESSION');
@@ -300,6 +322,20 @@ describe('the table page', () => {
     await page.waitForSelector(`#shoe a[href="/verify?shoe=${second}"]`);
     const early = await api.get(`/v1/shoes/${second}`, { key: stack.a.operator });
     expect([early.body.status, early.body.closeReason]).toEqual(['CLOSED', 'END_OF_SESSION']);
+
+    // Ana leaves the table: the commission she owes is collected, her seat 2 freed, said in words.
+    const owed = (await api.get('/v1/wallets/ana', { key: stack.a.operator })).body;
+    await page.click('button[data-leave="ana"]');
+    await page.waitForSelector('.wallets li[data-player="ana"] .left');
+    const after = (await api.get('/v1/wallets/ana', { key: stack.a.operator })).body;
+    const euros = (minor: number) =>
+      new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
+    expect(after.balance).toBe(owed.balance - owed.commissionOwed);
+    await expect(page.locator('.wallets li[data-player="ana"] .left').textContent()).resolves.toContain(
+      `ana left: commission collected ${euros(owed.commissionOwed)}, balance ${euros(after.balance)}, seat 2 freed.`,
+    );
+    const seats = (await api.get(`/v1/tables/${tableId}/seats`, { key: stack.a.operator })).body.seats;
+    expect(seats.find((x: { seat: number }) => x.seat === 2).playerId).toBeNull();
     expect(problems).toEqual([]);
   });
 });
@@ -476,20 +512,14 @@ describe('the verifier page', () => {
     const bundle = JSON.parse(original);
     await page.click('#seeds-box summary');
     await page.fill('#server-seed', bundle.serverSeed);
-    // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
+    // pyb-shoe/2's inputs as the proof reveals them: the page computes the shoe entropy from them.
     await page.fill(
-      '#client-seed',
-      shoeEntropy({
-        shoeId: bundle.statement.shoeId,
-        commitment: bundle.statement.commitment,
-        contributions: contributionsDigest(bundle.contributions),
-        beacon: {
-          chainHash: bundle.statement.beacon.chainHash,
-          round: bundle.beacon.round,
-          signature: bundle.beacon.signature,
-        },
-      }),
+      '#contributions',
+      proof.contributions.map((c: { kind: string; seed: string }) => `${c.kind} ${c.seed}`).join('\n'),
     );
+    await page.fill('#beacon-chain', proof.statement.beacon.chainHash);
+    await page.fill('#beacon-round', String(proof.beacon.round));
+    await page.fill('#beacon-signature', proof.beacon.signature);
     await page.fill('#seed-shoe-id', bundle.statement.shoeId);
     await page.fill('#commitment', bundle.statement.commitment);
     await page.fill('#decks', String(bundle.statement.decks));
@@ -498,12 +528,18 @@ describe('the verifier page', () => {
     await page.selectOption('#after-cut', bundle.statement.table.afterCutCard);
     await page.click('#seeds button[type=submit]');
     expect(await verdictOf(page)).toBe('untrusted');
-    const firstCoup = bundle.rounds[0].coup;
-    await expect(page.locator('#coup-pick option').count()).resolves.toBe(bundle.rounds.length);
-    const cards = await page
-      .locator('.coup-shown .hand .card')
-      .evaluateAll((items) => items.map((c) => c.getAttribute('data-card')));
-    expect(cards.sort()).toEqual([...firstCoup.player.cards, ...firstCoup.banker.cards].sort());
+    await expect(page.locator('[data-check="seed.entropy"]').getAttribute('data-ok')).resolves.toBe('true');
+    // Every coup the seeds deal is the API's: the proof's rounds, card for card.
+    type ProofCoup = { player: { cards: string[] }; banker: { cards: string[] } };
+    const coups = (proof.rounds as { coup: ProofCoup | null }[]).flatMap((r) => (r.coup ? [r.coup] : []));
+    await expect(page.locator('#coup-pick option').count()).resolves.toBe(coups.length);
+    for (const [i, coup] of coups.entries()) {
+      await page.selectOption('#coup-pick', String(i));
+      const cards = await page
+        .locator('.coup-shown .hand .card')
+        .evaluateAll((items) => items.map((c) => c.getAttribute('data-card')));
+      expect(cards.sort()).toEqual([...coup.player.cards, ...coup.banker.cards].sort());
+    }
     await page.fill('#commitment', '0'.repeat(64));
     await page.click('#seeds button[type=submit]');
     expect(await verdictOf(page)).toBe('failed');

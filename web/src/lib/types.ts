@@ -3,6 +3,7 @@
  * nothing of zod or the contracts is bundled, and a contract change is a type error here.
  */
 import type {
+  LeaveTableResponse as LeaveTableResponseSchema,
   LedgerPage as LedgerPageSchema,
   PlaceBetResponse as PlaceBetResponseSchema,
   PlayerRecall as PlayerRecallSchema,
@@ -38,3 +39,4 @@ export type PlayerRecall = z.infer<typeof PlayerRecallSchema>;
 export type ShoeBundleView = z.infer<typeof ShoeBundleSchema>;
 export type SigningKey = z.infer<typeof SigningKeySchema>;
 export type Problem = z.infer<typeof ProblemSchema>;
+export type LeaveTable = z.infer<typeof LeaveTableResponseSchema>;

@@ -6,7 +6,7 @@
  */
 import '../styles.css';
 import { BET_TYPES, type BetLimit, betLimit, type TableConfig as EngineTableConfig } from '@pyb/engine';
-import { get, post, seg } from '../lib/api';
+import { ApiError, get, post, seg } from '../lib/api';
 import { dealCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
 import { formatMoney } from '../lib/money';
@@ -14,10 +14,18 @@ import { betName, type ProblemContext } from '../lib/problems';
 import { renderPanel } from '../lib/roads';
 import { keySlot, remember } from '../lib/session';
 import { checkShoeStatement, verifyLink } from '../lib/shoe-check';
-import type { Position, Round, Scoreboard, SeatMap, Shoe, Table, Wallet } from '../lib/types';
+import type { LeaveTable, Position, Round, Scoreboard, SeatMap, Shoe, Table, Wallet } from '../lib/types';
 import { announce, busy, facts, mono, showError } from '../lib/ui';
 import { type BetChange, type PlayerBoard, playerBoard } from './player-board';
-import { CLOSE_REASONS, paysText, payTables, seatMap } from './table-facts';
+import {
+  BURN_REASONS,
+  CLOSE_REASONS,
+  lockWords,
+  paysText,
+  payTables,
+  seatMap,
+  VOID_REASONS,
+} from './table-facts';
 
 const slot = keySlot('table');
 const message = byId('message');
@@ -40,9 +48,11 @@ interface State {
   /** Who holds which seat (GET /v1/tables/{id}/seats), read for the round open now or the next. */
   seats?: SeatMap;
   chip?: number;
+  /** What each player's "Leave table" answered, shown beside his wallet. */
+  left: Map<string, string>;
 }
 
-const state: State = { players: [], wallets: new Map() };
+const state: State = { players: [], wallets: new Map(), left: new Map() };
 let boards: PlayerBoard[] = [];
 
 const problemContext = (): ProblemContext => ({
@@ -153,12 +163,39 @@ async function loadWallets(): Promise<void> {
 // ---- rendering ----------------------------------------------------------------------------------
 
 function render(): void {
+  renderLock();
   renderTableInfo();
   renderShoe();
   renderRound();
   renderScoreboard();
   renderPayoutBalances();
 }
+
+/** A locked table (key service or randomness failure) says why, and that an admin must clear it. */
+function renderLock(): void {
+  const banner = byId('lock-banner');
+  const lock = state.table?.lock;
+  if (!lock || !state.table) {
+    banner.replaceChildren();
+    delete banner.dataset.lock;
+    return;
+  }
+  fill(banner, h('strong', null, 'Table locked'), ' — ', lockWords(lock, state.table.tableId));
+  banner.dataset.lock = lock.cause;
+}
+
+/**
+ * An action the API may refuse with 423 TABLE_LOCKED (open a shoe, open or deal a round): on that
+ * refusal the table is read again so the lock banner says why.
+ */
+const lockAware = (action: () => Promise<void>) => async (): Promise<void> => {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'TABLE_LOCKED') await refresh().catch(() => undefined);
+    throw error;
+  }
+};
 
 /**
  * The bet types this table takes and their limits, as the engine reads a configuration (`betLimit`:
@@ -228,12 +265,12 @@ function renderShoe(): void {
         void busy(
           open,
           message,
-          async () => {
+          lockAware(async () => {
             await post<Shoe>(`/v1/tables/${seg(table.tableId)}/shoes`, { key: state.key });
             state.lastDealt = undefined;
             await refresh();
             announce(status, 'A new shoe is open: its seed is committed and signed.');
-          },
+          }),
           problemContext,
           'Opening a shoe',
         ),
@@ -346,7 +383,7 @@ function renderRound(): void {
         void busy(
           open,
           message,
-          async () => {
+          lockAware(async () => {
             showError(message, undefined);
             const body = needsSeed && seedInput.value.trim() ? { clientSeed: seedInput.value.trim() } : {};
             state.round = await post<Round>(`/v1/tables/${seg(table.tableId)}/rounds`, {
@@ -356,7 +393,7 @@ function renderRound(): void {
             renderRound();
             announce(status, `Coup ${state.round.coup}: bets are open.`);
             box.querySelector<HTMLButtonElement>('.spot')?.focus();
-          },
+          }),
           problemContext,
           'Opening a round',
         ),
@@ -450,6 +487,80 @@ function renderRound(): void {
       boards.map((b) => b.node),
     ),
     h('p', { class: 'actions' }, resolve),
+    voidControl(round),
+  );
+}
+
+/** "Void the round" with the reason the API takes, a note, and the dealer-error burn of seed 004. */
+function voidControl(round: Round): HTMLElement {
+  const reason = h(
+    'select',
+    { id: 'void-reason' },
+    h('option', { value: '' }, '— pick a reason —'),
+    Object.entries(VOID_REASONS).map(([value, words]) => h('option', { value }, words)),
+  );
+  const note = h('input', { id: 'void-note', autocomplete: 'off', maxlength: 500 });
+  const burn = h('input', { id: 'void-burn', type: 'checkbox' });
+  const button = h('button', { type: 'button', id: 'void-round' }, 'Void the round');
+  button.addEventListener(
+    'click',
+    () =>
+      void busy(
+        button,
+        message,
+        async () => {
+          showError(message, undefined);
+          const body = {
+            reason: reason.value,
+            ...(note.value.trim() && { note: note.value.trim() }),
+            ...(burn.checked && { burnCards: true }),
+          };
+          const voided = await post<Round>(`/v1/rounds/${seg(round.roundId)}/void`, { key: state.key, body });
+          state.round = undefined;
+          const area = byId('coup-area');
+          delete area.dataset.resolved;
+          area.dataset.voided = voided.status;
+          const refunded = voided.positions.reduce((sum, p) => sum + p.stake, 0);
+          fill(
+            area,
+            h(
+              'p',
+              { class: 'voided', 'data-round': voided.roundId },
+              `Coup ${voided.coup} ${voided.status === 'VOIDED' ? 'voided' : 'being voided'} (${voided.voidReason ? VOID_REASONS[voided.voidReason] : reason.value}): `,
+              `${voided.positions.length} position${voided.positions.length === 1 ? '' : 's'}, ${money(refunded)} refunded.`,
+              voided.burned
+                ? ` Its cards were burned unplayed: ${voided.burned.cards.join(' ')}${voided.burned.cutCardOut ? ' — they brought out the cut card.' : '.'}`
+                : '',
+            ),
+          );
+          await refresh();
+          announce(status, `Coup ${voided.coup} voided; the stakes are refunded.`);
+        },
+        problemContext,
+        'Voiding the round',
+      ),
+  );
+  return h(
+    'details',
+    { class: 'void-round' },
+    h('summary', null, 'Void this round (irregularity)'),
+    h(
+      'div',
+      { class: 'form-row' },
+      h('p', { class: 'field' }, h('label', { for: 'void-reason' }, 'Reason'), reason),
+      h('p', { class: 'field' }, h('label', { for: 'void-note' }, 'Note (optional)'), note),
+      h(
+        'p',
+        { class: 'field' },
+        h(
+          'label',
+          { for: 'void-burn' },
+          `Burn the coup's cards (only for ${BURN_REASONS.map((r) => VOID_REASONS[r]).join(' or ')})`,
+        ),
+        burn,
+      ),
+      h('p', { class: 'actions' }, button),
+    ),
   );
 }
 
@@ -495,9 +606,48 @@ function walletList(): HTMLElement {
           ? ` (commission owed ${money(wallet.commissionOwed, wallet.currency)})`
           : '',
         seat ? ` — holds seat ${seat.seat}${seat.idle ? ' (idle: free to claim)' : ''}` : '',
+        ' ',
+        leaveButton(playerId),
+        state.left.has(playerId) &&
+          h('span', { class: 'left', role: 'status' }, ` ${state.left.get(playerId)}`),
       );
     }),
   );
+}
+
+/** "Leave table": the deferred commission he owes for the shoe is collected, his seat freed. */
+function leaveButton(playerId: string): HTMLButtonElement {
+  const tableId = state.tableId ?? '';
+  const button = h(
+    'button',
+    { type: 'button', class: 'leave', 'data-leave': playerId, 'aria-label': `${playerId}: leave the table` },
+    'Leave table',
+  );
+  button.addEventListener(
+    'click',
+    () =>
+      void busy(
+        button,
+        message,
+        async () => {
+          showError(message, undefined);
+          const left = await post<LeaveTable>(`/v1/tables/${seg(tableId)}/players/${seg(playerId)}/leave`, {
+            key: state.key,
+            body: {},
+          });
+          const currency = state.wallets.get(playerId)?.currency;
+          const words =
+            `${playerId} left: commission collected ${money(left.commissionCollected, currency)}, ` +
+            `balance ${money(left.balance, currency)}${left.seatReleased === null ? '' : `, seat ${left.seatReleased} freed`}.`;
+          state.left.set(playerId, words);
+          await refresh();
+          announce(status, words);
+        },
+        problemContext,
+        `${playerId} leaving`,
+      ),
+  );
+  return button;
 }
 
 /** "Última mano" as the API announces it (`lastCoup`: from the round's opening when known, else once dealt). */
@@ -572,12 +722,13 @@ async function resolveRound(button: HTMLButtonElement, round: Round): Promise<vo
   await busy(
     button,
     message,
-    async () => {
+    lockAware(async () => {
       showError(message, undefined);
       for (const b of boards) b.lock();
       const answer = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
       state.round = undefined;
       if (!answer.result) throw new Error('the round was resolved without a coup');
+      delete area.dataset.voided;
       area.dataset.resolved = answer.status;
       const pill = byId('round').querySelector<HTMLElement>('.pill');
       if (pill) {
@@ -614,7 +765,7 @@ async function resolveRound(button: HTMLButtonElement, round: Round): Promise<vo
       }
       announce(status, `Coup ${dealt.coup} dealt and settled.`);
       byId<HTMLButtonElement>('open-round').focus();
-    },
+    }),
     problemContext,
   );
 }

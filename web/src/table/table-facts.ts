@@ -1,12 +1,12 @@
 /**
  * The table's facts in words: how Banca pays (commission, EZ, Super 6), each side bet's pay table as
  * the configuration stores it (the signed shoe statement carries the same), the reasons a shoe may be
- * closed early, and the seat map.
+ * closed early or a round voided, a lock-out, and the seat map.
  */
-import type { ShoeCloseReason } from '@pyb/contracts';
+import type { ShoeCloseReason, VoidReason } from '@pyb/contracts';
 import { h } from '../lib/dom';
 import { betName } from '../lib/problems';
-import type { SeatMap, TableConfig } from '../lib/types';
+import type { SeatMap, Table, TableConfig } from '../lib/types';
 
 type Pays = { win: number; per: number };
 
@@ -65,6 +65,51 @@ export const CLOSE_REASONS: Record<ShoeCloseReason, string> = {
   TECHNICAL_FAULT: 'a technical fault',
   REGULATOR_REQUEST: 'the regulator asked',
 };
+
+/** The reasons a round may be voided (seed 004 §2.7 and operator causes), in words. */
+export const VOID_REASONS: Record<VoidReason, string> = {
+  EXPOSED_CARD: 'a card was exposed (its first card came out face up)',
+  EXTRA_CARDS: 'extra cards were drawn at the end of the coup before',
+  MISDEAL: 'a misdeal',
+  OPERATOR_ERROR: 'an operator error',
+  TECHNICAL_FAULT: 'a technical fault',
+};
+
+/** The reasons with which the coup's cards may be burned (`burnCards`): the dealer errors of seed 004. */
+export const BURN_REASONS: readonly VoidReason[] = ['EXPOSED_CARD', 'EXTRA_CARDS'];
+
+export type TableLock = NonNullable<Table['lock']>;
+
+/** What failed, for each cause the API records (docs/regulators.md, "Lock-out"). */
+const LOCK_CAUSES: Record<string, string> = {
+  KEY_SERVICE_MISCONFIGURED: 'the key service is misconfigured (a key or its permissions)',
+  SEALED_SEED_INVALID: 'a sealed server seed did not unseal to a valid seed',
+  KEY_SERVICE_BAD_RESPONSE: 'the key service answered something it should not have',
+  KEY_SERVICE_FAILED: 'the key service failed',
+  SEED_COMMITMENT_MISMATCH: 'a server seed did not match its commitment',
+  BEACON_INVALID: 'the randomness beacon round did not verify',
+  BEACON_FAILED: 'the randomness beacon failed',
+  ENTROPY_FAILED: 'a seed was not random',
+};
+
+/**
+ * A locked table in words: what failed, where and when, and that an admin must clear the lock once
+ * the cause is fixed (423 TABLE_LOCKED until then; rounds not dealt can still be voided).
+ */
+export function lockWords(lock: TableLock, tableId: string): string {
+  const source = lock.source === 'KEY_SERVICE' ? 'The key service' : 'The randomness';
+  const what = LOCK_CAUSES[lock.cause] ?? `it failed (${lock.cause})`;
+  const where =
+    lock.phase === 'OPEN_SHOE'
+      ? `opening a shoe${lock.shoeId ? ` (${lock.shoeId})` : ''}`
+      : `dealing a round${lock.roundId ? ` (${lock.roundId})` : ''}`;
+  return (
+    `${source} failed at this table while ${where}, at ${lock.at}: ${what}` +
+    `${lock.detail ? ` — ${lock.detail}` : ''}. ` +
+    'No shoe opens and no round opens or is dealt until an admin clears the lock, once the cause is fixed ' +
+    `(POST /v1/tables/${tableId}/unlock with a reason). A round not dealt can still be voided, its stakes refunded.`
+  );
+}
 
 /** Every seat and its holder; an idle holder's seat goes to the first player who claims it. */
 export function seatMap(map: SeatMap): HTMLElement {

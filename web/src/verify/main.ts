@@ -4,7 +4,7 @@
  * check listed; a coup's cards drawn; the verdict on #verdict[data-verdict].
  */
 import '../styles.css';
-import { type Check, contributionsDigest, shoeEntropy } from '@pyb/fairness';
+import type { Check } from '@pyb/fairness';
 import { ApiError, get, seg } from '../lib/api';
 import { outcomeText, renderCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
@@ -14,7 +14,15 @@ import { HANDOFF_KEY } from '../lib/session';
 import type { SigningKey } from '../lib/types';
 import { showError } from '../lib/ui';
 import { evidenceOf } from './evidence';
-import { type DealtShoe, dealFromSeeds, type ShoeSeeds, verifySeeds } from './shoe-view';
+import {
+  type DealtShoe,
+  dealFromSeeds,
+  entropyOf,
+  type PastedSeeds,
+  parseContributions,
+  type ShoeSeeds,
+  verifySeeds,
+} from './shoe-view';
 import { splitPem, type TrustedKey, type Verdict, verifyWithTrust } from './verdict';
 
 /** The public proof of a closed shoe (#10); until it exists the page degrades to a dropped bundle. */
@@ -56,9 +64,20 @@ byId<HTMLFormElement>('seeds').addEventListener('submit', (event) => {
   event.preventDefault();
   const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
   start('Verifying the seeds…');
-  const seeds = {
+  let contributions: PastedSeeds['contributions'];
+  try {
+    contributions = parseContributions(byId<HTMLTextAreaElement>('contributions').value);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const seeds: PastedSeeds = {
     serverSeed: value('server-seed').toLowerCase(),
-    clientSeed: byId<HTMLInputElement>('client-seed').value,
+    contributions,
+    beacon: {
+      chainHash: value('beacon-chain').toLowerCase(),
+      round: Number(value('beacon-round')),
+      signature: value('beacon-signature').toLowerCase(),
+    },
     shoeId: value('seed-shoe-id'),
     decks: Number(value('decks')),
     cutCard: { minCardsBehind: Number(value('min-behind')), maxCardsBehind: Number(value('max-behind')) },
@@ -147,10 +166,10 @@ function dealBundle(bundle: unknown): DealtShoe | undefined {
   };
   try {
     // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
-    const entropy = shoeEntropy({
+    const entropy = entropyOf({
       shoeId: b.statement.shoeId,
       commitment: b.statement.commitment,
-      contributions: contributionsDigest(b.contributions),
+      contributions: b.contributions,
       beacon: {
         chainHash: b.statement.beacon.chainHash,
         round: b.beacon.round,

@@ -11,7 +11,18 @@ import {
   roadEntryOf,
   ShoeRunner,
 } from '@pyb/engine';
-import { type Check, commitmentOf, dealShoe, hexToBytes, isHex } from '@pyb/fairness';
+import {
+  type Check,
+  CONTRIBUTION_KINDS,
+  type Contribution,
+  type ContributionKind,
+  commitmentOf,
+  contributionsDigest,
+  dealShoe,
+  hexToBytes,
+  isHex,
+  shoeEntropy,
+} from '@pyb/fairness';
 import type { CoupLike } from '../lib/coup';
 import type { Verdict } from './verdict';
 
@@ -37,6 +48,55 @@ export interface ShoeSeeds {
   decks: number;
   cutCard: { minCardsBehind: number; maxCardsBehind: number };
   afterCutCard: AfterCutCard;
+}
+
+/** The beacon round that fixes the order: its network's chain hash, its number and its signature (hex). */
+export interface BeaconInput {
+  chainHash: string;
+  round: number;
+  signature: string;
+}
+
+/**
+ * Seeds as pyb-shoe/2 defines them (docs/provably-fair.md §5–§6): the server seed, the contributed
+ * seeds in their recorded order and the beacon round. The shoe entropy is computed from them.
+ */
+export type PastedSeeds = Omit<ShoeSeeds, 'clientSeed'> & {
+  contributions: Contribution[];
+  beacon: BeaconInput;
+};
+
+/** The stream's client input of pyb-shoe/2, by the library's own functions (never re-implemented). */
+export const entropyOf = (inputs: {
+  shoeId: string;
+  commitment: string;
+  contributions: readonly Contribution[];
+  beacon: BeaconInput;
+}): string =>
+  shoeEntropy({
+    shoeId: inputs.shoeId,
+    commitment: inputs.commitment,
+    contributions: contributionsDigest(inputs.contributions),
+    beacon: inputs.beacon,
+  });
+
+/**
+ * The contributed seeds as pasted, one a line in their recorded order: the kind (`PLAYER` or
+ * `OPERATOR`), one space, then the seed exactly as given (it may hold spaces and colons). Blank lines
+ * are skipped; a line of another shape is an error naming it.
+ */
+export function parseContributions(text: string): Contribution[] {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  return lines.map((line, index) => {
+    const space = line.indexOf(' ');
+    const kind = line.slice(0, space);
+    const seed = line.slice(space + 1);
+    if (space < 0 || !(CONTRIBUTION_KINDS as readonly string[]).includes(kind) || seed === '')
+      throw new RangeError(
+        `seed line ${index + 1} must be "PLAYER <seed>" or "OPERATOR <seed>", not ${JSON.stringify(line)}`,
+      );
+    return { index, kind: kind as ContributionKind, seed };
+  });
 }
 
 export const coupLike = (result: CoupResult): CoupLike => ({
@@ -85,13 +145,13 @@ export interface SeedsVerification {
  * Seeds pasted by hand: the commitment (when given) and the deal are checked; the verdict is at best
  * `untrusted`, since no signature ties these seeds to the operator (drop the signed bundle for that).
  */
-export function verifySeeds(seeds: ShoeSeeds, commitment: string | undefined): SeedsVerification {
+export function verifySeeds(pasted: PastedSeeds, commitment: string | undefined): SeedsVerification {
   const checks: Check[] = [];
-  if (!isHex(seeds.serverSeed, 32)) {
+  if (!isHex(pasted.serverSeed, 32)) {
     checks.push({ id: 'seed.format', ok: false, detail: 'the server seed must be 64 hex digits (32 bytes)' });
     return { verdict: 'failed', checks };
   }
-  const computed = commitmentOf(hexToBytes(seeds.serverSeed));
+  const computed = commitmentOf(hexToBytes(pasted.serverSeed));
   if (commitment) {
     const ok = computed === commitment.trim().toLowerCase();
     checks.push({
@@ -110,7 +170,16 @@ export function verifySeeds(seeds: ShoeSeeds, commitment: string | undefined): S
   }
   let shoe: DealtShoe | undefined;
   try {
-    shoe = dealFromSeeds(seeds);
+    // The entropy mixes the commitment of this server seed: a pasted commitment that differs has
+    // already failed above.
+    const { contributions, beacon, ...rest } = pasted;
+    const clientSeed = entropyOf({ shoeId: pasted.shoeId, commitment: computed, contributions, beacon });
+    checks.push({
+      id: 'seed.entropy',
+      ok: true,
+      detail: `shoe entropy ${clientSeed}: ${contributions.length} seed${contributions.length === 1 ? '' : 's'} mixed in (${contributions.filter((c) => c.kind === 'PLAYER').length} from players), beacon round ${beacon.round}`,
+    });
+    shoe = dealFromSeeds({ ...rest, clientSeed });
     checks.push({
       id: 'shoe.deal',
       ok: true,
