@@ -36,6 +36,8 @@ let tableId: string;
 let shoeId: string;
 /** Filled by the table test: the rounds dealt, in order. */
 const dealt: string[] = [];
+/** Filled by the table test: the round of the second shoe voided (ana's last round). */
+let voidedRound: string | undefined;
 /** Filled by the regulator test: the exported bundle, as downloaded. */
 let bundlePath: string | undefined;
 
@@ -308,6 +310,7 @@ describe('the table page', () => {
     await page.click('#void-round');
     await page.waitForSelector('#coup-area[data-voided="VOIDED"]');
     const voidedId = await page.getAttribute('#coup-area .voided', 'data-round');
+    voidedRound = voidedId ?? undefined;
     const voided = (await api.get(`/v1/rounds/${voidedId}`, { key: stack.a.operator })).body;
     expect([voided.status, voided.voidReason]).toEqual(['VOIDED', 'MISDEAL']);
     await expect(page.locator('#coup-area .voided').textContent()).resolves.toContain(
@@ -389,10 +392,11 @@ describe('the regulator viewer', () => {
     const listed = await page
       .locator('.recall-list details')
       .evaluateAll((items) => items.map((d) => d.getAttribute('data-round')));
-    // Play order, oldest first: the last two rounds ana played.
-    expect(listed).toEqual(dealt.slice(-2));
+    // Play order, oldest first: the last two rounds ana played (the last one voided on the second shoe).
+    const played = [...dealt, ...(voidedRound ? [voidedRound] : [])];
+    expect(listed).toEqual(played.slice(-2));
     await page.locator('.recall-list details summary').first().click();
-    await page.waitForSelector(`.recall-list article.replay[data-round="${dealt.at(-2)}"]`);
+    await page.waitForSelector(`.recall-list article.replay[data-round="${played.at(-2)}"]`);
 
     // Audit export: downloaded as the bundle `baccarat verify` takes.
     await page.fill('#export-shoe-id', shoeId);

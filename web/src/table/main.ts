@@ -620,7 +620,7 @@ function leaveButton(playerId: string): HTMLButtonElement {
   const tableId = state.tableId ?? '';
   const button = h(
     'button',
-    { type: 'button', class: 'leave', 'data-leave': playerId, 'aria-label': `${playerId}: leave the table` },
+    { type: 'button', class: 'leave', 'data-leave': playerId, 'aria-label': `Leave table (${playerId})` },
     'Leave table',
   );
   button.addEventListener(
