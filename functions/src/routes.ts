@@ -239,6 +239,15 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/v1/players/{playerId}/history',
+    handler: 'player-history',
+    roles: WRITERS,
+    // The recall's replay of each round: its shoe's audit chain, and the keys that signed the shoe.
+    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+    kms: ['GetPublicKey'],
+  },
+  {
+    method: 'GET',
     path: '/v1/wallets/{playerId}',
     handler: 'get-wallet',
     roles: WRITERS,

@@ -39,7 +39,10 @@ const LIVE = ROUTES.filter((r) =>
 );
 
 /** A valid query for routes that need one. */
-const QUERIES: Record<string, string> = { 'ggr-report': '?date=2026-12-01' };
+const QUERIES: Record<string, string> = {
+  'ggr-report': '?date=2026-12-01',
+  'player-history': '?from=2026-01-01T00:00:00.000Z&to=2026-12-31T00:00:00.000Z',
+};
 
 const pathOf = (route: Route): string =>
   route.path.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => encodeURIComponent(ids[name])) +

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PlayerHistory, PlayerHistoryParams, PlayerHistoryQuery } from './history';
 import type { ProblemCode } from './problems';
 import {
   AuditParams,
@@ -470,6 +471,18 @@ export const ENDPOINTS = {
     params: PlayerRoundsParams,
     query: PlayerRoundsQuery,
     response: PlayerRecall,
+    status: 200,
+  },
+  'player-history': {
+    tag: 'Wallets',
+    problems: ['PLAYER_NOT_FOUND', 'CURSOR_INVALID', 'HISTORY_RANGE_INVALID', 'HISTORY_TOO_LARGE'],
+    summary:
+      "A player's game history by date range, with the period's win/loss (operator for its player, admin)",
+    description:
+      "Rounds of the player opened in [from, to) (UTC, at most 366 days), newest first, each the same replay the regulator's recall shows (start and end times, table, shoe, the statement's code and rules versions, session id, bets per type, wins, commission, balance before and after); `totals` cover the whole range: stakes, returns, commission, refunds and winLoss = returns − stakes, reconciling to the unit with the ledger (docs/api.md, \"Player history\"). A range reaching past the player's 2000 most recent rounds is refused (422 HISTORY_TOO_LARGE).",
+    params: PlayerHistoryParams,
+    query: PlayerHistoryQuery,
+    response: PlayerHistory,
     status: 200,
   },
   'export-audit': {

@@ -1,6 +1,7 @@
 export * from './common';
 export * from './currencies';
 export * from './endpoints';
+export * from './history';
 export * from './ids';
 export * from './problems';
 export * from './replay';

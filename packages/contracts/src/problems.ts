@@ -15,6 +15,7 @@ export const PROBLEMS = {
   IDEMPOTENCY_KEY_REQUIRED: [400, 'A POST without an Idempotency-Key header.'],
   IDEMPOTENCY_KEY_INVALID: [400, 'An Idempotency-Key that is not 1-255 visible ASCII characters.'],
   CURSOR_INVALID: [400, 'A cursor that is not one a previous page of this list gave.'],
+  HISTORY_RANGE_INVALID: [400, 'A history range whose `to` is not after `from`, or longer than 366 days.'],
   INVALID_INPUT: [400, 'A value the use case refuses (ids, free text, limits), when called past the schema.'],
   CLIENT_SEED_INVALID: [400, 'A client seed that is not 1-256 UTF-8 bytes of clean text.'],
   SEED_INVALID: [400, 'A contributed seed that is not 1-256 UTF-8 bytes of clean text.'],
@@ -87,6 +88,10 @@ export const PROBLEMS = {
   PAYLOAD_TOO_LARGE: [413, 'The body is larger than 16 KiB.'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json in UTF-8.'],
   // 422: the game or the money says no.
+  HISTORY_TOO_LARGE: [
+    422,
+    "The history range reaches past the player's 2000 most recent rounds: ask for a shorter or more recent range.",
+  ],
   BET_PLAYER_AND_BANKER: [422, 'Punto and Banca in one position.'],
   BET_DUPLICATE_TYPE: [422, 'The same bet type twice in one call.'],
   BET_BELOW_MIN: [422, "Below the table's minimum for the bet type (`details.betType`)."],

@@ -139,6 +139,10 @@ export const ReplayMovement = z
 export const ReplayPosition = z
   .object({
     playerId: z.string(),
+    sessionId: z
+      .string()
+      .nullable()
+      .meta({ description: "The player's table session (null on positions from before sessions)." }),
     status: PositionStatus,
     bets: z.array(ReplayBet),
     stake: MinorUnits,

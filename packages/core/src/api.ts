@@ -10,6 +10,7 @@ import type { KeyCertificateRecord, ShoeRecord } from './model';
 import type { PublicKey } from './ports/key-service';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
+import type { PlayerHistoryQuery, PlayerHistoryView } from './use-cases/player-history';
 
 // ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
 // The core validates each again (ids, amounts, free text): it is called by more than the handlers.
@@ -194,6 +195,8 @@ export interface Core {
   replayRound(actor: Actor, input: { roundId: string }): Promise<RoundReplay>;
   /** Game recall: a player's most recent rounds (a page, in play order), each replayed. */
   recallPlayerRounds(actor: Actor, input: PlayerRecallQuery): Promise<PlayerRecall>;
+  /** The player's rounds in a date range with the period's totals (docs/api.md, "Player history"). */
+  playerHistory(actor: Actor, input: PlayerHistoryQuery): Promise<PlayerHistoryView>;
   /** A closed shoe as one public bundle that `baccarat verify` checks offline. SHOE_NOT_CLOSED before. */
   exportAudit(actor: Actor, input: { shoeId: string }): Promise<ShoeBundle>;
 

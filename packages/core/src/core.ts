@@ -8,6 +8,7 @@ import { exportAudit, shoeProof } from './use-cases/export-audit';
 import { ggrReport } from './use-cases/ggr';
 import { leaveTable } from './use-cases/leave';
 import { listTableEvents, unlockTable } from './use-cases/lock-out';
+import { playerHistory } from './use-cases/player-history';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
@@ -53,6 +54,7 @@ export function createCore(deps: CoreDeps): Core {
     checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
     replayRound: (actor, input) => replayRound(ctx, actor, input),
     recallPlayerRounds: (actor, input) => recallPlayerRounds(ctx, actor, input),
+    playerHistory: (actor, input) => playerHistory(ctx, actor, input),
     exportAudit: (actor, input) => exportAudit(ctx, actor, input),
     runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
     signingKey: (input) => signingKey(ctx, input),

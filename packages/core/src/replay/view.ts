@@ -116,6 +116,7 @@ export function replayPosition(
     }));
   return {
     playerId: p.playerId,
+    sessionId: p.sessionId ?? null,
     status: p.settledAt ? 'SETTLED' : p.refundedAt ? 'REFUNDED' : 'OPEN',
     bets,
     stake: p.stake,

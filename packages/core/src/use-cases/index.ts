@@ -12,6 +12,7 @@ export { exportAudit, shoeProof } from './export-audit';
 export { ggrReport } from './ggr';
 export { leaveTable } from './leave';
 export { listTableEvents, unlockTable } from './lock-out';
+export { playerHistory } from './player-history';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
 export { resolveRound } from './resolve';
