@@ -157,6 +157,15 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
     `  curl -s "$API/v1/operators/${state.operatorId}/ggr?date=${today}" -H "Authorization: Bearer $REGULATOR_KEY"`,
     `  ${JSON.stringify({ rows: ggr.rows.map(({ tableId, currency, rounds, stakes, returns, voids, ggr: g }) => ({ tableId, currency, rounds, stakes, returns, voids, ggr: g })) })}`,
   );
+  // The player's history, as the operator's front end asks for it (docs/api.md, "Player history").
+  const from = new Date(Date.now() - 90 * 86_400_000).toISOString();
+  const to = new Date(Date.now() + 60_000).toISOString();
+  const history = await core.playerHistory(admin, { playerId: PLAYERS[0]!, from, to, limit: 1 });
+  lines.push(
+    `Player history of ${PLAYERS[0]} (last 90 days, the period's totals; one round per page) — the call and its totals now:`,
+    `  curl -s "$API/v1/players/${PLAYERS[0]}/history?from=${from}&to=${to}&limit=1" -H "Authorization: Bearer $OPERATOR_KEY"`,
+    `  ${JSON.stringify({ totals: history.totals, rounds: history.rounds.length, nextCursor: history.nextCursor !== null })}`,
+  );
   const table = await core.getTable(admin, { tableId: state.tableId });
   if (table.lock) {
     lines.push(
