@@ -10,7 +10,6 @@ import type { KeyCertificateRecord, ShoeRecord } from './model';
 import type { PublicKey } from './ports/key-service';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
-import type { PlayerHistoryQuery, PlayerHistoryView } from './use-cases/player-history';
 
 // ---- inputs: the contract's request bodies (@pyb/contracts) with the ids of the path ---------------
 // The core validates each again (ids, amounts, free text): it is called by more than the handlers.
@@ -79,6 +78,19 @@ export interface LedgerQuery extends WalletRef {
 export type TableView = z.output<typeof C.Table>;
 export type TableEventsView = z.output<typeof C.TableEvents>;
 export type GgrReportView = z.output<typeof C.GgrReport>;
+export type PlayerHistoryView = z.output<typeof C.PlayerHistory>;
+export type HistoryTotalsView = z.output<typeof C.HistoryTotals>;
+export interface PlayerHistoryQuery {
+  playerId: string;
+  /** UTC ISO times: rounds opened in [from, to). */
+  from: string;
+  to: string;
+  /** Admins name the player's operator; operators default to their own. */
+  operatorId?: string;
+  cursor?: string;
+  /** 1..50, default 10. */
+  limit?: number;
+}
 export type UnlockTableInput = { tableId: string } & Body<typeof C.UnlockTableRequest>;
 export type ShoeView = z.output<typeof C.Shoe>;
 export type CoupStepView = z.output<typeof C.CoupStep>;

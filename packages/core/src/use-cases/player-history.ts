@@ -6,31 +6,15 @@
  * walk is bounded: it reads at most HISTORY_MAX_ROUNDS positions (those newer than `to` included), else
  * the range is refused (HISTORY_TOO_LARGE). Read through the Store port only.
  */
-
-import type * as C from '@pyb/contracts';
 import { HISTORY_MAX_DAYS, HISTORY_MAX_ROUNDS, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
-import type * as z from 'zod';
 import type { Actor } from '../actor';
+import type { HistoryTotalsView, PlayerHistoryQuery, PlayerHistoryView } from '../api';
 import { DomainError, notFound } from '../errors';
 import type { PositionRecord } from '../model';
 import { ReplaySession } from '../replay/session';
 import type { RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
 import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
-
-export type PlayerHistoryView = z.output<typeof C.PlayerHistory>;
-export type HistoryTotalsView = z.output<typeof C.HistoryTotals>;
-
-export interface PlayerHistoryQuery {
-  playerId: string;
-  from: string;
-  to: string;
-  /** Admins name the player's operator; operators default to their own. */
-  operatorId?: string;
-  cursor?: string;
-  /** 1..50, default 10. */
-  limit?: number;
-}
 
 const WALK_PAGE = 100;
 const DAY_MS = 86_400_000;
