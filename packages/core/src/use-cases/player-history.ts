@@ -6,7 +6,7 @@
  * walk is bounded: it reads at most HISTORY_MAX_ROUNDS positions (those newer than `to` included), else
  * the range is refused (HISTORY_TOO_LARGE). Read through the Store port only.
  */
-import { HISTORY_MAX_DAYS, HISTORY_MAX_ROUNDS, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
+import { HISTORY_MAX_DAYS, HISTORY_MAX_ROUNDS } from '@pyb/contracts';
 import type { Actor } from '../actor';
 import type { HistoryTotalsView, PlayerHistoryQuery, PlayerHistoryView } from '../api';
 import { DomainError, notFound } from '../errors';
@@ -14,7 +14,8 @@ import type { PositionRecord } from '../model';
 import { ReplaySession } from '../replay/session';
 import type { RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
-import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
+import { type Ctx, invalid } from './context';
+import { recallScope } from './player-rounds';
 
 const WALK_PAGE = 100;
 const DAY_MS = 86_400_000;
@@ -109,13 +110,7 @@ export async function playerHistory(
   actor: Actor,
   input: PlayerHistoryQuery,
 ): Promise<PlayerHistoryView> {
-  const playerId = checkPlayerId(input.playerId);
-  // A player of an operator the key may not read is not found, like one the operator does not have.
-  const operatorId = walletOperator(actor, input.operatorId, 'read', { what: 'player', id: playerId });
-  const limit = input.limit ?? RECALL_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
-    throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);
-  }
+  const { playerId, operatorId, limit } = recallScope(actor, input);
   const r = range(input.from, input.to);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw notFound('player', playerId);

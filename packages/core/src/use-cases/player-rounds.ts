@@ -14,11 +14,14 @@ import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
 /** Rounds replayed at once (each reads its positions and the player's ledger entries). */
 const CONCURRENCY = 4;
 
-export async function recallPlayerRounds(
-  ctx: Ctx,
+/**
+ * Whose rounds a key may read, and how many a page holds: shared by recall and the player history
+ * (one place for the player, tenancy and page-size checks).
+ */
+export function recallScope(
   actor: Actor,
-  input: PlayerRecallQuery,
-): Promise<PlayerRecall> {
+  input: { playerId: string; operatorId?: string; limit?: number },
+): { playerId: string; operatorId: string; limit: number } {
   const playerId = checkPlayerId(input.playerId);
   // A player of an operator the key may not read is not found, like one the operator does not have.
   const operatorId = walletOperator(actor, input.operatorId, 'read', { what: 'player', id: playerId });
@@ -26,6 +29,15 @@ export async function recallPlayerRounds(
   if (!Number.isInteger(limit) || limit < 1 || limit > RECALL_MAX_LIMIT) {
     throw invalid('INVALID_INPUT', `limit must be 1-${RECALL_MAX_LIMIT}`);
   }
+  return { playerId, operatorId, limit };
+}
+
+export async function recallPlayerRounds(
+  ctx: Ctx,
+  actor: Actor,
+  input: PlayerRecallQuery,
+): Promise<PlayerRecall> {
+  const { playerId, operatorId, limit } = recallScope(actor, input);
   // A player of this operator has a wallet; anyone else (another operator's player) is not found.
   if (!(await ctx.store.get('wallet', { operatorId, playerId }))) {
     throw notFound('player', playerId);
