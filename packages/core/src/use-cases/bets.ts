@@ -30,7 +30,7 @@ import {
 } from '@pyb/engine';
 import type { Actor } from '../actor';
 import type { BetInput, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../api';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { gateOf } from '../gates';
 import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
@@ -350,8 +350,7 @@ async function changePosition(
       if (round?.status !== 'OPEN' || round.closingAt) {
         throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
       }
-      if (!wallet)
-        throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${change.playerId} not found`);
+      if (!wallet) throw notFound('wallet', change.playerId);
       if (wallet.currency !== config.currency) {
         throw new DomainError(
           'UNPROCESSABLE',

@@ -1,7 +1,7 @@
 /** A player leaving a table (seed 000: his deferred commission is collected then). */
 import type { Actor } from '../actor';
 import type { LeaveTableResult } from '../api';
-import { DomainError } from '../errors';
+import { notFound } from '../errors';
 import { tryTransact } from '../retry';
 import { shoeConfig } from './bets';
 import { collectDebt } from './commission';
@@ -37,7 +37,7 @@ export async function leaveTable(
     if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
   }
   const read = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
-  if (!read) throw new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
+  if (!read) throw notFound('wallet', playerId);
   // His table session ends with the leave (#16; otherwise it ends after the inactivity time-out).
   const wallet = await closeTableSession(ctx, read, table.tableId);
   const seat = (await ctx.store.listSeats(table.tableId)).find((s) => s.playerId === playerId);

@@ -6,7 +6,7 @@
 import { RG_LIMITS, type RgLimit } from '@pyb/contracts';
 import type { Actor } from '../actor';
 import type { RgSettingsInput, RgStatusView } from '../api';
-import { DomainError } from '../errors';
+import { notFound } from '../errors';
 import { clientKey, sessionEndKey } from '../ledger-keys';
 import type { WalletRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
@@ -33,9 +33,6 @@ import {
   requestHash,
   walletOperator,
 } from './context';
-
-const walletNotFound = (playerId: string) =>
-  new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
 
 /** The settings as the use case takes them, checked again (it is called by more than the handler). */
 function checkSettings(input: RgSettingsInput): RgSettings {
@@ -146,7 +143,7 @@ export async function setResponsibleGaming(
       ctx.store.get('ledger', { operatorId, playerId, key }),
       ctx.store.get('wallet', { operatorId, playerId }),
     ]);
-    if (!wallet) throw walletNotFound(playerId);
+    if (!wallet) throw notFound('wallet', playerId);
     if (used) {
       if (used.requestHash !== hash || used.kind !== 'RG_SETTINGS') throw keyReused();
       return { ...rgStatusView(wallet, ctx.now()), replayed: true };
@@ -181,7 +178,7 @@ export async function getResponsibleGaming(
   const operatorId = walletOperator(actor, undefined, 'read');
   const playerId = checkPlayerId(input.playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
-  if (!wallet) throw walletNotFound(playerId);
+  if (!wallet) throw notFound('wallet', playerId);
   return rgStatusView(wallet, ctx.now());
 }
 

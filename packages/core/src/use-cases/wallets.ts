@@ -9,7 +9,7 @@ import type {
   WalletTransactionResult,
   WalletView,
 } from '../api';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { clientKey } from '../ledger-keys';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
@@ -27,9 +27,6 @@ import {
   requestHash,
   walletOperator,
 } from './context';
-
-const walletNotFound = (playerId: string) =>
-  new DomainError('NOT_FOUND', 'WALLET_NOT_FOUND', `wallet ${playerId} not found`);
 
 export async function walletTransaction(
   ctx: Ctx,
@@ -59,7 +56,7 @@ export async function walletTransaction(
       return { entry: ledgerEntryView(used), wallet: walletView(wallet), replayed: true };
     }
     const existing = await ctx.store.get('wallet', { operatorId, playerId });
-    if (!existing && input.type === 'DEBIT') throw walletNotFound(playerId);
+    if (!existing && input.type === 'DEBIT') throw notFound('wallet', playerId);
     const at = ctx.now();
     const wallet = existing ?? newWallet(operatorId, playerId, input.currency, at);
     if (wallet.currency !== input.currency) {
@@ -99,7 +96,7 @@ export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promi
   const operatorId = walletOperator(actor, input.operatorId, 'read');
   const playerId = checkPlayerId(input.playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
-  if (!wallet) throw walletNotFound(playerId);
+  if (!wallet) throw notFound('wallet', playerId);
   return walletView(wallet);
 }
 
@@ -116,7 +113,7 @@ export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Pro
   const playerId = checkPlayerId(input.playerId);
   const limit = pageLimit(input.limit);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
-  if (!wallet) throw walletNotFound(playerId);
+  if (!wallet) throw notFound('wallet', playerId);
   const page = await ctx.store.listLedger(operatorId, playerId, {
     limit,
     order: 'desc',
