@@ -1,6 +1,7 @@
 /**
  * Table rules, tenancy and round life cycle through the use cases, on DynamoDB Local.
  */
+import { getScoreboard, getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { codeOf, wholeLedger } from '../support/game';
@@ -49,6 +50,9 @@ describe('tenancy', () => {
     });
 
     expect(await codeOf(stack.core.getTable(stranger, { tableId: table.tableId }))).toBe('TABLE_NOT_FOUND');
+    expect(await codeOf(getSeats(stack, stranger, { tableId: table.tableId }))).toBe('TABLE_NOT_FOUND');
+    expect(await codeOf(getScoreboard(stack, stranger, { tableId: table.tableId }))).toBe('TABLE_NOT_FOUND');
+    expect(await codeOf(getSeats(stack, op, { tableId: 'tbl/../x' }))).toBe('INVALID_INPUT');
     expect(await codeOf(stack.core.getShoe(stranger, { shoeId: shoe.shoeId }))).toBe('SHOE_NOT_FOUND');
     expect(await codeOf(stack.core.getRound(stranger, { roundId: round.roundId }))).toBe('ROUND_NOT_FOUND');
     expect(await codeOf(stack.core.resolveRound(stranger, { roundId: round.roundId }))).toBe(
@@ -68,6 +72,7 @@ describe('tenancy', () => {
     expect(await codeOf(stack.core.checkShoeChain(stranger, { shoeId: shoe.shoeId }))).toBe('SHOE_NOT_FOUND');
 
     const inspector = regulator('op-1');
+    expect((await getSeats(stack, inspector, { tableId: table.tableId })).tableId).toBe(table.tableId);
     expect((await stack.core.getRound(inspector, { roundId: round.roundId })).positions).toHaveLength(1);
     expect((await stack.core.getLedger(inspector, { operatorId: 'op-1', playerId: p })).entries).toHaveLength(
       2,

@@ -3,7 +3,8 @@ import type { Actor } from '../actor';
 import type { ScoreboardView } from '../api';
 import { notFound } from '../errors';
 import type { Store } from '../ports/store';
-import { checkId, guard } from './context';
+import { checkId } from './context';
+import { loadTable } from './tables';
 
 /**
  * The table's results panel for one shoe, reset per shoe: every dealt coup in order, and the roads
@@ -15,14 +16,7 @@ export async function getScoreboard(
   actor: Actor,
   input: { tableId: string; shoeId?: string },
 ): Promise<ScoreboardView> {
-  checkId('tableId', input.tableId);
-  const table = guard(
-    actor,
-    await deps.store.get('table', { tableId: input.tableId }),
-    'table',
-    input.tableId,
-    'read',
-  );
+  const table = await loadTable(deps, actor, input.tableId, 'read');
   const shoeId = input.shoeId ?? table.currentShoeId;
   if (shoeId === undefined)
     return { tableId: table.tableId, shoeId: null, coups: [], panel: resultsPanel([]) };

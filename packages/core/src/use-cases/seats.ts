@@ -2,7 +2,7 @@ import type { Actor } from '../actor';
 import type { SeatMapView } from '../api';
 import type { Store } from '../ports/store';
 import { seatIdle } from './bets';
-import { checkId, guard } from './context';
+import { loadTable } from './tables';
 
 /**
  * The seat map: every seat of the table with its holder, read for the round open now (else the next
@@ -13,14 +13,7 @@ export async function getSeats(
   actor: Actor,
   input: { tableId: string },
 ): Promise<SeatMapView> {
-  checkId('tableId', input.tableId);
-  const table = guard(
-    actor,
-    await deps.store.get('table', { tableId: input.tableId }),
-    'table',
-    input.tableId,
-    'read',
-  );
+  const table = await loadTable(deps, actor, input.tableId, 'read');
   const round = (table.rounds ?? 0) + (table.openRoundId ? 0 : 1);
   const held = new Map((await deps.store.listSeats(table.tableId)).map((s) => [s.seat, s]));
   const seats = Array.from({ length: table.config.seats }, (_, i) => {

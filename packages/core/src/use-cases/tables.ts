@@ -6,7 +6,7 @@ import type { CreateTableInput, TableView } from '../api';
 import { MAX_BET_GATES } from '../gates';
 import type { TableRecord } from '../model';
 import { tableView } from '../views';
-import { type Ctx, checkId, checkText, guard, invalid, requireWriter } from './context';
+import { type Access, type Ctx, checkId, checkText, guard, invalid, requireWriter } from './context';
 
 const VARIANTS = ['mini', 'midi', 'full', 'custom'];
 
@@ -60,9 +60,19 @@ export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInpu
   return tableView(table);
 }
 
-export async function loadTable(ctx: Ctx, actor: Actor, tableId: string, access: 'read' | 'write') {
+/**
+ * Every use case that names a table reads it here: the id checked, the tenancy guarded (unknown and
+ * foreign tables are both TABLE_NOT_FOUND). Only the store is needed, so the lean readers (seats,
+ * scoreboard) call it without a whole Ctx.
+ */
+export async function loadTable(
+  deps: Pick<Ctx, 'store'>,
+  actor: Actor,
+  tableId: string,
+  access: Access,
+): Promise<TableRecord> {
   checkId('tableId', tableId);
-  return guard(actor, await ctx.store.get('table', { tableId }), 'table', tableId, access);
+  return guard(actor, await deps.store.get('table', { tableId }), 'table', tableId, access);
 }
 
 export async function getTable(ctx: Ctx, actor: Actor, input: { tableId: string }): Promise<TableView> {
