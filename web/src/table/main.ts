@@ -103,10 +103,7 @@ byId('signout').addEventListener('click', () => {
   keyInput.focus();
 });
 
-byId('refresh').addEventListener(
-  'click',
-  (event) => void busy(event.currentTarget as HTMLButtonElement, message, refresh, problemContext),
-);
+onAction(byId<HTMLButtonElement>('refresh'), undefined, refresh);
 
 async function start(key: string, tableId: string, players: string[]): Promise<void> {
   state.key = key;
@@ -198,6 +195,27 @@ const lockAware = (action: () => Promise<void>) => async (): Promise<void> => {
 };
 
 /**
+ * One way to wire a table action to its button: on click the last error is cleared, the button is busy
+ * while `action` runs, and a refusal goes to the alert region in words, prefixed with `doing`.
+ */
+function onAction(button: HTMLButtonElement, doing: string | undefined, action: () => Promise<void>): void {
+  button.addEventListener(
+    'click',
+    () =>
+      void busy(
+        button,
+        message,
+        async () => {
+          showError(message, undefined);
+          await action();
+        },
+        problemContext,
+        doing,
+      ),
+  );
+}
+
+/**
  * The bet types this table takes and their limits, as the engine reads a configuration (`betLimit`:
  * pair bets where `pairBets`, side bets where `sideBets` offers them), so new bet types need no change here.
  */
@@ -259,21 +277,15 @@ function renderShoe(): void {
   const title = h('h2', { id: 'shoe-title' }, shoe ? `Shoe ${shoe.number}` : 'Shoe');
   if (!shoe) {
     const open = h('button', { type: 'button', id: 'open-shoe' }, 'Open a shoe');
-    open.addEventListener(
-      'click',
-      () =>
-        void busy(
-          open,
-          message,
-          lockAware(async () => {
-            await post<Shoe>(`/v1/tables/${seg(table.tableId)}/shoes`, { key: state.key });
-            state.lastDealt = undefined;
-            await refresh();
-            announce(status, 'A new shoe is open: its seed is committed and signed.');
-          }),
-          problemContext,
-          'Opening a shoe',
-        ),
+    onAction(
+      open,
+      'Opening a shoe',
+      lockAware(async () => {
+        await post<Shoe>(`/v1/tables/${seg(table.tableId)}/shoes`, { key: state.key });
+        state.lastDealt = undefined;
+        await refresh();
+        announce(status, 'A new shoe is open: its seed is committed and signed.');
+      }),
     );
     fill(
       box,
@@ -315,23 +327,13 @@ function renderShoe(): void {
     h('option', { value: '' }, '— pick a reason —'),
     Object.entries(CLOSE_REASONS).map(([value, words]) => h('option', { value }, words)),
   );
-  close.addEventListener(
-    'click',
-    () =>
-      void busy(
-        close,
-        message,
-        async () => {
-          const body = !shoe.ended && reason.value ? { reason: reason.value } : {};
-          const closed = await post<Shoe>(`/v1/shoes/${seg(shoe.shoeId)}/close`, { key: state.key, body });
-          state.closedShoeId = closed.shoeId;
-          await refresh();
-          announce(status, `Shoe ${closed.number} is closed; its server seed is revealed.`);
-        },
-        problemContext,
-        'Closing the shoe',
-      ),
-  );
+  onAction(close, 'Closing the shoe', async () => {
+    const body = !shoe.ended && reason.value ? { reason: reason.value } : {};
+    const closed = await post<Shoe>(`/v1/shoes/${seg(shoe.shoeId)}/close`, { key: state.key, body });
+    state.closedShoeId = closed.shoeId;
+    await refresh();
+    announce(status, `Shoe ${closed.number} is closed; its server seed is revealed.`);
+  });
   fill(
     box,
     title,
@@ -377,26 +379,19 @@ function renderRound(): void {
       maxlength: 128,
     });
     const needsSeed = shoe && !shoe.clientSeed;
-    open.addEventListener(
-      'click',
-      () =>
-        void busy(
-          open,
-          message,
-          lockAware(async () => {
-            showError(message, undefined);
-            const body = needsSeed && seedInput.value.trim() ? { clientSeed: seedInput.value.trim() } : {};
-            state.round = await post<Round>(`/v1/tables/${seg(table.tableId)}/rounds`, {
-              key: state.key,
-              body,
-            });
-            renderRound();
-            announce(status, `Coup ${state.round.coup}: bets are open.`);
-            box.querySelector<HTMLButtonElement>('.spot')?.focus();
-          }),
-          problemContext,
-          'Opening a round',
-        ),
+    onAction(
+      open,
+      'Opening a round',
+      lockAware(async () => {
+        const body = needsSeed && seedInput.value.trim() ? { clientSeed: seedInput.value.trim() } : {};
+        state.round = await post<Round>(`/v1/tables/${seg(table.tableId)}/rounds`, {
+          key: state.key,
+          body,
+        });
+        renderRound();
+        announce(status, `Coup ${state.round.coup}: bets are open.`);
+        box.querySelector<HTMLButtonElement>('.spot')?.focus();
+      }),
     );
     fill(
       box,
@@ -468,7 +463,11 @@ function renderRound(): void {
     { type: 'button', id: 'resolve', class: 'primary' },
     '“No va más” — deal the coup',
   );
-  resolve.addEventListener('click', () => void resolveRound(resolve, round));
+  onAction(
+    resolve,
+    undefined,
+    lockAware(() => resolveRound(round)),
+  );
   fill(
     box,
     h(
@@ -502,44 +501,33 @@ function voidControl(round: Round): HTMLElement {
   const note = h('input', { id: 'void-note', autocomplete: 'off', maxlength: 500 });
   const burn = h('input', { id: 'void-burn', type: 'checkbox' });
   const button = h('button', { type: 'button', id: 'void-round' }, 'Void the round');
-  button.addEventListener(
-    'click',
-    () =>
-      void busy(
-        button,
-        message,
-        async () => {
-          showError(message, undefined);
-          const body = {
-            reason: reason.value,
-            ...(note.value.trim() && { note: note.value.trim() }),
-            ...(burn.checked && { burnCards: true }),
-          };
-          const voided = await post<Round>(`/v1/rounds/${seg(round.roundId)}/void`, { key: state.key, body });
-          state.round = undefined;
-          const area = byId('coup-area');
-          delete area.dataset.resolved;
-          area.dataset.voided = voided.status;
-          const refunded = voided.positions.reduce((sum, p) => sum + p.stake, 0);
-          fill(
-            area,
-            h(
-              'p',
-              { class: 'voided', 'data-round': voided.roundId },
-              `Coup ${voided.coup} ${voided.status === 'VOIDED' ? 'voided' : 'being voided'} (${voided.voidReason ? VOID_REASONS[voided.voidReason] : reason.value}): `,
-              `${voided.positions.length} position${voided.positions.length === 1 ? '' : 's'}, ${money(refunded)} refunded.`,
-              voided.burned
-                ? ` Its cards were burned unplayed: ${voided.burned.cards.join(' ')}${voided.burned.cutCardOut ? ' — they brought out the cut card.' : '.'}`
-                : '',
-            ),
-          );
-          await refresh();
-          announce(status, `Coup ${voided.coup} voided; the stakes are refunded.`);
-        },
-        problemContext,
-        'Voiding the round',
+  onAction(button, 'Voiding the round', async () => {
+    const body = {
+      reason: reason.value,
+      ...(note.value.trim() && { note: note.value.trim() }),
+      ...(burn.checked && { burnCards: true }),
+    };
+    const voided = await post<Round>(`/v1/rounds/${seg(round.roundId)}/void`, { key: state.key, body });
+    state.round = undefined;
+    const area = byId('coup-area');
+    delete area.dataset.resolved;
+    area.dataset.voided = voided.status;
+    const refunded = voided.positions.reduce((sum, p) => sum + p.stake, 0);
+    fill(
+      area,
+      h(
+        'p',
+        { class: 'voided', 'data-round': voided.roundId },
+        `Coup ${voided.coup} ${voided.status === 'VOIDED' ? 'voided' : 'being voided'} (${voided.voidReason ? VOID_REASONS[voided.voidReason] : reason.value}): `,
+        `${voided.positions.length} position${voided.positions.length === 1 ? '' : 's'}, ${money(refunded)} refunded.`,
+        voided.burned
+          ? ` Its cards were burned unplayed: ${voided.burned.cards.join(' ')}${voided.burned.cutCardOut ? ' — they brought out the cut card.' : '.'}`
+          : '',
       ),
-  );
+    );
+    await refresh();
+    announce(status, `Coup ${voided.coup} voided; the stakes are refunded.`);
+  });
   return h(
     'details',
     { class: 'void-round' },
@@ -623,30 +611,19 @@ function leaveButton(playerId: string): HTMLButtonElement {
     { type: 'button', class: 'leave', 'data-leave': playerId, 'aria-label': `Leave table (${playerId})` },
     'Leave table',
   );
-  button.addEventListener(
-    'click',
-    () =>
-      void busy(
-        button,
-        message,
-        async () => {
-          showError(message, undefined);
-          const left = await post<LeaveTable>(`/v1/tables/${seg(tableId)}/players/${seg(playerId)}/leave`, {
-            key: state.key,
-            body: {},
-          });
-          const currency = state.wallets.get(playerId)?.currency;
-          const words =
-            `${playerId} left: commission collected ${money(left.commissionCollected, currency)}, ` +
-            `balance ${money(left.balance, currency)}${left.seatReleased === null ? '' : `, seat ${left.seatReleased} freed`}.`;
-          state.left.set(playerId, words);
-          await refresh();
-          announce(status, words);
-        },
-        problemContext,
-        `${playerId} leaving`,
-      ),
-  );
+  onAction(button, `${playerId} leaving`, async () => {
+    const left = await post<LeaveTable>(`/v1/tables/${seg(tableId)}/players/${seg(playerId)}/leave`, {
+      key: state.key,
+      body: {},
+    });
+    const currency = state.wallets.get(playerId)?.currency;
+    const words =
+      `${playerId} left: commission collected ${money(left.commissionCollected, currency)}, ` +
+      `balance ${money(left.balance, currency)}${left.seatReleased === null ? '' : `, seat ${left.seatReleased} freed`}.`;
+    state.left.set(playerId, words);
+    await refresh();
+    announce(status, words);
+  });
   return button;
 }
 
@@ -717,57 +694,50 @@ async function untilSettled(round: Round): Promise<Round> {
   return current;
 }
 
-async function resolveRound(button: HTMLButtonElement, round: Round): Promise<void> {
+/** "No va más": the coup is dealt card by card, the round read until settled, the payouts shown. */
+async function resolveRound(round: Round): Promise<void> {
   const area = byId('coup-area');
-  await busy(
-    button,
-    message,
-    lockAware(async () => {
-      showError(message, undefined);
-      for (const b of boards) b.lock();
-      const answer = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
-      state.round = undefined;
-      if (!answer.result) throw new Error('the round was resolved without a coup');
-      delete area.dataset.voided;
-      area.dataset.resolved = answer.status;
-      const pill = byId('round').querySelector<HTMLElement>('.pill');
-      if (pill) {
-        pill.dataset.phase = answer.status;
-        pill.textContent = statusWords(answer.status);
-      }
-      await dealCoup(area, answer.result, `Coup ${answer.coup}`);
-      const settling = h(
-        'p',
-        { class: 'settling', role: 'status' },
-        answer.status === 'SETTLED' ? '' : 'Settling: the positions are paid in batches…',
-      );
-      area.append(settling);
-      const dealt = answer.status === 'SETTLED' ? answer : await untilSettled(answer);
-      settling.textContent =
-        answer.status === 'SETTLED' ? '' : 'Settled: every position was paid by the settlement queue.';
-      state.lastDealt = dealt;
-      area.append(payouts(dealt));
-      area.dataset.coup = String(dealt.coup);
-      await refresh();
-      const outcomes = state.scoreboard?.coups.find((c) => c.roundId === dealt.roundId)?.sideBets ?? [];
-      if (outcomes.length > 0) {
-        area.append(
-          h(
-            'p',
-            { class: 'side-bets', 'data-side-bets': outcomes.map((o) => `${o.type}:${o.result}`).join(' ') },
-            'Side bets this coup: ',
-            outcomes
-              .map((o) => `${betName(o.type)} ${RESULT_WORDS[o.result] ?? o.result.toLowerCase()}`)
-              .join(', '),
-            '.',
-          ),
-        );
-      }
-      announce(status, `Coup ${dealt.coup} dealt and settled.`);
-      byId<HTMLButtonElement>('open-round').focus();
-    }),
-    problemContext,
+  for (const b of boards) b.lock();
+  const answer = await post<Round>(`/v1/rounds/${seg(round.roundId)}/resolve`, { key: state.key });
+  state.round = undefined;
+  if (!answer.result) throw new Error('the round was resolved without a coup');
+  delete area.dataset.voided;
+  area.dataset.resolved = answer.status;
+  const pill = byId('round').querySelector<HTMLElement>('.pill');
+  if (pill) {
+    pill.dataset.phase = answer.status;
+    pill.textContent = statusWords(answer.status);
+  }
+  await dealCoup(area, answer.result, `Coup ${answer.coup}`);
+  const settling = h(
+    'p',
+    { class: 'settling', role: 'status' },
+    answer.status === 'SETTLED' ? '' : 'Settling: the positions are paid in batches…',
   );
+  area.append(settling);
+  const dealt = answer.status === 'SETTLED' ? answer : await untilSettled(answer);
+  settling.textContent =
+    answer.status === 'SETTLED' ? '' : 'Settled: every position was paid by the settlement queue.';
+  state.lastDealt = dealt;
+  area.append(payouts(dealt));
+  area.dataset.coup = String(dealt.coup);
+  await refresh();
+  const outcomes = state.scoreboard?.coups.find((c) => c.roundId === dealt.roundId)?.sideBets ?? [];
+  if (outcomes.length > 0) {
+    area.append(
+      h(
+        'p',
+        { class: 'side-bets', 'data-side-bets': outcomes.map((o) => `${o.type}:${o.result}`).join(' ') },
+        'Side bets this coup: ',
+        outcomes
+          .map((o) => `${betName(o.type)} ${RESULT_WORDS[o.result] ?? o.result.toLowerCase()}`)
+          .join(', '),
+        '.',
+      ),
+    );
+  }
+  announce(status, `Coup ${dealt.coup} dealt and settled.`);
+  byId<HTMLButtonElement>('open-round').focus();
 }
 
 const RESULT_WORDS: Record<string, string> = { WIN: 'won', LOSE: 'lost', PUSH: 'pushed' };
