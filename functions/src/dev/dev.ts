@@ -149,22 +149,25 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
   const lines = [
     `Wallets (EUR, minor units): ${wallets.map((w) => `${w.playerId} ${w.balance}`).join(', ')}.`,
   ];
-  // The regulator's view of the day: one call of the GGR report (docs/regulators.md, "GGR report").
+  // The calls of the README tour, to the character, each with what it prints now (the same jq -c view).
   const today = new Date().toISOString().slice(0, 10);
   const ggr = await core.ggrReport(admin, { date: today });
   lines.push(
-    `Regulator data, GGR of ${today} (UTC) per table, reconciled with the ledger — the call and its answer now:`,
-    `  curl -s "$API/v1/operators/${state.operatorId}/ggr?date=${today}" -H "Authorization: Bearer $REGULATOR_KEY"`,
-    `  ${JSON.stringify({ rows: ggr.rows.map(({ tableId, currency, rounds, stakes, returns, voids, ggr: g }) => ({ tableId, currency, rounds, stakes, returns, voids, ggr: g })) })}`,
+    `Regulator data, the day's GGR per table (README, "A short tour") — the call and what it prints now:`,
+    `  curl -s "$API/v1/operators/${state.operatorId}/ggr?date=$(date -u +%F)" -H "Authorization: Bearer $REGULATOR_KEY" | jq -c '.rows[]'`,
+    ...(ggr.rows.length > 0
+      ? ggr.rows.map((row) => `  ${JSON.stringify(row)}`)
+      : [`  (no rows: no round settled or voided on ${today} UTC yet)`]),
   );
-  // The player's history, as the operator's front end asks for it (docs/api.md, "Player history").
   const from = new Date(Date.now() - 90 * 86_400_000).toISOString();
   const to = new Date(Date.now() + 60_000).toISOString();
-  const history = await core.playerHistory(admin, { playerId: PLAYERS[0]!, from, to, limit: 1 });
+  const history = await core.playerHistory(admin, { playerId: PLAYERS[0]!, from, to, limit: 5 });
+  const rounds = history.rounds.map(({ roundId, openedAt, settledAt }) => ({ roundId, openedAt, settledAt }));
   lines.push(
-    `Player history of ${PLAYERS[0]} (last 90 days, the period's totals; one round per page) — the call and its totals now:`,
-    `  curl -s "$API/v1/players/${PLAYERS[0]}/history?from=${from}&to=${to}&limit=1" -H "Authorization: Bearer $OPERATOR_KEY"`,
-    `  ${JSON.stringify({ totals: history.totals, rounds: history.rounds.length, nextCursor: history.nextCursor !== null })}`,
+    `Player history of ${PLAYERS[0]}, last 90 days (docs/api.md, "Player history") — the call and what it prints now:`,
+    `  curl -s "$API/v1/players/${PLAYERS[0]}/history?from=$(date -u -d '-90 days' +%FT%TZ)&to=$(date -u -d '+1 min' +%FT%TZ)&limit=5" \\`,
+    `    -H "Authorization: Bearer $OPERATOR_KEY" | jq -c '{totals, rounds: [.rounds[] | {roundId, openedAt, settledAt}], nextCursor}'`,
+    `  ${JSON.stringify({ totals: history.totals, rounds, nextCursor: history.nextCursor })}`,
   );
   const table = await core.getTable(admin, { tableId: state.tableId });
   if (table.lock) {
