@@ -1,26 +1,24 @@
 /**
- * A signing-key rotation while a shoe is open, on DynamoDB Local: the shoe's statement is signed by
+ * A signing-key rotation while a shoe is open (on the run's store): the shoe's statement is signed by
  * the first key, its chain head (at close) by the second. Replay checks each signature with the key
  * it names, the audit export carries both keys, and `baccarat verify` passes it offline. A signature
  * that the named key did not make still fails, even when another key of the operator's made it.
  */
-import { execFile } from 'node:child_process';
 import { createPrivateKey, sign, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Core, PublicKey, RoundReplay, ShoeView } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { bytesToBase64, closeStatementBytes, type ShoeBundle, verifyShoe } from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { baccaratVerify } from '../support/cli';
 import { codeOf, type PlayedRound, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
 
-const run = promisify(execFile);
 const PLAYERS = ['ana', 'ben'];
 // A short shoe (about a dozen coups): two decks and a deep cut card.
 const OVERRIDES = { decks: 2, pairBets: true, cutCard: { minCardsBehind: 40, maxCardsBehind: 50 } };
@@ -77,21 +75,15 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** `baccarat verify` of a bundle, trusting these keys and the test beacon: its exit code and failed checks. */
 async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: number; failed: string[] }> {
-  const id = Math.random().toString(36).slice(2);
-  const file = join(tmp, `bundle-${id}.json`);
-  writeFileSync(file, JSON.stringify(b));
-  const args = ['verify', file, '--json', '--trust-beacon', stack.beacon.network().chainHash];
-  keys.forEach((key, i) => {
-    const pem = join(tmp, `key-${id}-${i}.pem`);
-    writeFileSync(pem, key.pem);
-    args.push('--public-key', pem);
+  const trustBeacons = [stack.beacon.network().chainHash];
+  const { code, failed } = await baccaratVerify(b, {
+    dir: tmp,
+    publicKeys: keys.map((k) => k.pem),
+    trustBeacons,
   });
-  const out = await run('./node_modules/.bin/baccarat', args).then(
-    (r) => ({ code: 0, stdout: r.stdout }),
-    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
-  );
-  return { code: out.code, failed: (JSON.parse(out.stdout) as { failed: string[] }).failed };
+  return { code, failed };
 }
 
 const failedChecks = (replay: RoundReplay) =>

@@ -1,33 +1,24 @@
 /**
- * Round replay, game recall and the audit export on DynamoDB Local, and tamper evidence: stored items
- * edited directly in DynamoDB (a card, a payout, a bet, an audit event, the sealed or the revealed
- * seed, a signature) make replay and `baccarat verify` fail, naming what broke. A rotation of the
- * signing key after the shoe does not (test/integration/key-rotation.test.ts rotates one mid-shoe).
+ * Round replay, game recall and the audit export (on the run's store, in memory or on DynamoDB Local),
+ * and tamper evidence: stored items edited directly (a card, a payout, a bet, an audit event, the
+ * sealed or the revealed seed, a signature) make replay and `baccarat verify` fail, naming what broke.
+ * A rotation of the signing key after the shoe does not (key-rotation.test.ts rotates one mid-shoe).
  */
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Core, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
-import {
-  base64ToBytes,
-  bytesToHex,
-  type Check,
-  type ShoeBundle,
-  statementBytes,
-  verifyShoe,
-} from '@pyb/fairness';
+import { base64ToBytes, bytesToHex, type ShoeBundle, statementBytes, verifyShoe } from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { baccaratVerify } from '../support/cli';
 import { codeOf, type PlayedRound, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
 
-const run = promisify(execFile);
 const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 1_000_000;
 // Two decks and a deep cut card: a short shoe (about a dozen coups) keeps the file quick.
@@ -78,19 +69,13 @@ afterAll(async () => {
 /** A settled round with at least two positions, mid-shoe. */
 const target = () => rounds.find((r, i) => i >= 3 && !r.voided && r.bets.size >= 2)!;
 
-async function cliVerify(bundle: ShoeBundle): Promise<{ code: number; failed: string[]; checks: Check[] }> {
-  const file = join(tmp, `bundle-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(bundle));
-  const key = join(tmp, 'operator.pem');
-  writeFileSync(key, (await stack.keys.publicKey(bundle.statement.keyId)).pem);
-  const trust = ['--public-key', key, '--trust-beacon', stack.beacon.network().chainHash];
-  const out = await run('./node_modules/.bin/baccarat', ['verify', file, '--json', ...trust]).then(
-    (r) => ({ code: 0, stdout: r.stdout }),
-    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
-  );
-  const parsed = JSON.parse(out.stdout) as { failed: string[]; checks: Check[] };
-  return { code: out.code, ...parsed };
-}
+/** `baccarat verify` of a bundle, trusting the key that signed it and the test beacon. */
+const cliVerify = async (bundle: ShoeBundle) =>
+  baccaratVerify(bundle, {
+    dir: tmp,
+    publicKeys: [(await stack.keys.publicKey(bundle.statement.keyId)).pem],
+    trustBeacons: [stack.beacon.network().chainHash],
+  });
 
 type Logical = 'game' | 'audit';
 // biome-ignore lint/suspicious/noExplicitAny: a raw DynamoDB item, edited field by field as a forger would

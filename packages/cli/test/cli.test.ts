@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCli as inProcess } from './run-cli';
+import { runCli as inProcess } from '../src/in-process';
 
 const bin = fileURLToPath(new URL('../../../node_modules/.bin/baccarat', import.meta.url));
 const run = promisify(execFile);

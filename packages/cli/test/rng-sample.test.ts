@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blockMessage, dealShoe, hexToBytes } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as cli } from './run-cli';
+import { runCli as cli } from '../src/in-process';
 
 const seed = '5e'.repeat(32);
 let dir: string;

@@ -1,6 +1,6 @@
 import { dealShoe, hexToBytes } from '@pyb/fairness';
 import { describe, expect, it } from 'vitest';
-import { runCli as cli } from './run-cli';
+import { runCli as cli } from '../src/in-process';
 
 const seed = 'a1'.repeat(32);
 

@@ -17,7 +17,7 @@ import {
   type ShoeBundle,
 } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as cli } from './run-cli';
+import { runCli as cli } from '../src/in-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
-import { main } from '../src/main';
+import { main } from './main';
 
-/** Runs the CLI's main() in-process with captured output and an empty stdin. */
+/**
+ * Runs `baccarat <args>` in this process with an empty stdin, as the bin would (bin/baccarat.mjs only loads TypeScript and
+ * calls main): the exit code and what it printed. No process start, no TypeScript loader — what the
+ * tests use, the bin itself being spawned where that is what is tested.
+ */
 export async function runCli(args: string[]) {
   let stdout = '';
   let stderr = '';
