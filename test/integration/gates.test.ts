@@ -6,8 +6,9 @@
 import type { Entities, Entity, EntityKeys, ReadOptions, Store, WriteOp } from '@pyb/core';
 import { gateOf } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { operator } from '../support/actors';
 import { DelegatingStore } from '../support/faulty-store';
+import { fundedPlayer, tableWithRound } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -18,27 +19,11 @@ beforeAll(async () => {
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-let funded = 0;
-async function player(): Promise<string> {
-  const playerId = `gt-${++funded}`;
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount: 100_000,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
+const player = () => fundedPlayer(stack.core, op, { prefix: 'gt' });
 
 async function round(betGates?: number) {
-  const table = await stack.core.createTable(admin(), {
-    name: 'G',
-    variant: 'mini',
-    ...(betGates !== undefined && { betGates }),
-  });
-  await stack.core.openShoe(admin(), { tableId: table.tableId });
-  return stack.core.openRound(op, { tableId: table.tableId });
+  const input = { name: 'G', variant: 'mini', ...(betGates !== undefined && { betGates }) } as const;
+  return (await tableWithRound(stack.core, op, input)).round;
 }
 
 /**

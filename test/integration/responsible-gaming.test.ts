@@ -8,7 +8,8 @@
 import type { RgLimit } from '@pyb/contracts';
 import type { Core } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { operator } from '../support/actors';
+import { fundedPlayer, tableWithRound } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -25,24 +26,11 @@ const inMinutes = (m: number) => new Date(stack.clock.now().getTime() + m * MINU
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-let funded = 0;
-async function player(amount = 1_000_000): Promise<string> {
-  const playerId = `rg-${++funded}`;
-  await core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
+const player = (amount = 1_000_000) => fundedPlayer(core, op, { prefix: 'rg', amount });
 
 async function round() {
-  const table = await core.createTable(admin(), { name: 'RG', variant: 'mini' });
-  await core.openShoe(admin(), { tableId: table.tableId });
-  const r = await core.openRound(op, { tableId: table.tableId });
-  return { tableId: table.tableId, roundId: r.roundId };
+  const { table, round } = await tableWithRound(core, op, { name: 'RG', variant: 'mini' });
+  return { tableId: table.tableId, roundId: round.roundId };
 }
 
 let keys = 0;

@@ -4,6 +4,7 @@
 import { getScoreboard, getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundedPlayer, tableWithRound } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -16,27 +17,14 @@ afterAll(() => stack?.cleanup());
 const op = operator('op-1');
 const stranger = operator('op-2');
 
-async function freshRound(config: Record<string, unknown> = {}, clientSeed?: string) {
+function freshRound(config: Record<string, unknown> = {}, clientSeed?: string) {
   // Presets keep their seats and decks: another shape is a custom table.
   const variant = 'seats' in config || 'decks' in config ? 'custom' : 'mini';
-  const table = await stack.core.createTable(admin(), { name: 'T', variant, config });
-  const shoe = await stack.core.openShoe(admin(), { tableId: table.tableId });
-  const round = await stack.core.openRound(op, { tableId: table.tableId, ...(clientSeed && { clientSeed }) });
-  return { table, shoe, round };
+  return tableWithRound(stack.core, op, { name: 'T', variant, config }, clientSeed);
 }
 
-let funded = 0;
-async function player(amount = 100_000, currency = 'EUR'): Promise<string> {
-  const playerId = `pl-${++funded}`;
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency,
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
+const player = (amount?: number, currency?: string) =>
+  fundedPlayer(stack.core, op, { prefix: 'pl', amount, currency });
 
 describe('tenancy', () => {
   it("treats another operator's resources as not found, and regulators as read-only", async () => {

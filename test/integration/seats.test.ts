@@ -6,7 +6,8 @@
 import type { PlaceBetInput } from '@pyb/core';
 import { getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { operator } from '../support/actors';
+import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -17,28 +18,12 @@ beforeAll(async () => {
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-let funded = 0;
-async function players(n: number): Promise<string[]> {
-  return Promise.all(
-    Array.from({ length: n }, async () => {
-      const playerId = `st-${++funded}`;
-      await stack.core.walletTransaction(op, {
-        playerId,
-        type: 'CREDIT',
-        amount: 1_000_000,
-        currency: 'EUR',
-        idempotencyKey: `fund-${playerId}`,
-      });
-      return playerId;
-    }),
+const players = (n: number) =>
+  Promise.all(
+    Array.from({ length: n }, () => fundedPlayer(stack.core, op, { prefix: 'st', amount: 1_000_000 })),
   );
-}
 
-async function table() {
-  const t = await stack.core.createTable(admin(), { name: 'Mini', variant: 'mini' });
-  await stack.core.openShoe(admin(), { tableId: t.tableId });
-  return t.tableId;
-}
+const table = async () => (await tableWithShoe(stack.core, { name: 'Mini', variant: 'mini' })).table.tableId;
 
 let keys = 0;
 const bet = (roundId: string, playerId: string, extra: Partial<PlaceBetInput> = {}) =>

@@ -6,6 +6,7 @@
 import type { Core, RoundView } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
@@ -19,18 +20,7 @@ beforeAll(async () => {
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-let funded = 0;
-async function player(): Promise<string> {
-  const playerId = `se-${++funded}`;
-  await core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount: 5_000_000,
-    currency: 'EUR',
-    idempotencyKey: 'fund',
-  });
-  return playerId;
-}
+const player = () => fundedPlayer(core, op, { prefix: 'se', amount: 5_000_000 });
 
 interface Played {
   opened: RoundView;
@@ -43,8 +33,7 @@ async function playToEnd(
   bet: (roundId: string, n: number) => Promise<void>,
 ) {
   // Two decks (a short shoe): a custom table (the presets keep their decks).
-  const table = await core.createTable(admin(), { name: 'End', variant: 'custom', config });
-  const shoe = await core.openShoe(admin(), { tableId: table.tableId });
+  const { table, shoe } = await tableWithShoe(core, { name: 'End', variant: 'custom', config });
   const rounds: Played[] = [];
   for (let n = 1; ; n++) {
     expect(n).toBeLessThan(60);

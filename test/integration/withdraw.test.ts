@@ -7,6 +7,7 @@ import type { Core, PlaceBetResult } from '@pyb/core';
 import { verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundedPlayer, tableWithRound } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -20,24 +21,11 @@ afterAll(() => stack?.cleanup());
 
 const op = operator();
 const FUNDS = 1_000_000;
-let funded = 0;
-async function player(amount = FUNDS): Promise<string> {
-  const playerId = `wd-${++funded}`;
-  await core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-  return playerId;
-}
+const player = (amount = FUNDS) => fundedPlayer(core, op, { prefix: 'wd', amount });
 
 async function round(config: Record<string, unknown> = {}) {
-  const table = await core.createTable(admin(), { name: 'W', variant: 'mini', config });
-  const shoe = await core.openShoe(admin(), { tableId: table.tableId });
-  const r = await core.openRound(op, { tableId: table.tableId });
-  return { tableId: table.tableId, shoeId: shoe.shoeId, roundId: r.roundId };
+  const { table, shoe, round } = await tableWithRound(core, op, { name: 'W', variant: 'mini', config });
+  return { tableId: table.tableId, shoeId: shoe.shoeId, roundId: round.roundId };
 }
 
 /** The wallet adds up: its ledger sums to the balance, and what the position holds left it. */
