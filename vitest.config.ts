@@ -21,6 +21,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fast',
+          // One module graph for the tier's files (a file still gets its own stores, keys and
+          // beacon): the core, zod's schemas and the BLS and P-256 curve tables are loaded once per
+          // run instead of once per file — about half the tier's CPU. So a file that changes global
+          // state (process.env, a mocked AWS client class) puts it back in afterAll.
+          isolate: false,
           include: [
             'packages/*/test/**/*.test.ts',
             'functions/test/http.test.ts',

@@ -4,7 +4,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { secretsManagerSecrets } from '../src/secrets-manager';
 
 const sm = mockClient(SecretsManagerClient);
@@ -13,6 +13,8 @@ const B = 'b'.repeat(40);
 const notFound = () => new ResourceNotFoundException({ message: 'no AWSPREVIOUS', $metadata: {} });
 
 beforeEach(() => sm.reset());
+// The fast tier shares one module graph (vitest.config.ts): the class goes back to the next file unmocked.
+afterAll(() => sm.restore());
 
 describe('seamless secrets from Secrets Manager', () => {
   it('reads AWSCURRENT and AWSPREVIOUS of the operator secret: the exact requests', async () => {
