@@ -72,12 +72,24 @@ export function beaconMessage(round: number): Uint8Array {
   return sha256(bytes);
 }
 
+/**
+ * Rounds already found good, by public key, round and signature: a BLS check is a pairing (tens of
+ * milliseconds), and every replay, recall and audit export of a shoe checks the same round again — a
+ * warm Lambda (or a test run) pays for it once. Only a success is kept, under everything it depends
+ * on, so a changed signature, round or key is checked afresh; the oldest go first past the bound.
+ */
+const verifiedRounds = new Set<string>();
+const VERIFIED_ROUNDS_KEPT = 1024;
+
 /** True when `signature` (hex) is the network's signature of round `round`. Never throws. */
 export function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): boolean {
   if (network.scheme !== BEACON_SCHEME) return false;
   if (!isHex(round.signature, 48) || !isHex(network.publicKey, 96)) return false;
+  const key = `${network.publicKey}|${round.round}|${round.signature}`;
+  if (verifiedRounds.has(key)) return true;
+  let ok: boolean;
   try {
-    return bls().verify(
+    ok = bls().verify(
       hexToBytes(round.signature),
       bls().hash(beaconMessage(round.round)),
       hexToBytes(network.publicKey),
@@ -85,6 +97,12 @@ export function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): b
   } catch {
     return false;
   }
+  if (ok) {
+    if (verifiedRounds.size >= VERIFIED_ROUNDS_KEPT)
+      verifiedRounds.delete(verifiedRounds.values().next().value!);
+    verifiedRounds.add(key);
+  }
+  return ok;
 }
 
 /** hex(SHA-256(signature)): the round's randomness, as drand defines it. */
