@@ -73,10 +73,11 @@ export interface MemoryStoreOptions {
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const utf8 = new TextEncoder();
+/** UTF-8 length without encoding (a lone surrogate counts 3, as TextEncoder's U+FFFD does). */
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 /** DynamoDB orders string keys by their UTF-8 bytes (not by UTF-16 code units as `<` does). */
 export function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(utf8.encode(a)), Buffer.from(utf8.encode(b)));
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 const isMap = (v: unknown): v is Item =>
@@ -101,18 +102,18 @@ const copy = <T>(value: T): T => structuredClone(value);
 
 /** DynamoDB's item size: attribute names and values (UTF-8), numbers ~1 byte per 2 digits + 1. */
 function valueBytes(value: unknown): number {
-  if (typeof value === 'string') return utf8.encode(value).length;
+  if (typeof value === 'string') return utf8Bytes(value);
   if (typeof value === 'number')
     return Math.ceil(String(Math.abs(value)).replace(/[.e+-]/g, '').length / 2) + 1;
   if (typeof value === 'boolean' || value === null) return 1;
   if (value instanceof Uint8Array) return value.length;
   if (Array.isArray(value)) return 3 + value.reduce((s: number, v) => s + 1 + valueBytes(v), 0);
   if (isMap(value))
-    return 3 + Object.entries(value).reduce((s, [k, v]) => s + 1 + utf8.encode(k).length + valueBytes(v), 0);
+    return 3 + Object.entries(value).reduce((s, [k, v]) => s + 1 + utf8Bytes(k) + valueBytes(v), 0);
   return 0;
 }
 export const itemBytes = (item: Item): number =>
-  Object.entries(item).reduce((s, [k, v]) => s + utf8.encode(k).length + valueBytes(v), 0);
+  Object.entries(item).reduce((s, [k, v]) => s + utf8Bytes(k) + valueBytes(v), 0);
 
 /** The value at a dotted path (undefined when any step is missing or not a map). */
 function read(item: Item | undefined, path: string): unknown {
