@@ -9,6 +9,7 @@ import { eventHash } from '@pyb/fairness';
 import { type LogicalTable, ledgerEntryAt } from '@pyb/store-dynamodb/layout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
@@ -33,15 +34,7 @@ beforeAll(async () => {
   const overrides = { decks: 1, pairBets: true, commission: { mode: 'DEFERRED' as const } };
   const config = tablePreset('custom', { ...overrides, name: 'One deck' });
   const table = await core.createTable(admin(), { name: 'One deck', variant: 'custom', config: overrides });
-  for (const playerId of ['ana', 'ben', 'carla']) {
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 100_000,
-      currency: 'EUR',
-      idempotencyKey: `s-${playerId}`,
-    });
-  }
+  await fundPlayers(core, op, ['ana', 'ben', 'carla'], 100_000);
   const shoe = await core.openShoe(admin(), { tableId: table.tableId });
   shoeId = shoe.shoeId;
   let left = false;

@@ -6,6 +6,7 @@
 import { MAX_POSITION_CALLS } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -26,13 +27,7 @@ const itemBytes = (item: object) => JSON.stringify(item).length;
 async function roundWithFundedPlayer(playerId: string) {
   const table = await stack.core.createTable(admin(), { name: 'Raises', variant: 'mini' });
   await stack.core.openShoe(admin(), { tableId: table.tableId });
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount: 10_000_000,
-    currency: 'EUR',
-    idempotencyKey: 'fund',
-  });
+  await fundPlayers(stack.core, op, [playerId], 10_000_000);
   return stack.core.openRound(op, { tableId: table.tableId });
 }
 

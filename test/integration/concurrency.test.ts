@@ -6,6 +6,7 @@ import { type Bet, settle, type TableConfig, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { CrashingStore, InjectedCrash } from '../support/faulty-store';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -33,15 +34,7 @@ async function tableInPlay(name: string): Promise<string> {
   return table.tableId;
 }
 
-async function fund(playerId: string, amount: number) {
-  await stack.core.walletTransaction(op, {
-    playerId,
-    type: 'CREDIT',
-    amount,
-    currency: 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
-}
+const fund = (playerId: string, amount: number) => fundPlayers(stack.core, op, [playerId], amount);
 
 const balance = async (playerId: string) => (await stack.core.getWallet(op, { playerId })).balance;
 
@@ -183,13 +176,7 @@ async function roundWithBets(
   const start = new Map<string, number>();
   for (const [playerId, position] of bets) {
     const id = `${name}-${playerId}`;
-    await stack.core.walletTransaction(op, {
-      playerId: id,
-      type: 'CREDIT',
-      amount: 100_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${id}`,
-    });
+    await fund(id, 100_000);
     await stack.core.placeBet(op, {
       roundId: round.roundId,
       playerId: id,

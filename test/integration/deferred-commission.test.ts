@@ -6,6 +6,7 @@ import type { Core } from '@pyb/core';
 import { type Bet, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import {
   codeOf,
   coupsOfClosedShoe,
@@ -47,15 +48,7 @@ describe('deferred commission', () => {
       variant: 'custom',
       config: overrides,
     });
-    for (const playerId of PLAYERS) {
-      await core.walletTransaction(op, {
-        playerId,
-        type: 'CREDIT',
-        amount: START,
-        currency: 'EUR',
-        idempotencyKey: `start-${playerId}`,
-      });
-    }
+    await fundPlayers(core, op, PLAYERS, START);
     await core.walletTransaction(op, {
       playerId: 'tight',
       type: 'CREDIT',

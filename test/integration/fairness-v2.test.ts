@@ -17,6 +17,7 @@ import {
 } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, TEST_BEACON, type TestStack } from '../support/stack';
@@ -31,15 +32,7 @@ const CONFIG = { decks: 1, pairBets: true, cutCard: { minCardsBehind: 7, maxCard
 beforeAll(async () => {
   stack = await createTestStack('fairness');
   core = stack.core;
-  for (const playerId of PLAYERS) {
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 1_000_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
-  }
+  await fundPlayers(core, op, PLAYERS, 1_000_000);
 });
 afterAll(async () => {
   await stack?.cleanup();

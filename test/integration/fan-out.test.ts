@@ -16,6 +16,7 @@ import { base64ToBytes, headStatementBytes, parsePublicKey, verifyDerSignature }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { CrashingStore } from '../support/faulty-store';
+import { fundedPlayer } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -37,22 +38,8 @@ function withQueue(worker?: (batch: SettlementBatch, receive: number) => Promise
   return { core, queue };
 }
 
-let funded = 0;
-async function crowd(core: Core, n: number): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => `fo-${++funded}`);
-  await Promise.all(
-    ids.map((playerId) =>
-      core.walletTransaction(op, {
-        playerId,
-        type: 'CREDIT',
-        amount: FUNDS,
-        currency: 'EUR',
-        idempotencyKey: 'f',
-      }),
-    ),
-  );
-  return ids;
-}
+const crowd = (core: Core, n: number): Promise<string[]> =>
+  Promise.all(Array.from({ length: n }, () => fundedPlayer(core, op, { prefix: 'fo', amount: FUNDS })));
 
 /** A table with one round holding `n` positions, half on Punto, half on Banca, some with a Tie. */
 async function bigRound(core: Core, n: number, config: Record<string, unknown> = {}) {

@@ -5,6 +5,7 @@
 import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { coupsOfClosedShoe, expectedOutcome, type PlayedRound, playShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -28,15 +29,7 @@ describe('a whole 6-deck shoe (commission at payment)', () => {
       variant: 'mini',
       config: overrides,
     });
-    for (const playerId of PLAYERS) {
-      await core.walletTransaction(op, {
-        playerId,
-        type: 'CREDIT',
-        amount: START,
-        currency: 'EUR',
-        idempotencyKey: `start-${playerId}`,
-      });
-    }
+    await fundPlayers(core, op, PLAYERS, START);
     const shoe = await core.openShoe(admin(), { tableId: table.tableId });
     expect(shoe.commitment).toMatch(/^[0-9a-f]{64}$/);
 

@@ -7,6 +7,7 @@ import type { Core } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, playShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -24,15 +25,7 @@ const roundTable = new Map<string, string>();
 beforeAll(async () => {
   stack = await createTestStack('ggr');
   core = stack.core;
-  for (const playerId of PLAYERS) {
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 10_000_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
-  }
+  await fundPlayers(core, op, PLAYERS, 10_000_000);
   for (const [name, config] of [
     ['at-payment', AT_PAYMENT],
     ['deferred', DEFERRED],

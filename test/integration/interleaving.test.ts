@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { InterleavingStore } from '../support/faulty-store';
+import { fundedPlayer } from '../support/fixture';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
@@ -18,7 +19,6 @@ beforeAll(async () => {
 afterAll(() => stack?.cleanup());
 
 const op = operator();
-let funded = 0;
 
 /** A DEFERRED table (so a BANKER bet holds a reserve) with one round and two players' bets in it. */
 async function roundWithBets() {
@@ -35,14 +35,7 @@ async function roundWithBets() {
     [{ type: 'BANKER' as const, amount: 5_000 }],
     [{ type: 'PLAYER' as const, amount: 600 }],
   ]) {
-    const playerId = `il-${++funded}`;
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 10_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
+    const playerId = await fundedPlayer(core, op, { prefix: 'il', amount: 10_000 });
     await core.placeBet(op, { roundId: round.roundId, playerId, bets, idempotencyKey: `bet-${playerId}` });
     players.push(playerId);
   }
@@ -93,14 +86,7 @@ describe('a second caller that read a position just before the first one finishe
       config: { commission: { mode: 'DEFERRED' } },
     });
     await core.openShoe(admin(), { tableId: table.tableId });
-    const playerId = `il-${++funded}`;
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 100_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
+    const playerId = await fundedPlayer(core, op, { prefix: 'il', amount: 100_000 });
     for (let coup = 1; (await core.getWallet(op, { playerId })).commissionOwed === 0; coup++) {
       expect(coup).toBeLessThan(20);
       const round = await core.openRound(op, { tableId: table.tableId, clientSeed: 'interleave' });
@@ -124,17 +110,7 @@ describe('a second caller that read a position just before the first one finishe
 });
 
 describe('a retry that reads the wallet just after the first call with its key committed', () => {
-  async function wallet(amount: number) {
-    const playerId = `il-${++funded}`;
-    await stack.core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
-    return playerId;
-  }
+  const wallet = (amount: number) => fundedPlayer(stack.core, op, { prefix: 'il', amount });
 
   it('debit: is answered with the first result, not refused for the money the first took', async () => {
     const playerId = await wallet(1_000);

@@ -15,6 +15,7 @@ import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { baccaratVerify } from '../support/cli';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, type PlayedRound, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { createTestStack, type TestStack } from '../support/stack';
@@ -44,15 +45,7 @@ beforeAll(async () => {
     variant: 'custom',
     config: OVERRIDES,
   });
-  for (const playerId of PLAYERS) {
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 1_000_000,
-      currency: 'EUR',
-      idempotencyKey: `start-${playerId}`,
-    });
-  }
+  await fundPlayers(core, op, PLAYERS, 1_000_000);
   first = await stack.keys.publicKey();
   shoe = await core.openShoe(admin('op-1'), { tableId: table.tableId });
   rounds = await playShoe({

@@ -7,6 +7,7 @@ import type { Beacon, Core, DomainError, KeyService } from '@pyb/core';
 import { KeyServiceError, type KeyServiceErrorCode } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { codeOf } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -18,13 +19,7 @@ const CONFIG = { decks: 1, cutCard: { minCardsBehind: 7, maxCardsBehind: 10 } } 
 
 beforeAll(async () => {
   stack = await createTestStack('lockout');
-  await stack.core.walletTransaction(op, {
-    playerId: 'lia',
-    type: 'CREDIT',
-    amount: 100_000,
-    currency: 'EUR',
-    idempotencyKey: 'fund-lia',
-  });
+  await fundPlayers(stack.core, op, ['lia'], 100_000);
 });
 afterAll(async () => {
   await stack?.cleanup();

@@ -8,6 +8,7 @@ import type { Core } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
 import { codeOf, type PlayedRound, playShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -25,15 +26,7 @@ const WIDE = { from: '2000-01-01T00:00:00.000Z', to: '2000-12-31T00:00:00.000Z' 
 beforeAll(async () => {
   stack = await createTestStack('history');
   core = stack.core;
-  for (const playerId of [...PLAYERS, 'nobody']) {
-    await core.walletTransaction(op, {
-      playerId,
-      type: 'CREDIT',
-      amount: 10_000_000,
-      currency: 'EUR',
-      idempotencyKey: `fund-${playerId}`,
-    });
-  }
+  await fundPlayers(core, op, [...PLAYERS, 'nobody'], 10_000_000);
   const tableId = (await core.createTable(admin(OP), { name: 'hist', variant: 'custom', config: CONFIG }))
     .tableId;
   await core.openShoe(admin(OP), { tableId });

@@ -18,6 +18,7 @@ import { type BetType, SIDE_BET_TYPES, settle, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { baccaratVerify } from '../support/cli';
+import { fundPlayers } from '../support/fixture';
 import { coupsOfClosedShoe, playShoe, wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
 import { type Backend, createTestStack, type TestStack } from '../support/stack';
@@ -82,15 +83,7 @@ describe.each(MODES)(
       const config = tablePreset('custom', { ...overrides, name } as never);
       const table = await core.createTable(admin(operatorId), { name, variant: 'custom', config: overrides });
       expect(table.config).toEqual(config);
-      for (const playerId of PLAYERS) {
-        await core.walletTransaction(op, {
-          playerId,
-          type: 'CREDIT',
-          amount: START,
-          currency: 'EUR',
-          idempotencyKey: `start-${playerId}`,
-        });
-      }
+      await fundPlayers(core, op, PLAYERS, START);
       const shoe = await core.openShoe(admin(operatorId), { tableId: table.tableId });
       const rounds = await playShoe({
         core,

@@ -6,22 +6,35 @@
 import type { Actor, Core, CreateTableInput } from '@pyb/core';
 import { admin } from './actors';
 
+/** Credits each player's wallet `amount` (minor units) once, with the idempotency key `fund-<playerId>`. */
+export async function fundPlayers(
+  core: Core,
+  actor: Actor,
+  playerIds: readonly string[],
+  amount: number,
+  currency = 'EUR',
+): Promise<void> {
+  for (const playerId of playerIds) {
+    await core.walletTransaction(actor, {
+      playerId,
+      type: 'CREDIT',
+      amount,
+      currency,
+      idempotencyKey: `fund-${playerId}`,
+    });
+  }
+}
+
 let funded = 0;
 
-/** A new player `${prefix}-N` whose wallet is credited `amount` (minor units) once. */
+/** A new player `${prefix}-N` whose wallet is credited `amount` (default 100,000) once. */
 export async function fundedPlayer(
   core: Core,
   actor: Actor,
   o: { prefix: string; amount?: number | undefined; currency?: string | undefined },
 ): Promise<string> {
   const playerId = `${o.prefix}-${++funded}`;
-  await core.walletTransaction(actor, {
-    playerId,
-    type: 'CREDIT',
-    amount: o.amount ?? 100_000,
-    currency: o.currency ?? 'EUR',
-    idempotencyKey: `fund-${playerId}`,
-  });
+  await fundPlayers(core, actor, [playerId], o.amount ?? 100_000, o.currency);
   return playerId;
 }
 
