@@ -27,7 +27,7 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   body: string;
 };
 
-type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+type Out<T> = T extends () => z.ZodType ? z.output<ReturnType<T>> : Record<string, never>;
 type Part<C, K extends string> = C extends { [P in K]: infer S } ? Out<S> : Record<string, never>;
 
 export interface HandlerInput<C extends EndpointContract> {
@@ -42,7 +42,9 @@ export interface HandlerInput<C extends EndpointContract> {
   context: AppContext;
 }
 
-export type Run<C extends EndpointContract> = (input: HandlerInput<C>) => Promise<z.input<C['response']>>;
+export type Run<C extends EndpointContract> = (
+  input: HandlerInput<C>,
+) => Promise<z.input<ReturnType<C['response']>>>;
 
 interface RequestState {
   requestId: string;
@@ -147,13 +149,13 @@ function jsonBody(route: Route): Middleware {
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
-function parsePart<T extends z.ZodType | undefined>(
+function parsePart<T extends (() => z.ZodType) | undefined>(
   schema: T,
   value: unknown,
   where: 'path' | 'query' | 'body',
 ): Out<T> {
   if (schema === undefined) return {} as Out<T>;
-  const result = schema.safeParse(value);
+  const result = schema().safeParse(value);
   if (!result.success) throw validationProblem(result.error, where);
   return result.data as Out<T>;
 }
@@ -209,13 +211,15 @@ function problems(route: Route): Middleware {
 
 export function httpHandler<C extends EndpointContract>(name: string, contract: C, run: Run<C>) {
   const route = routeNamed(name);
-  const emptyBodyOk = acceptsEmptyBody(contract.body);
+  // Built on the first request, like the contract's schemas (nothing is built when the bundle loads).
+  let emptyBodyOk: boolean | undefined;
 
   const core = async (event: HttpEvent): Promise<HttpResult> => {
     const state = stateOf(event);
     const context = appContext();
     const params = parsePart(contract.params, event.pathParameters ?? {}, 'path');
     const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
+    emptyBodyOk ??= acceptsEmptyBody(contract.body);
     const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
     const idempotencyKey =
       route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
@@ -239,7 +243,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       try {
         const output = await run(input);
         replayedByUseCase = (output as { replayed?: unknown }).replayed === true;
-        const result = contract.response.safeParse(output);
+        const result = contract.response().safeParse(output);
         if (!result.success) {
           logger.error('response does not match its contract', {
             handler: name,

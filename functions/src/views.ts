@@ -8,8 +8,8 @@ import type * as z from 'zod';
  */
 export const signingKeyView = (
   { key, certificate, validUntil }: SigningKeyAnswer,
-  beacon: z.input<typeof SigningKey>['beacon'],
-): z.input<typeof SigningKey> => ({
+  beacon: z.input<ReturnType<typeof SigningKey>>['beacon'],
+): z.input<ReturnType<typeof SigningKey>> => ({
   keyId: key.keyId,
   algorithm: 'ECDSA_SHA_256',
   curve: 'P-256',

@@ -1,3 +1,4 @@
+import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { PlayerHistory, PlayerHistoryParams, PlayerHistoryQuery } from './history';
 import type { ProblemCode } from './problems';
@@ -85,14 +86,21 @@ export interface EndpointContract {
    * kind (HTTP_PROBLEMS): the document lists them per status, and the e2e validator holds the API to it.
    */
   problems: readonly ProblemCode[];
-  params?: z.ZodObject;
-  query?: z.ZodObject;
+  /**
+   * The schemas, as their `lazily` builders (packages/engine/src/lazily.ts): a handler builds its own
+   * endpoint's schemas on its first request, never another endpoint's.
+   */
+  params?: () => z.ZodObject;
+  query?: () => z.ZodObject;
   /** POST bodies. When every field is optional, an absent body counts as `{}`. */
-  body?: z.ZodType;
-  response: z.ZodType;
+  body?: () => z.ZodType;
+  response: () => z.ZodType;
   /** The success status: 201 when the POST creates a resource. */
   status: 200 | 201;
 }
+
+/** An OpenAPI document (the answer of the two Meta endpoints). */
+const OpenApiDocument = lazily(() => z.record(z.string(), z.unknown()));
 
 export const ENDPOINTS = {
   'create-table': {
@@ -523,7 +531,7 @@ export const ENDPOINTS = {
       'The seamless wallet protocol (docs/seamless-wallet.md) as an OpenAPI 3.1 document: the API an operator in seamless mode implements (balance, debit, credit, rollback), built from the schemas the platform checks its answers with.',
     problems: [],
     summary: 'The seamless wallet protocol an operator implements, as OpenAPI 3.1',
-    response: z.record(z.string(), z.unknown()),
+    response: OpenApiDocument,
     status: 200,
   },
   'get-openapi': {
@@ -532,7 +540,7 @@ export const ENDPOINTS = {
       'The OpenAPI 3.1 document of this API, built from the same schemas the handlers validate with.',
     problems: [],
     summary: 'This API as an OpenAPI 3.1 document',
-    response: z.record(z.string(), z.unknown()),
+    response: OpenApiDocument,
     status: 200,
   },
 } satisfies Record<string, EndpointContract>;
@@ -540,5 +548,5 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** A body schema that every field of which is optional accepts "no body" as `{}`. */
-export const acceptsEmptyBody = (schema: z.ZodType | undefined): boolean =>
-  schema === undefined || schema.safeParse({}).success;
+export const acceptsEmptyBody = (schema: (() => z.ZodType) | undefined): boolean =>
+  schema === undefined || schema().safeParse({}).success;

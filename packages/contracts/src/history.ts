@@ -1,3 +1,4 @@
+import { lazily } from '@pyb/engine';
 /**
  * The player's game history (UKGC RTS 1B): the operator's front end asks for its player's rounds in a
  * date range, each the same replay the regulator's recall shows, with the period's totals. Bounded:
@@ -13,45 +14,51 @@ export const HISTORY_MAX_DAYS = 366;
 /** Rounds one range may hold: the totals read each of them (their position items) in one request. */
 export const HISTORY_MAX_ROUNDS = 2000;
 
-export const PlayerHistoryParams = z.strictObject({ playerId: PlayerId });
+export const PlayerHistoryParams = lazily(() => z.strictObject({ playerId: PlayerId() }));
 
-export const PlayerHistoryQuery = z.strictObject({
-  from: Timestamp.meta({ description: 'Rounds opened at or after this time (UTC).' }),
-  to: Timestamp.meta({
-    description: `Rounds opened before this time (UTC); at most ${HISTORY_MAX_DAYS} days after \`from\`.`,
+export const PlayerHistoryQuery = lazily(() =>
+  z.strictObject({
+    from: Timestamp().meta({ description: 'Rounds opened at or after this time (UTC).' }),
+    to: Timestamp().meta({
+      description: `Rounds opened before this time (UTC); at most ${HISTORY_MAX_DAYS} days after \`from\`.`,
+    }),
+    limit: QueryInt(1, RECALL_MAX_LIMIT, RECALL_DEFAULT_LIMIT),
+    cursor: Pagination().shape.cursor,
+    operatorId: OperatorId().optional().meta({ description: "Admins: the player's operator." }),
   }),
-  limit: QueryInt(1, RECALL_MAX_LIMIT, RECALL_DEFAULT_LIMIT),
-  cursor: Pagination.shape.cursor,
-  operatorId: OperatorId.optional().meta({ description: "Admins: the player's operator." }),
-});
+);
 
-export const HistoryTotals = z
-  .object({
-    currency: z.string().nullable().meta({ description: "The wallet's currency; null with no rounds." }),
-    rounds: z.int().meta({ description: 'Rounds of the player opened in the range (any status).' }),
-    stakes: MinorUnits.meta({ description: 'Stakes of the settled positions.' }),
-    returns: MinorUnits.meta({
-      description: 'What their settlements paid back (stake included, commission at payment deducted).',
-    }),
-    commission: MinorUnits.meta({ description: 'Commission taken at payment (already inside returns).' }),
-    commissionOwed: MinorUnits.meta({ description: 'DEFERRED tables: commission added to the debt.' }),
-    refunds: MinorUnits.meta({ description: 'Stakes refunded by voided rounds.' }),
-    open: z.int().meta({ description: 'Positions not settled nor refunded yet (not in the sums).' }),
-    winLoss: z.int().meta({ description: "returns − stakes: the player's net result for the period." }),
-  })
-  .meta({ id: 'HistoryTotals' });
+export const HistoryTotals = lazily(() =>
+  z
+    .object({
+      currency: z.string().nullable().meta({ description: "The wallet's currency; null with no rounds." }),
+      rounds: z.int().meta({ description: 'Rounds of the player opened in the range (any status).' }),
+      stakes: MinorUnits().meta({ description: 'Stakes of the settled positions.' }),
+      returns: MinorUnits().meta({
+        description: 'What their settlements paid back (stake included, commission at payment deducted).',
+      }),
+      commission: MinorUnits().meta({ description: 'Commission taken at payment (already inside returns).' }),
+      commissionOwed: MinorUnits().meta({ description: 'DEFERRED tables: commission added to the debt.' }),
+      refunds: MinorUnits().meta({ description: 'Stakes refunded by voided rounds.' }),
+      open: z.int().meta({ description: 'Positions not settled nor refunded yet (not in the sums).' }),
+      winLoss: z.int().meta({ description: "returns − stakes: the player's net result for the period." }),
+    })
+    .meta({ id: 'HistoryTotals' }),
+);
 
-export const PlayerHistory = z
-  .object({
-    playerId: z.string(),
-    operatorId: z.string(),
-    from: Timestamp,
-    to: Timestamp,
-    totals: HistoryTotals.meta({ description: 'Of the whole range, not of the page.' }),
-    rounds: z.array(RoundReplay).meta({
-      description:
-        "This page's rounds, newest first; positions: this player's (bets per type, session id, balance before and after); shoe.statement: code and rules versions.",
-    }),
-    nextCursor: z.string().nullable().meta({ description: 'Older rounds of the range.' }),
-  })
-  .meta({ id: 'PlayerHistory' });
+export const PlayerHistory = lazily(() =>
+  z
+    .object({
+      playerId: z.string(),
+      operatorId: z.string(),
+      from: Timestamp(),
+      to: Timestamp(),
+      totals: HistoryTotals().meta({ description: 'Of the whole range, not of the page.' }),
+      rounds: z.array(RoundReplay()).meta({
+        description:
+          "This page's rounds, newest first; positions: this player's (bets per type, session id, balance before and after); shoe.statement: code and rules versions.",
+      }),
+      nextCursor: z.string().nullable().meta({ description: 'Older rounds of the range.' }),
+    })
+    .meta({ id: 'PlayerHistory' }),
+);

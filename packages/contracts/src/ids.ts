@@ -1,3 +1,4 @@
+import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 
 /*
@@ -20,24 +21,34 @@ export const ID_GRAMMAR = {
   operator: '2-63 of a-z, 0-9 and "-", not starting with "-"',
 } as const;
 
-export const ResourceId = z
-  .string()
-  .regex(RESOURCE_ID_PATTERN, ID_GRAMMAR.resource)
-  .meta({
-    description: `An id the platform minted: ${ID_GRAMMAR.resource}.`,
-    example: 'rnd_01jd8x4k2m9q7w3e5r6t8y0u1i',
-  });
+export const ResourceId = lazily(() =>
+  z
+    .string()
+    .regex(RESOURCE_ID_PATTERN, ID_GRAMMAR.resource)
+    .meta({
+      description: `An id the platform minted: ${ID_GRAMMAR.resource}.`,
+      example: 'rnd_01jd8x4k2m9q7w3e5r6t8y0u1i',
+    }),
+);
 
-export const PlayerId = z
-  .string()
-  .regex(PLAYER_ID_PATTERN, ID_GRAMMAR.player)
-  .meta({
-    id: 'PlayerId',
-    description: `The operator's id for the player: ${ID_GRAMMAR.player}.`,
-    example: 'player-1',
-  });
+export const PlayerId = lazily(() =>
+  z
+    .string()
+    .regex(PLAYER_ID_PATTERN, ID_GRAMMAR.player)
+    .meta({
+      id: 'PlayerId',
+      description: `The operator's id for the player: ${ID_GRAMMAR.player}.`,
+      example: 'player-1',
+    }),
+);
 
-export const OperatorId = z
-  .string()
-  .regex(OPERATOR_ID_PATTERN, ID_GRAMMAR.operator)
-  .meta({ id: 'OperatorId', description: `An operator (tenant): ${ID_GRAMMAR.operator}.`, example: 'acme' });
+export const OperatorId = lazily(() =>
+  z
+    .string()
+    .regex(OPERATOR_ID_PATTERN, ID_GRAMMAR.operator)
+    .meta({
+      id: 'OperatorId',
+      description: `An operator (tenant): ${ID_GRAMMAR.operator}.`,
+      example: 'acme',
+    }),
+);

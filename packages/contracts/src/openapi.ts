@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { Problem } from './common';
 import { acceptsEmptyBody, ENDPOINTS, type EndpointContract, TAGS } from './endpoints';
@@ -13,31 +14,37 @@ export interface RouteLike {
   roles: readonly string[];
 }
 
-const REQUEST_ID = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,128}$/)
-  .optional()
-  .meta({
-    description:
-      'Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one.',
-    example: 'req-7f3a2c',
-  });
-
-const CommonHeaders = z.object({
-  'X-Request-Id': REQUEST_ID,
-  'X-Correlation-Id': REQUEST_ID.meta({ description: 'Read when X-Request-Id is absent.' }),
-});
-
-const IdempotencyHeaders = CommonHeaders.extend({
-  'Idempotency-Key': z
+const REQUEST_ID = lazily(() =>
+  z
     .string()
-    .regex(/^[\x21-\x7e]{1,255}$/)
+    .regex(/^[\x21-\x7e]{1,128}$/)
+    .optional()
     .meta({
       description:
-        'Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h.',
-      example: 'bet-7f3a2c',
+        'Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one.',
+      example: 'req-7f3a2c',
     }),
-});
+);
+
+const CommonHeaders = lazily(() =>
+  z.object({
+    'X-Request-Id': REQUEST_ID(),
+    'X-Correlation-Id': REQUEST_ID().meta({ description: 'Read when X-Request-Id is absent.' }),
+  }),
+);
+
+const IdempotencyHeaders = lazily(() =>
+  CommonHeaders().extend({
+    'Idempotency-Key': z
+      .string()
+      .regex(/^[\x21-\x7e]{1,255}$/)
+      .meta({
+        description:
+          'Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h.',
+        example: 'bet-7f3a2c',
+      }),
+  }),
+);
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -97,7 +104,7 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
           'X-Request-Id': header('X-Request-Id'),
           ...(route.method === 'POST' && { 'Idempotency-Replayed': header('Idempotency-Replayed') }),
         },
-        content: { 'application/json': { schema: contract.response } },
+        content: { 'application/json': { schema: contract.response() } },
       },
     };
     const byStatus = new Map<number, ProblemCode[]>();
@@ -115,20 +122,20 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
         content: {
           'application/problem+json': {
             // The Problem schema, its code narrowed to what this route answers with this status.
-            schema: z.intersection(Problem, z.object({ code: z.enum(codes) })),
+            schema: z.intersection(Problem(), z.object({ code: z.enum(codes) })),
           },
         },
       };
     }
     const request: NonNullable<RouteConfig['request']> = {
-      headers: route.method === 'POST' ? IdempotencyHeaders : CommonHeaders,
+      headers: route.method === 'POST' ? IdempotencyHeaders() : CommonHeaders(),
     };
-    if (contract.params) request.params = contract.params;
-    if (contract.query) request.query = contract.query;
+    if (contract.params) request.params = contract.params();
+    if (contract.query) request.query = contract.query();
     if (route.method === 'POST' && contract.body) {
       request.body = {
         required: !acceptsEmptyBody(contract.body),
-        content: { 'application/json': { schema: contract.body } },
+        content: { 'application/json': { schema: contract.body() } },
       };
     }
     registry.registerPath({

@@ -1,3 +1,4 @@
+import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { Amount, Currency, MinorUnits } from './common';
 import { PlayerId, ResourceId } from './ids';
@@ -27,26 +28,31 @@ export const SEAMLESS_OPERATIONS = ['balance', 'debit', 'credit', 'rollback'] as
 export type SeamlessOperation = (typeof SEAMLESS_OPERATIONS)[number];
 
 /** A seamless transaction id: stable across every retry of the same call, unique per call. */
-export const SeamlessTxId = z
-  .string()
-  .regex(/^(dbt|crd|rbk)_[A-Za-z0-9_-]{16,60}$/, 'dbt_/crd_/rbk_ then 16-60 of letters, digits, "_" and "-"')
-  .meta({
-    id: 'SeamlessTxId',
-    description:
-      'The platform’s id of this call, the same on every retry of it: `dbt_` a debit, `crd_` a credit, `rbk_` a rollback. The wallet applies a transaction id at most once and answers a repeat with the first answer.',
-    example: 'dbt_3kq9Zp0c7Lr2VxM1aBcD4eF5',
-  });
+export const SeamlessTxId = lazily(() =>
+  z
+    .string()
+    .regex(
+      /^(dbt|crd|rbk)_[A-Za-z0-9_-]{16,60}$/,
+      'dbt_/crd_/rbk_ then 16-60 of letters, digits, "_" and "-"',
+    )
+    .meta({
+      id: 'SeamlessTxId',
+      description:
+        'The platform’s id of this call, the same on every retry of it: `dbt_` a debit, `crd_` a credit, `rbk_` a rollback. The wallet applies a transaction id at most once and answers a repeat with the first answer.',
+      example: 'dbt_3kq9Zp0c7Lr2VxM1aBcD4eF5',
+    }),
+);
 
-const References = {
-  txId: SeamlessTxId,
-  playerId: PlayerId,
-  currency: Currency,
-  amount: Amount,
-  roundId: ResourceId.meta({
+const References = lazily(() => ({
+  txId: SeamlessTxId(),
+  playerId: PlayerId(),
+  currency: Currency(),
+  amount: Amount(),
+  roundId: ResourceId().meta({
     description: 'The round (coup) the money belongs to.',
     example: 'rnd_01jd8x4k2m9q7w3e5r6t8y0u1i',
   }),
-  tableId: ResourceId.meta({
+  tableId: ResourceId().meta({
     description: 'The table of the round.',
     example: 'tbl_01jd8x4k2m9q7w3e5r6t8y0u1i',
   }),
@@ -58,72 +64,80 @@ const References = {
         'The bet this money belongs to: the position `roundId:playerId` and the call that moved it; the same on every retry.',
       example: 'rnd_01jd8x4k2m9q7w3e5r6t8y0u1i:player-1:bet-7f3a2c',
     }),
-};
+}));
 
-export const SeamlessBalanceRequest = z
-  .object({ playerId: PlayerId, currency: Currency })
-  .strict()
-  .meta({ id: 'SeamlessBalanceRequest' });
+export const SeamlessBalanceRequest = lazily(() =>
+  z.object({ playerId: PlayerId(), currency: Currency() }).strict().meta({ id: 'SeamlessBalanceRequest' }),
+);
 
-export const SeamlessDebitRequest = z
-  .object({ ...References })
-  .strict()
-  .meta({
-    id: 'SeamlessDebitRequest',
-    description:
-      'Take `amount` from the player for a bet. Refuse (422) if the player may not bet it (funds, limits, exclusion): nothing is taken then.',
-  });
+export const SeamlessDebitRequest = lazily(() =>
+  z
+    .object({ ...References() })
+    .strict()
+    .meta({
+      id: 'SeamlessDebitRequest',
+      description:
+        'Take `amount` from the player for a bet. Refuse (422) if the player may not bet it (funds, limits, exclusion): nothing is taken then.',
+    }),
+);
 
 export const CREDIT_KINDS = ['PAYOUT', 'REFUND', 'COMMISSION_RELEASE'] as const;
 
-export const SeamlessCreditRequest = z
-  .object({
-    ...References,
-    kind: z.enum(CREDIT_KINDS).meta({
+export const SeamlessCreditRequest = lazily(() =>
+  z
+    .object({
+      ...References(),
+      kind: z.enum(CREDIT_KINDS).meta({
+        description:
+          'PAYOUT: stake back plus winnings of a settled position; REFUND: stakes of a voided round or a withdrawn bet; COMMISSION_RELEASE: commission held back and returned.',
+      }),
+    })
+    .strict()
+    .meta({
+      id: 'SeamlessCreditRequest',
       description:
-        'PAYOUT: stake back plus winnings of a settled position; REFUND: stakes of a voided round or a withdrawn bet; COMMISSION_RELEASE: commission held back and returned.',
+        'Give `amount` to the player. A credit is never refused for funds or limits: answer 200 once it is booked.',
     }),
-  })
-  .strict()
-  .meta({
-    id: 'SeamlessCreditRequest',
-    description:
-      'Give `amount` to the player. A credit is never refused for funds or limits: answer 200 once it is booked.',
-  });
+);
 
-export const SeamlessRollbackRequest = z
-  .object({
-    ...References,
-    debitTxId: SeamlessTxId.meta({ description: 'The debit to cancel.' }),
-  })
-  .strict()
-  .meta({
-    id: 'SeamlessRollbackRequest',
-    description:
-      'Cancel the debit `debitTxId` (same player, amount, currency and references). If it was applied, give the amount back; if it never arrived, book nothing, and refuse that debit from now on (422 DEBIT_ROLLED_BACK). Either way answer 200: after a rollback the debit has no effect.',
-  });
+export const SeamlessRollbackRequest = lazily(() =>
+  z
+    .object({
+      ...References(),
+      debitTxId: SeamlessTxId().meta({ description: 'The debit to cancel.' }),
+    })
+    .strict()
+    .meta({
+      id: 'SeamlessRollbackRequest',
+      description:
+        'Cancel the debit `debitTxId` (same player, amount, currency and references). If it was applied, give the amount back; if it never arrived, book nothing, and refuse that debit from now on (422 DEBIT_ROLLED_BACK). Either way answer 200: after a rollback the debit has no effect.',
+    }),
+);
 
 /** The answer of every operation that succeeded (200). */
-export const SeamlessOk = z
-  .object({
-    txId: SeamlessTxId.optional().meta({ description: 'The request’s txId (absent on balance).' }),
-    playerId: PlayerId,
-    currency: Currency,
-    balance: MinorUnits.min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .meta({ description: 'The player’s balance after this call, in minor units.' }),
-    operatorTxId: z
-      .string()
-      .regex(/^[\x21-\x7e]{1,128}$/)
-      .optional()
-      .meta({ description: 'The wallet’s own id of the booking (for reconciliation).' }),
-    applied: z.boolean().optional().meta({
-      description:
-        'Rollback only: true if a debit was given back, false if the debit had never been applied (nothing booked).',
-    }),
-  })
-  .strict()
-  .meta({ id: 'SeamlessOk' });
+export const SeamlessOk = lazily(() =>
+  z
+    .object({
+      txId: SeamlessTxId().optional().meta({ description: 'The request’s txId (absent on balance).' }),
+      playerId: PlayerId(),
+      currency: Currency(),
+      balance: MinorUnits()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .meta({ description: 'The player’s balance after this call, in minor units.' }),
+      operatorTxId: z
+        .string()
+        .regex(/^[\x21-\x7e]{1,128}$/)
+        .optional()
+        .meta({ description: 'The wallet’s own id of the booking (for reconciliation).' }),
+      applied: z.boolean().optional().meta({
+        description:
+          'Rollback only: true if a debit was given back, false if the debit had never been applied (nothing booked).',
+      }),
+    })
+    .strict()
+    .meta({ id: 'SeamlessOk' }),
+);
 
 /**
  * Definite refusals (422): nothing was booked and nothing will be. Any other answer (another status,
@@ -140,38 +154,45 @@ export const SEAMLESS_REFUSALS = [
 ] as const;
 export type SeamlessRefusalCode = (typeof SEAMLESS_REFUSALS)[number];
 
-export const SeamlessRefusal = z
-  .object({
-    code: z.enum(SEAMLESS_REFUSALS).meta({
-      description:
-        'INSUFFICIENT_FUNDS, PLAYER_BLOCKED (excluded, cooling off, suspended), LIMIT_EXCEEDED (a responsible-gaming limit), UNKNOWN_PLAYER, CURRENCY_MISMATCH: the debit is refused. DEBIT_ROLLED_BACK: this debit was rolled back before it arrived. TX_MISMATCH: this txId was used with another body.',
-    }),
-    message: z.string().max(500).optional(),
-  })
-  .strict()
-  .meta({ id: 'SeamlessRefusal' });
+export const SeamlessRefusal = lazily(() =>
+  z
+    .object({
+      code: z.enum(SEAMLESS_REFUSALS).meta({
+        description:
+          'INSUFFICIENT_FUNDS, PLAYER_BLOCKED (excluded, cooling off, suspended), LIMIT_EXCEEDED (a responsible-gaming limit), UNKNOWN_PLAYER, CURRENCY_MISMATCH: the debit is refused. DEBIT_ROLLED_BACK: this debit was rolled back before it arrived. TX_MISMATCH: this txId was used with another body.',
+      }),
+      message: z.string().max(500).optional(),
+    })
+    .strict()
+    .meta({ id: 'SeamlessRefusal' }),
+);
 
 /** 401 when a request's signature or timestamp is not accepted (nothing was booked). */
-export const SeamlessAuthError = z
-  .object({ code: z.enum(['BAD_SIGNATURE', 'STALE_TIMESTAMP']), message: z.string().max(500).optional() })
-  .strict()
-  .meta({ id: 'SeamlessAuthError' });
+export const SeamlessAuthError = lazily(() =>
+  z
+    .object({ code: z.enum(['BAD_SIGNATURE', 'STALE_TIMESTAMP']), message: z.string().max(500).optional() })
+    .strict()
+    .meta({ id: 'SeamlessAuthError' }),
+);
 
-export type SeamlessBalanceRequest = z.infer<typeof SeamlessBalanceRequest>;
-export type SeamlessDebitRequest = z.infer<typeof SeamlessDebitRequest>;
-export type SeamlessCreditRequest = z.infer<typeof SeamlessCreditRequest>;
-export type SeamlessRollbackRequest = z.infer<typeof SeamlessRollbackRequest>;
-export type SeamlessOk = z.infer<typeof SeamlessOk>;
-export type SeamlessRefusal = z.infer<typeof SeamlessRefusal>;
+export type SeamlessBalanceRequest = z.infer<ReturnType<typeof SeamlessBalanceRequest>>;
+export type SeamlessDebitRequest = z.infer<ReturnType<typeof SeamlessDebitRequest>>;
+export type SeamlessCreditRequest = z.infer<ReturnType<typeof SeamlessCreditRequest>>;
+export type SeamlessRollbackRequest = z.infer<ReturnType<typeof SeamlessRollbackRequest>>;
+export type SeamlessOk = z.infer<ReturnType<typeof SeamlessOk>>;
+export type SeamlessRefusal = z.infer<ReturnType<typeof SeamlessRefusal>>;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 
 /** The request schema of each operation. */
-export const SEAMLESS_REQUESTS = {
-  balance: SeamlessBalanceRequest,
-  debit: SeamlessDebitRequest,
-  credit: SeamlessCreditRequest,
-  rollback: SeamlessRollbackRequest,
-} as const satisfies Record<SeamlessOperation, z.ZodType>;
+export const SEAMLESS_REQUESTS = lazily(
+  () =>
+    ({
+      balance: SeamlessBalanceRequest(),
+      debit: SeamlessDebitRequest(),
+      credit: SeamlessCreditRequest(),
+      rollback: SeamlessRollbackRequest(),
+    }) as const satisfies Record<SeamlessOperation, z.ZodType>,
+);
 
 export interface SeamlessRequests {
   balance: SeamlessBalanceRequest;

@@ -1,39 +1,43 @@
-import { type SideBetType as EngineSideBetType, SIDE_BET_TYPES } from '@pyb/engine';
+import { type SideBetType as EngineSideBetType, lazily, SIDE_BET_TYPES } from '@pyb/engine';
 import * as z from 'zod';
 import { Amount, Currency, FreeText, Timestamp } from './common';
 import { ResourceId } from './ids';
 import { BET_RESULTS, Winner } from './vocabulary';
 
-const Limit = z.strictObject({ min: Amount, max: Amount }).meta({ id: 'BetLimit' });
+const Limit = lazily(() => z.strictObject({ min: Amount(), max: Amount() }).meta({ id: 'BetLimit' }));
 
 /** The engine's side bets (`SIDE_BET_TYPES`): the ones a table offers one by one in `sideBets`. */
-export const SideBetType = z
-  .enum(SIDE_BET_TYPES as readonly EngineSideBetType[] as [EngineSideBetType, ...EngineSideBetType[]])
-  .meta({ id: 'SideBetType', description: 'A side bet a table may offer (docs/rules.md, "Side bets").' });
+export const SideBetType = lazily(() =>
+  z
+    .enum(SIDE_BET_TYPES as readonly EngineSideBetType[] as [EngineSideBetType, ...EngineSideBetType[]])
+    .meta({ id: 'SideBetType', description: 'A side bet a table may offer (docs/rules.md, "Side bets").' }),
+);
 
 /** A payout "win : per" (engine `Pays`): 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}. */
-export const Pays = z
-  .strictObject({ win: z.int().min(1).max(10_000), per: z.int().min(1).max(10_000) })
-  .meta({
+export const Pays = lazily(() =>
+  z.strictObject({ win: z.int().min(1).max(10_000), per: z.int().min(1).max(10_000) }).meta({
     id: 'Pays',
     description:
       'A winning bet wins `win` for every `per` staked, on top of the stake: 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}, 1:2 is {win: 1, per: 2}. The net win is floor(stake × win / per): the house keeps the fraction.',
     example: { win: 25, per: 1 },
-  });
+  }),
+);
 
-const Margins = z.strictObject({ 4: Pays, 5: Pays, 6: Pays, 7: Pays, 8: Pays, 9: Pays });
+const Margins = lazily(() =>
+  z.strictObject({ 4: Pays(), 5: Pays(), 6: Pays(), 7: Pays(), 8: Pays(), 9: Pays() }),
+);
 
 /**
  * One side bet's entry in the configuration: its limit and its pay table. As stored and shown every pay
  * table is there; on input a pay table may be left out for the default (docs/rules.md).
  */
 const sideBetEntries = <P extends z.ZodType, M extends z.ZodType>(pays: P, margin: M) => {
-  const single = z.strictObject({ pays, limit: Limit });
-  const dragon = z.strictObject({ natural: pays, margin, limit: Limit });
+  const single = z.strictObject({ pays, limit: Limit() });
+  const dragon = z.strictObject({ natural: pays, margin, limit: Limit() });
   return {
     EITHER_PAIR: single.meta({ description: 'Either hand starts with a pair (default 5:1).' }),
     PERFECT_PAIR: z
-      .strictObject({ pays, paysBoth: pays, limit: Limit })
+      .strictObject({ pays, paysBoth: pays, limit: Limit() })
       .meta({ description: 'A suited pair in one hand (`pays`, default 25:1) or both (`paysBoth`, 200:1).' }),
     DRAGON_BONUS_PLAYER: dragon.meta({
       description:
@@ -48,347 +52,387 @@ const sideBetEntries = <P extends z.ZodType, M extends z.ZodType>(pays: P, margi
   };
 };
 
-const stored = sideBetEntries(Pays, Margins);
+const stored = lazily(() => sideBetEntries(Pays(), Margins()));
 /** The side bets a table offers, as stored (pay tables filled in). */
-export const SideBets = z
-  .strictObject({
-    EITHER_PAIR: stored.EITHER_PAIR.optional(),
-    PERFECT_PAIR: stored.PERFECT_PAIR.optional(),
-    DRAGON_BONUS_PLAYER: stored.DRAGON_BONUS_PLAYER.optional(),
-    DRAGON_BONUS_BANKER: stored.DRAGON_BONUS_BANKER.optional(),
-    DRAGON_7: stored.DRAGON_7.optional(),
-    PANDA_8: stored.PANDA_8.optional(),
-    SUPER_6: stored.SUPER_6.optional(),
-    BIG: stored.BIG.optional(),
-    SMALL: stored.SMALL.optional(),
-  })
-  .meta({
-    id: 'SideBets',
-    description:
-      'The side bets the table offers, each with its limit and pay table; a side bet not listed is not offered (a bet on it is 422 BET_SIDE_DISABLED). Absent when none is offered.',
-  });
+export const SideBets = lazily(() =>
+  z
+    .strictObject({
+      EITHER_PAIR: stored().EITHER_PAIR.optional(),
+      PERFECT_PAIR: stored().PERFECT_PAIR.optional(),
+      DRAGON_BONUS_PLAYER: stored().DRAGON_BONUS_PLAYER.optional(),
+      DRAGON_BONUS_BANKER: stored().DRAGON_BONUS_BANKER.optional(),
+      DRAGON_7: stored().DRAGON_7.optional(),
+      PANDA_8: stored().PANDA_8.optional(),
+      SUPER_6: stored().SUPER_6.optional(),
+      BIG: stored().BIG.optional(),
+      SMALL: stored().SMALL.optional(),
+    })
+    .meta({
+      id: 'SideBets',
+      description:
+        'The side bets the table offers, each with its limit and pay table; a side bet not listed is not offered (a bet on it is 422 BET_SIDE_DISABLED). Absent when none is offered.',
+    }),
+);
 
-const input = sideBetEntries(Pays.optional(), Margins.optional());
+const input = lazily(() => sideBetEntries(Pays().optional(), Margins().optional()));
 /** Side bets to offer on a new table: the limit is required, each pay table defaults (docs/rules.md). */
-export const SideBetsInput = z
-  .strictObject({
-    EITHER_PAIR: input.EITHER_PAIR.optional(),
-    PERFECT_PAIR: input.PERFECT_PAIR.optional(),
-    DRAGON_BONUS_PLAYER: input.DRAGON_BONUS_PLAYER.optional(),
-    DRAGON_BONUS_BANKER: input.DRAGON_BONUS_BANKER.optional(),
-    DRAGON_7: input.DRAGON_7.optional(),
-    PANDA_8: input.PANDA_8.optional(),
-    SUPER_6: input.SUPER_6.optional(),
-    BIG: input.BIG.optional(),
-    SMALL: input.SMALL.optional(),
-  })
-  .meta({
-    id: 'SideBetsInput',
-    description:
-      'Side bets to offer: list each with its `limit`; leave a pay table out for the default one (stored filled in, so the signed shoe statement carries the pay table in force). Leave the field out to offer none (an empty object is refused).',
-  });
+export const SideBetsInput = lazily(() =>
+  z
+    .strictObject({
+      EITHER_PAIR: input().EITHER_PAIR.optional(),
+      PERFECT_PAIR: input().PERFECT_PAIR.optional(),
+      DRAGON_BONUS_PLAYER: input().DRAGON_BONUS_PLAYER.optional(),
+      DRAGON_BONUS_BANKER: input().DRAGON_BONUS_BANKER.optional(),
+      DRAGON_7: input().DRAGON_7.optional(),
+      PANDA_8: input().PANDA_8.optional(),
+      SUPER_6: input().SUPER_6.optional(),
+      BIG: input().BIG.optional(),
+      SMALL: input().SMALL.optional(),
+    })
+    .meta({
+      id: 'SideBetsInput',
+      description:
+        'Side bets to offer: list each with its `limit`; leave a pay table out for the default one (stored filled in, so the signed shoe statement carries the pay table in force). Leave the field out to offer none (an empty object is refused).',
+    }),
+);
 
 /** How the Banca bet pays at a table that takes no commission (absent: 1:1 less commission). */
-export const BankerMode = z.enum(['EZ', 'SUPER_6']).meta({
-  id: 'BankerMode',
-  description:
-    'EZ: Banca wins pay 1:1 without commission, a Banca win with a three-card 7 pushes. SUPER_6: 1:1 without commission, a Banca win with 6 pays 1:2 (rounded down). Absent: 1:1 less commission.',
-});
+export const BankerMode = lazily(() =>
+  z.enum(['EZ', 'SUPER_6']).meta({
+    id: 'BankerMode',
+    description:
+      'EZ: Banca wins pay 1:1 without commission, a Banca win with a three-card 7 pushes. SUPER_6: 1:1 without commission, a Banca win with 6 pays 1:2 (rounded down). Absent: 1:1 less commission.',
+  }),
+);
 
 const CUT_CARD_HELP =
   'Cards left behind the cut card, 7 (seed 003) up to decks × 52 − 17; the shoe draws the cut position in [min, max]. Raise it on tables offering DRAGON_7 or PANDA_8 (e.g. 78-90 on 8 decks): a shoe dealt deep makes them countable (docs/rules.md, "Dealing depth on EZ tables").';
 
 /** The table configuration as the engine defines it (docs/architecture.md, TableConfig). */
-export const TableConfig = z
-  .strictObject({
-    variant: z.enum(['mini', 'midi', 'full', 'custom']),
-    name: z.string().optional().meta({ description: 'Custom tables only: the table type name.' }),
-    seats: z.int().min(1).max(14),
-    decks: z.int().min(1).max(8),
-    commission: z.strictObject({
-      rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
-      mode: z.enum(['AT_PAYMENT', 'DEFERRED']),
-    }),
-    bankerMode: BankerMode.optional(),
-    tiePays: z.union([z.literal(8), z.literal(9)]),
-    pairBets: z.boolean(),
-    limits: z
-      .strictObject({
-        PLAYER: Limit,
-        BANKER: Limit,
-        TIE: Limit,
-        PLAYER_PAIR: Limit,
-        BANKER_PAIR: Limit,
-      })
-      .meta({ description: 'Per base bet type, in minor units (side bets carry theirs in `sideBets`).' }),
-    sideBets: SideBets.optional(),
-    cutCard: z
-      .strictObject({
-        minCardsBehind: z.int().min(7).max(416),
-        maxCardsBehind: z.int().min(7).max(416),
-      })
-      .meta({ description: CUT_CARD_HELP }),
-    afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']),
-    currency: Currency,
-  })
-  .meta({ id: 'TableConfig' });
+export const TableConfig = lazily(() =>
+  z
+    .strictObject({
+      variant: z.enum(['mini', 'midi', 'full', 'custom']),
+      name: z.string().optional().meta({ description: 'Custom tables only: the table type name.' }),
+      seats: z.int().min(1).max(14),
+      decks: z.int().min(1).max(8),
+      commission: z.strictObject({
+        rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
+        mode: z.enum(['AT_PAYMENT', 'DEFERRED']),
+      }),
+      bankerMode: BankerMode().optional(),
+      tiePays: z.union([z.literal(8), z.literal(9)]),
+      pairBets: z.boolean(),
+      limits: z
+        .strictObject({
+          PLAYER: Limit(),
+          BANKER: Limit(),
+          TIE: Limit(),
+          PLAYER_PAIR: Limit(),
+          BANKER_PAIR: Limit(),
+        })
+        .meta({ description: 'Per base bet type, in minor units (side bets carry theirs in `sideBets`).' }),
+      sideBets: SideBets().optional(),
+      cutCard: z
+        .strictObject({
+          minCardsBehind: z.int().min(7).max(416),
+          maxCardsBehind: z.int().min(7).max(416),
+        })
+        .meta({ description: CUT_CARD_HELP }),
+      afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']),
+      currency: Currency(),
+    })
+    .meta({ id: 'TableConfig' }),
+);
 
-const LimitOverride = z.strictObject({ min: Amount.optional(), max: Amount.optional() });
+const LimitOverride = lazily(() => z.strictObject({ min: Amount().optional(), max: Amount().optional() }));
 
 /** Overrides of a preset: any subset of the configuration (the variant comes from `variant`). */
-export const TableConfigOverrides = z
-  .strictObject({
-    seats: z.int().min(1).max(14).optional(),
-    decks: z.int().min(1).max(8).optional(),
-    commission: z
-      .strictObject({
-        rateBps: z.int().min(0).max(10_000).optional(),
-        mode: z.enum(['AT_PAYMENT', 'DEFERRED']).optional(),
-      })
-      .optional(),
-    bankerMode: BankerMode.optional(),
-    tiePays: z.union([z.literal(8), z.literal(9)]).optional(),
-    pairBets: z.boolean().optional(),
-    limits: z
-      .strictObject({
-        PLAYER: LimitOverride.optional(),
-        BANKER: LimitOverride.optional(),
-        TIE: LimitOverride.optional(),
-        PLAYER_PAIR: LimitOverride.optional(),
-        BANKER_PAIR: LimitOverride.optional(),
-      })
-      .optional(),
-    sideBets: SideBetsInput.optional(),
-    cutCard: z
-      .strictObject({
-        minCardsBehind: z.int().min(7).max(416).optional(),
-        maxCardsBehind: z.int().min(7).max(416).optional(),
-      })
-      .optional()
-      .meta({ description: CUT_CARD_HELP }),
-    afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']).optional(),
-    currency: Currency.optional(),
-  })
-  .meta({ id: 'TableConfigOverrides' });
+export const TableConfigOverrides = lazily(() =>
+  z
+    .strictObject({
+      seats: z.int().min(1).max(14).optional(),
+      decks: z.int().min(1).max(8).optional(),
+      commission: z
+        .strictObject({
+          rateBps: z.int().min(0).max(10_000).optional(),
+          mode: z.enum(['AT_PAYMENT', 'DEFERRED']).optional(),
+        })
+        .optional(),
+      bankerMode: BankerMode().optional(),
+      tiePays: z.union([z.literal(8), z.literal(9)]).optional(),
+      pairBets: z.boolean().optional(),
+      limits: z
+        .strictObject({
+          PLAYER: LimitOverride().optional(),
+          BANKER: LimitOverride().optional(),
+          TIE: LimitOverride().optional(),
+          PLAYER_PAIR: LimitOverride().optional(),
+          BANKER_PAIR: LimitOverride().optional(),
+        })
+        .optional(),
+      sideBets: SideBetsInput().optional(),
+      cutCard: z
+        .strictObject({
+          minCardsBehind: z.int().min(7).max(416).optional(),
+          maxCardsBehind: z.int().min(7).max(416).optional(),
+        })
+        .optional()
+        .meta({ description: CUT_CARD_HELP }),
+      afterCutCard: z.enum(['FINISH_COUP', 'ONE_MORE_COUP']).optional(),
+      currency: Currency().optional(),
+    })
+    .meta({ id: 'TableConfigOverrides' }),
+);
 
-export const CreateTableRequest = z
-  .strictObject({
-    name: z.string().trim().min(1).pipe(FreeText(80)).meta({ example: 'Mini Punto Banco 1' }),
-    variant: z.enum(['mini', 'midi', 'full', 'custom']).meta({
-      description:
-        'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8); custom for any other seats or ' +
-        'decks (its configuration takes the table name).',
-    }),
-    config: TableConfigOverrides.optional(),
-    betGates: z
-      .int()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({
+export const CreateTableRequest = lazily(() =>
+  z
+    .strictObject({
+      name: z.string().trim().min(1).pipe(FreeText(80)).meta({ example: 'Mini Punto Banco 1' }),
+      variant: z.enum(['mini', 'midi', 'full', 'custom']).meta({
         description:
-          'Betting gates per round (default 16): bets of players hashing to one gate condition-check the ' +
-          'same item; more gates, fewer such collisions, a larger "no va más" transaction (docs/deploy.md).',
+          'The preset: mini (7 seats, 6 decks), midi (9, 6), full (14, 8); custom for any other seats or ' +
+          'decks (its configuration takes the table name).',
       }),
-  })
-  .meta({ id: 'CreateTableRequest' });
+      config: TableConfigOverrides().optional(),
+      betGates: z
+        .int()
+        .min(1)
+        .max(64)
+        .optional()
+        .meta({
+          description:
+            'Betting gates per round (default 16): bets of players hashing to one gate condition-check the ' +
+            'same item; more gates, fewer such collisions, a larger "no va más" transaction (docs/deploy.md).',
+        }),
+    })
+    .meta({ id: 'CreateTableRequest' }),
+);
 
-export const TableParams = z.strictObject({ tableId: ResourceId });
+export const TableParams = lazily(() => z.strictObject({ tableId: ResourceId() }));
 
 /** Why a table is locked (docs/regulators.md, "Lock-out"). */
-export const TableLock = z
-  .object({
-    source: z.enum(['KEY_SERVICE', 'RANDOMNESS']).meta({
-      description:
-        'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).',
-    }),
-    cause: z.string().meta({
-      description:
-        'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.',
-      example: 'BEACON_INVALID',
-    }),
-    detail: z.string(),
-    phase: z.enum(['OPEN_SHOE', 'RESOLVE']),
-    shoeId: z.string().optional(),
-    roundId: z.string().optional(),
-    at: Timestamp,
-    seq: z.int().min(0).meta({ description: "The TABLE_LOCKED event's number in the table's events." }),
-  })
-  .meta({ id: 'TableLock' });
+export const TableLock = lazily(() =>
+  z
+    .object({
+      source: z.enum(['KEY_SERVICE', 'RANDOMNESS']).meta({
+        description:
+          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).',
+      }),
+      cause: z.string().meta({
+        description:
+          'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.',
+        example: 'BEACON_INVALID',
+      }),
+      detail: z.string(),
+      phase: z.enum(['OPEN_SHOE', 'RESOLVE']),
+      shoeId: z.string().optional(),
+      roundId: z.string().optional(),
+      at: Timestamp(),
+      seq: z.int().min(0).meta({ description: "The TABLE_LOCKED event's number in the table's events." }),
+    })
+    .meta({ id: 'TableLock' }),
+);
 
-export const Table = z
-  .object({
-    tableId: z.string(),
-    operatorId: z.string(),
-    name: z.string(),
-    config: TableConfig,
-    currentShoeId: z.string().nullable(),
-    openRoundId: z.string().nullable(),
-    createdAt: Timestamp,
-    lock: TableLock.nullable().meta({
-      description:
-        'Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable.',
-    }),
-  })
-  .meta({ id: 'Table' });
+export const Table = lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      operatorId: z.string(),
+      name: z.string(),
+      config: TableConfig(),
+      currentShoeId: z.string().nullable(),
+      openRoundId: z.string().nullable(),
+      createdAt: Timestamp(),
+      lock: TableLock().nullable().meta({
+        description:
+          'Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable.',
+      }),
+    })
+    .meta({ id: 'Table' }),
+);
 
 /** An admin clears a lock once the failure is fixed, saying why. */
-export const UnlockTableRequest = z
-  .strictObject({
-    reason: FreeText(500).meta({
-      description: 'What was fixed and why the table may play again (recorded in TABLE_UNLOCKED).',
-      example: 'KMS key policy restored after the IAM change of 07:10 (ticket OPS-142)',
-    }),
-  })
-  .meta({ id: 'UnlockTableRequest' });
+export const UnlockTableRequest = lazily(() =>
+  z
+    .strictObject({
+      reason: FreeText(500).meta({
+        description: 'What was fixed and why the table may play again (recorded in TABLE_UNLOCKED).',
+        example: 'KMS key policy restored after the IAM change of 07:10 (ticket OPS-142)',
+      }),
+    })
+    .meta({ id: 'UnlockTableRequest' }),
+);
 
-export const TableEvent = z
-  .object({
-    tableId: z.string(),
-    seq: z.int().min(0),
-    type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED']),
-    at: Timestamp,
-    lock: TableLock.optional().meta({ description: 'TABLE_LOCKED: what failed.' }),
-    reason: z.string().optional().meta({ description: "TABLE_UNLOCKED: the admin's reason." }),
-    clears: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: 'TABLE_UNLOCKED: the TABLE_LOCKED event it clears.' }),
-    by: z
-      .object({ role: z.string(), operatorId: z.string() })
-      .optional()
-      .meta({ description: 'TABLE_UNLOCKED: the API key role and operator that cleared it.' }),
-  })
-  .meta({ id: 'TableEvent' });
+export const TableEvent = lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      seq: z.int().min(0),
+      type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED']),
+      at: Timestamp(),
+      lock: TableLock().optional().meta({ description: 'TABLE_LOCKED: what failed.' }),
+      reason: z.string().optional().meta({ description: "TABLE_UNLOCKED: the admin's reason." }),
+      clears: z
+        .int()
+        .min(0)
+        .optional()
+        .meta({ description: 'TABLE_UNLOCKED: the TABLE_LOCKED event it clears.' }),
+      by: z
+        .object({ role: z.string(), operatorId: z.string() })
+        .optional()
+        .meta({ description: 'TABLE_UNLOCKED: the API key role and operator that cleared it.' }),
+    })
+    .meta({ id: 'TableEvent' }),
+);
 
-export const TableEvents = z
-  .object({ tableId: z.string(), events: z.array(TableEvent) })
-  .meta({ id: 'TableEvents' });
+export const TableEvents = lazily(() =>
+  z.object({ tableId: z.string(), events: z.array(TableEvent()) }).meta({ id: 'TableEvents' }),
+);
 
 /** A side bet's result in a coup (the same for every stake; what a win pays follows its pay table). */
-export const SideBetOutcome = z
-  // The enum inline: the BetResult component is rendered nullable (a bet's result before settlement).
-  .object({ type: SideBetType, result: z.enum(BET_RESULTS) })
-  .meta({ id: 'SideBetOutcome' });
+export const SideBetOutcome = lazily(() =>
+  z
+    // The enum inline: the BetResult component is rendered nullable (a bet's result before settlement).
+    .object({ type: SideBetType(), result: z.enum(BET_RESULTS) })
+    .meta({ id: 'SideBetOutcome' }),
+);
 
-export const ScoreboardCoup = z
-  .object({
-    roundId: z.string(),
-    coup: z.int().min(1).meta({ description: 'Number of the coup in the shoe, from 1.' }),
-    winner: Winner,
-    playerTotal: z.int().min(0).max(9),
-    bankerTotal: z.int().min(0).max(9),
-    natural: z.boolean(),
-    playerPair: z.boolean(),
-    bankerPair: z.boolean(),
-    cards: z.int().min(4).max(6).meta({ description: 'Cards the coup used (Big: 5 or 6, Small: 4).' }),
-    sideBets: z.array(SideBetOutcome).meta({
-      description:
-        "What each side bet the shoe's table offers did in this coup, in the engine's order; empty when it offers none.",
-    }),
-  })
-  .meta({ id: 'ScoreboardCoup' });
+export const ScoreboardCoup = lazily(() =>
+  z
+    .object({
+      roundId: z.string(),
+      coup: z.int().min(1).meta({ description: 'Number of the coup in the shoe, from 1.' }),
+      winner: Winner(),
+      playerTotal: z.int().min(0).max(9),
+      bankerTotal: z.int().min(0).max(9),
+      natural: z.boolean(),
+      playerPair: z.boolean(),
+      bankerPair: z.boolean(),
+      cards: z.int().min(4).max(6).meta({ description: 'Cards the coup used (Big: 5 or 6, Small: 4).' }),
+      sideBets: z.array(SideBetOutcome()).meta({
+        description:
+          "What each side bet the shoe's table offers did in this coup, in the engine's order; empty when it offers none.",
+      }),
+    })
+    .meta({ id: 'ScoreboardCoup' }),
+);
 
-const RoadMarks = {
+const RoadMarks = lazily(() => ({
   natural: z.boolean(),
   playerPair: z.boolean(),
   bankerPair: z.boolean(),
-};
-const BeadCell = z
-  .object({
-    winner: Winner,
-    ...RoadMarks,
-    total: z.int().optional(),
-    index: z.int(),
-    col: z.int(),
-    row: z.int(),
-  })
-  .meta({ id: 'BeadCell' });
-const BigRoadCell = z
-  .object({
-    index: z.int(),
-    winner: z.enum(['PLAYER', 'BANKER']),
-    ties: z.int(),
-    ...RoadMarks,
-    col: z.int(),
-    row: z.int(),
-  })
-  .meta({ id: 'BigRoadCell' });
-const DerivedCell = z
-  .object({ color: z.enum(['RED', 'BLUE']), col: z.int(), row: z.int() })
-  .meta({ id: 'DerivedCell', description: 'RED: the big road repeats; BLUE: it is choppy.' });
+}));
+const BeadCell = lazily(() =>
+  z
+    .object({
+      winner: Winner(),
+      ...RoadMarks(),
+      total: z.int().optional(),
+      index: z.int(),
+      col: z.int(),
+      row: z.int(),
+    })
+    .meta({ id: 'BeadCell' }),
+);
+const BigRoadCell = lazily(() =>
+  z
+    .object({
+      index: z.int(),
+      winner: z.enum(['PLAYER', 'BANKER']),
+      ties: z.int(),
+      ...RoadMarks(),
+      col: z.int(),
+      row: z.int(),
+    })
+    .meta({ id: 'BigRoadCell' }),
+);
+const DerivedCell = lazily(() =>
+  z
+    .object({ color: z.enum(['RED', 'BLUE']), col: z.int(), row: z.int() })
+    .meta({ id: 'DerivedCell', description: 'RED: the big road repeats; BLUE: it is choppy.' }),
+);
 
-export const ResultsPanel = z
-  .object({
-    coups: z.int(),
-    counts: z.object({
-      player: z.int(),
-      banker: z.int(),
-      tie: z.int(),
-      natural: z.int(),
-      playerPair: z.int(),
-      bankerPair: z.int(),
-    }),
-    beadPlate: z.array(BeadCell),
-    bigRoad: z.object({
-      leadingTies: z.int(),
-      cells: z.array(BigRoadCell),
-      columns: z.array(z.array(BigRoadCell)),
-    }),
-    bigEyeBoy: z.array(DerivedCell),
-    smallRoad: z.array(DerivedCell),
-    cockroachPig: z.array(DerivedCell),
-  })
-  .meta({ id: 'ResultsPanel', description: 'Grids are 6 rows high; columns fill top to bottom.' });
+export const ResultsPanel = lazily(() =>
+  z
+    .object({
+      coups: z.int(),
+      counts: z.object({
+        player: z.int(),
+        banker: z.int(),
+        tie: z.int(),
+        natural: z.int(),
+        playerPair: z.int(),
+        bankerPair: z.int(),
+      }),
+      beadPlate: z.array(BeadCell()),
+      bigRoad: z.object({
+        leadingTies: z.int(),
+        cells: z.array(BigRoadCell()),
+        columns: z.array(z.array(BigRoadCell())),
+      }),
+      bigEyeBoy: z.array(DerivedCell()),
+      smallRoad: z.array(DerivedCell()),
+      cockroachPig: z.array(DerivedCell()),
+    })
+    .meta({ id: 'ResultsPanel', description: 'Grids are 6 rows high; columns fill top to bottom.' }),
+);
 
-export const ScoreboardQuery = z.strictObject({
-  shoeId: ResourceId.optional().meta({
-    description: "A shoe of this table (default: the table's current shoe).",
+export const ScoreboardQuery = lazily(() =>
+  z.strictObject({
+    shoeId: ResourceId().optional().meta({
+      description: "A shoe of this table (default: the table's current shoe).",
+    }),
   }),
-});
+);
 
-export const Scoreboard = z
-  .object({
-    tableId: z.string(),
-    shoeId: z
-      .string()
-      .nullable()
-      .meta({ description: 'The shoe shown; null when the table has no shoe open.' }),
-    coups: z.array(ScoreboardCoup),
-    panel: ResultsPanel,
-  })
-  .meta({ id: 'Scoreboard' });
+export const Scoreboard = lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      shoeId: z
+        .string()
+        .nullable()
+        .meta({ description: 'The shoe shown; null when the table has no shoe open.' }),
+      coups: z.array(ScoreboardCoup()),
+      panel: ResultsPanel(),
+    })
+    .meta({ id: 'Scoreboard' }),
+);
 
 /** A seat of the table and its holder (seed 004: a holder without a bet for more than 3 coups loses it to a claim). */
-export const SeatView = z
-  .object({
-    seat: z.int().min(1).max(14),
-    playerId: z.string().nullable().meta({ description: 'The holder; null: the seat is free.' }),
-    lastRound: z.int().min(0).nullable().meta({
-      description: "The table's round number (over all shoes) of the holder's last bet; null: free.",
-    }),
-    coupsWithoutBet: z.int().min(0).nullable().meta({
-      description:
-        "Rounds the table opened since the holder's last bet, before the round the map is read for; null: free.",
-    }),
-    idle: z.boolean().meta({
-      description:
-        'More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`.',
-    }),
-  })
-  .meta({ id: 'SeatView' });
+export const SeatView = lazily(() =>
+  z
+    .object({
+      seat: z.int().min(1).max(14),
+      playerId: z.string().nullable().meta({ description: 'The holder; null: the seat is free.' }),
+      lastRound: z.int().min(0).nullable().meta({
+        description: "The table's round number (over all shoes) of the holder's last bet; null: free.",
+      }),
+      coupsWithoutBet: z.int().min(0).nullable().meta({
+        description:
+          "Rounds the table opened since the holder's last bet, before the round the map is read for; null: free.",
+      }),
+      idle: z.boolean().meta({
+        description:
+          'More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`.',
+      }),
+    })
+    .meta({ id: 'SeatView' }),
+);
 
-export const SeatMap = z
-  .object({
-    tableId: z.string(),
-    round: z.int().min(1).meta({
-      description:
-        "The table's round number (over all shoes) the map is read for: the round open now, else the next one.",
+export const SeatMap = lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      round: z.int().min(1).meta({
+        description:
+          "The table's round number (over all shoes) the map is read for: the round open now, else the next one.",
+      }),
+      seats: z.array(SeatView()).meta({ description: 'Every seat of the table, 1 to `config.seats`.' }),
+    })
+    .meta({
+      id: 'SeatMap',
+      description: 'Who holds which seat; every other player bets standing (unlimited).',
     }),
-    seats: z.array(SeatView).meta({ description: 'Every seat of the table, 1 to `config.seats`.' }),
-  })
-  .meta({
-    id: 'SeatMap',
-    description: 'Who holds which seat; every other player bets standing (unlimited).',
-  });
+);

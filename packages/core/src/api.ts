@@ -16,30 +16,32 @@ import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/type
 
 type Body<T extends z.ZodType> = z.output<T>;
 
-export type CreateTableInput = Body<typeof C.CreateTableRequest>;
+export type CreateTableInput = Body<ReturnType<typeof C.CreateTableRequest>>;
 
 /**
  * `clientSeed`: only for the first round of a shoe, which fixes it (after the commitment was
  * published, before the first card). Omitted there: a random one is drawn (Ids port, no key-service
  * call). On a later round it must equal the fixed one.
  */
-export type OpenRoundInput = { tableId: string } & Body<typeof C.OpenRoundRequest>;
+export type OpenRoundInput = { tableId: string } & Body<ReturnType<typeof C.OpenRoundRequest>>;
 
 /** Required to close a shoe the cut card has not ended (SHOE_CLOSE_REASONS of @pyb/contracts). */
-export type CloseShoeInput = { shoeId: string } & Body<typeof C.CloseShoeRequest>;
+export type CloseShoeInput = { shoeId: string } & Body<ReturnType<typeof C.CloseShoeRequest>>;
 
 /** A player's seed: 1..256 UTF-8 bytes of clean text, public once the shoe closes. */
-export type ContributeSeedInput = { shoeId: string } & Body<typeof C.ContributeSeedRequest>;
+export type ContributeSeedInput = { shoeId: string } & Body<ReturnType<typeof C.ContributeSeedRequest>>;
 
-export type ListShoesInput = { tableId: string } & Partial<z.output<typeof C.TableShoesQuery>>;
+export type ListShoesInput = { tableId: string } & Partial<z.output<ReturnType<typeof C.TableShoesQuery>>>;
 
-export type BetInput = Body<typeof C.BetInput>;
+export type BetInput = Body<ReturnType<typeof C.BetInput>>;
 
 /**
  * The bets are added to the player's position of the round (a type already bet is raised).
  * `idempotencyKey`: the client's key, scoped per operator and player; a retry returns the first answer.
  */
-export type PlaceBetInput = { roundId: string; idempotencyKey: string } & Body<typeof C.PlaceBetRequest>;
+export type PlaceBetInput = { roundId: string; idempotencyKey: string } & Body<
+  ReturnType<typeof C.PlaceBetRequest>
+>;
 
 /**
  * Before "no va más" a player may reduce a bet or withdraw it (seed 004 forbids it only once the coup
@@ -47,18 +49,18 @@ export type PlaceBetInput = { roundId: string; idempotencyKey: string } & Body<t
  * whole; neither: withdraw every bet of the position. The stake comes back through the ledger.
  */
 export type WithdrawBetsInput = { roundId: string; idempotencyKey: string } & Body<
-  typeof C.CancelBetsRequest
-> & { bets?: Body<typeof C.ReduceBetsRequest>['bets'] };
+  ReturnType<typeof C.CancelBetsRequest>
+> & { bets?: Body<ReturnType<typeof C.ReduceBetsRequest>>['bets'] };
 
-export type VoidRoundInput = { roundId: string } & Body<typeof C.VoidRoundRequest>;
+export type VoidRoundInput = { roundId: string } & Body<ReturnType<typeof C.VoidRoundRequest>>;
 
 /** `currency`: the wallet's; the first credit creates the wallet in it. */
 export type WalletTransactionInput = { playerId: string; idempotencyKey: string } & Body<
-  typeof C.WalletTransactionRequest
+  ReturnType<typeof C.WalletTransactionRequest>
 >;
 
-export type RgSettingsInput = Body<typeof C.RgSettingsRequest>;
-export type RgStatusView = z.output<typeof C.RgStatus>;
+export type RgSettingsInput = Body<ReturnType<typeof C.RgSettingsRequest>>;
+export type RgStatusView = z.output<ReturnType<typeof C.RgStatus>>;
 
 export interface WalletRef {
   playerId: string;
@@ -75,11 +77,11 @@ export interface LedgerQuery extends WalletRef {
 
 // ---- views: the HTTP contract's shapes (@pyb/contracts), defined there once ----------------------
 
-export type TableView = z.output<typeof C.Table>;
-export type TableEventsView = z.output<typeof C.TableEvents>;
-export type GgrReportView = z.output<typeof C.GgrReport>;
-export type PlayerHistoryView = z.output<typeof C.PlayerHistory>;
-export type HistoryTotalsView = z.output<typeof C.HistoryTotals>;
+export type TableView = z.output<ReturnType<typeof C.Table>>;
+export type TableEventsView = z.output<ReturnType<typeof C.TableEvents>>;
+export type GgrReportView = z.output<ReturnType<typeof C.GgrReport>>;
+export type PlayerHistoryView = z.output<ReturnType<typeof C.PlayerHistory>>;
+export type HistoryTotalsView = z.output<ReturnType<typeof C.HistoryTotals>>;
 export interface PlayerHistoryQuery {
   playerId: string;
   /** UTC ISO times: rounds opened in [from, to). */
@@ -91,30 +93,32 @@ export interface PlayerHistoryQuery {
   /** 1..50, default 10. */
   limit?: number;
 }
-export type UnlockTableInput = { tableId: string } & Body<typeof C.UnlockTableRequest>;
-export type ShoeView = z.output<typeof C.Shoe>;
-export type CoupStepView = z.output<typeof C.CoupStep>;
-export type CoupView = z.output<typeof C.Coup>;
-export type BetView = z.output<typeof C.BetView>;
-export type PositionView = z.output<typeof C.Position>;
-export type RoundView = z.output<typeof C.Round>;
-export type WalletView = z.output<typeof C.Wallet>;
-export type LedgerEntryView = z.output<typeof C.LedgerEntry>;
-export type LedgerPageView = z.output<typeof C.LedgerPage>;
-export type LeaveTableResult = z.output<typeof C.LeaveTableResponse>;
-export type ScoreboardView = z.output<typeof C.Scoreboard>;
-export type SeatMapView = z.output<typeof C.SeatMap>;
+export type UnlockTableInput = { tableId: string } & Body<ReturnType<typeof C.UnlockTableRequest>>;
+export type ShoeView = z.output<ReturnType<typeof C.Shoe>>;
+export type CoupStepView = z.output<ReturnType<typeof C.CoupStep>>;
+export type CoupView = z.output<ReturnType<typeof C.Coup>>;
+export type BetView = z.output<ReturnType<typeof C.BetView>>;
+export type PositionView = z.output<ReturnType<typeof C.Position>>;
+export type RoundView = z.output<ReturnType<typeof C.Round>>;
+export type WalletView = z.output<ReturnType<typeof C.Wallet>>;
+export type LedgerEntryView = z.output<ReturnType<typeof C.LedgerEntry>>;
+export type LedgerPageView = z.output<ReturnType<typeof C.LedgerPage>>;
+export type LeaveTableResult = z.output<ReturnType<typeof C.LeaveTableResponse>>;
+export type ScoreboardView = z.output<ReturnType<typeof C.Scoreboard>>;
+export type SeatMapView = z.output<ReturnType<typeof C.SeatMap>>;
 
-export type PlaceBetResult = z.output<typeof C.PlaceBetResponse> & {
+export type PlaceBetResult = z.output<ReturnType<typeof C.PlaceBetResponse>> & {
   /** True when the key had already been used for this same bet (nothing was debited again). */
   replayed: boolean;
 };
 
-export type ContributionView = z.output<typeof C.Contribution>;
-export type ShoeSummaryView = z.output<typeof C.ShoeSummary>;
-export type ShoePageView = z.output<typeof C.ShoePage>;
+export type ContributionView = z.output<ReturnType<typeof C.Contribution>>;
+export type ShoeSummaryView = z.output<ReturnType<typeof C.ShoeSummary>>;
+export type ShoePageView = z.output<ReturnType<typeof C.ShoePage>>;
 
-export type WalletTransactionResult = z.output<typeof C.WalletTransactionResponse> & { replayed: boolean };
+export type WalletTransactionResult = z.output<ReturnType<typeof C.WalletTransactionResponse>> & {
+  replayed: boolean;
+};
 
 /** A signing key with its certificate and validity (GET /v1/signing-key). */
 export interface SigningKeyAnswer {

@@ -4,6 +4,7 @@ export * from './composition';
 export * from './config';
 export * from './coup';
 export * from './events';
+export * from './lazily';
 export * from './odds';
 export * from './recorded';
 export * from './rng';

@@ -11,6 +11,7 @@ import {
   type CoupResult,
   dealtCards,
   handNotation,
+  lazily,
   parseCard,
   showCard,
   TableConfigSchema,
@@ -27,307 +28,351 @@ import { clientSeedProblem } from './text';
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
 export const PROOF_FORMAT = 'pyb-shoe-proof/1';
 
-const hex32 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
+const hex32 = lazily(() => z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'));
 const hexBytes = (n: number) =>
   z.string().regex(new RegExp(`^[0-9a-f]{${2 * n}}$`), `${2 * n} lowercase hex digits`);
-const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64');
-const id = z.string().min(1).max(128);
-const isoTime = z.iso.datetime({ offset: true });
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const base64 = lazily(() => z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'));
+const id = lazily(() => z.string().min(1).max(128));
+const isoTime = lazily(() => z.iso.datetime({ offset: true }));
+const count = lazily(() => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 /** Money may be negative in a house result. */
-const signedAmount = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
-const card = z.string().refine(
-  (text) => {
-    try {
-      parseCard(text);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'a card such as AS, TD, 10D, KH' },
+const signedAmount = lazily(() =>
+  z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
 );
-const betType = z.enum(BET_TYPES as [string, ...string[]]);
+const card = lazily(() =>
+  z.string().refine(
+    (text) => {
+      try {
+        parseCard(text);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'a card such as AS, TD, 10D, KH' },
+  ),
+);
+const betType = lazily(() => z.enum(BET_TYPES as [string, ...string[]]));
 /** A contributed seed (docs/provably-fair.md §5.2): 1..256 UTF-8 bytes of clean text (text.ts). */
-const seedText = z.string().superRefine((seed, ctx) => {
-  const problem = clientSeedProblem(seed);
-  if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
-});
+const seedText = lazily(() =>
+  z.string().superRefine((seed, ctx) => {
+    const problem = clientSeedProblem(seed);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
+  }),
+);
 
-export const BeaconNetworkSchema = z
-  .object({
-    scheme: z.literal(BEACON_SCHEME),
-    chainHash: hex32,
-    publicKey: hexBytes(96),
-    genesisTime: count,
-    period: z.number().int().min(1).max(3600),
-  })
-  .strict();
+export const BeaconNetworkSchema = lazily(() =>
+  z
+    .object({
+      scheme: z.literal(BEACON_SCHEME),
+      chainHash: hex32(),
+      publicKey: hexBytes(96),
+      genesisTime: count(),
+      period: z.number().int().min(1).max(3600),
+    })
+    .strict(),
+);
 
-export const ShoeStatementSchema = z
-  .object({
-    scheme: z.literal(SHOE_SCHEME),
-    shoeId: id,
-    tableId: id,
-    operatorId: id,
-    number: z.number().int().min(1),
-    previous: z
-      .object({ shoeId: id, number: z.number().int().min(1), closeHead: hex32 })
-      .strict()
-      .nullable(),
-    rulesVersion: z.string().min(1),
-    decks: z.number().int(),
-    cutCard: z.object({ minCardsBehind: z.number().int(), maxCardsBehind: z.number().int() }).strict(),
-    table: TableConfigSchema,
-    commitment: hex32,
-    beacon: BeaconNetworkSchema.extend({ marginSeconds: z.number().int().min(0).max(3600) }).strict(),
-    codeVersion: z.string().min(1).max(128),
-    createdAt: isoTime,
-    keyId: z.string().min(1),
-  })
-  .strict();
+export const ShoeStatementSchema = lazily(() =>
+  z
+    .object({
+      scheme: z.literal(SHOE_SCHEME),
+      shoeId: id(),
+      tableId: id(),
+      operatorId: id(),
+      number: z.number().int().min(1),
+      previous: z
+        .object({ shoeId: id(), number: z.number().int().min(1), closeHead: hex32() })
+        .strict()
+        .nullable(),
+      rulesVersion: z.string().min(1),
+      decks: z.number().int(),
+      cutCard: z.object({ minCardsBehind: z.number().int(), maxCardsBehind: z.number().int() }).strict(),
+      table: TableConfigSchema(),
+      commitment: hex32(),
+      beacon: BeaconNetworkSchema()
+        .extend({ marginSeconds: z.number().int().min(0).max(3600) })
+        .strict(),
+      codeVersion: z.string().min(1).max(128),
+      createdAt: isoTime(),
+      keyId: z.string().min(1),
+    })
+    .strict(),
+);
 
-export const ShoeCloseStatementSchema = z
-  .object({
-    scheme: z.literal(SHOE_CLOSE_SCHEME),
-    shoeId: id,
-    commitment: hex32,
-    head: hex32,
-    length: count,
-    closedAt: isoTime,
-    keyId: z.string().min(1),
-  })
-  .strict();
+export const ShoeCloseStatementSchema = lazily(() =>
+  z
+    .object({
+      scheme: z.literal(SHOE_CLOSE_SCHEME),
+      shoeId: id(),
+      commitment: hex32(),
+      head: hex32(),
+      length: count(),
+      closedAt: isoTime(),
+      keyId: z.string().min(1),
+    })
+    .strict(),
+);
 
-export const KeyCertificateSchema = z
-  .object({
-    scheme: z.literal(KEY_SCHEME),
-    keyId: z.string().min(1),
-    generation: z.number().int().min(1),
-    publicKey: base64,
-    validFrom: isoTime,
-    previousKeyId: z.string().min(1).nullable(),
-  })
-  .strict();
+export const KeyCertificateSchema = lazily(() =>
+  z
+    .object({
+      scheme: z.literal(KEY_SCHEME),
+      keyId: z.string().min(1),
+      generation: z.number().int().min(1),
+      publicKey: base64(),
+      validFrom: isoTime(),
+      previousKeyId: z.string().min(1).nullable(),
+    })
+    .strict(),
+);
 
-export const SignedKeyCertificateSchema = z
-  .object({ certificate: KeyCertificateSchema, signature: base64 })
-  .strict();
+export const SignedKeyCertificateSchema = lazily(() =>
+  z.object({ certificate: KeyCertificateSchema(), signature: base64() }).strict(),
+);
 
-export const HeadStatementSchema = z
-  .object({
-    scheme: z.literal(HEAD_SCHEME),
-    shoeId: id,
-    commitment: hex32,
-    seq: count,
-    type: z.enum(SIGNED_HEAD_EVENTS),
-    roundId: id.nullable(),
-    head: hex32,
-    at: isoTime,
-    keyId: z.string().min(1),
-  })
-  .strict();
+export const HeadStatementSchema = lazily(() =>
+  z
+    .object({
+      scheme: z.literal(HEAD_SCHEME),
+      shoeId: id(),
+      commitment: hex32(),
+      seq: count(),
+      type: z.enum(SIGNED_HEAD_EVENTS),
+      roundId: id().nullable(),
+      head: hex32(),
+      at: isoTime(),
+      keyId: z.string().min(1),
+    })
+    .strict(),
+);
 
 /** A signed chain head: in a bundle or proof, and as the receipt a resolve or void answers with. */
-export const SignedHeadSchema = z.object({ statement: HeadStatementSchema, signature: base64 }).strict();
+export const SignedHeadSchema = lazily(() =>
+  z.object({ statement: HeadStatementSchema(), signature: base64() }).strict(),
+);
 
-export const ContributionSchema = z
-  .object({ index: count, kind: z.enum(CONTRIBUTION_KINDS), seed: seedText })
-  .strict();
+export const ContributionSchema = lazily(() =>
+  z.object({ index: count(), kind: z.enum(CONTRIBUTION_KINDS), seed: seedText() }).strict(),
+);
 
-export const BeaconRoundSchema = z
-  .object({ round: z.number().int().min(1), signature: hexBytes(48) })
-  .strict();
+export const BeaconRoundSchema = lazily(() =>
+  z.object({ round: z.number().int().min(1), signature: hexBytes(48) }).strict(),
+);
 
-const HandSchema = z
-  .object({ cards: z.array(card).min(2).max(3), total: z.number().int().min(0).max(9) })
-  .strict();
+const HandSchema = lazily(() =>
+  z.object({ cards: z.array(card()).min(2).max(3), total: z.number().int().min(0).max(9) }).strict(),
+);
 
-export const RecordedCoupSchema = z
-  .object({
-    /** 0-based number of the coup in the shoe (voided rounds deal no coup). */
-    index: z.number().int().min(0),
-    /** Position of its first card in the shoe order. */
-    start: z.number().int().min(0),
-    /** Cards in the order they left the shoe. */
-    cards: z.array(card).min(4).max(6),
-    winner: z.enum(['PLAYER', 'BANKER', 'TIE']),
-    player: HandSchema,
-    banker: HandSchema,
-    natural: z.boolean(),
-    playerPair: z.boolean(),
-    bankerPair: z.boolean(),
-  })
-  .strict();
+export const RecordedCoupSchema = lazily(() =>
+  z
+    .object({
+      /** 0-based number of the coup in the shoe (voided rounds deal no coup). */
+      index: z.number().int().min(0),
+      /** Position of its first card in the shoe order. */
+      start: z.number().int().min(0),
+      /** Cards in the order they left the shoe. */
+      cards: z.array(card()).min(4).max(6),
+      winner: z.enum(['PLAYER', 'BANKER', 'TIE']),
+      player: HandSchema(),
+      banker: HandSchema(),
+      natural: z.boolean(),
+      playerPair: z.boolean(),
+      bankerPair: z.boolean(),
+    })
+    .strict(),
+);
 
 /**
  * The cards of a coup voided for a dealer error and burned unplayed (seed 004; engine `burnCoup`): as
  * many as the tableau would have dealt from `start`. Absent on a void that left its cards in the shoe.
  */
-export const RecordedBurnSchema = z
-  .object({
-    /** Position of its first card in the shoe order. */
-    start: z.number().int().min(0),
-    /** The cards burned, in shoe order. */
-    cards: z.array(card).min(4).max(6),
-  })
-  .strict();
+export const RecordedBurnSchema = lazily(() =>
+  z
+    .object({
+      /** Position of its first card in the shoe order. */
+      start: z.number().int().min(0),
+      /** The cards burned, in shoe order. */
+      cards: z.array(card()).min(4).max(6),
+    })
+    .strict(),
+);
 
-const BetSettlementSchema = z
-  .object({
-    type: betType,
-    amount: count.min(1),
-    result: z.enum(['WIN', 'LOSE', 'PUSH']),
-    payout: count,
-    commission: count,
-    commissionOwed: count,
-  })
-  .strict();
+const BetSettlementSchema = lazily(() =>
+  z
+    .object({
+      type: betType(),
+      amount: count().min(1),
+      result: z.enum(['WIN', 'LOSE', 'PUSH']),
+      payout: count(),
+      commission: count(),
+      commissionOwed: count(),
+    })
+    .strict(),
+);
 
 /** engine PositionSettlement, as recorded. */
-export const RecordedSettlementSchema = z
-  .object({
-    // Empty when the player withdrew every bet before "no va más" (the position stays, stake 0).
-    bets: z.array(BetSettlementSchema),
-    stake: count,
-    payout: count,
-    commission: count,
-    commissionOwed: count,
-  })
-  .strict();
+export const RecordedSettlementSchema = lazily(() =>
+  z
+    .object({
+      // Empty when the player withdrew every bet before "no va más" (the position stays, stake 0).
+      bets: z.array(BetSettlementSchema()),
+      stake: count(),
+      payout: count(),
+      commission: count(),
+      commissionOwed: count(),
+    })
+    .strict(),
+);
 
 /** One player's position in a round (one per player per round). */
-export const RecordedPositionSchema = z
-  .object({
-    playerId: id,
-    /** Stake per bet type, integer minor units. */
-    bets: z.partialRecord(betType, count.min(1)),
-    stake: count,
-    /**
-     * Calls that changed the position before "no va más" (bets, raises, reductions, withdrawals): one
-     * ledger entry each, in the player's wallet ledger.
-     */
-    calls: count,
-    /** null in a voided round (the stake was refunded). */
-    settlement: RecordedSettlementSchema.nullable(),
-    /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
-    ledgerSeq: count.nullable(),
-  })
-  .strict();
+export const RecordedPositionSchema = lazily(() =>
+  z
+    .object({
+      playerId: id(),
+      /** Stake per bet type, integer minor units. */
+      bets: z.partialRecord(betType(), count().min(1)),
+      stake: count(),
+      /**
+       * Calls that changed the position before "no va más" (bets, raises, reductions, withdrawals): one
+       * ledger entry each, in the player's wallet ledger.
+       */
+      calls: count(),
+      /** null in a voided round (the stake was refunded). */
+      settlement: RecordedSettlementSchema().nullable(),
+      /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
+      ledgerSeq: count().nullable(),
+    })
+    .strict(),
+);
 
-export const RecordedRoundSchema = z
-  .object({
-    roundId: id,
-    /** 1-based number of the round in its shoe, voided rounds included. */
-    number: z.number().int().min(1),
-    status: z.enum(['SETTLED', 'VOIDED']),
-    voidReason: z.string().optional(),
-    /** The coup dealt for this round; null for a voided round. */
-    coup: RecordedCoupSchema.nullable(),
-    /** A voided round whose cards a dealer error exposed: the cards burned. */
-    burned: RecordedBurnSchema.optional(),
-    positions: z.array(RecordedPositionSchema),
-  })
-  .strict();
+export const RecordedRoundSchema = lazily(() =>
+  z
+    .object({
+      roundId: id(),
+      /** 1-based number of the round in its shoe, voided rounds included. */
+      number: z.number().int().min(1),
+      status: z.enum(['SETTLED', 'VOIDED']),
+      voidReason: z.string().optional(),
+      /** The coup dealt for this round; null for a voided round. */
+      coup: RecordedCoupSchema().nullable(),
+      /** A voided round whose cards a dealer error exposed: the cards burned. */
+      burned: RecordedBurnSchema().optional(),
+      positions: z.array(RecordedPositionSchema()),
+    })
+    .strict(),
+);
 
-export const ChainEventSchema = z
-  .object({
-    hash: hex32,
-    prevHash: hex32,
-    /** The hashed object: { seq, type, shoeId, roundId?, at, data }. */
-    event: z.record(z.string(), z.unknown()),
-  })
-  .strict();
+export const ChainEventSchema = lazily(() =>
+  z
+    .object({
+      hash: hex32(),
+      prevHash: hex32(),
+      /** The hashed object: { seq, type, shoeId, roundId?, at, data }. */
+      event: z.record(z.string(), z.unknown()),
+    })
+    .strict(),
+);
 
 /** A round of the public proof: its coup, no positions. */
-export const ProofRoundSchema = z
-  .object({
-    roundId: id,
-    number: z.number().int().min(1),
-    status: z.enum(['SETTLED', 'VOIDED']),
-    voidReason: z.string().optional(),
-    coup: RecordedCoupSchema.nullable(),
-    burned: RecordedBurnSchema.optional(),
-  })
-  .strict();
+export const ProofRoundSchema = lazily(() =>
+  z
+    .object({
+      roundId: id(),
+      number: z.number().int().min(1),
+      status: z.enum(['SETTLED', 'VOIDED']),
+      voidReason: z.string().optional(),
+      coup: RecordedCoupSchema().nullable(),
+      burned: RecordedBurnSchema().optional(),
+    })
+    .strict(),
+);
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
  * dealt round then dealt; null when the shoe had no coup left) and the house's net result had it been
  * played with the positions it had. Sums per shoe for regulators.
  */
-export const VoidReportSchema = z
-  .object({
-    count: count,
-    /** Sum of houseNet over the voided rounds that had a coup to deal. */
-    houseNet: signedAmount,
-    rounds: z.array(
-      z
-        .object({
-          roundId: id,
-          number: z.number().int().min(1),
-          reason: z.string(),
-          coup: RecordedCoupSchema.nullable(),
-          /** Stakes lost minus net winnings paid, had the coup been played; 0 without a coup. */
-          houseNet: signedAmount,
-        })
-        .strict(),
-    ),
-  })
-  .strict();
+export const VoidReportSchema = lazily(() =>
+  z
+    .object({
+      count: count(),
+      /** Sum of houseNet over the voided rounds that had a coup to deal. */
+      houseNet: signedAmount(),
+      rounds: z.array(
+        z
+          .object({
+            roundId: id(),
+            number: z.number().int().min(1),
+            reason: z.string(),
+            coup: RecordedCoupSchema().nullable(),
+            /** Stakes lost minus net winnings paid, had the coup been played; 0 without a coup. */
+            houseNet: signedAmount(),
+          })
+          .strict(),
+      ),
+    })
+    .strict(),
+);
 
-const AuditSchema = z
-  .object({
-    /** The shoe's chain from its genesis (the commitment) to the head signed at close. */
-    events: z.array(ChainEventSchema),
-    close: ShoeCloseStatementSchema,
-    /** base64 DER ECDSA signature of the close statement bytes. */
-    signature: base64,
-  })
-  .strict();
+const AuditSchema = lazily(() =>
+  z
+    .object({
+      /** The shoe's chain from its genesis (the commitment) to the head signed at close. */
+      events: z.array(ChainEventSchema()),
+      close: ShoeCloseStatementSchema(),
+      /** base64 DER ECDSA signature of the close statement bytes. */
+      signature: base64(),
+    })
+    .strict(),
+);
 
 /** What the bundle and the proof share: everything needed to re-deal the shoe and re-walk its chain. */
-const evidence = {
-  statement: ShoeStatementSchema,
+const evidence = lazily(() => ({
+  statement: ShoeStatementSchema(),
   /** base64 DER ECDSA signature of the statement bytes. */
-  signature: base64,
+  signature: base64(),
   /** Every signing-key generation known when it was made, oldest first, with its certificate. */
-  keys: z.array(SignedKeyCertificateSchema).min(1),
-  serverSeed: hex32,
-  contributions: z.array(ContributionSchema),
-  beacon: BeaconRoundSchema,
+  keys: z.array(SignedKeyCertificateSchema()).min(1),
+  serverSeed: hex32(),
+  contributions: z.array(ContributionSchema()),
+  beacon: BeaconRoundSchema(),
   cutIndex: z.number().int().min(0),
-  burn: z.object({ shown: card, burned: z.number().int().min(1).max(10) }).strict(),
+  burn: z.object({ shown: card(), burned: z.number().int().min(1).max(10) }).strict(),
   /** The signed heads: contributions closed, each round settled or voided. */
-  heads: z.array(SignedHeadSchema),
-  audit: AuditSchema,
-};
+  heads: z.array(SignedHeadSchema()),
+  audit: AuditSchema(),
+}));
 
-export const ShoeBundleSchema = z
-  .object({
-    format: z.literal(BUNDLE_FORMAT),
-    ...evidence,
-    rounds: z.array(RecordedRoundSchema),
-    voids: VoidReportSchema,
-  })
-  .strict();
+export const ShoeBundleSchema = lazily(() =>
+  z
+    .object({
+      format: z.literal(BUNDLE_FORMAT),
+      ...evidence(),
+      rounds: z.array(RecordedRoundSchema()),
+      voids: VoidReportSchema(),
+    })
+    .strict(),
+);
 
-export const ShoeProofSchema = z
-  .object({
-    format: z.literal(PROOF_FORMAT),
-    ...evidence,
-    rounds: z.array(ProofRoundSchema),
-  })
-  .strict();
+export const ShoeProofSchema = lazily(() =>
+  z
+    .object({
+      format: z.literal(PROOF_FORMAT),
+      ...evidence(),
+      rounds: z.array(ProofRoundSchema()),
+    })
+    .strict(),
+);
 
-export type ShoeBundle = z.infer<typeof ShoeBundleSchema>;
-export type ShoeProof = z.infer<typeof ShoeProofSchema>;
-export type ProofRound = z.infer<typeof ProofRoundSchema>;
-export type VoidReport = z.infer<typeof VoidReportSchema>;
-export type RecordedRound = z.infer<typeof RecordedRoundSchema>;
-export type RecordedCoup = z.infer<typeof RecordedCoupSchema>;
-export type RecordedBurn = z.infer<typeof RecordedBurnSchema>;
-export type RecordedPosition = z.infer<typeof RecordedPositionSchema>;
+export type ShoeBundle = z.infer<ReturnType<typeof ShoeBundleSchema>>;
+export type ShoeProof = z.infer<ReturnType<typeof ShoeProofSchema>>;
+export type ProofRound = z.infer<ReturnType<typeof ProofRoundSchema>>;
+export type VoidReport = z.infer<ReturnType<typeof VoidReportSchema>>;
+export type RecordedRound = z.infer<ReturnType<typeof RecordedRoundSchema>>;
+export type RecordedCoup = z.infer<ReturnType<typeof RecordedCoupSchema>>;
+export type RecordedBurn = z.infer<ReturnType<typeof RecordedBurnSchema>>;
+export type RecordedPosition = z.infer<ReturnType<typeof RecordedPositionSchema>>;
 
 /*
  * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7). The core

@@ -59,7 +59,7 @@ type Evidence = ShoeBundle | ShoeProof;
 /** Parses either form; a v1 bundle is named as such. */
 function parseEvidence(input: unknown, report: Report): Evidence | undefined {
   const format = (input as { format?: unknown } | null)?.format;
-  const schema = format === PROOF_FORMAT ? ShoeProofSchema : ShoeBundleSchema;
+  const schema = format === PROOF_FORMAT ? ShoeProofSchema() : ShoeBundleSchema();
   if (format === 'pyb-shoe-bundle/1') {
     report.add(
       'format',
@@ -237,8 +237,8 @@ function checkPrevious(report: Report, statement: ShoeStatement, previousInput: 
   }
   const parsed =
     (previousInput as { format?: unknown })?.format === PROOF_FORMAT
-      ? ShoeProofSchema.safeParse(previousInput)
-      : ShoeBundleSchema.safeParse(previousInput);
+      ? ShoeProofSchema().safeParse(previousInput)
+      : ShoeBundleSchema().safeParse(previousInput);
   report.try('statement.previous', () => {
     if (!parsed.success) return [false, 'the previous shoe given is not a bundle or proof'];
     const previous = parsed.data;
@@ -286,7 +286,7 @@ function checkShoe(report: Report, evidence: Evidence, shoe: Shoe) {
 function checkReceipts(report: Report, evidence: Evidence, receipts: readonly unknown[], keys: KeyRing) {
   const list = evidence.audit.events.map((e) => e.event as Record<string, unknown>);
   receipts.forEach((input, i) => {
-    const parsed = SignedHeadSchema.safeParse(input);
+    const parsed = SignedHeadSchema().safeParse(input);
     report.try(`receipt.${i + 1}`, () =>
       parsed.success
         ? headProblem(evidence, parsed.data as SignedHead, list, keys)

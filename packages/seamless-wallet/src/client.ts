@@ -126,7 +126,7 @@ export class SeamlessWalletClient {
       return { outcome: 'UNKNOWN', reason: 'answer is not JSON' };
     }
     if (response.status === 422) {
-      const refusal = SeamlessRefusalSchema.safeParse(json);
+      const refusal = SeamlessRefusalSchema().safeParse(json);
       if (!refusal.success)
         return { outcome: 'UNKNOWN', reason: '422 answer does not match SeamlessRefusal' };
       return {
@@ -135,7 +135,7 @@ export class SeamlessWalletClient {
         ...(refusal.data.message !== undefined && { message: refusal.data.message }),
       };
     }
-    const ok = SeamlessOkSchema.safeParse(json);
+    const ok = SeamlessOkSchema().safeParse(json);
     if (!ok.success) return { outcome: 'UNKNOWN', reason: '200 answer does not match SeamlessOk' };
     const sent = request as { txId?: string; playerId: string; currency: string };
     // An answer about another transaction, player or currency is not an answer to this call.

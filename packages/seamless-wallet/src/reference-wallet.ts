@@ -267,7 +267,7 @@ export class ReferenceWallet {
     } catch {
       parsed = undefined;
     }
-    const request = SEAMLESS_REQUESTS[operation].safeParse(parsed);
+    const request = SEAMLESS_REQUESTS()[operation].safeParse(parsed);
     if (!request.success) {
       this.received.push({ operation, status: 400, body: parsed });
       return this.send(res, url.pathname, {

@@ -42,7 +42,7 @@ describe('seamless client against the reference wallet (real HTTP)', () => {
     expect(first).toMatchObject({ outcome: 'OK' });
     expect(again).toEqual(first);
     expect(wallet.books().length).toBe(before + 1);
-    expect(SeamlessOk.parse((first as { answer: unknown }).answer).txId).toBe(debit.txId);
+    expect(SeamlessOk().parse((first as { answer: unknown }).answer).txId).toBe(debit.txId);
   });
 
   it('a txId reused with another body is refused TX_MISMATCH', async () => {

@@ -8,19 +8,19 @@ import type * as C from '@pyb/contracts';
 import type * as z from 'zod';
 
 /** PENDING_REVEAL: needs the server seed, published when the shoe is closed. */
-export type CheckStatus = z.output<typeof C.CheckStatus>;
-export type ReplayProblem = z.output<typeof C.ReplayProblem>;
-export type ReplayCheck = z.output<typeof C.ReplayCheck>;
-export type RoundVerification = z.output<typeof C.RoundVerification>;
-export type ReplayShoe = z.output<typeof C.ReplayShoe>;
-export type ReplayStep = z.output<typeof C.ReplayStep>;
-export type ReplayCoup = z.output<typeof C.ReplayCoup>;
-export type ReplayBet = z.output<typeof C.ReplayBet>;
-export type ReplayMovement = z.output<typeof C.ReplayMovement>;
-export type ReplayPosition = z.output<typeof C.ReplayPosition>;
-export type ReplayEvent = z.output<typeof C.ReplayEvent>;
-export type RoundReplay = z.output<typeof C.RoundReplay>;
-export type PlayerRecall = z.output<typeof C.PlayerRecall>;
+export type CheckStatus = z.output<ReturnType<typeof C.CheckStatus>>;
+export type ReplayProblem = z.output<ReturnType<typeof C.ReplayProblem>>;
+export type ReplayCheck = z.output<ReturnType<typeof C.ReplayCheck>>;
+export type RoundVerification = z.output<ReturnType<typeof C.RoundVerification>>;
+export type ReplayShoe = z.output<ReturnType<typeof C.ReplayShoe>>;
+export type ReplayStep = z.output<ReturnType<typeof C.ReplayStep>>;
+export type ReplayCoup = z.output<ReturnType<typeof C.ReplayCoup>>;
+export type ReplayBet = z.output<ReturnType<typeof C.ReplayBet>>;
+export type ReplayMovement = z.output<ReturnType<typeof C.ReplayMovement>>;
+export type ReplayPosition = z.output<ReturnType<typeof C.ReplayPosition>>;
+export type ReplayEvent = z.output<ReturnType<typeof C.ReplayEvent>>;
+export type RoundReplay = z.output<ReturnType<typeof C.RoundReplay>>;
+export type PlayerRecall = z.output<ReturnType<typeof C.PlayerRecall>>;
 
 export interface PlayerRecallQuery {
   playerId: string;
