@@ -22,6 +22,9 @@ export interface Location {
 export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
+/** Sort keys of a wallet's ledger keys (LOCATE.ledger): `K#` + the scoped idempotency key. */
+export const LEDGER_KEY_PREFIX = 'K#';
+
 export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   table: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: 'TABLE' }),
   shoe: (k) => ({ table: 'game', pk: `SHOE#${k.shoeId}`, sk: 'SHOE' }),
@@ -30,7 +33,11 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   wallet: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: 'WALLET' }),
   // A ledger entry's key (its idempotency record): a marker naming the entry's sequence number, or,
   // for entries written before the entries moved to `L#<seq>`, the entry itself (ledgerKeyTarget).
-  ledger: (k) => ({ table: 'wallets', pk: `W#${k.operatorId}#${k.playerId}`, sk: `K#${k.key}` }),
+  ledger: (k) => ({
+    table: 'wallets',
+    pk: `W#${k.operatorId}#${k.playerId}`,
+    sk: `${LEDGER_KEY_PREFIX}${k.key}`,
+  }),
   debt: (k) => ({ table: 'wallets', pk: `DEBT#${k.shoeId}`, sk: `${k.operatorId}#${k.playerId}` }),
   audit: (k) => ({ table: 'audit', pk: `SHOE#${k.shoeId}`, sk: `E#${pad(k.seq, 6)}` }),
   seat: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: `SEAT#${pad(k.seat, 2)}` }),
@@ -48,13 +55,13 @@ export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Locati
 /** Sort keys of a wallet's ledger entries: `L#` + the sequence number, zero-padded so they sort by it. */
 export const LEDGER_PREFIX = 'L#';
 export const SEQ_WIDTH = 12;
-const ledgerSk = (seq: number) => `${LEDGER_PREFIX}${pad(seq, SEQ_WIDTH)}`;
+export const ledgerSortKey = (seq: number) => `${LEDGER_PREFIX}${pad(seq, SEQ_WIDTH)}`;
 
 /** Where a wallet's ledger entry `seq` lives: in the wallet's partition, in sequence order (no index). */
 export const ledgerEntryAt = (operatorId: string, playerId: string, seq: number): Location => ({
   table: 'wallets',
   pk: `W#${operatorId}#${playerId}`,
-  sk: ledgerSk(seq),
+  sk: ledgerSortKey(seq),
 });
 
 /** The attribute of a ledger key's marker item: the sequence number of the entry the key wrote. */
@@ -249,7 +256,7 @@ export const ACCESS = {
   ledgerRange: (operatorId: string, playerId: string, from: number, to: number): Access => ({
     table: 'wallets',
     partition: `W#${operatorId}#${playerId}`,
-    sortBetween: [ledgerSk(from), ledgerSk(to)],
+    sortBetween: [ledgerSortKey(from), ledgerSortKey(to)],
   }),
 };
 
