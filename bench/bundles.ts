@@ -38,6 +38,8 @@ const BASELINE_ENTRY = join(REPO_ROOT, 'bench', 'baseline', 'handler.ts');
 /** For reference: get-wallet with the whole composition root, as every function was built before. */
 const WHOLE_ROOT = 'get-wallet, whole composition root (before)';
 const WHOLE_ROOT_ENTRY = join(REPO_ROOT, 'bench', 'baseline', 'whole-root.ts');
+/** Builds one endpoint's schemas after the import: what a handler's first request adds (CPU time). */
+const FIRST_USE_ENTRY = join(REPO_ROOT, 'bench', 'baseline', 'first-use.ts');
 /** Issue #11's budget: every function imports in at most this multiple of the yardstick. */
 const BUDGET = 1.3;
 const DOC = BENCHMARKS_DOC;
@@ -55,6 +57,8 @@ interface Row {
   ratio: number;
   /** cpuMs / the yardstick's cpuMs. */
   cpuRatio: number;
+  /** CPU time of building the endpoint's schemas on its first request (undefined for the reference rows). */
+  firstUseMs: number | undefined;
   topPackages: Array<[string, number]>;
 }
 
@@ -65,6 +69,7 @@ interface Built {
   plain: number[];
   cpu: number[];
   withMaps: number[];
+  firstUse: number[];
 }
 
 /** `--name value` or `--name=value`. */
@@ -105,6 +110,19 @@ function importMs(file: string, sourceMaps: boolean): { wall: number; cpu: numbe
   return JSON.parse(out) as { wall: number; cpu: number };
 }
 
+/** CPU time of building `handler`'s schemas in a fresh process, after importing the probe bundle. */
+function firstUseMs(probe: string, handler: string): number {
+  const script =
+    'const m=await import(process.argv.at(-2));const c=process.cpuUsage();m.buildSchemas(process.argv.at(-1));' +
+    'const u=process.cpuUsage(c);process.stdout.write(String((u.user+u.system)/1000));process.exit(0)';
+  const out = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, pathToFileURL(probe).href, handler],
+    { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+  );
+  return Number(out);
+}
+
 /** Output bytes per npm package (or workspace package) from esbuild's metafile. */
 function packagesBySize(metafile: Metafile): Array<[string, number]> {
   const sizes = new Map<string, number>();
@@ -124,7 +142,7 @@ async function build(handler: string, entry: string, outRoot: string): Promise<B
   const metafile = await bundleHandlerWithMetafile(entry, outdir);
   const file = join(outdir, BUNDLE_FILE);
   importMs(file, false); // warm the file cache; not counted
-  return { handler, file, metafile, plain: [], cpu: [], withMaps: [] };
+  return { handler, file, metafile, plain: [], cpu: [], withMaps: [], firstUse: [] };
 }
 
 function row(b: Built, baseline: { wall: number; cpu: number }): Row {
@@ -141,6 +159,7 @@ function row(b: Built, baseline: { wall: number; cpu: number }): Row {
     cpuMs: median(b.cpu),
     ratio: initMs / baseline.wall,
     cpuRatio: median(b.cpu) / baseline.cpu,
+    firstUseMs: b.firstUse.length > 0 ? median(b.firstUse) : undefined,
     topPackages: packagesBySize(b.metafile).slice(0, 3),
   };
 }
@@ -173,20 +192,26 @@ function section(
       'get-wallet built as every function was before the composition root was split (all use cases and ' +
       'the key service in every bundle: `bench/baseline/whole-root.ts`). *CPU ms* is the CPU time the ' +
       'importing process spent (user + system), which other work on the machine inflates much less than ' +
-      'the wall time; its ratio is the steadier of the two.',
+      'the wall time; its ratio is the steadier of the two. *First request: its schemas* is the CPU time ' +
+      "of building the endpoint's zod schemas (params, query, body, response), which since they are built " +
+      'on first use a handler pays on its first request instead of at import (`bench/baseline/first-use.ts`, ' +
+      'in a fresh process, interleaved likewise).',
     '',
-    '| function | bundle KiB | zip KiB | map KiB | init ms | × yardstick | CPU ms | × yardstick (CPU) | init ms, source maps on | largest packages (KiB) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| function | bundle KiB | zip KiB | map KiB | init ms | × yardstick | CPU ms | × yardstick (CPU) | first request: its schemas, CPU ms | init ms, source maps on | largest packages (KiB) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of [baseline, before, ...rows]) {
     const top = r.topPackages.map(([name, bytes]) => `${name} ${kib(bytes)}`).join(', ');
     lines.push(
       `| ${r.handler} | ${kib(r.bytes)} | ${kib(r.zipBytes)} | ${kib(r.mapBytes)} | ${ms(r.initMs)} | ` +
-        `${r.ratio.toFixed(2)} | ${ms(r.cpuMs)} | ${r.cpuRatio.toFixed(2)} | ${ms(r.initMapsMs)} | ${top} |`,
+        `${r.ratio.toFixed(2)} | ${ms(r.cpuMs)} | ${r.cpuRatio.toFixed(2)} | ` +
+        `${r.firstUseMs === undefined ? '–' : ms(r.firstUseMs)} | ${ms(r.initMapsMs)} | ${top} |`,
     );
   }
   if (rows.length > 0) {
     const total = rows.reduce((sum, r) => sum + r.bytes, 0);
+    const firstUse = rows.map((r) => r.firstUseMs ?? 0);
+    const heaviest = rows.reduce((a, b) => ((b.firstUseMs ?? 0) > (a.firstUseMs ?? 0) ? b : a));
     const biggest = rows.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const smallest = rows.reduce((a, b) => (b.bytes < a.bytes ? b : a));
     const slowest = rows.reduce((a, b) => (b.initMs > a.initMs ? b : a));
@@ -205,20 +230,22 @@ function section(
         `${rows.filter((r) => r.cpuRatio <= BUDGET).length} of ${rows.length} within ${BUDGET}× (CPU). ` +
         `The whole composition root (the reference row) costs ${before.cpuRatio.toFixed(2)}× CPU.`,
       '',
+      `On its first request a handler builds its own endpoint's schemas: median ${ms(median(firstUse))} ms ` +
+        `CPU, largest ${heaviest.handler} ${ms(heaviest.firstUseMs ?? 0)} ms; import and those schemas together: ` +
+        `median ${median(rows.map((r) => (r.cpuMs + (r.firstUseMs ?? 0)) / baseline.cpuMs)).toFixed(2)}× the ` +
+        "yardstick's import.",
+      '',
       'What a function holds since the composition root was split (`functions/src/context.ts`: DynamoDB ' +
         'adapters only): its own use case (`@pyb/core/use-cases`), the key service only where it seals, ' +
-        'signs or publishes keys (`functions/src/keys.ts`), and the shared HTTP layer. Most of what is left ' +
-        'above the yardstick is zod and the API contracts: every handler validates with them, and ' +
-        '`@pyb/contracts` builds the schemas of every endpoint when it loads (`ENDPOINTS`). The BLS ' +
-        'curve of the beacon (`@noble/curves`, 66 KiB) is no longer in bundles that only need a constant of ' +
-        '`packages/fairness/src/beacon.ts` (it is read when first used). A side experiment in the same ' +
-        'session (same options, CPU time of the import, 7 interleaved runs, load average 16–20): zod with ' +
-        'one schema imports in 1.03–1.14× the yardstick, middy + Powertools 1.05–1.07×, the wallet ' +
-        'schemas alone (`Wallet`, `WalletParams` and what they import: common types, problem codes, ' +
-        'currencies) 1.39×, all contracts 1.48–1.56×. Contracts per endpoint would therefore not reach ' +
-        'the budget on their own: building zod schemas at load is most of the cost, so the next step is ' +
-        'per-endpoint contract modules whose schemas are built on first use, or a lighter shared base ' +
-        '(common types, the problem registry) — measured, not assumed.',
+        'signs or publishes keys (`functions/src/keys.ts`), and the shared HTTP layer. Every zod schema ' +
+        '(the API contracts, the table configuration, the proof formats) is declared with ' +
+        '`lazily(() => …)` (`packages/engine/src/lazily.ts`) and built on first use: loading a bundle ' +
+        "builds none, and a handler's first request builds those its endpoint reaches " +
+        '(`packages/contracts/test/lazy-schemas.test.ts` holds both). What is left above the yardstick is ' +
+        'the code a bundle parses and evaluates besides the DynamoDB client: zod, middy and Powertools, ' +
+        'the contracts and the use case; and in the functions that sign or verify, the KMS client and the ' +
+        'BLS curve of the beacon (`@noble/curves/bls12-381.js`), whose fields are computed when the bundle ' +
+        'loads because beacon rounds are verified synchronously (`verifyBeaconRound`).',
     );
   }
   if (missing.length > 0) {
@@ -245,6 +272,7 @@ export async function run(): Promise<void> {
   try {
     const baselineBuilt = await build(BASELINE, BASELINE_ENTRY, outRoot);
     const beforeBuilt = await build(WHOLE_ROOT, WHOLE_ROOT_ENTRY, outRoot);
+    const probe = (await build('first-use probe', FIRST_USE_ENTRY, outRoot)).file;
     for (const handler of present) {
       try {
         built.push(await build(handler, handlerEntry(handler), outRoot));
@@ -261,6 +289,7 @@ export async function run(): Promise<void> {
         b.plain.push(plain.wall);
         b.cpu.push(plain.cpu);
         b.withMaps.push(importMs(b.file, true).wall);
+        if (b !== baselineBuilt && b !== beforeBuilt) b.firstUse.push(firstUseMs(probe, b.handler));
       }
       console.log(`round ${i + 1}/${runs}`);
     }
