@@ -44,6 +44,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tables/{tableId}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a table lock with a reason (admin)
+         * @description Clears the lock a key-service or randomness failure put on the table (docs/regulators.md, "Lock-out"), once the cause is fixed, with a reason recorded in the TABLE_UNLOCKED event. Admin keys only.
+         */
+        post: operations["unlockTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{tableId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's lock-outs and their clearing
+         * @description The table's own audit events in order: each TABLE_LOCKED (what failed, where, when) and the TABLE_UNLOCKED that cleared it (reason, by which key role).
+         */
+        get: operations["listTableEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operators/{operatorId}/ggr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator's gross gaming revenue for one UTC day, per table and currency (regulator, operator)
+         * @description Rounds settled or voided that day (each counts on the day it finished): stakes, returns, commission, deferred commission, voids and GGR = stakes − returns, per table and currency, with totals per currency. It reconciles to the unit with the ledger: GGR is the opposite of what the BET, BET_WITHDRAWAL and PAYOUT entries of those rounds moved (docs/regulators.md, "GGR report").
+         */
+        get: operations["ggrReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tables/{tableId}/scoreboard": {
         parameters: {
             query?: never;
@@ -64,7 +124,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tables/{tableId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seat map of a table
+         * @description The table's seats and who holds them, read for the round open now (else the next one). A holder without a bet for more than 3 coups is `idle`: his seat goes to the first player who claims it with a bet's `seat` (seed 004). Every other player bets standing.
+         */
+        get: operations["getSeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tables/{tableId}/shoes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every shoe of a table, by number (a page at a time)
+         * @description Numbers are gapless and each statement names the previous shoe's close head, so a shoe left out, or ended and never closed, shows.
+         */
+        get: operations["listShoes"];
+        put?: never;
+        /**
+         * Open a new shoe: seed sealed, commitment signed and published (admin)
+         * @description Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.
+         */
+        post: operations["openShoe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shoes/{shoeId}/contributions": {
         parameters: {
             query?: never;
             header?: never;
@@ -74,10 +178,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Open a new shoe: seed sealed, commitment signed and published (admin)
-         * @description Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.
+         * Add a player's seed to a shoe before its first round
+         * @description Each seed is recorded in order in the shoe's audit chain and mixed into its order: one seed nobody could foresee is enough. Opening the shoe's first round closes the contributions (409 CONTRIBUTIONS_CLOSED afterwards).
          */
-        post: operations["openShoe"];
+        post: operations["contributeSeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shoes/{shoeId}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public proof of a closed shoe (no key): `baccarat verify` checks it
+         * @description Statement and signature, key certificates, revealed seed, contributed seeds, beacon round, burn, cut, every coup, the signed heads and the audit chain with its signed close. Nothing personal: no player id, no amount. 409 SHOE_NOT_CLOSED before the shoe is closed.
+         */
+        get: operations["getProof"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -115,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)
-         * @description Collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. Works on a shoe that has not ended (the cut card did not come out): an interrupted session is closed the same way. Resumable: call again after a failure. Admin keys only.
+         * @description Re-walks the audit chain (a chain that does not hold is not signed: 409 AUDIT_CHAIN_BROKEN), collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. A shoe the cut card has not ended (an interrupted session) closes only with a `reason` (422 CLOSE_REASON_REQUIRED). Resumable: call again after a failure. Admin keys only.
          */
         post: operations["closeShoe"];
         delete?: never;
@@ -135,7 +259,7 @@ export interface paths {
         put?: never;
         /**
          * Open the next round (coup) of the table: betting opens
-         * @description Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe fixes the client seed (given, or drawn).
+         * @description Opens the table's next round on its shoe (one in play per table); betting opens. The first round of a shoe closes its seed contributions (the operator's `clientSeed`, if given, is the last), records their digest and names the beacon round that will fix the order; its signed head is the shoe's `contributions.head`.
          */
         post: operations["openRound"];
         delete?: never;
@@ -184,6 +308,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rounds/{roundId}/bets/reduce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reduce a player's bets before "no va más" (the difference back to the wallet)
+         * @description Takes an amount off each named bet of the player's position before "no va más" (down to 0 withdraws it); the difference goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key. What stays keeps the table's rules.
+         */
+        post: operations["reduceBets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rounds/{roundId}/bets/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a player's bets before "no va más" (the stake back to the wallet)
+         * @description Withdraws the named bet types whole (every bet when `types` is omitted) before "no va más"; the stake goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key.
+         */
+        post: operations["cancelBets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rounds/{roundId}/resolve": {
         parameters: {
             query?: never;
@@ -194,8 +358,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * "No va más": close betting, deal the coup and settle every position
-         * @description Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once. Resumable and idempotent: a settled round is answered as it is.
+         * "No va más": close betting, deal the coup and settle every position (SETTLING: in batches, after the answer)
+         * @description Closes betting, commits the bets, deals the coup from the shoe and settles every position exactly once: in the request up to 50 positions (SETTLED), else handed to the settlement queue in batches after the answer (SETTLING: read the round until it is SETTLED). The round’s signed head (its receipt) is made when the last position is settled. Resumable and idempotent: a settled round is answered as it is; called again on a SETTLING round it finishes it, or re-sends the batches not done once overdue.
          */
         post: operations["resolveRound"];
         delete?: never;
@@ -215,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Void a round: every stake refunded, reason recorded in the audit trail
-         * @description Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. Resumable.
+         * @description Before the deal: refunds every stake exactly once and records the reason (and note) in the audit chain. With `burnCards` (a dealer error exposed the coup's cards, seed 004) the cards the coup would have used are burned too, and ROUND_VOIDED records them. Resumable.
          */
         post: operations["voidRound"];
         delete?: never;
@@ -284,6 +448,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{playerId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's game history by date range, with the period's win/loss (operator for its player, admin)
+         * @description Rounds of the player opened in [from, to) (UTC, at most 366 days), newest first, each the same replay the regulator's recall shows (start and end times, table, shoe, the statement's code and rules versions, session id, bets per type, wins, commission, balance before and after); `totals` cover the whole range: stakes, returns, commission, refunds and winLoss = returns − stakes, reconciling to the unit with the ledger (docs/api.md, "Player history"). A range reaching past the player's 2000 most recent rounds is refused (422 HISTORY_TOO_LARGE).
+         */
+        get: operations["playerHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/wallets/{playerId}": {
         parameters: {
             query?: never;
@@ -344,6 +528,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wallets/{playerId}/responsible-gaming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's limits, counters and sessions (operator)
+         * @description A player's responsible-gaming state: limits in force, relaxations pending with when they apply, an exclusion in force, the wager and loss counters of the current UTC day, week and month, and his table sessions with time played and net result (reality checks). docs/responsible-gaming.md.
+         */
+        get: operations["getResponsibleGaming"];
+        put?: never;
+        /**
+         * Set a player's responsible-gaming limits or exclusion (operator)
+         * @description Sets a player's responsible-gaming limits (stake per round, loss and wager per UTC day/week/month, session length), a self-exclusion or cooling-off, or his session time-out. A tighter limit applies at once, a looser one (higher, or null to remove it) 24 hours later (AGCO 2.24); an exclusion can be extended, never shortened. Recorded in the player's ledger as an RG_SETTINGS entry of amount 0. Bets that would pass a limit, and every bet during an exclusion, are refused in the bet's transaction (422 RG_LIMIT_REACHED, PLAYER_EXCLUDED). Keyed by the Idempotency-Key. docs/responsible-gaming.md.
+         */
+        post: operations["setResponsibleGaming"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/shoes/{shoeId}/audit": {
         parameters: {
             query?: never;
@@ -353,7 +561,7 @@ export interface paths {
         };
         /**
          * Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)
-         * @description Statement, signature, public key, revealed server seed, client seed, every round, bet and settlement, and the audit chain with its signed head. 409 SHOE_NOT_CLOSED before the shoe is closed.
+         * @description Statement, signature, every signing-key certificate, revealed server seed, contributed seeds, beacon round, every round with its bets and settlements, the void report, the signed round heads and the audit chain with its signed close. 409 SHOE_NOT_CLOSED before the shoe is closed.
          */
         get: operations["exportAudit"];
         put?: never;
@@ -372,8 +580,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The public key that signs shoe statements and audit heads
-         * @description Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.
+         * The public key that signs shoe statements and audit heads, with its validity
+         * @description Without `keyId`, the key that signs now. With the `keyId` a statement names, that key, also after a key rotation retired it. Each comes with its certificate: its generation and the interval it may sign in, signed by the generation before it. 404 SIGNING_KEY_NOT_FOUND for a key id the service does not know.
          */
         get: operations["getSigningKey"];
         put?: never;
@@ -404,6 +612,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/seamless-wallet.openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seamless wallet protocol an operator implements, as OpenAPI 3.1
+         * @description The seamless wallet protocol (docs/seamless-wallet.md) as an OpenAPI 3.1 document: the API an operator in seamless mode implements (balance, debit, credit, rollback), built from the schemas the platform checks its answers with.
+         */
+        get: operations["getSeamlessOpenapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -421,6 +649,32 @@ export interface components {
              * @example 2025-01-01T12:00:00.000Z
              */
             createdAt: string;
+            /** @description Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable. */
+            lock: {
+                /**
+                 * @description KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).
+                 * @enum {string}
+                 */
+                source: "KEY_SERVICE" | "RANDOMNESS";
+                /**
+                 * @description The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.
+                 * @example BEACON_INVALID
+                 */
+                cause: string;
+                detail: string;
+                /** @enum {string} */
+                phase: "OPEN_SHOE" | "RESOLVE";
+                shoeId?: string;
+                roundId?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                at: string;
+                /** @description The TABLE_LOCKED event's number in the table's events. */
+                seq: number;
+            } | null;
         };
         TableConfig: {
             /** @enum {string} */
@@ -435,8 +689,10 @@ export interface components {
                 /** @enum {string} */
                 mode: "AT_PAYMENT" | "DEFERRED";
             };
+            bankerMode?: components["schemas"]["BankerMode"];
             tiePays: 8 | 9;
             pairBets: boolean;
+            /** @description Per base bet type, in minor units (side bets carry theirs in `sideBets`). */
             limits: {
                 PLAYER: components["schemas"]["BetLimit"];
                 BANKER: components["schemas"]["BetLimit"];
@@ -444,6 +700,8 @@ export interface components {
                 PLAYER_PAIR: components["schemas"]["BetLimit"];
                 BANKER_PAIR: components["schemas"]["BetLimit"];
             };
+            sideBets?: components["schemas"]["SideBets"];
+            /** @description Cards left behind the cut card, 7 (seed 003) up to decks × 52 − 17; the shoe draws the cut position in [min, max]. Raise it on tables offering DRAGON_7 or PANDA_8 (e.g. 78-90 on 8 decks): a shoe dealt deep makes them countable (docs/rules.md, "Dealing depth on EZ tables"). */
             cutCard: {
                 minCardsBehind: number;
                 maxCardsBehind: number;
@@ -452,6 +710,11 @@ export interface components {
             afterCutCard: "FINISH_COUP" | "ONE_MORE_COUP";
             currency: components["schemas"]["Currency"];
         };
+        /**
+         * @description EZ: Banca wins pay 1:1 without commission, a Banca win with a three-card 7 pushes. SUPER_6: 1:1 without commission, a Banca win with 6 pays 1:2 (rounded down). Absent: 1:1 less commission.
+         * @enum {string}
+         */
+        BankerMode: "EZ" | "SUPER_6";
         BetLimit: {
             min: components["schemas"]["Amount"];
             max: components["schemas"]["Amount"];
@@ -461,6 +724,82 @@ export interface components {
          * @example 500
          */
         Amount: number;
+        /** @description The side bets the table offers, each with its limit and pay table; a side bet not listed is not offered (a bet on it is 422 BET_SIDE_DISABLED). Absent when none is offered. */
+        SideBets: {
+            /** @description Either hand starts with a pair (default 5:1). */
+            EITHER_PAIR?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description A suited pair in one hand (`pays`, default 25:1) or both (`paysBoth`, 200:1). */
+            PERFECT_PAIR?: {
+                pays: components["schemas"]["Pays"];
+                paysBoth: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Punto wins with a natural (`natural`, default 1:1; a natural tie pushes) or by 4-9 points (`margin`, default 4: 1:1, 5: 2:1, 6: 4:1, 7: 6:1, 8: 10:1, 9: 30:1). */
+            DRAGON_BONUS_PLAYER?: {
+                natural: components["schemas"]["Pays"];
+                margin: {
+                    4: components["schemas"]["Pays"];
+                    5: components["schemas"]["Pays"];
+                    6: components["schemas"]["Pays"];
+                    7: components["schemas"]["Pays"];
+                    8: components["schemas"]["Pays"];
+                    9: components["schemas"]["Pays"];
+                };
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description As DRAGON_BONUS_PLAYER, for Banca. */
+            DRAGON_BONUS_BANKER?: {
+                natural: components["schemas"]["Pays"];
+                margin: {
+                    4: components["schemas"]["Pays"];
+                    5: components["schemas"]["Pays"];
+                    6: components["schemas"]["Pays"];
+                    7: components["schemas"]["Pays"];
+                    8: components["schemas"]["Pays"];
+                    9: components["schemas"]["Pays"];
+                };
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Banca wins with a three-card 7 (default 40:1; EZ tables). */
+            DRAGON_7?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Punto wins with a three-card 8 (default 25:1; EZ tables). */
+            PANDA_8?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Banca wins with 6 (default 12:1; Super 6 tables). */
+            SUPER_6?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description 5 or 6 cards are dealt (default 0.54:1). */
+            BIG?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description 4 cards are dealt (default 1.5:1). */
+            SMALL?: {
+                pays: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+        };
+        /**
+         * @description A winning bet wins `win` for every `per` staked, on top of the stake: 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}, 1:2 is {win: 1, per: 2}. The net win is floor(stake × win / per): the house keeps the fraction.
+         * @example {
+         *       "win": 25,
+         *       "per": 1
+         *     }
+         */
+        Pays: {
+            win: number;
+            per: number;
+        };
         /**
          * @description An ISO 4217 currency code.
          * @example EUR
@@ -482,7 +821,7 @@ export interface components {
              * @description Stable, SCREAMING_SNAKE; what clients branch on. Each operation lists the codes it can answer per status.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "CURSOR_INVALID" | "INVALID_INPUT" | "CLIENT_SEED_INVALID" | "TABLE_CONFIG_INVALID" | "VOID_REASON_INVALID" | "AMOUNT_INVALID" | "BET_EMPTY" | "BET_AMOUNT_INVALID" | "BET_TYPE_INVALID" | "OPERATOR_ID_INVALID" | "API_KEY_MISSING" | "API_KEY_INVALID" | "ROLE_NOT_ALLOWED" | "READ_ONLY" | "TABLE_NOT_FOUND" | "SHOE_NOT_FOUND" | "ROUND_NOT_FOUND" | "WALLET_NOT_FOUND" | "PLAYER_NOT_FOUND" | "SIGNING_KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SHOE_ALREADY_OPEN" | "NO_SHOE_OPEN" | "SHOE_ENDED" | "ROUND_IN_PLAY" | "CLIENT_SEED_ALREADY_FIXED" | "ROUND_NOT_OPEN" | "TABLE_FULL" | "ROUND_VOIDED" | "ROUND_ALREADY_DEALT" | "SHOE_NOT_CLOSED" | "SHOE_NEVER_PLAYED" | "SIGNING_KEY_UNKNOWN" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BET_PLAYER_AND_BANKER" | "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_ABOVE_MAX" | "BET_SIDE_DISABLED" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "AMOUNT_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED" | "INTERNAL_ERROR";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "CURSOR_INVALID" | "HISTORY_RANGE_INVALID" | "INVALID_INPUT" | "CLIENT_SEED_INVALID" | "SEED_INVALID" | "CLOSE_REASON_INVALID" | "TABLE_CONFIG_INVALID" | "VOID_REASON_INVALID" | "AMOUNT_INVALID" | "BET_EMPTY" | "BET_AMOUNT_INVALID" | "BET_TYPE_INVALID" | "SEAT_INVALID" | "OPERATOR_ID_INVALID" | "API_KEY_MISSING" | "API_KEY_INVALID" | "ROLE_NOT_ALLOWED" | "READ_ONLY" | "TABLE_NOT_FOUND" | "SHOE_NOT_FOUND" | "ROUND_NOT_FOUND" | "WALLET_NOT_FOUND" | "PLAYER_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "SIGNING_KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SHOE_ALREADY_OPEN" | "NO_SHOE_OPEN" | "SHOE_ENDED" | "ROUND_IN_PLAY" | "CLIENT_SEED_ALREADY_FIXED" | "SHOE_NOT_OPEN" | "CONTRIBUTIONS_CLOSED" | "CONTRIBUTIONS_FULL" | "AUDIT_CHAIN_BROKEN" | "ROUND_NOT_OPEN" | "SEAT_TAKEN" | "SEAT_MISMATCH" | "ALREADY_SEATED" | "ROUND_VOIDED" | "ROUND_ALREADY_DEALT" | "SHOE_NOT_CLOSED" | "SHOE_NEVER_PLAYED" | "SIGNING_KEY_UNKNOWN" | "CONCURRENT_UPDATE" | "EXCLUSION_ACTIVE" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "TABLE_NOT_LOCKED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HISTORY_TOO_LARGE" | "BET_PLAYER_AND_BANKER" | "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_ABOVE_MAX" | "BET_SIDE_DISABLED" | "CURRENCY_MISMATCH" | "INSUFFICIENT_FUNDS" | "AMOUNT_TOO_LARGE" | "CLOSE_REASON_REQUIRED" | "IDEMPOTENCY_KEY_REUSED" | "POSITION_CALL_LIMIT" | "BET_NOT_PLACED" | "BET_REDUCE_TOO_LARGE" | "PLAYER_EXCLUDED" | "RG_LIMIT_REACHED" | "TABLE_LOCKED" | "INTERNAL_ERROR" | "BEACON_PENDING" | "KEY_SERVICE_UNAVAILABLE" | "SIGNING_KEY_UNCERTIFIED";
             requestId: string;
             /** @description Validation failures, field by field. */
             errors?: components["schemas"]["FieldError"][];
@@ -508,6 +847,8 @@ export interface components {
              */
             variant: "mini" | "midi" | "full" | "custom";
             config?: components["schemas"]["TableConfigOverrides"];
+            /** @description Betting gates per round (default 16): bets of players hashing to one gate condition-check the same item; more gates, fewer such collisions, a larger "no va más" transaction (docs/deploy.md). */
+            betGates?: number;
         };
         TableConfigOverrides: {
             seats?: number;
@@ -517,6 +858,7 @@ export interface components {
                 /** @enum {string} */
                 mode?: "AT_PAYMENT" | "DEFERRED";
             };
+            bankerMode?: components["schemas"]["BankerMode"];
             tiePays?: 8 | 9;
             pairBets?: boolean;
             limits?: {
@@ -541,6 +883,8 @@ export interface components {
                     max?: components["schemas"]["Amount"];
                 };
             };
+            sideBets?: components["schemas"]["SideBetsInput"];
+            /** @description Cards left behind the cut card, 7 (seed 003) up to decks × 52 − 17; the shoe draws the cut position in [min, max]. Raise it on tables offering DRAGON_7 or PANDA_8 (e.g. 78-90 on 8 decks): a shoe dealt deep makes them countable (docs/rules.md, "Dealing depth on EZ tables"). */
             cutCard?: {
                 minCardsBehind?: number;
                 maxCardsBehind?: number;
@@ -549,6 +893,199 @@ export interface components {
             afterCutCard?: "FINISH_COUP" | "ONE_MORE_COUP";
             currency?: components["schemas"]["Currency"];
         };
+        /** @description Side bets to offer: list each with its `limit`; leave a pay table out for the default one (stored filled in, so the signed shoe statement carries the pay table in force). Leave the field out to offer none (an empty object is refused). */
+        SideBetsInput: {
+            /** @description Either hand starts with a pair (default 5:1). */
+            EITHER_PAIR?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description A suited pair in one hand (`pays`, default 25:1) or both (`paysBoth`, 200:1). */
+            PERFECT_PAIR?: {
+                pays?: components["schemas"]["Pays"];
+                paysBoth?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Punto wins with a natural (`natural`, default 1:1; a natural tie pushes) or by 4-9 points (`margin`, default 4: 1:1, 5: 2:1, 6: 4:1, 7: 6:1, 8: 10:1, 9: 30:1). */
+            DRAGON_BONUS_PLAYER?: {
+                natural?: components["schemas"]["Pays"];
+                margin?: {
+                    4: components["schemas"]["Pays"];
+                    5: components["schemas"]["Pays"];
+                    6: components["schemas"]["Pays"];
+                    7: components["schemas"]["Pays"];
+                    8: components["schemas"]["Pays"];
+                    9: components["schemas"]["Pays"];
+                };
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description As DRAGON_BONUS_PLAYER, for Banca. */
+            DRAGON_BONUS_BANKER?: {
+                natural?: components["schemas"]["Pays"];
+                margin?: {
+                    4: components["schemas"]["Pays"];
+                    5: components["schemas"]["Pays"];
+                    6: components["schemas"]["Pays"];
+                    7: components["schemas"]["Pays"];
+                    8: components["schemas"]["Pays"];
+                    9: components["schemas"]["Pays"];
+                };
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Banca wins with a three-card 7 (default 40:1; EZ tables). */
+            DRAGON_7?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Punto wins with a three-card 8 (default 25:1; EZ tables). */
+            PANDA_8?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description Banca wins with 6 (default 12:1; Super 6 tables). */
+            SUPER_6?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description 5 or 6 cards are dealt (default 0.54:1). */
+            BIG?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+            /** @description 4 cards are dealt (default 1.5:1). */
+            SMALL?: {
+                pays?: components["schemas"]["Pays"];
+                limit: components["schemas"]["BetLimit"];
+            };
+        };
+        UnlockTableRequest: {
+            /**
+             * @description What was fixed and why the table may play again (recorded in TABLE_UNLOCKED).
+             * @example KMS key policy restored after the IAM change of 07:10 (ticket OPS-142)
+             */
+            reason: string;
+        };
+        TableEvents: {
+            tableId: string;
+            events: components["schemas"]["TableEvent"][];
+        };
+        TableEvent: {
+            tableId: string;
+            seq: number;
+            /** @enum {string} */
+            type: "TABLE_LOCKED" | "TABLE_UNLOCKED";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            at: string;
+            /** @description TABLE_LOCKED: what failed. */
+            lock?: {
+                /**
+                 * @description KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).
+                 * @enum {string}
+                 */
+                source: "KEY_SERVICE" | "RANDOMNESS";
+                /**
+                 * @description The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.
+                 * @example BEACON_INVALID
+                 */
+                cause: string;
+                detail: string;
+                /** @enum {string} */
+                phase: "OPEN_SHOE" | "RESOLVE";
+                shoeId?: string;
+                roundId?: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                at: string;
+                /** @description The TABLE_LOCKED event's number in the table's events. */
+                seq: number;
+            };
+            /** @description TABLE_UNLOCKED: the admin's reason. */
+            reason?: string;
+            /** @description TABLE_UNLOCKED: the TABLE_LOCKED event it clears. */
+            clears?: number;
+            /** @description TABLE_UNLOCKED: the API key role and operator that cleared it. */
+            by?: {
+                role: string;
+                operatorId: string;
+            };
+        };
+        GgrReport: {
+            operatorId: string;
+            date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            to: string;
+            /** @description The day is over: the report will not change. */
+            complete: boolean;
+            /** @description One per table and currency with a round finished that day. */
+            rows: components["schemas"]["GgrRow"][];
+            /** @description Per currency, over every table. */
+            totals: components["schemas"]["GgrTotal"][];
+        };
+        GgrRow: {
+            tableId: string;
+            currency: components["schemas"]["Currency"];
+            /** @description Rounds settled that day. */
+            rounds: number;
+            /** @description Their settled positions. */
+            positions: number;
+            /** @description The settled positions' stakes. */
+            stakes: number;
+            /** @description What their settlements paid back to wallets (stake included, commission at payment deducted). */
+            returns: number;
+            /** @description Commission taken at payment (already deducted from returns). */
+            commission: number;
+            /** @description Commission added to players' debts (DEFERRED tables): revenue when collected (COMMISSION ledger entries), not in `ggr`. */
+            commissionDeferred: number;
+            /** @description Rounds voided that day. */
+            voidedRounds: number;
+            /** @description Stakes refunded by those voids (not in `ggr`). */
+            voids: number;
+            /** @description stakes − returns: the opposite of what the ledger moved for those rounds (BET, BET_WITHDRAWAL, PAYOUT). */
+            ggr: number;
+        };
+        GgrTotal: {
+            currency: components["schemas"]["Currency"];
+            /** @description Rounds settled that day. */
+            rounds: number;
+            /** @description Their settled positions. */
+            positions: number;
+            /** @description The settled positions' stakes. */
+            stakes: number;
+            /** @description What their settlements paid back to wallets (stake included, commission at payment deducted). */
+            returns: number;
+            /** @description Commission taken at payment (already deducted from returns). */
+            commission: number;
+            /** @description Commission added to players' debts (DEFERRED tables): revenue when collected (COMMISSION ledger entries), not in `ggr`. */
+            commissionDeferred: number;
+            /** @description Rounds voided that day. */
+            voidedRounds: number;
+            /** @description Stakes refunded by those voids (not in `ggr`). */
+            voids: number;
+            /** @description stakes − returns: the opposite of what the ledger moved for those rounds (BET, BET_WITHDRAWAL, PAYOUT). */
+            ggr: number;
+        };
+        /**
+         * @description An operator (tenant): 2-63 of a-z, 0-9 and "-", not starting with "-".
+         * @example acme
+         */
+        OperatorId: string;
         Scoreboard: {
             tableId: string;
             /** @description The shoe shown; null when the table has no shoe open. */
@@ -566,9 +1103,23 @@ export interface components {
             natural: boolean;
             playerPair: boolean;
             bankerPair: boolean;
+            /** @description Cards the coup used (Big: 5 or 6, Small: 4). */
+            cards: number;
+            /** @description What each side bet the shoe's table offers did in this coup, in the engine's order; empty when it offers none. */
+            sideBets: components["schemas"]["SideBetOutcome"][];
         };
         /** @enum {string} */
         Winner: "PLAYER" | "BANKER" | "TIE";
+        SideBetOutcome: {
+            type: components["schemas"]["SideBetType"];
+            /** @enum {string} */
+            result: "WIN" | "LOSE" | "PUSH";
+        };
+        /**
+         * @description A side bet a table may offer (docs/rules.md, "Side bets").
+         * @enum {string}
+         */
+        SideBetType: "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
         /** @description Grids are 6 rows high; columns fill top to bottom. */
         ResultsPanel: {
             coups: number;
@@ -618,6 +1169,25 @@ export interface components {
             col: number;
             row: number;
         };
+        /** @description Who holds which seat; every other player bets standing (unlimited). */
+        SeatMap: {
+            tableId: string;
+            /** @description The table's round number (over all shoes) the map is read for: the round open now, else the next one. */
+            round: number;
+            /** @description Every seat of the table, 1 to `config.seats`. */
+            seats: components["schemas"]["SeatView"][];
+        };
+        SeatView: {
+            seat: number;
+            /** @description The holder; null: the seat is free. */
+            playerId: string | null;
+            /** @description The table's round number (over all shoes) of the holder's last bet; null: free. */
+            lastRound: number | null;
+            /** @description Rounds the table opened since the holder's last bet, before the round the map is read for; null: free. */
+            coupsWithoutBet: number | null;
+            /** @description More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`. */
+            idle: boolean;
+        };
         Shoe: {
             shoeId: string;
             tableId: string;
@@ -663,6 +1233,31 @@ export interface components {
                 statement: components["schemas"]["ShoeCloseStatement"];
                 signature: string;
             } | null;
+            /** @description Seeds contributed; closed when the first round opened. */
+            contributions: {
+                count: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                closedAt: string | null;
+                digest: string | null;
+                /** @description The beacon round that fixes the order. */
+                beaconRound: number | null;
+                head: components["schemas"]["SignedHead"];
+            };
+            /** @description The beacon round, recorded before the first coup. */
+            beacon: {
+                round: number;
+                signature: string;
+            } | null;
+            closeReason: components["schemas"]["ShoeCloseReason"];
+            /** @description Voided rounds and what they would have netted the house, once revealed. */
+            voids: {
+                count: number;
+                houseNet: number;
+            } | null;
         };
         /**
          * @description OPEN: rounds may open. ENDED: the cut card came out, no more rounds; close it to reveal the seed. CLOSING: close under way (close again to finish it). CLOSED: seed revealed, audit head signed.
@@ -672,10 +1267,16 @@ export interface components {
         /** @description Signed (RFC 8785 JSON) and published before any bet. */
         ShoeStatement: {
             /** @enum {string} */
-            scheme: "pyb-shoe/1";
+            scheme: "pyb-shoe/2";
             shoeId: string;
             tableId: string;
             operatorId: string;
+            number: number;
+            previous: {
+                shoeId: string;
+                number: number;
+                closeHead: string;
+            } | null;
             rulesVersion: string;
             decks: number;
             cutCard: {
@@ -992,6 +1593,16 @@ export interface components {
                 currency: string;
             };
             commitment: string;
+            beacon: {
+                /** @enum {string} */
+                scheme: "bls-unchained-g1-rfc9380";
+                chainHash: string;
+                publicKey: string;
+                genesisTime: number;
+                period: number;
+                marginSeconds: number;
+            };
+            codeVersion: string;
             /** Format: date-time */
             createdAt: string;
             keyId: string;
@@ -1010,632 +1621,110 @@ export interface components {
             closedAt: string;
             keyId: string;
         };
-        OpenShoeRequest: Record<string, never>;
-        CloseShoeRequest: Record<string, never>;
-        Round: {
-            roundId: string;
-            tableId: string;
-            shoeId: string;
-            operatorId: string;
-            coup: number;
-            status: components["schemas"]["RoundStatus"];
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            openedAt: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            resolvedAt: string | null;
-            result: components["schemas"]["Coup"];
-            positions: components["schemas"]["Position"][];
-            /** @description True when this coup ended the shoe (the cut card came out). */
-            lastCoup: boolean;
-            voidReason: components["schemas"]["VoidReason"];
-            /** @description Digest of every bet, fixed at "no va más". */
-            betsDigest: string | null;
-            settlementsDigest: string | null;
-        };
-        /**
-         * @description OPEN (bets taken) -> CLOSED ("no va más") -> DEALT (settlement under way: resolve again to finish it) -> SETTLED; OPEN or CLOSED -> VOIDING (refunds under way: void again to finish it) -> VOIDED.
-         * @enum {string}
-         */
-        RoundStatus: "OPEN" | "CLOSED" | "DEALT" | "SETTLED" | "VOIDING" | "VOIDED";
-        Coup: {
-            player: components["schemas"]["Hand"];
-            banker: components["schemas"]["Hand"];
-            winner: components["schemas"]["Winner"];
-            natural: boolean;
-            playerPair: boolean;
-            bankerPair: boolean;
-            steps: components["schemas"]["CoupStep"][];
-            /** @description Position of its first card in the shoe order. */
-            start: number;
-            cardsUsed: number;
-            cutCardOut: boolean;
+        /** @description A signed chain head (docs/provably-fair.md §11.3): keep it as a receipt; `baccarat verify --receipt` checks it against the closed shoe. */
+        SignedHead: {
+            statement: {
+                /** @enum {string} */
+                scheme: "pyb-head/1";
+                shoeId: string;
+                commitment: string;
+                seq: number;
+                /** @enum {string} */
+                type: "CONTRIBUTIONS_CLOSED" | "ROUND_SETTLED" | "ROUND_VOIDED";
+                roundId: string | null;
+                head: string;
+                /** Format: date-time */
+                at: string;
+                keyId: string;
+            };
+            signature: string;
         } | null;
-        Hand: {
-            cards: components["schemas"]["Card"][];
-            total: number;
-        };
-        CoupStep: {
-            /**
-             * @description null for a stand decision
-             * @example KH
-             */
-            card: string | null;
-            to: components["schemas"]["HandSide"];
-            action: components["schemas"]["StepAction"];
-            /** @description Stable code of the rule applied, e.g. PLAYER_DRAWS_0_5. */
-            rule: string;
-            note: string;
-        };
         /**
-         * @description PLAYER = Punto, BANKER = Banca.
-         * @enum {string}
-         */
-        HandSide: "PLAYER" | "BANKER";
-        /** @enum {string} */
-        StepAction: "DEAL" | "DRAW" | "STAND";
-        Position: {
-            roundId: string;
-            playerId: string;
-            bets: components["schemas"]["Bet"][];
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            stake: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            payout: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commission: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commissionOwed: number | null;
-            status: components["schemas"]["PositionStatus"];
-        };
-        Bet: {
-            type: components["schemas"]["BetType"];
-            amount: components["schemas"]["Amount"];
-            result: components["schemas"]["BetResult"];
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            payout: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commission: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commissionOwed: number | null;
-        };
-        /**
-         * @description PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers in its configuration (docs/rules.md).
-         * @enum {string}
-         */
-        BetType: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
-        /** @enum {string|null} */
-        BetResult: "WIN" | "LOSE" | "PUSH" | null;
-        /** @enum {string} */
-        PositionStatus: "OPEN" | "SETTLED" | "REFUNDED";
-        /**
-         * @description Irregularities (seed 004) and operator causes.
+         * @description Why a shoe is closed before its cut card came out (recorded in SHOE_CLOSED; regulators see every early close).
          * @enum {string|null}
          */
-        VoidReason: "EXPOSED_CARD" | "EXTRA_CARDS" | "MISDEAL" | "OPERATOR_ERROR" | "TECHNICAL_FAULT" | null;
-        OpenRoundRequest: {
-            clientSeed?: components["schemas"]["ClientSeed"];
-        };
-        /**
-         * @description 1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Fixed after the commitment is published, before the first card.
-         * @example ñandú 🂡
-         */
-        ClientSeed: string;
-        PlaceBetResponse: {
-            /** @description The player's whole position in the round after this call. */
-            position: {
-                roundId: string;
-                playerId: string;
-                bets: components["schemas"]["Bet"][];
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                stake: number;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                payout: number | null;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                commission: number | null;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                commissionOwed: number | null;
-                status: components["schemas"]["PositionStatus"];
-            };
-            /**
-             * @description Wallet balance right after the bet.
-             * @example 10000
-             */
-            balance: number;
-            entry: components["schemas"]["LedgerEntry"];
-        };
-        LedgerEntry: {
-            entryId: string;
-            /** @description Position of the entry in the wallet, from 1. */
-            seq: number;
-            playerId: string;
-            kind: components["schemas"]["LedgerKind"];
-            /**
-             * @description Signed: money in positive, money out negative.
-             * @example 10000
-             */
-            amount: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balanceBefore: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balanceAfter: number;
-            roundId: string | null;
-            shoeId: string | null;
-            reference: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            createdAt: string;
-        };
-        /** @enum {string} */
-        LedgerKind: "CREDIT" | "DEBIT" | "BET" | "PAYOUT" | "REFUND" | "COMMISSION";
-        PlaceBetRequest: {
-            playerId: components["schemas"]["PlayerId"];
-            bets: components["schemas"]["BetInput"][];
-        };
-        /**
-         * @description The operator's id for the player: 1-64 of letters, digits, ".", "_", ":" and "-".
-         * @example player-1
-         */
-        PlayerId: string;
-        BetInput: {
-            type: components["schemas"]["BetType"];
-            amount: components["schemas"]["Amount"];
-        };
-        ResolveRoundRequest: Record<string, never>;
-        VoidRoundRequest: {
-            reason: components["schemas"]["VoidReason"];
-            /** @description At most 500 characters of well-formed Unicode; no control or bidirectional-formatting character. */
-            note?: string;
-        };
-        RoundReplay: {
-            roundId: string;
+        ShoeCloseReason: "END_OF_SESSION" | "TABLE_CLOSING" | "CARDS_COMPROMISED" | "DEALER_ERROR" | "TECHNICAL_FAULT" | "REGULATOR_REQUEST" | null;
+        OpenShoeRequest: Record<string, never>;
+        ShoePage: {
             tableId: string;
+            shoes: components["schemas"]["ShoeSummary"][];
+            nextCursor: string | null;
+        };
+        ShoeSummary: {
             shoeId: string;
-            operatorId: string;
-            /** @description Number of the round in its shoe, from 1. */
             number: number;
-            status: components["schemas"]["RoundStatus"];
+            phase: components["schemas"]["ShoeStatus"];
             /**
              * Format: date-time
              * @description ISO 8601, UTC
              * @example 2025-01-01T12:00:00.000Z
              */
             openedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            endedAt: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
              * @example 2025-01-01T12:00:00.000Z
              */
             closedAt: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            dealtAt: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            settledAt: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            voidedAt: string | null;
-            voidReason: components["schemas"]["VoidReason"];
-            shoe: components["schemas"]["ReplayShoe"];
-            coup: components["schemas"]["ReplayCoup"];
-            positions: components["schemas"]["ReplayPosition"][];
-            totals: {
-                positions: number;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                stake: number;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                payout: number;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                commission: number;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                commissionOwed: number;
-            } | null;
-            betsDigest: string | null;
-            settlementsDigest: string | null;
-            events: components["schemas"]["ReplayEvent"][];
-            verification: components["schemas"]["RoundVerification"];
-        };
-        ReplayShoe: {
-            shoeId: string;
-            tableId: string;
-            number: number;
-            /** @enum {string} */
-            status: "OPEN" | "CLOSED";
-            phase: components["schemas"]["ShoeStatus"];
-            statement: components["schemas"]["ShoeStatement"];
-            signature: string;
-            keyId: string;
-            /** @description The key the statement names (current or retired), that its signature was checked with; null if the key service does not know it. */
-            publicKey: {
-                keyId: string;
-                pem: string;
-            } | null;
-            /** @description The key the close statement names when it is another one (the signing key was rotated while the shoe was open); null otherwise. */
-            closePublicKey: {
-                keyId: string;
-                pem: string;
-            } | null;
+            closeReason: components["schemas"]["ShoeCloseReason"];
+            rounds: number;
+            coups: number;
             commitment: string;
-            clientSeed: string | null;
-            /** @description hex; null until the shoe is closed. */
-            serverSeed: string | null;
-            /** @description null until the shoe is closed. */
-            cutIndex: number | null;
-            burn: {
-                /**
-                 * @description Card notation, e.g. KH
-                 * @example KH
-                 */
-                shown: string;
-                burned: number;
-                positions: {
-                    from: number;
-                    to: number;
-                };
-            } | null;
-            close: {
-                statement: components["schemas"]["ShoeCloseStatement"];
-                signature: string;
+            /** @description What the next shoe's statement names. */
+            closeHead: string | null;
+            voids: {
+                count: number;
+                houseNet: number;
             } | null;
         };
-        ReplayCoup: {
-            /** @description 0-based number of the coup in the shoe. */
+        Contribution: {
+            shoeId: string;
+            /** @description Its place among the shoe's seeds (0-based). */
             index: number;
-            start: number;
-            cardsUsed: number;
-            positions: number[];
-            steps: components["schemas"]["ReplayStep"][];
-            player: {
-                cards: string[];
-                total: number;
-            };
-            banker: {
-                cards: string[];
-                total: number;
-            };
-            winner: components["schemas"]["Winner"];
-            natural: boolean;
-            playerNatural: boolean;
-            bankerNatural: boolean;
-            playerPair: boolean;
-            bankerPair: boolean;
-            cutCardOut: boolean;
-            last: boolean;
-        } | null;
-        ReplayStep: {
-            step: number;
-            action: components["schemas"]["StepAction"];
-            to: components["schemas"]["HandSide"];
-            /**
-             * @description null for a stand decision
-             * @example KH
-             */
-            card: string | null;
-            /** @description Position of the card in the shoe order. */
-            position: number | null;
-            /** @description INITIAL, NATURAL_9, PLAYER_DRAWS_0_5, BANKER_TABLEAU_3_VS_8_STANDS, ... */
-            rule: string;
-            note: string;
-            playerTotal: number;
-            bankerTotal: number;
-        };
-        ReplayPosition: {
-            playerId: string;
-            status: components["schemas"]["PositionStatus"];
-            bets: components["schemas"]["ReplayBet"][];
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            stake: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            payout: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commission: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commissionOwed: number | null;
-            /** @description The wallet before the round's first bet and after its payout or refund. */
-            balance: {
-                currency: string | null;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                before: number | null;
-                /**
-                 * @description Integer minor units.
-                 * @example 10000
-                 */
-                after: number | null;
-            };
-            movements: components["schemas"]["ReplayMovement"][];
-        };
-        ReplayBet: {
-            type: components["schemas"]["BetType"];
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            stake: number;
-            /** @enum {string|null} */
-            result: "WIN" | "LOSE" | "PUSH" | "REFUNDED" | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            payout: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commission: number | null;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commissionOwed: number | null;
-        };
-        ReplayMovement: {
+            kind: components["schemas"]["ContributionKind"];
+            seed: string;
+            /** @description The SEED_CONTRIBUTED event in the shoe's audit chain. */
             seq: number;
-            kind: components["schemas"]["LedgerKind"];
+            /** @description hex hash of that event: the chain head right after it. */
+            head: string;
             /**
-             * @description Integer minor units.
-             * @example 10000
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
              */
-            amount: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balanceBefore: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balanceAfter: number;
             at: string;
-        };
-        ReplayEvent: {
-            seq: number;
-            type: components["schemas"]["AuditEventType"];
-            at: string;
-            hash: string;
-            prevHash: string;
         };
         /** @enum {string} */
-        AuditEventType: "SHOE_OPENED" | "ROUND_OPENED" | "BETTING_CLOSED" | "COUP_DEALT" | "ROUND_SETTLED" | "ROUND_VOIDED" | "PLAYER_LEFT" | "SHOE_CLOSED";
-        RoundVerification: {
+        ContributionKind: "PLAYER" | "OPERATOR";
+        ContributeSeedRequest: {
+            /**
+             * @description 1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Public once the shoe closes: no personal data.
+             * @example lucky 7 from seat 3
+             */
+            seed: string;
+        };
+        /** @description The public proof of a closed shoe: everything to re-deal it and re-walk its signed chain, nothing personal (no player id, no amount). `baccarat verify proof.json`. */
+        ShoeProof: {
             /** @enum {string} */
-            status: "VERIFIED" | "PENDING_REVEAL" | "FAILED";
-            /** @description The signed shoe statement, as SHOE_OPENED published it. */
-            statementSignature: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description SHA-256 of the revealed server seed = the commitment. */
-            commitment: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The shoe re-dealt from the seeds: burn, coup position, cards, outcome. */
-            cards: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The recorded cards played by the rules give the recorded steps. */
-            tableau: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The hash chain from its genesis to this round's last event. */
-            auditChain: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The stored bets are the ones committed at "no va más". */
-            bets: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description Every position settled as the engine settles it, and paid so. */
-            settlement: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The chain head signed at close covers the chain. */
-            chainHead: {
-                status: components["schemas"]["CheckStatus"];
-                detail: string;
-                problems: components["schemas"]["ReplayProblem"][];
-            };
-            /** @description The checks that wait for the reveal. */
-            pendingReveal: string[];
-        };
-        /**
-         * @description PENDING_REVEAL: needs the server seed, revealed when the shoe is closed.
-         * @enum {string}
-         */
-        CheckStatus: "PASSED" | "FAILED" | "PENDING_REVEAL" | "NOT_APPLICABLE";
-        ReplayProblem: {
-            /** @description Stable: CHAIN_HASH, BETS_DIGEST, SETTLEMENT_MISMATCH, CARDS_MISMATCH, ... */
-            code: string;
-            detail: string;
-            /** @description The audit event concerned. */
-            seq: number | null;
-            playerId: string | null;
-        };
-        LeaveTableResponse: {
-            tableId: string;
-            playerId: string;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            commissionCollected: number;
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balance: number;
-        };
-        LeaveTableRequest: Record<string, never>;
-        PlayerRecall: {
-            playerId: string;
-            operatorId: string;
-            /** @description This page's rounds in play order; positions: this player's. */
-            rounds: components["schemas"]["RoundReplay"][];
-            /** @description Older rounds. */
-            nextCursor: string | null;
-        };
-        Wallet: {
-            playerId: string;
-            operatorId: string;
-            currency: components["schemas"]["Currency"];
-            /**
-             * @description Integer minor units.
-             * @example 10000
-             */
-            balance: number;
-            /**
-             * @description Deferred commission owed.
-             * @example 10000
-             */
-            commissionOwed: number;
-            /**
-             * @description Held back for open Banca bets (deferred commission).
-             * @example 10000
-             */
-            reserved: number;
-            /**
-             * @description What bets and debits may take: balance − owed − reserved.
-             * @example 10000
-             */
-            available: number;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             * @example 2025-01-01T12:00:00.000Z
-             */
-            updatedAt: string;
-        };
-        WalletTransactionResponse: {
-            entry: components["schemas"]["LedgerEntry"];
-            wallet: components["schemas"]["Wallet"];
-        };
-        WalletTransactionRequest: {
-            /** @enum {string} */
-            type: "CREDIT" | "DEBIT";
-            amount: components["schemas"]["Amount"];
-            /**
-             * @description The wallet's currency (fixed by its first credit).
-             * @example EUR
-             * @enum {string}
-             */
-            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
-            /** @description The operator's own reference (clean text, 1-128 characters). */
-            reference?: string;
-        };
-        LedgerPage: {
-            entries: components["schemas"]["LedgerEntry"][];
-            nextCursor: string | null;
-        };
-        /** @description A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md). */
-        ShoeBundle: {
-            /** @enum {string} */
-            format: "pyb-shoe-bundle/1";
+            format: "pyb-shoe-proof/1";
             statement: {
                 /** @enum {string} */
-                scheme: "pyb-shoe/1";
+                scheme: "pyb-shoe/2";
                 shoeId: string;
                 tableId: string;
                 operatorId: string;
+                number: number;
+                previous: {
+                    shoeId: string;
+                    number: number;
+                    closeHead: string;
+                } | null;
                 rulesVersion: string;
                 decks: number;
                 cutCard: {
@@ -1952,18 +2041,87 @@ export interface components {
                     currency: string;
                 };
                 commitment: string;
+                beacon: {
+                    /** @enum {string} */
+                    scheme: "bls-unchained-g1-rfc9380";
+                    chainHash: string;
+                    publicKey: string;
+                    genesisTime: number;
+                    period: number;
+                    marginSeconds: number;
+                };
+                codeVersion: string;
                 /** Format: date-time */
                 createdAt: string;
                 keyId: string;
             };
             signature: string;
-            publicKey: string;
+            keys: {
+                certificate: {
+                    /** @enum {string} */
+                    scheme: "pyb-key/1";
+                    keyId: string;
+                    generation: number;
+                    publicKey: string;
+                    /** Format: date-time */
+                    validFrom: string;
+                    previousKeyId: string | null;
+                };
+                signature: string;
+            }[];
             serverSeed: string;
-            clientSeed: string;
+            contributions: {
+                index: number;
+                /** @enum {string} */
+                kind: "PLAYER" | "OPERATOR";
+                seed: string;
+            }[];
+            beacon: {
+                round: number;
+                signature: string;
+            };
             cutIndex: number;
             burn: {
                 shown: string;
                 burned: number;
+            };
+            heads: {
+                statement: {
+                    /** @enum {string} */
+                    scheme: "pyb-head/1";
+                    shoeId: string;
+                    commitment: string;
+                    seq: number;
+                    /** @enum {string} */
+                    type: "CONTRIBUTIONS_CLOSED" | "ROUND_SETTLED" | "ROUND_VOIDED";
+                    roundId: string | null;
+                    head: string;
+                    /** Format: date-time */
+                    at: string;
+                    keyId: string;
+                };
+                signature: string;
+            }[];
+            audit: {
+                events: {
+                    hash: string;
+                    prevHash: string;
+                    event: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                close: {
+                    /** @enum {string} */
+                    scheme: "pyb-shoe-close/1";
+                    shoeId: string;
+                    commitment: string;
+                    head: string;
+                    length: number;
+                    /** Format: date-time */
+                    closedAt: string;
+                    keyId: string;
+                };
+                signature: string;
             };
             rounds: {
                 roundId: string;
@@ -1989,44 +2147,1317 @@ export interface components {
                     playerPair: boolean;
                     bankerPair: boolean;
                 } | null;
+                burned?: {
+                    start: number;
+                    cards: string[];
+                };
+            }[];
+        };
+        CloseShoeRequest: {
+            /**
+             * @description Required when the cut card has not ended the shoe (422 CLOSE_REASON_REQUIRED otherwise).
+             * @enum {string}
+             */
+            reason?: "END_OF_SESSION" | "TABLE_CLOSING" | "CARDS_COMPROMISED" | "DEALER_ERROR" | "TECHNICAL_FAULT" | "REGULATOR_REQUEST";
+        };
+        Round: {
+            roundId: string;
+            tableId: string;
+            shoeId: string;
+            operatorId: string;
+            coup: number;
+            status: components["schemas"]["RoundStatus"];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            openedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            resolvedAt: string | null;
+            result: components["schemas"]["Coup"];
+            positions: components["schemas"]["Position"][];
+            /** @description The shoe's last coup ("última mano"): true from the moment the round opens when that is known (ONE_MORE_COUP, the round after the cut card came out), else once dealt (the cut card came out in it), or once a dealer-error void burned its cards and they ended the shoe. */
+            lastCoup: boolean;
+            voidReason: components["schemas"]["VoidReason"];
+            /** @description Set when the round was voided with `burnCards`. */
+            burned: {
+                /** @description Position of its first card in the shoe order. */
+                start: number;
+                /** @description The cards burned, in shoe order (4 to 6). */
+                cards: components["schemas"]["Card"][];
+                /** @description The burned cards brought out the cut card. */
+                cutCardOut: boolean;
+            } | null;
+            /** @description Digest of every bet, fixed at "no va más". */
+            betsDigest: string | null;
+            settlementsDigest: string | null;
+            /** @description Once settled or voided: the signed chain head after it. Keep it: it is your receipt. */
+            head: {
+                statement: {
+                    /** @enum {string} */
+                    scheme: "pyb-head/1";
+                    shoeId: string;
+                    commitment: string;
+                    seq: number;
+                    /** @enum {string} */
+                    type: "CONTRIBUTIONS_CLOSED" | "ROUND_SETTLED" | "ROUND_VOIDED";
+                    roundId: string | null;
+                    head: string;
+                    /** Format: date-time */
+                    at: string;
+                    keyId: string;
+                };
+                signature: string;
+            } | null;
+        };
+        /**
+         * @description OPEN (bets taken) -> CLOSED ("no va más") -> DEALT (outcome recorded; settlement under way: resolve again to finish it) -> SETTLED. A round of many positions goes DEALT -> SETTLING (settled in batches by the settlement queue after the answer: read the round until it is SETTLED; resolve again resumes it after a failure) -> SETTLED. OPEN or CLOSED -> VOIDING (refunds under way, in batches for many positions: void again to finish it) -> VOIDED.
+         * @enum {string}
+         */
+        RoundStatus: "OPEN" | "CLOSED" | "DEALT" | "SETTLING" | "SETTLED" | "VOIDING" | "VOIDED";
+        Coup: {
+            player: components["schemas"]["Hand"];
+            banker: components["schemas"]["Hand"];
+            winner: components["schemas"]["Winner"];
+            natural: boolean;
+            playerPair: boolean;
+            bankerPair: boolean;
+            steps: components["schemas"]["CoupStep"][];
+            /** @description Position of its first card in the shoe order. */
+            start: number;
+            cardsUsed: number;
+            cutCardOut: boolean;
+        } | null;
+        Hand: {
+            cards: components["schemas"]["Card"][];
+            total: number;
+        };
+        CoupStep: {
+            /**
+             * @description null for a stand decision
+             * @example KH
+             */
+            card: string | null;
+            to: components["schemas"]["HandSide"];
+            action: components["schemas"]["StepAction"];
+            /** @description Stable code of the rule applied, e.g. PLAYER_DRAWS_0_5. */
+            rule: string;
+            note: string;
+        };
+        /**
+         * @description PLAYER = Punto, BANKER = Banca.
+         * @enum {string}
+         */
+        HandSide: "PLAYER" | "BANKER";
+        /** @enum {string} */
+        StepAction: "DEAL" | "DRAW" | "STAND";
+        Position: {
+            roundId: string;
+            playerId: string;
+            bets: components["schemas"]["Bet"][];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            stake: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            payout: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commission: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commissionOwed: number | null;
+            status: components["schemas"]["PositionStatus"];
+            /** @description The seat the player bets from; null: standing. */
+            seat: number | null;
+            /** @description The player's table session the position was opened in (docs/responsible-gaming.md). */
+            sessionId: string | null;
+        };
+        Bet: {
+            type: components["schemas"]["BetType"];
+            amount: components["schemas"]["Amount"];
+            result: components["schemas"]["BetResult"];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            payout: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commission: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commissionOwed: number | null;
+        };
+        /**
+         * @description PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers in its configuration (docs/rules.md).
+         * @enum {string}
+         */
+        BetType: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
+        /** @enum {string|null} */
+        BetResult: "WIN" | "LOSE" | "PUSH" | null;
+        /** @enum {string} */
+        PositionStatus: "OPEN" | "SETTLED" | "REFUNDED";
+        /**
+         * @description Irregularities (seed 004) and operator causes.
+         * @enum {string|null}
+         */
+        VoidReason: "EXPOSED_CARD" | "EXTRA_CARDS" | "MISDEAL" | "OPERATOR_ERROR" | "TECHNICAL_FAULT" | null;
+        OpenRoundRequest: {
+            clientSeed?: components["schemas"]["ClientSeed"];
+        };
+        /**
+         * @description 1-256 UTF-8 bytes of well-formed Unicode, no control or bidirectional-formatting character. Fixed after the commitment is published, before the first card.
+         * @example ñandú 🂡
+         */
+        ClientSeed: string;
+        PlaceBetResponse: {
+            /** @description The player's whole position in the round after this call. */
+            position: {
+                roundId: string;
+                playerId: string;
+                bets: components["schemas"]["Bet"][];
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                stake: number;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                payout: number | null;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                commission: number | null;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                commissionOwed: number | null;
+                status: components["schemas"]["PositionStatus"];
+                /** @description The seat the player bets from; null: standing. */
+                seat: number | null;
+                /** @description The player's table session the position was opened in (docs/responsible-gaming.md). */
+                sessionId: string | null;
+            };
+            /**
+             * @description Wallet balance right after the bet.
+             * @example 10000
+             */
+            balance: number;
+            entry: components["schemas"]["LedgerEntry"];
+        };
+        LedgerEntry: {
+            entryId: string;
+            /** @description Position of the entry in the wallet, from 1. */
+            seq: number;
+            playerId: string;
+            kind: components["schemas"]["LedgerKind"];
+            /**
+             * @description Signed: money in positive, money out negative.
+             * @example 10000
+             */
+            amount: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balanceBefore: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balanceAfter: number;
+            roundId: string | null;
+            shoeId: string | null;
+            reference: string | null;
+            /** @description The player's table session of a game entry (bet, payout, refund, session end). */
+            sessionId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description BET_WITHDRAWAL: stake given back when a bet is reduced or withdrawn before "no va más". RG_SETTINGS (amount 0): the operator changed the player's responsible-gaming limits or exclusion (`reference` names what changed). SESSION_END (amount 0): the player left a table and his session there ended.
+         * @enum {string}
+         */
+        LedgerKind: "CREDIT" | "DEBIT" | "BET" | "BET_WITHDRAWAL" | "PAYOUT" | "REFUND" | "COMMISSION" | "RG_SETTINGS" | "SESSION_END";
+        PlaceBetRequest: {
+            playerId: components["schemas"]["PlayerId"];
+            /** @description One bet per type; a type the table does not offer is 422 BET_SIDE_DISABLED. */
+            bets: components["schemas"]["BetInput"][];
+            /** @description Bet from this seat: claimed if free or lost by an idle holder (first come), else SEAT_TAKEN. Omitted: the seat the player holds at the table, else standing (standing bettors are unlimited). The coup's first bet fixes the player's place for the coup. */
+            seat?: number;
+        };
+        /**
+         * @description The operator's id for the player: 1-64 of letters, digits, ".", "_", ":" and "-".
+         * @example player-1
+         */
+        PlayerId: string;
+        BetInput: {
+            type: components["schemas"]["BetType"];
+            amount: components["schemas"]["Amount"];
+        };
+        ReduceBetsRequest: {
+            playerId: components["schemas"]["PlayerId"];
+            /** @description Amount to take off each bet type (down to 0 withdraws it). */
+            bets: components["schemas"]["BetInput"][];
+        };
+        CancelBetsRequest: {
+            playerId: components["schemas"]["PlayerId"];
+            /** @description The bet types to withdraw whole; omitted: every bet of the position. */
+            types?: components["schemas"]["BetType"][];
+        };
+        ResolveRoundRequest: Record<string, never>;
+        VoidRoundRequest: {
+            reason: components["schemas"]["VoidReason"];
+            /** @description At most 500 characters of well-formed Unicode; no control or bidirectional-formatting character. */
+            note?: string;
+            /** @description Seed 004 (2.7): a dealer error exposed this coup's cards — its first card came out of the sabot face up (EXPOSED_CARD), or extra cards were drawn at the end of the coup before (EXTRA_CARDS) — so the coup is voided AND the cards it would have used (as many as the tableau would have dealt) are burned: the next coup starts after them. Only with those two reasons (else 400 VOID_REASON_INVALID). Default false: the round is voided and its cards stay in the shoe. */
+            burnCards?: boolean;
+        };
+        RoundReplay: {
+            roundId: string;
+            tableId: string;
+            shoeId: string;
+            operatorId: string;
+            /** @description Number of the round in its shoe, from 1. */
+            number: number;
+            status: components["schemas"]["RoundStatus"];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            openedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            closedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            dealtAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            settledAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            voidedAt: string | null;
+            voidReason: components["schemas"]["VoidReason"];
+            shoe: components["schemas"]["ReplayShoe"];
+            coup: components["schemas"]["ReplayCoup"];
+            positions: components["schemas"]["ReplayPosition"][];
+            totals: {
+                positions: number;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                stake: number;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                payout: number;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                commission: number;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                commissionOwed: number;
+            } | null;
+            betsDigest: string | null;
+            settlementsDigest: string | null;
+            events: components["schemas"]["ReplayEvent"][];
+            /** @description The signed chain head after the round finished. */
+            head: {
+                statement: {
+                    /** @enum {string} */
+                    scheme: "pyb-head/1";
+                    shoeId: string;
+                    commitment: string;
+                    seq: number;
+                    /** @enum {string} */
+                    type: "CONTRIBUTIONS_CLOSED" | "ROUND_SETTLED" | "ROUND_VOIDED";
+                    roundId: string | null;
+                    head: string;
+                    /** Format: date-time */
+                    at: string;
+                    keyId: string;
+                };
+                signature: string;
+            } | null;
+            /** @description A voided round, once the shoe is revealed: the coup it would have dealt and the house net on its positions had it been played. */
+            voided: {
+                revealed: boolean;
+                coup: components["schemas"]["ReplayCoup"];
+                houseNet: number | null;
+            } | null;
+            verification: components["schemas"]["RoundVerification"];
+        };
+        ReplayShoe: {
+            shoeId: string;
+            tableId: string;
+            number: number;
+            /** @enum {string} */
+            status: "OPEN" | "CLOSED";
+            phase: components["schemas"]["ShoeStatus"];
+            statement: components["schemas"]["ShoeStatement"];
+            signature: string;
+            keyId: string;
+            /** @description The key the statement names (current or retired), that its signature was checked with; null if the key service does not know it. */
+            publicKey: {
+                keyId: string;
+                pem: string;
+            } | null;
+            /** @description The key the close statement names when it is another one (the signing key was rotated while the shoe was open); null otherwise. */
+            closePublicKey: {
+                keyId: string;
+                pem: string;
+            } | null;
+            commitment: string;
+            /** @description The operator's seed (one of the contributions). */
+            clientSeed: string | null;
+            contributions: {
+                count: number;
+                digest: string | null;
+                closedAt: string | null;
+                beaconRound: number | null;
+            };
+            beacon: {
+                round: number;
+                signature: string;
+            } | null;
+            /** @description hex; null until the shoe is closed. */
+            serverSeed: string | null;
+            /** @description null until the shoe is closed. */
+            cutIndex: number | null;
+            burn: {
+                /**
+                 * @description Card notation, e.g. KH
+                 * @example KH
+                 */
+                shown: string;
+                burned: number;
                 positions: {
-                    playerId: string;
-                    bets: {
-                        PLAYER?: number;
-                        BANKER?: number;
-                        TIE?: number;
-                        PLAYER_PAIR?: number;
-                        BANKER_PAIR?: number;
-                        EITHER_PAIR?: number;
-                        PERFECT_PAIR?: number;
-                        DRAGON_BONUS_PLAYER?: number;
-                        DRAGON_BONUS_BANKER?: number;
-                        DRAGON_7?: number;
-                        PANDA_8?: number;
-                        SUPER_6?: number;
-                        BIG?: number;
-                        SMALL?: number;
+                    from: number;
+                    to: number;
+                };
+            } | null;
+            close: {
+                statement: components["schemas"]["ShoeCloseStatement"];
+                signature: string;
+            } | null;
+        };
+        ReplayCoup: {
+            /** @description 0-based number of the coup in the shoe. */
+            index: number;
+            start: number;
+            cardsUsed: number;
+            positions: number[];
+            steps: components["schemas"]["ReplayStep"][];
+            player: {
+                cards: string[];
+                total: number;
+            };
+            banker: {
+                cards: string[];
+                total: number;
+            };
+            winner: components["schemas"]["Winner"];
+            natural: boolean;
+            playerNatural: boolean;
+            bankerNatural: boolean;
+            playerPair: boolean;
+            bankerPair: boolean;
+            cutCardOut: boolean;
+            last: boolean;
+        } | null;
+        ReplayStep: {
+            step: number;
+            action: components["schemas"]["StepAction"];
+            to: components["schemas"]["HandSide"];
+            /**
+             * @description null for a stand decision
+             * @example KH
+             */
+            card: string | null;
+            /** @description Position of the card in the shoe order. */
+            position: number | null;
+            /** @description INITIAL, NATURAL_9, PLAYER_DRAWS_0_5, BANKER_TABLEAU_3_VS_8_STANDS, ... */
+            rule: string;
+            note: string;
+            playerTotal: number;
+            bankerTotal: number;
+        };
+        ReplayPosition: {
+            playerId: string;
+            /** @description The player's table session (null on positions from before sessions). */
+            sessionId: string | null;
+            status: components["schemas"]["PositionStatus"];
+            bets: components["schemas"]["ReplayBet"][];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            stake: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            payout: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commission: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commissionOwed: number | null;
+            /** @description The wallet before the round's first bet and after its payout or refund. */
+            balance: {
+                currency: string | null;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                before: number | null;
+                /**
+                 * @description Integer minor units.
+                 * @example 10000
+                 */
+                after: number | null;
+            };
+            movements: components["schemas"]["ReplayMovement"][];
+        };
+        ReplayBet: {
+            type: components["schemas"]["BetType"];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            stake: number;
+            /** @enum {string|null} */
+            result: "WIN" | "LOSE" | "PUSH" | "REFUNDED" | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            payout: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commission: number | null;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commissionOwed: number | null;
+        };
+        ReplayMovement: {
+            seq: number;
+            kind: components["schemas"]["LedgerKind"];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            amount: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balanceBefore: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balanceAfter: number;
+            at: string;
+        };
+        ReplayEvent: {
+            seq: number;
+            type: components["schemas"]["AuditEventType"];
+            at: string;
+            hash: string;
+            prevHash: string;
+        };
+        /** @enum {string} */
+        AuditEventType: "SHOE_OPENED" | "SEED_CONTRIBUTED" | "CONTRIBUTIONS_CLOSED" | "BEACON_RECORDED" | "ROUND_OPENED" | "BETTING_CLOSED" | "COUP_DEALT" | "ROUND_SETTLED" | "ROUND_VOIDED" | "PLAYER_LEFT" | "SHOE_CLOSED";
+        RoundVerification: {
+            /** @enum {string} */
+            status: "VERIFIED" | "PENDING_REVEAL" | "FAILED";
+            /** @description The signed shoe statement, as SHOE_OPENED published it. */
+            statementSignature: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description SHA-256 of the revealed server seed = the commitment. */
+            commitment: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The shoe re-dealt from the seeds: burn, coup position, cards, outcome. */
+            cards: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The recorded cards played by the rules give the recorded steps. */
+            tableau: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The hash chain from its genesis to this round's last event. */
+            auditChain: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The stored bets are the ones committed at "no va más". */
+            bets: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description Every position settled as the engine settles it, and paid so. */
+            settlement: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The chain head signed at close covers the chain. */
+            chainHead: {
+                status: components["schemas"]["CheckStatus"];
+                detail: string;
+                problems: components["schemas"]["ReplayProblem"][];
+            };
+            /** @description The checks that wait for the reveal. */
+            pendingReveal: string[];
+        };
+        /**
+         * @description PENDING_REVEAL: needs the server seed, revealed when the shoe is closed.
+         * @enum {string}
+         */
+        CheckStatus: "PASSED" | "FAILED" | "PENDING_REVEAL" | "NOT_APPLICABLE";
+        ReplayProblem: {
+            /** @description Stable: CHAIN_HASH, BETS_DIGEST, SETTLEMENT_MISMATCH, CARDS_MISMATCH, ... */
+            code: string;
+            detail: string;
+            /** @description The audit event concerned. */
+            seq: number | null;
+            playerId: string | null;
+        };
+        LeaveTableResponse: {
+            tableId: string;
+            playerId: string;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            commissionCollected: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balance: number;
+            /** @description The seat the player held at the table, now free. */
+            seatReleased: number | null;
+        };
+        LeaveTableRequest: Record<string, never>;
+        PlayerRecall: {
+            playerId: string;
+            operatorId: string;
+            /** @description This page's rounds in play order; positions: this player's. */
+            rounds: components["schemas"]["RoundReplay"][];
+            /** @description Older rounds. */
+            nextCursor: string | null;
+        };
+        PlayerHistory: {
+            playerId: string;
+            operatorId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            to: string;
+            /** @description Of the whole range, not of the page. */
+            totals: {
+                /** @description The wallet's currency; null with no rounds. */
+                currency: string | null;
+                /** @description Rounds of the player opened in the range (any status). */
+                rounds: number;
+                /**
+                 * @description Stakes of the settled positions.
+                 * @example 10000
+                 */
+                stakes: number;
+                /**
+                 * @description What their settlements paid back (stake included, commission at payment deducted).
+                 * @example 10000
+                 */
+                returns: number;
+                /**
+                 * @description Commission taken at payment (already inside returns).
+                 * @example 10000
+                 */
+                commission: number;
+                /**
+                 * @description DEFERRED tables: commission added to the debt.
+                 * @example 10000
+                 */
+                commissionOwed: number;
+                /**
+                 * @description Stakes refunded by voided rounds.
+                 * @example 10000
+                 */
+                refunds: number;
+                /** @description Positions not settled nor refunded yet (not in the sums). */
+                open: number;
+                /** @description returns − stakes: the player's net result for the period. */
+                winLoss: number;
+            };
+            /** @description This page's rounds, newest first; positions: this player's (bets per type, session id, balance before and after); shoe.statement: code and rules versions. */
+            rounds: components["schemas"]["RoundReplay"][];
+            /** @description Older rounds of the range. */
+            nextCursor: string | null;
+        };
+        Wallet: {
+            playerId: string;
+            operatorId: string;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            balance: number;
+            /**
+             * @description Deferred commission owed.
+             * @example 10000
+             */
+            commissionOwed: number;
+            /**
+             * @description Held back for open Banca bets (deferred commission).
+             * @example 10000
+             */
+            reserved: number;
+            /**
+             * @description What bets and debits may take: balance − owed − reserved.
+             * @example 10000
+             */
+            available: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        WalletTransactionResponse: {
+            entry: components["schemas"]["LedgerEntry"];
+            wallet: components["schemas"]["Wallet"];
+        };
+        WalletTransactionRequest: {
+            /** @enum {string} */
+            type: "CREDIT" | "DEBIT";
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description The wallet's currency (fixed by its first credit).
+             * @example EUR
+             * @enum {string}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @description The operator's own reference (clean text, 1-128 characters). */
+            reference?: string;
+        };
+        LedgerPage: {
+            entries: components["schemas"]["LedgerEntry"][];
+            nextCursor: string | null;
+        };
+        RgStatus: {
+            playerId: string;
+            currency: string;
+            /** @description The limits in force now. */
+            limits: {
+                [key: string]: number;
+            };
+            /** @description Relaxations not in force yet. */
+            pending: {
+                /** @enum {string} */
+                limit: "stakePerRound" | "lossDay" | "lossWeek" | "lossMonth" | "wagerDay" | "wagerWeek" | "wagerMonth" | "sessionMinutes";
+                value: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                effectiveAt: string;
+            }[];
+            /** @description An exclusion in force (bets are refused), or null. */
+            exclusion: {
+                kind: components["schemas"]["RgExclusionKind"];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                since: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                until: string | null;
+            } | null;
+            sessionTimeoutMinutes: number;
+            counters: {
+                day: {
+                    /** @description The UTC period: YYYY-MM-DD, the ISO week's Monday (W YYYY-MM-DD), YYYY-MM. */
+                    period: string;
+                    /**
+                     * @description Integer minor units.
+                     * @example 10000
+                     */
+                    wager: number;
+                    /**
+                     * @description Stakes minus returns in the period (negative: the player is ahead).
+                     * @example 10000
+                     */
+                    loss: number;
+                };
+                week: {
+                    /** @description The UTC period: YYYY-MM-DD, the ISO week's Monday (W YYYY-MM-DD), YYYY-MM. */
+                    period: string;
+                    /**
+                     * @description Integer minor units.
+                     * @example 10000
+                     */
+                    wager: number;
+                    /**
+                     * @description Stakes minus returns in the period (negative: the player is ahead).
+                     * @example 10000
+                     */
+                    loss: number;
+                };
+                month: {
+                    /** @description The UTC period: YYYY-MM-DD, the ISO week's Monday (W YYYY-MM-DD), YYYY-MM. */
+                    period: string;
+                    /**
+                     * @description Integer minor units.
+                     * @example 10000
+                     */
+                    wager: number;
+                    /**
+                     * @description Stakes minus returns in the period (negative: the player is ahead).
+                     * @example 10000
+                     */
+                    loss: number;
+                };
+            };
+            sessions: components["schemas"]["RgSession"][];
+        };
+        /** @enum {string} */
+        RgExclusionKind: "SELF_EXCLUSION" | "COOLING_OFF";
+        RgSession: {
+            sessionId: string;
+            tableId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            lastActivityAt: string;
+            /**
+             * Format: date-time
+             * @description Set once it has ended (left, or inactive for the time-out).
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            endedAt: string | null;
+            minutesPlayed: number;
+            /**
+             * @description Integer minor units.
+             * @example 10000
+             */
+            staked: number;
+            /**
+             * @description Returns minus stakes of the session so far (reality check).
+             * @example 10000
+             */
+            net: number;
+        };
+        RgSettingsRequest: {
+            limits?: components["schemas"]["RgLimits"];
+            exclusion?: {
+                kind: components["schemas"]["RgExclusionKind"];
+                /**
+                 * Format: date-time
+                 * @description When it ends; null: indefinite (self-exclusion only). It can be extended, never shortened.
+                 * @example 2025-01-01T12:00:00.000Z
+                 */
+                until: string | null;
+            };
+            /** @description Inactivity after which a table session ends (default 20). */
+            sessionTimeoutMinutes?: number;
+        };
+        /** @description Per-player limits. stakePerRound: the stake of one position (a coup); lossDay/Week/Month: net loss (stakes minus returns, by ledger time) in the UTC period; wagerDay/Week/Month: stakes net of withdrawals in the period; sessionMinutes: length of a table session. null removes a limit. A tightening (lower, or new) applies at once; a relaxation (higher, or removed) 24 hours later (AGCO 2.24). */
+        RgLimits: {
+            stakePerRound?: number | null;
+            lossDay?: number | null;
+            lossWeek?: number | null;
+            lossMonth?: number | null;
+            wagerDay?: number | null;
+            wagerWeek?: number | null;
+            wagerMonth?: number | null;
+            sessionMinutes?: number | null;
+        };
+        /** @description A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md). */
+        ShoeBundle: {
+            /** @enum {string} */
+            format: "pyb-shoe-bundle/2";
+            statement: {
+                /** @enum {string} */
+                scheme: "pyb-shoe/2";
+                shoeId: string;
+                tableId: string;
+                operatorId: string;
+                number: number;
+                previous: {
+                    shoeId: string;
+                    number: number;
+                    closeHead: string;
+                } | null;
+                rulesVersion: string;
+                decks: number;
+                cutCard: {
+                    minCardsBehind: number;
+                    maxCardsBehind: number;
+                };
+                table: {
+                    /** @enum {string} */
+                    variant: "mini" | "midi" | "full" | "custom";
+                    name?: string;
+                    seats: number;
+                    decks: number;
+                    commission: {
+                        rateBps: number;
+                        /** @enum {string} */
+                        mode: "AT_PAYMENT" | "DEFERRED";
                     };
-                    stake: number;
-                    betKeys: string[];
-                    settlement: {
-                        bets: {
-                            /** @enum {string} */
-                            type: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
-                            amount: number;
-                            /** @enum {string} */
-                            result: "WIN" | "LOSE" | "PUSH";
-                            payout: number;
-                            commission: number;
-                            commissionOwed: number;
-                        }[];
-                        stake: number;
-                        payout: number;
-                        commission: number;
-                        commissionOwed: number;
-                    } | null;
-                    ledgerSeq: number | null;
-                }[];
+                    /** @enum {string} */
+                    bankerMode?: "EZ" | "SUPER_6";
+                    tiePays: 8 | 9;
+                    pairBets: boolean;
+                    limits: {
+                        PLAYER: {
+                            min: number;
+                            max: number;
+                        };
+                        BANKER: {
+                            min: number;
+                            max: number;
+                        };
+                        TIE: {
+                            min: number;
+                            max: number;
+                        };
+                        PLAYER_PAIR: {
+                            min: number;
+                            max: number;
+                        };
+                        BANKER_PAIR: {
+                            min: number;
+                            max: number;
+                        };
+                    };
+                    sideBets?: {
+                        EITHER_PAIR?: {
+                            /**
+                             * @default {
+                             *       "win": 5,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        PERFECT_PAIR?: {
+                            /**
+                             * @default {
+                             *       "win": 25,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "win": 200,
+                             *       "per": 1
+                             *     }
+                             */
+                            paysBoth: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_BONUS_PLAYER?: {
+                            /**
+                             * @default {
+                             *       "win": 1,
+                             *       "per": 1
+                             *     }
+                             */
+                            natural: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "4": {
+                             *         "win": 1,
+                             *         "per": 1
+                             *       },
+                             *       "5": {
+                             *         "win": 2,
+                             *         "per": 1
+                             *       },
+                             *       "6": {
+                             *         "win": 4,
+                             *         "per": 1
+                             *       },
+                             *       "7": {
+                             *         "win": 6,
+                             *         "per": 1
+                             *       },
+                             *       "8": {
+                             *         "win": 10,
+                             *         "per": 1
+                             *       },
+                             *       "9": {
+                             *         "win": 30,
+                             *         "per": 1
+                             *       }
+                             *     }
+                             */
+                            margin: {
+                                4: {
+                                    win: number;
+                                    per: number;
+                                };
+                                5: {
+                                    win: number;
+                                    per: number;
+                                };
+                                6: {
+                                    win: number;
+                                    per: number;
+                                };
+                                7: {
+                                    win: number;
+                                    per: number;
+                                };
+                                8: {
+                                    win: number;
+                                    per: number;
+                                };
+                                9: {
+                                    win: number;
+                                    per: number;
+                                };
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_BONUS_BANKER?: {
+                            /**
+                             * @default {
+                             *       "win": 1,
+                             *       "per": 1
+                             *     }
+                             */
+                            natural: {
+                                win: number;
+                                per: number;
+                            };
+                            /**
+                             * @default {
+                             *       "4": {
+                             *         "win": 1,
+                             *         "per": 1
+                             *       },
+                             *       "5": {
+                             *         "win": 2,
+                             *         "per": 1
+                             *       },
+                             *       "6": {
+                             *         "win": 4,
+                             *         "per": 1
+                             *       },
+                             *       "7": {
+                             *         "win": 6,
+                             *         "per": 1
+                             *       },
+                             *       "8": {
+                             *         "win": 10,
+                             *         "per": 1
+                             *       },
+                             *       "9": {
+                             *         "win": 30,
+                             *         "per": 1
+                             *       }
+                             *     }
+                             */
+                            margin: {
+                                4: {
+                                    win: number;
+                                    per: number;
+                                };
+                                5: {
+                                    win: number;
+                                    per: number;
+                                };
+                                6: {
+                                    win: number;
+                                    per: number;
+                                };
+                                7: {
+                                    win: number;
+                                    per: number;
+                                };
+                                8: {
+                                    win: number;
+                                    per: number;
+                                };
+                                9: {
+                                    win: number;
+                                    per: number;
+                                };
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        DRAGON_7?: {
+                            /**
+                             * @default {
+                             *       "win": 40,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        PANDA_8?: {
+                            /**
+                             * @default {
+                             *       "win": 25,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        SUPER_6?: {
+                            /**
+                             * @default {
+                             *       "win": 12,
+                             *       "per": 1
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        BIG?: {
+                            /**
+                             * @default {
+                             *       "win": 54,
+                             *       "per": 100
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                        SMALL?: {
+                            /**
+                             * @default {
+                             *       "win": 3,
+                             *       "per": 2
+                             *     }
+                             */
+                            pays: {
+                                win: number;
+                                per: number;
+                            };
+                            limit: {
+                                min: number;
+                                max: number;
+                            };
+                        };
+                    };
+                    cutCard: {
+                        minCardsBehind: number;
+                        maxCardsBehind: number;
+                    };
+                    /** @enum {string} */
+                    afterCutCard: "FINISH_COUP" | "ONE_MORE_COUP";
+                    currency: string;
+                };
+                commitment: string;
+                beacon: {
+                    /** @enum {string} */
+                    scheme: "bls-unchained-g1-rfc9380";
+                    chainHash: string;
+                    publicKey: string;
+                    genesisTime: number;
+                    period: number;
+                    marginSeconds: number;
+                };
+                codeVersion: string;
+                /** Format: date-time */
+                createdAt: string;
+                keyId: string;
+            };
+            signature: string;
+            keys: {
+                certificate: {
+                    /** @enum {string} */
+                    scheme: "pyb-key/1";
+                    keyId: string;
+                    generation: number;
+                    publicKey: string;
+                    /** Format: date-time */
+                    validFrom: string;
+                    previousKeyId: string | null;
+                };
+                signature: string;
+            }[];
+            serverSeed: string;
+            contributions: {
+                index: number;
+                /** @enum {string} */
+                kind: "PLAYER" | "OPERATOR";
+                seed: string;
+            }[];
+            beacon: {
+                round: number;
+                signature: string;
+            };
+            cutIndex: number;
+            burn: {
+                shown: string;
+                burned: number;
+            };
+            heads: {
+                statement: {
+                    /** @enum {string} */
+                    scheme: "pyb-head/1";
+                    shoeId: string;
+                    commitment: string;
+                    seq: number;
+                    /** @enum {string} */
+                    type: "CONTRIBUTIONS_CLOSED" | "ROUND_SETTLED" | "ROUND_VOIDED";
+                    roundId: string | null;
+                    head: string;
+                    /** Format: date-time */
+                    at: string;
+                    keyId: string;
+                };
+                signature: string;
             }[];
             audit: {
                 events: {
@@ -2048,7 +3479,101 @@ export interface components {
                     keyId: string;
                 };
                 signature: string;
-                publicKey?: string;
+            };
+            rounds: {
+                roundId: string;
+                number: number;
+                /** @enum {string} */
+                status: "SETTLED" | "VOIDED";
+                voidReason?: string;
+                coup: {
+                    index: number;
+                    start: number;
+                    cards: string[];
+                    /** @enum {string} */
+                    winner: "PLAYER" | "BANKER" | "TIE";
+                    player: {
+                        cards: string[];
+                        total: number;
+                    };
+                    banker: {
+                        cards: string[];
+                        total: number;
+                    };
+                    natural: boolean;
+                    playerPair: boolean;
+                    bankerPair: boolean;
+                } | null;
+                burned?: {
+                    start: number;
+                    cards: string[];
+                };
+                positions: {
+                    playerId: string;
+                    bets: {
+                        PLAYER?: number;
+                        BANKER?: number;
+                        TIE?: number;
+                        PLAYER_PAIR?: number;
+                        BANKER_PAIR?: number;
+                        EITHER_PAIR?: number;
+                        PERFECT_PAIR?: number;
+                        DRAGON_BONUS_PLAYER?: number;
+                        DRAGON_BONUS_BANKER?: number;
+                        DRAGON_7?: number;
+                        PANDA_8?: number;
+                        SUPER_6?: number;
+                        BIG?: number;
+                        SMALL?: number;
+                    };
+                    stake: number;
+                    calls: number;
+                    settlement: {
+                        bets: {
+                            /** @enum {string} */
+                            type: "PLAYER" | "BANKER" | "TIE" | "PLAYER_PAIR" | "BANKER_PAIR" | "EITHER_PAIR" | "PERFECT_PAIR" | "DRAGON_BONUS_PLAYER" | "DRAGON_BONUS_BANKER" | "DRAGON_7" | "PANDA_8" | "SUPER_6" | "BIG" | "SMALL";
+                            amount: number;
+                            /** @enum {string} */
+                            result: "WIN" | "LOSE" | "PUSH";
+                            payout: number;
+                            commission: number;
+                            commissionOwed: number;
+                        }[];
+                        stake: number;
+                        payout: number;
+                        commission: number;
+                        commissionOwed: number;
+                    } | null;
+                    ledgerSeq: number | null;
+                }[];
+            }[];
+            voids: {
+                count: number;
+                houseNet: number;
+                rounds: {
+                    roundId: string;
+                    number: number;
+                    reason: string;
+                    coup: {
+                        index: number;
+                        start: number;
+                        cards: string[];
+                        /** @enum {string} */
+                        winner: "PLAYER" | "BANKER" | "TIE";
+                        player: {
+                            cards: string[];
+                            total: number;
+                        };
+                        banker: {
+                            cards: string[];
+                            total: number;
+                        };
+                        natural: boolean;
+                        playerPair: boolean;
+                        bankerPair: boolean;
+                    } | null;
+                    houseNet: number;
+                }[];
             };
         };
         SigningKey: {
@@ -2060,7 +3585,44 @@ export interface components {
             pem: string;
             /** @description base64 DER SubjectPublicKeyInfo */
             spki: string;
+            generation: number | null;
+            /**
+             * Format: date-time
+             * @description null until the key signed for the first time.
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description When the next generation took over; null while current.
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            validUntil: string | null;
+            certificate: components["schemas"]["KeyCertificate"];
+            /** @description The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon`). null: not known to this function. */
+            beacon: {
+                /** @enum {string} */
+                scheme: "bls-unchained-g1-rfc9380";
+                chainHash: string;
+                publicKey: string;
+                genesisTime: number;
+                period: number;
+            } | null;
         };
+        /** @description A signing-key generation and the interval it may sign in, signed by the previous generation (by the key itself for generation 1). */
+        KeyCertificate: {
+            certificate: {
+                /** @enum {string} */
+                scheme: "pyb-key/1";
+                keyId: string;
+                generation: number;
+                publicKey: string;
+                /** Format: date-time */
+                validFrom: string;
+                previousKeyId: string | null;
+            };
+            signature: string;
+        } | null;
     };
     responses: never;
     parameters: never;
@@ -2310,6 +3872,353 @@ export interface operations {
             };
         };
     };
+    unlockTable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+                /** @description Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnlockTableRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            /** @description Invalid request: INVALID_INPUT, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INVALID_INPUT" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): TABLE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: TABLE_NOT_LOCKED, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_NOT_LOCKED" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                    };
+                };
+            };
+            /** @description Body too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Not a UTF-8 application/json body: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listTableEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableEvents"];
+                };
+            };
+            /** @description Invalid request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): TABLE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    ggrReport: {
+        parameters: {
+            query: {
+                /** @description The UTC day: rounds settled or voided in it count. */
+                date: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description An operator (tenant): 2-63 of a-z, 0-9 and "-", not starting with "-". */
+                operatorId: components["schemas"]["OperatorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GgrReport"];
+                };
+            };
+            /** @description Invalid request: INVALID_INPUT, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INVALID_INPUT" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): OPERATOR_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "OPERATOR_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
     getScoreboard: {
         parameters: {
             query?: {
@@ -2390,6 +4299,201 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "TABLE_NOT_FOUND" | "SHOE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSeats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatMap"];
+                };
+            };
+            /** @description Invalid request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): TABLE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listShoes: {
+        parameters: {
+            query?: {
+                /** @description 1-100, default 50. */
+                limit?: number;
+                /** @description Opaque: the `nextCursor` of the previous page, as it came. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShoePage"];
+                };
+            };
+            /** @description Invalid request: CURSOR_INVALID, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "CURSOR_INVALID" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): TABLE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_NOT_FOUND";
                     };
                 };
             };
@@ -2547,6 +4651,267 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: TABLE_LOCKED. */
+            423: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_LOCKED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Refused: SIGNING_KEY_UNCERTIFIED, KEY_SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SIGNING_KEY_UNCERTIFIED" | "KEY_SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    contributeSeed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+                /** @description Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                shoeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContributeSeedRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contribution"];
+                };
+            };
+            /** @description Invalid request: SEED_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SEED_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): SHOE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SHOE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: SHOE_NOT_OPEN, CONTRIBUTIONS_CLOSED, CONTRIBUTIONS_FULL, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SHOE_NOT_OPEN" | "CONTRIBUTIONS_CLOSED" | "CONTRIBUTIONS_FULL" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                    };
+                };
+            };
+            /** @description Body too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Not a UTF-8 application/json body: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getProof: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                shoeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShoeProof"];
+                };
+            };
+            /** @description Invalid request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): SHOE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SHOE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: SHOE_NOT_CLOSED, SHOE_NEVER_PLAYED. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SHOE_NOT_CLOSED" | "SHOE_NEVER_PLAYED";
+                    };
+                };
+            };
             /** @description Something went wrong on our side: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -2691,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Shoe"];
                 };
             };
-            /** @description Invalid request: VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            /** @description Invalid request: CLOSE_REASON_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2700,7 +5065,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                        code: "CLOSE_REASON_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
                     };
                 };
             };
@@ -2744,7 +5109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_IN_PLAY, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_IN_PLAY, AUDIT_CHAIN_BROKEN, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2753,7 +5118,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "ROUND_IN_PLAY" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                        code: "ROUND_IN_PLAY" | "AUDIT_CHAIN_BROKEN" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
                     };
                 };
             };
@@ -2783,7 +5148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: IDEMPOTENCY_KEY_REUSED. */
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: CLOSE_REASON_REQUIRED, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2792,7 +5157,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_REUSED";
+                        code: "CLOSE_REASON_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -2806,6 +5171,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Refused: SIGNING_KEY_UNCERTIFIED. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SIGNING_KEY_UNCERTIFIED";
                     };
                 };
             };
@@ -2845,7 +5223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Round"];
                 };
             };
-            /** @description Invalid request: VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            /** @description Invalid request: CLIENT_SEED_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2854,7 +5232,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                        code: "CLIENT_SEED_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
                     };
                 };
             };
@@ -2898,7 +5276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: NO_SHOE_OPEN, SHOE_ENDED, ROUND_IN_PLAY, CLIENT_SEED_ALREADY_FIXED, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: NO_SHOE_OPEN, SHOE_ENDED, ROUND_IN_PLAY, CLIENT_SEED_ALREADY_FIXED, CONTRIBUTIONS_FULL, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2907,7 +5285,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "NO_SHOE_OPEN" | "SHOE_ENDED" | "ROUND_IN_PLAY" | "CLIENT_SEED_ALREADY_FIXED" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                        code: "NO_SHOE_OPEN" | "SHOE_ENDED" | "ROUND_IN_PLAY" | "CLIENT_SEED_ALREADY_FIXED" | "CONTRIBUTIONS_FULL" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
                     };
                 };
             };
@@ -2950,6 +5328,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: TABLE_LOCKED. */
+            423: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_LOCKED";
+                    };
+                };
+            };
             /** @description Something went wrong on our side: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -2960,6 +5351,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Refused: SIGNING_KEY_UNCERTIFIED. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SIGNING_KEY_UNCERTIFIED";
                     };
                 };
             };
@@ -3094,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceBetResponse"];
                 };
             };
-            /** @description Invalid request: BET_AMOUNT_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            /** @description Invalid request: SEAT_INVALID, BET_EMPTY, BET_AMOUNT_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3103,7 +5507,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "BET_AMOUNT_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                        code: "SEAT_INVALID" | "BET_EMPTY" | "BET_AMOUNT_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
                     };
                 };
             };
@@ -3147,7 +5551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_NOT_OPEN, TABLE_FULL, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_NOT_OPEN, SEAT_TAKEN, SEAT_MISMATCH, ALREADY_SEATED, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3156,7 +5560,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "ROUND_NOT_OPEN" | "TABLE_FULL" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                        code: "ROUND_NOT_OPEN" | "SEAT_TAKEN" | "SEAT_MISMATCH" | "ALREADY_SEATED" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
                     };
                 };
             };
@@ -3186,7 +5590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: CURRENCY_MISMATCH, BET_PLAYER_AND_BANKER, BET_DUPLICATE_TYPE, BET_BELOW_MIN, BET_ABOVE_MAX, BET_SIDE_DISABLED, INSUFFICIENT_FUNDS, AMOUNT_TOO_LARGE, IDEMPOTENCY_KEY_REUSED. */
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: CURRENCY_MISMATCH, BET_PLAYER_AND_BANKER, BET_DUPLICATE_TYPE, BET_BELOW_MIN, BET_ABOVE_MAX, BET_SIDE_DISABLED, INSUFFICIENT_FUNDS, AMOUNT_TOO_LARGE, POSITION_CALL_LIMIT, IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3195,7 +5599,315 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "CURRENCY_MISMATCH" | "BET_PLAYER_AND_BANKER" | "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_ABOVE_MAX" | "BET_SIDE_DISABLED" | "INSUFFICIENT_FUNDS" | "AMOUNT_TOO_LARGE" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "CURRENCY_MISMATCH" | "BET_PLAYER_AND_BANKER" | "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_ABOVE_MAX" | "BET_SIDE_DISABLED" | "INSUFFICIENT_FUNDS" | "AMOUNT_TOO_LARGE" | "POSITION_CALL_LIMIT" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    reduceBets: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+                /** @description Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                roundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReduceBetsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceBetResponse"];
+                };
+            };
+            /** @description Invalid request: BET_EMPTY, BET_AMOUNT_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "BET_EMPTY" | "BET_AMOUNT_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): ROUND_NOT_FOUND, WALLET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROUND_NOT_FOUND" | "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_NOT_OPEN, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROUND_NOT_OPEN" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                    };
+                };
+            };
+            /** @description Body too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Not a UTF-8 application/json body: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: BET_DUPLICATE_TYPE, BET_BELOW_MIN, BET_NOT_PLACED, BET_REDUCE_TOO_LARGE, POSITION_CALL_LIMIT, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_NOT_PLACED" | "BET_REDUCE_TOO_LARGE" | "POSITION_CALL_LIMIT" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    cancelBets: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+                /** @description Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description An id the platform minted: 1-64 of letters, digits, "_" and "-". */
+                roundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelBetsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceBetResponse"];
+                };
+            };
+            /** @description Invalid request: BET_EMPTY, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "BET_EMPTY" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): ROUND_NOT_FOUND, WALLET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROUND_NOT_FOUND" | "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: ROUND_NOT_OPEN, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROUND_NOT_OPEN" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                    };
+                };
+            };
+            /** @description Body too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Not a UTF-8 application/json body: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: BET_DUPLICATE_TYPE, BET_BELOW_MIN, BET_NOT_PLACED, POSITION_CALL_LIMIT, IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "BET_DUPLICATE_TYPE" | "BET_BELOW_MIN" | "BET_NOT_PLACED" | "POSITION_CALL_LIMIT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -3353,6 +6065,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused: TABLE_LOCKED. */
+            423: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "TABLE_LOCKED";
+                    };
+                };
+            };
             /** @description Something went wrong on our side: INTERNAL_ERROR. */
             500: {
                 headers: {
@@ -3363,6 +6088,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Refused: BEACON_PENDING, SIGNING_KEY_UNCERTIFIED, KEY_SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "BEACON_PENDING" | "SIGNING_KEY_UNCERTIFIED" | "KEY_SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -3402,7 +6140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Round"];
                 };
             };
-            /** @description Invalid request: VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            /** @description Invalid request: VOID_REASON_INVALID, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3411,7 +6149,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                        code: "VOID_REASON_INVALID" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
                     };
                 };
             };
@@ -3517,6 +6255,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Refused: SIGNING_KEY_UNCERTIFIED. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "SIGNING_KEY_UNCERTIFIED";
                     };
                 };
             };
@@ -3857,6 +6608,125 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code: "PLAYER_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    playerHistory: {
+        parameters: {
+            query: {
+                /** @description Rounds opened at or after this time (UTC). */
+                from: string;
+                /** @description Rounds opened before this time (UTC); at most 366 days after `from`. */
+                to: string;
+                /** @description 1-50, default 10. */
+                limit?: number;
+                /** @description Opaque: the `nextCursor` of the previous page, as it came. */
+                cursor?: string;
+                /** @description Admins: the player's operator. */
+                operatorId?: string;
+            };
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description The operator's id for the player: 1-64 of letters, digits, ".", "_", ":" and "-". */
+                playerId: components["schemas"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerHistory"];
+                };
+            };
+            /** @description Invalid request: CURSOR_INVALID, HISTORY_RANGE_INVALID, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "CURSOR_INVALID" | "HISTORY_RANGE_INVALID" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): PLAYER_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PLAYER_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: HISTORY_TOO_LARGE. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "HISTORY_TOO_LARGE";
                     };
                 };
             };
@@ -4226,6 +7096,255 @@ export interface operations {
             };
         };
     };
+    getResponsibleGaming: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path: {
+                /** @description The operator's id for the player: 1-64 of letters, digits, ".", "_", ":" and "-". */
+                playerId: components["schemas"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RgStatus"];
+                };
+            };
+            /** @description Invalid request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): WALLET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    setResponsibleGaming: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+                /** @description Required on every POST: 1-255 visible ASCII. Same key + same request: the first answer is replayed (Idempotency-Replayed: true). Same key + another request: 422. Still in flight: 409. Scoped per operator, remembered 24 h. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description The operator's id for the player: 1-64 of letters, digits, ".", "_", ":" and "-". */
+                playerId: components["schemas"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RgSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RgStatus"];
+                };
+            };
+            /** @description Invalid request: INVALID_INPUT, VALIDATION_FAILED, MALFORMED_JSON, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INVALID_INPUT" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description No API key, or an unknown one: API_KEY_MISSING, API_KEY_INVALID. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_MISSING" | "API_KEY_INVALID";
+                    };
+                };
+            };
+            /** @description The key may not do this: READ_ONLY, ROLE_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "READ_ONLY" | "ROLE_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found (another operator’s resource looks the same): WALLET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "WALLET_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: EXCLUSION_ACTIVE, CONCURRENT_UPDATE, IDEMPOTENCY_KEY_IN_FLIGHT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "EXCLUSION_ACTIVE" | "CONCURRENT_UPDATE" | "IDEMPOTENCY_KEY_IN_FLIGHT";
+                    };
+                };
+            };
+            /** @description Body too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Not a UTF-8 application/json body: UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description Refused by the game or wallet rules, or an Idempotency-Key reused for another request: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
     exportAudit: {
         parameters: {
             query?: never;
@@ -4306,7 +7425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: SHOE_NOT_CLOSED, SHOE_NEVER_PLAYED, SIGNING_KEY_UNKNOWN. */
+            /** @description Conflict with the state of a resource, or the Idempotency-Key is in flight; may succeed later: SHOE_NOT_CLOSED, SHOE_NEVER_PLAYED. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4315,7 +7434,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code: "SHOE_NOT_CLOSED" | "SHOE_NEVER_PLAYED" | "SIGNING_KEY_UNKNOWN";
+                        code: "SHOE_NOT_CLOSED" | "SHOE_NEVER_PLAYED";
                     };
                 };
             };
@@ -4403,6 +7522,47 @@ export interface operations {
         };
     };
     getOpenapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request (1-128 visible ASCII): echoed as X-Request-Id and in problem answers; otherwise the gateway mints one. */
+                "X-Request-Id"?: string;
+                /** @description Read when X-Request-Id is absent. */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Something went wrong on our side: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSeamlessOpenapi: {
         parameters: {
             query?: never;
             header?: {
