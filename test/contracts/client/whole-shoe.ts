@@ -83,7 +83,8 @@ export async function wholeShoe(baseUrl: string, keys: { admin: string; operator
       params: { path: { roundId }, header: idem('resolve') },
     });
     if (!resolved.data) throw new Error(`resolve: ${resolved.error?.code}`);
-    const status: 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLING' | 'SETTLED' | 'VOIDING' | 'VOIDED' = resolved.data.status;
+    const status: 'OPEN' | 'CLOSED' | 'DEALT' | 'SETTLING' | 'SETTLED' | 'VOIDING' | 'VOIDED' =
+      resolved.data.status;
     const winner: 'PLAYER' | 'BANKER' | 'TIE' | undefined = resolved.data.result?.winner;
     if (status !== 'SETTLED' || winner === undefined) throw new Error('not settled');
     coups++;
