@@ -12,6 +12,7 @@ import {
   type LedgerEntry,
   type PositionRecord,
   type RoundRecord,
+  type SeamlessTxRecord,
   type Store,
   TransactionCanceled,
   type WalletRecord,
@@ -59,6 +60,28 @@ const ledgerEntry = (operatorId: string, playerId: string, seq: number): LedgerE
   at: 't',
   prevHash: 'p',
   hash: 'h',
+});
+
+const seamlessTx = (
+  operatorId: string,
+  txId: string,
+  createdAt: string,
+  over: Partial<SeamlessTxRecord> = {},
+): SeamlessTxRecord => ({
+  txId,
+  op: 'DEBIT',
+  operatorId,
+  playerId: 'player-1',
+  currency: 'EUR',
+  amount: 100,
+  roundId: 'rnd_1',
+  tableId: 'tbl_1',
+  betRef: `rnd_1:player-1:${txId}`,
+  state: 'DEBIT_PENDING',
+  attempts: 0,
+  createdAt,
+  updatedAt: createdAt,
+  ...over,
 });
 
 const round = (roundId: string, shoeId: string, number: number): RoundRecord => ({
@@ -800,6 +823,124 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       for (const r of results) {
         if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(TransactionCanceled);
       }
+    });
+    it('keeps an operator record and a seamless transaction by id; a state moves only from the state expected', async () => {
+      const operatorId = uid('op');
+      await store.transact([
+        {
+          kind: 'put',
+          entity: 'operator',
+          key: { operatorId },
+          item: {
+            operatorId,
+            walletMode: 'seamless',
+            seamless: { baseUrl: 'http://127.0.0.1:4100/pyb', secretRef: 'env:WALLET_SECRET' },
+            createdAt: 't',
+            updatedAt: 't',
+          },
+        },
+      ]);
+      expect((await store.get('operator', { operatorId }))?.walletMode).toBe('seamless');
+      const txId = `dbt_${uid('x')}0000000000`;
+      const tx = seamlessTx(operatorId, txId, '2026-12-01T10:00:00.000Z', { bets: { BANKER: 100 } });
+      await store.transact([{ kind: 'put', entity: 'seamlessTx', key: { txId }, item: tx }]);
+      expect(await store.get('seamlessTx', { txId })).toEqual(tx);
+      // A retried bet finds its debit: a second put of the txId is refused.
+      await canceled(store.transact([{ kind: 'put', entity: 'seamlessTx', key: { txId }, item: tx }]));
+      const move = (from: string, to: string) =>
+        store.transact([
+          {
+            kind: 'update',
+            entity: 'seamlessTx',
+            key: { txId },
+            set: { state: to, updatedAt: 'u' },
+            add: { attempts: 1 },
+            expect: { state: from },
+          },
+        ]);
+      await move('DEBIT_PENDING', 'DEBITED');
+      await canceled(move('DEBIT_PENDING', 'ROLLBACK_PENDING'));
+      expect(await store.get('seamlessTx', { txId })).toMatchObject({ state: 'DEBITED', attempts: 1 });
+    });
+
+    it("lists an operator's seamless transactions of a period over days and shards, a page at a time, each once", async () => {
+      const operatorId = uid('op');
+      const other = uid('op');
+      const at = (day: number, hour: number) =>
+        `2026-12-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+      const txs: SeamlessTxRecord[] = [];
+      // 3 days, 8 an hour-spread day: enough txIds to fall in several shards.
+      for (const day of [1, 2, 3]) {
+        for (let i = 0; i < 8; i++) {
+          txs.push(
+            seamlessTx(operatorId, `crd_${uid('t')}${day}${i}00000000`, at(day, i * 3), { op: 'CREDIT' }),
+          );
+        }
+      }
+      txs.push(seamlessTx(other, `crd_${uid('t')}0000000000`, at(2, 1)));
+      for (const tx of txs) {
+        await store.transact([{ kind: 'put', entity: 'seamlessTx', key: { txId: tx.txId }, item: tx }]);
+      }
+      const walk = async (from: string, to: string, limit: number) => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await store.listSeamlessTxs(
+            operatorId,
+            { from, to },
+            { limit, ...(cursor && { cursor }) },
+          );
+          expect(page.items.length).toBeLessThanOrEqual(limit);
+          seen.push(...page.items.map((t) => t.txId));
+          cursor = page.cursor;
+          pages++;
+        } while (cursor && pages < 100);
+        return seen;
+      };
+      const ids = (pick: (t: SeamlessTxRecord) => boolean) =>
+        txs
+          .filter((t) => t.operatorId === operatorId && pick(t))
+          .map((t) => t.txId)
+          .sort();
+      const all = await walk(at(1, 0), at(4, 0), 5);
+      expect(all).toHaveLength(new Set(all).size);
+      expect([...all].sort()).toEqual(ids(() => true));
+      // [from, to): the first instant is in, the last is out; other operators never.
+      const some = await walk(at(1, 3), at(3, 3), 1000);
+      expect([...some].sort()).toEqual(ids((t) => t.createdAt >= at(1, 3) && t.createdAt < at(3, 3)));
+      expect(await walk(at(5, 0), at(6, 0), 10)).toEqual([]);
+      // Bad periods and cursors are refused.
+      const code = (p: Promise<unknown>) => cursorCode(p);
+      expect(
+        await code(store.listSeamlessTxs(operatorId, { from: 'yesterday', to: at(2, 0) }, { limit: 5 })),
+      ).toBe('SEAMLESS_RANGE_INVALID');
+      expect(
+        await code(
+          store.listSeamlessTxs(operatorId, { from: at(1, 0), to: '2027-02-01T00:00:00.000Z' }, { limit: 5 }),
+        ),
+      ).toBe('SEAMLESS_RANGE_INVALID');
+      const first = await store.listSeamlessTxs(operatorId, { from: at(1, 0), to: at(4, 0) }, { limit: 1 });
+      const [n, inner] = (first.cursor ?? '').split('~');
+      expect(
+        await code(
+          store.listSeamlessTxs(operatorId, { from: at(1, 0), to: at(4, 0) }, { limit: 1, cursor: 'x' }),
+        ),
+      ).toBe('CURSOR_INVALID');
+      if (inner) {
+        // A partition's cursor moved to another partition does not verify.
+        const moved = `${Number(n) + 1}~${inner}`;
+        expect(
+          await code(
+            store.listSeamlessTxs(operatorId, { from: at(1, 0), to: at(4, 0) }, { limit: 1, cursor: moved }),
+          ),
+        ).toBe('CURSOR_INVALID');
+      }
+      expect(
+        await code(
+          store.listSeamlessTxs(other, { from: at(1, 0), to: at(4, 0) }, { limit: 1, cursor: `999~` }),
+        ),
+      ).toBe('CURSOR_INVALID');
     });
   });
 }

@@ -34,6 +34,7 @@ export class DelegatingStore implements Store {
   listSeats: Store['listSeats'] = (...a) => this.inner.listSeats(...a);
   listBatches: Store['listBatches'] = (...a) => this.inner.listBatches(...a);
   listLedgerRange: Store['listLedgerRange'] = (...a) => this.inner.listLedgerRange(...a);
+  listSeamlessTxs: Store['listSeamlessTxs'] = (...a) => this.inner.listSeamlessTxs(...a);
 }
 
 /** A settlement transaction: the one that marks a position settled. */

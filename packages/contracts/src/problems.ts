@@ -16,6 +16,10 @@ export const PROBLEMS = {
   IDEMPOTENCY_KEY_INVALID: [400, 'An Idempotency-Key that is not 1-255 visible ASCII characters.'],
   CURSOR_INVALID: [400, 'A cursor that is not one a previous page of this list gave.'],
   HISTORY_RANGE_INVALID: [400, 'A history range whose `to` is not after `from`, or longer than 366 days.'],
+  SEAMLESS_RANGE_INVALID: [
+    400,
+    'A period of seamless transactions whose bounds are not UTC timestamps, or longer than 31 days.',
+  ],
   INVALID_INPUT: [400, 'A value the use case refuses (ids, free text, limits), when called past the schema.'],
   CLIENT_SEED_INVALID: [400, 'A client seed that is not 1-256 UTF-8 bytes of clean text.'],
   SEED_INVALID: [400, 'A contributed seed that is not 1-256 UTF-8 bytes of clean text.'],

@@ -219,3 +219,20 @@ export const SEAMLESS_FINAL_STATES: readonly SeamlessTxState[] = [
   'ROLLED_BACK',
   'CREDITED',
 ];
+
+/** The platform's seamless transaction ops: one record per call the operator's wallet sees (its txId). */
+export const SEAMLESS_TX_OPS = ['DEBIT', 'CREDIT', 'ROLLBACK'] as const;
+export type SeamlessTxOp = (typeof SEAMLESS_TX_OPS)[number];
+
+/**
+ * What one call to an operator's wallet came to (docs/seamless-wallet.md, "What the platform makes of
+ * an answer"): the outcome the platform's client returns and the core's `Wallet` port speaks.
+ */
+export type SeamlessOutcome =
+  | { outcome: 'OK'; answer: SeamlessOk }
+  | { outcome: 'REFUSED'; code: SeamlessRefusalCode; message?: string }
+  | { outcome: 'UNKNOWN'; reason: string };
+
+/** How an operator's players hold their money: in the platform's wallets, or in the operator's own. */
+export const WALLET_MODES = ['hosted', 'seamless'] as const;
+export type WalletMode = (typeof WALLET_MODES)[number];

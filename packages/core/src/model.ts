@@ -4,11 +4,16 @@
  */
 import type {
   AuditEventType,
+  CreditKind,
   LedgerKind,
   RoundStatus,
+  SeamlessRefusalCode,
+  SeamlessTxOp,
+  SeamlessTxState,
   ShoeCloseReason,
   ShoeStatus,
   VoidReason,
+  WalletMode,
 } from '@pyb/contracts';
 import type {
   BetType,
@@ -260,6 +265,14 @@ export interface PositionRecord {
   /** The player's table session of the first call (absent on positions from before sessions). */
   sessionId?: string;
   /**
+   * `seamless`: the stake was debited from the operator's wallet (docs/seamless-wallet.md); payouts and
+   * refunds go back as seamless credits through the outbox. Absent: the hosted wallet. Fixed at the
+   * position's first call, so a settlement never depends on the operator's mode at the time.
+   */
+  wallet?: 'seamless';
+  /** Seamless: the debit txIds of the calls that made this position, in order. */
+  debits?: string[];
+  /**
    * Calls that changed the position (bet, raise, reduce, withdraw): its version (every change is
    * conditional on it) and bounded by MAX_POSITION_CALLS. Each call is one ledger entry of the
    * wallet, all with sequence numbers in [firstSeq, lastSeq].
@@ -407,4 +420,87 @@ export interface KeyCertificateRecord {
   certificate: KeyCertificate;
   /** base64 DER ECDSA: by the previous generation, or by itself for generation 1. */
   signature: string;
+}
+
+/**
+ * An operator: how its players hold their money (docs/seamless-wallet.md). No record = `hosted`
+ * (every operator from before #15). Read by the bet path through a per-process cache
+ * (OPERATOR_TTL_MS), so a hosted bet pays no read for it in the steady state.
+ */
+export interface OperatorRecord {
+  operatorId: string;
+  walletMode: WalletMode;
+  /** Seamless mode: where the operator's wallet listens and which secret signs the calls. */
+  seamless?: {
+    /** The wallet's base URL (no trailing slash), e.g. `https://wallet.operator.example/pyb`. */
+    baseUrl: string;
+    /**
+     * Where the HMAC secret is: a Secrets Manager secret ARN or name in AWS; `env:<NAME>` for a
+     * variable of the process (the local stack). Never the secret itself.
+     */
+    secretRef: string;
+  };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type { CreditKind, SeamlessTxOp, SeamlessTxState };
+
+/**
+ * One call the platform makes to an operator's seamless wallet, by its txId: the platform's books of
+ * that wallet (replay, recall and reconciliation read them). States: docs/seamless-wallet.md §5.
+ *
+ * - DEBIT (`dbt_`): a bet's stake. DEBIT_PENDING -> DEBITED | DEBIT_REFUSED | ROLLBACK_PENDING ->
+ *   ROLLED_BACK. Written before the wallet is called; DEBITED in the position's transaction.
+ * - CREDIT (`crd_`): a payout, refund or commission release. CREDIT_PENDING (written in the
+ *   transaction that settles / refunds the position: the outbox) -> CREDITED.
+ * - ROLLBACK (`rbk_`): cancels the debit `debitTxId`. ROLLBACK_PENDING (the outbox) -> ROLLED_BACK,
+ *   the debit's record moving to ROLLED_BACK in the same transaction.
+ *
+ * Pending credits and rollbacks are the outbox: the OutboxQueue carries their txIds, the delivery
+ * use case calls the wallet until it answers OK.
+ */
+export interface SeamlessTxRecord {
+  txId: string;
+  op: SeamlessTxOp;
+  /** CREDIT: what it gives back. */
+  creditKind?: CreditKind;
+  /** ROLLBACK: the debit it cancels. */
+  debitTxId?: string;
+  /** DEBIT in ROLLBACK_PENDING / ROLLED_BACK: the rollback that cancels it. */
+  rollbackTxId?: string;
+  operatorId: string;
+  playerId: string;
+  currency: string;
+  /** Minor units, > 0. */
+  amount: number;
+  roundId: string;
+  tableId: string;
+  /** What the money is for, the same on every retry (`roundId:playerId:<call>`). */
+  betRef: string;
+  state: SeamlessTxState;
+  /** Calls made to the wallet with this txId so far (a debit: at most 1). */
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  /** When the last call was made. */
+  attemptedAt?: string;
+  /** When it reached a final state. */
+  resolvedAt?: string;
+  /** DEBIT_REFUSED: the wallet's refusal (or a credit's, which a person must look at). */
+  refusal?: { code: SeamlessRefusalCode; message?: string };
+  /** The wallet's own id of the booking, as it answered. */
+  operatorTxId?: string;
+  /** The player's balance in the operator's wallet after this call, as it answered. */
+  balanceAfter?: number;
+  /** ROLLBACK answered OK: whether a debit was given back (false: the debit never arrived). */
+  applied?: boolean;
+  /** Why the last call's outcome was unknown (still pending). */
+  lastError?: string;
+  /** DEBIT: hash of the client's request (the same idempotency key with another bet is refused). */
+  requestHash?: string;
+  /** DEBIT: the bets this stake is for. */
+  bets?: Bets;
+  /** DEBIT: the seat the client asked for, if any. */
+  seat?: number;
 }

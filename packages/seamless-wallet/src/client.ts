@@ -16,19 +16,16 @@
 import {
   SEAMLESS_HEADERS,
   SEAMLESS_PROTOCOL,
-  type SeamlessOk,
   SeamlessOk as SeamlessOkSchema,
   type SeamlessOperation,
-  type SeamlessRefusalCode,
+  type SeamlessOutcome,
   SeamlessRefusal as SeamlessRefusalSchema,
   type SeamlessRequests,
 } from '@pyb/contracts';
 import { nowSeconds, sign, verify } from './signature';
 
-export type WalletOutcome =
-  | { outcome: 'OK'; answer: SeamlessOk }
-  | { outcome: 'REFUSED'; code: SeamlessRefusalCode; message?: string }
-  | { outcome: 'UNKNOWN'; reason: string };
+/** One call's outcome (the contracts' `SeamlessOutcome`, which the core's Wallet port speaks too). */
+export type WalletOutcome = SeamlessOutcome;
 
 /** The shared secrets: `current` signs; answers are accepted under `current` or `previous` (rotation). */
 export interface SeamlessSecrets {

@@ -5,7 +5,7 @@
  * (@pyb/store-memory) models the same items, keys and indexes, so both list in the same order.
  * A new entity or list goes here once, then into both adapters and the store contract suite.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, type Entities, type Entity, type EntityKeys, type WriteOp } from '@pyb/core';
 import { GSI1, type LogicalTable } from './tables';
 
@@ -47,7 +47,27 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   keyCertificate: (k) => ({ table: 'audit', pk: 'SIGNING-KEYS', sk: `G#${pad(k.generation, 6)}` }),
   // A table's lock-outs and their clearing: append-only, beside the shoes' chains.
   tableEvent: (k) => ({ table: 'audit', pk: `TABLE#${k.tableId}`, sk: `E#${pad(k.seq, 6)}` }),
+  operator: (k) => ({ table: 'game', pk: `OPERATOR#${k.operatorId}`, sk: 'OPERATOR' }),
+  // A seamless transaction on its own partition (one item, read by txId): written beside the position
+  // it pays in the game table, listed per operator through GSI1 (seamlessTxIndex).
+  seamlessTx: (k) => ({ table: 'game', pk: `STX#${k.txId}`, sk: 'STX' }),
 };
+
+/**
+ * Shards of an operator's day in the seamless-transaction index. A GSI partition takes ~1,000 writes/s;
+ * each bet writes its debit record twice and its credit twice (put, then the outcome), each write
+ * copied to the index: 16 shards keep one operator under that up to ~4,000 bets/s
+ * (docs/data-model.md). Listing a day costs 16 queries.
+ */
+export const SEAMLESS_TX_SHARDS = 16;
+
+/** The shard of a txId: stable, spread evenly (the first 32 bits of its SHA-256). */
+export const seamlessShard = (txId: string): number =>
+  createHash('sha256').update(txId).digest().readUInt32BE(0) % SEAMLESS_TX_SHARDS;
+
+/** The index partition of an operator's seamless transactions of one UTC day (`YYYY-MM-DD`) and shard. */
+const seamlessPartition = (operatorId: string, day: string, shard: number) =>
+  `STX#${operatorId}#${day}#${pad(shard, 2)}`;
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
 export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
@@ -124,6 +144,13 @@ export function indexAttributes<E extends Entity>(entity: E, item: Entities[E]):
     case 'round': {
       const r = item as Entities['round'];
       return { gsi1pk: `SHOE#${r.shoeId}`, gsi1sk: `ROUND#${pad(r.number, 6)}` };
+    }
+    case 'seamlessTx': {
+      const t = item as Entities['seamlessTx'];
+      return {
+        gsi1pk: seamlessPartition(t.operatorId, t.createdAt.slice(0, 10), seamlessShard(t.txId)),
+        gsi1sk: `${t.createdAt}#${t.txId}`,
+      };
     }
     case 'position':
       // Not by the bet that creates it: a position enters the player index when it is settled or
@@ -258,7 +285,27 @@ export const ACCESS = {
     partition: `W#${operatorId}#${playerId}`,
     sortBetween: [ledgerSortKey(from), ledgerSortKey(to)],
   }),
+  /**
+   * One (day, shard) of an operator's seamless transactions created in `[from, to)`: the index sort key
+   * is `createdAt#txId`, so BETWEEN `from` AND `to` holds exactly the creation times from <= t < to.
+   */
+  seamlessTxs: (operatorId: string, day: string, shard: number, from: string, to: string): Access => ({
+    table: 'game',
+    index: 'gsi1',
+    partition: seamlessPartition(operatorId, day, shard),
+    sortBetween: [from, to],
+  }),
 };
+
+/** The UTC days (`YYYY-MM-DD`) that `[from, to)` touches, in order. */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  const end = Date.parse(to);
+  for (let t = Date.parse(`${from.slice(0, 10)}T00:00:00.000Z`); t < end; t += 86_400_000) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
 
 export const indexKeyOf = (access: Access): IndexKey =>
   access.index === undefined ? TABLE_KEY : INDEXES[access.index];

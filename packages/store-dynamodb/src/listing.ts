@@ -3,8 +3,12 @@
  * (layout's ACCESS) and its order; an adapter only says how it runs a query (queryAll / queryPage).
  * A new list method goes here, not into each adapter.
  */
-import type { Entities, Page, ReadOptions } from '@pyb/core';
-import { ACCESS, type Access } from './layout';
+import { DomainError, type Entities, MAX_SEAMLESS_LIST_DAYS, type Page, type ReadOptions } from '@pyb/core';
+import { ACCESS, type Access, daysOf, SEAMLESS_TX_SHARDS } from './layout';
+
+/** Queries one page of seamless transactions may run (empty shards are skipped, not returned). */
+const SEAMLESS_QUERIES_PER_PAGE = 32;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 export interface PageRequest {
   limit: number;
@@ -67,5 +71,52 @@ export abstract class ListingStore {
 
   listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
     return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
+  }
+
+  /**
+   * An operator's seamless transactions of `[from, to)`: the (day, shard) partitions one after the
+   * other. The cursor is `<partition number>~<that partition's cursor>`; the inner cursor is sealed to
+   * its partition, so a cursor pointed at another partition is CURSOR_INVALID.
+   */
+  async listSeamlessTxs(
+    operatorId: string,
+    range: { from: string; to: string },
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<Entities['seamlessTx']>> {
+    const { from, to } = range;
+    if (!ISO.test(from) || !ISO.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to)))
+      throw new DomainError('INVALID', 'SEAMLESS_RANGE_INVALID', 'from and to are UTC timestamps (…Z)');
+    const days = from < to ? daysOf(from, to) : [];
+    if (days.length > MAX_SEAMLESS_LIST_DAYS)
+      throw new DomainError(
+        'INVALID',
+        'SEAMLESS_RANGE_INVALID',
+        `a period covers at most ${MAX_SEAMLESS_LIST_DAYS} days`,
+      );
+    const parts = days.length * SEAMLESS_TX_SHARDS;
+    let at = 0;
+    let inner: string | undefined;
+    if (page.cursor !== undefined) {
+      const [n = '', ...rest] = page.cursor.split('~');
+      at = /^\d{1,6}$/.test(n) ? Number(n) : -1;
+      inner = rest.length > 0 && rest.join('~') !== '' ? rest.join('~') : undefined;
+      if (at < 0 || at >= parts || rest.length === 0)
+        throw new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
+    }
+    const items: Entities['seamlessTx'][] = [];
+    for (let queries = 0; at < parts && queries < SEAMLESS_QUERIES_PER_PAGE; queries++) {
+      const day = days[Math.floor(at / SEAMLESS_TX_SHARDS)]!;
+      const access = ACCESS.seamlessTxs(operatorId, day, at % SEAMLESS_TX_SHARDS, from, to);
+      const got = await this.queryPage<Entities['seamlessTx']>(access, {
+        limit: page.limit - items.length,
+        order: 'asc',
+        ...(inner !== undefined && { cursor: inner }),
+      });
+      items.push(...got.items);
+      inner = got.cursor;
+      if (inner === undefined) at++;
+      if (items.length >= page.limit) break;
+    }
+    return { items, ...(at < parts && { cursor: `${at}~${inner ?? ''}` }) };
   }
 }

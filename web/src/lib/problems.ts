@@ -102,6 +102,8 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   BET_BELOW_MIN: 'The bet is below the table minimum.',
   BET_ABOVE_MAX: 'The bet is above the table maximum.',
   BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
+  SEAMLESS_RANGE_INVALID:
+    'The period is not valid: `from` and `to` are UTC timestamps, at most 31 days apart.',
   HISTORY_RANGE_INVALID: 'The history range is not valid: `to` must be after `from`, at most 366 days later.',
   HISTORY_TOO_LARGE:
     'The history range reaches too far back for one request: ask for a shorter or more recent range.',

@@ -10,8 +10,10 @@ import type {
   GateRecord,
   KeyCertificateRecord,
   LedgerEntry,
+  OperatorRecord,
   PositionRecord,
   RoundRecord,
+  SeamlessTxRecord,
   SeatRecord,
   ShoeRecord,
   TableEventRecord,
@@ -33,6 +35,8 @@ export interface Entities {
   batch: BatchRecord;
   keyCertificate: KeyCertificateRecord;
   tableEvent: TableEventRecord;
+  operator: OperatorRecord;
+  seamlessTx: SeamlessTxRecord;
 }
 
 export interface EntityKeys {
@@ -49,6 +53,8 @@ export interface EntityKeys {
   batch: { roundId: string; batch: number };
   keyCertificate: { generation: number };
   tableEvent: { tableId: string; seq: number };
+  operator: { operatorId: string };
+  seamlessTx: { txId: string };
 }
 
 export type Entity = keyof Entities;
@@ -183,4 +189,19 @@ export interface Store {
     fromSeq: number,
     toSeq: number,
   ): Promise<LedgerEntry[]>;
+  /**
+   * An operator's seamless transactions created in `[from, to)` (ISO timestamps; at most
+   * MAX_SEAMLESS_LIST_DAYS days), a page at a time: what reconciliation reads. An index, sharded by
+   * day and hash of the txId (docs/data-model.md): eventually consistent; ordered by day, then shard,
+   * then creation time — not globally by time. A page may hold fewer than `limit` items and still
+   * have a cursor: follow it until there is none.
+   */
+  listSeamlessTxs(
+    operatorId: string,
+    range: { from: string; to: string },
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<SeamlessTxRecord>>;
 }
+
+/** The longest period one listing of seamless transactions covers (a day is SEAMLESS_TX_SHARDS queries). */
+export const MAX_SEAMLESS_LIST_DAYS = 31;
