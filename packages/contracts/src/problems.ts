@@ -123,10 +123,30 @@ export const PROBLEMS = {
     422,
     "The bet would pass one of the player's responsible-gaming limits (`details.limit`, `details.value`, `details.used`).",
   ],
+  WALLET_REFUSED: [
+    422,
+    "A seamless operator's wallet refused the debit (`details.reason`: PLAYER_BLOCKED, LIMIT_EXCEEDED, UNKNOWN_PLAYER, CURRENCY_MISMATCH, DEBIT_ROLLED_BACK): nothing was taken, no bet placed. Its INSUFFICIENT_FUNDS is answered as INSUFFICIENT_FUNDS.",
+  ],
+  SEAMLESS_COMMISSION_DEFERRED: [
+    422,
+    'A seamless operator bets only at tables whose commission is taken AT_PAYMENT (a deferred commission would need a later debit the wallet may refuse).',
+  ],
+  SEAMLESS_WITHDRAW_UNSUPPORTED: [
+    422,
+    "A reduction or withdrawal of a seamless operator's bet: not offered (a bet in seamless mode stands until the coup).",
+  ],
   // 423: a person must act first.
   TABLE_LOCKED: [
     423,
     'The key service or the randomness failed at this table (`details.lock` says what, when): no shoe opens, no round opens or is dealt until an admin clears the lock (POST /v1/tables/{tableId}/unlock). Rounds not dealt can be voided (stakes refunded).',
+  ],
+  WALLET_MODE_MISMATCH: [
+    409,
+    "The player's position in this round was made in the other wallet mode (the operator's mode changed meanwhile).",
+  ],
+  SEAMLESS_DEBIT_IN_FLIGHT: [
+    409,
+    'The debit of this Idempotency-Key is still waiting for the operator’s wallet: ask again in a few seconds.',
   ],
   // 500
   INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
@@ -138,6 +158,10 @@ export const PROBLEMS = {
   KEY_SERVICE_UNAVAILABLE: [
     503,
     'The key service was throttled, timed out or failed inside: nothing was done and nothing is locked; retry after Retry-After.',
+  ],
+  WALLET_UNAVAILABLE: [
+    503,
+    "A seamless operator's wallet did not answer the debit clearly (timeout, 5xx, bad signature): the bet is not placed and the debit is being rolled back. Bet again with a NEW Idempotency-Key (this one keeps this answer).",
   ],
   SIGNING_KEY_UNCERTIFIED: [
     503,

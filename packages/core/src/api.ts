@@ -6,7 +6,7 @@ import type * as C from '@pyb/contracts';
 import type { ShoeBundle, ShoeProof } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
-import type { KeyCertificateRecord, ShoeRecord } from './model';
+import type { KeyCertificateRecord, OperatorRecord, SeamlessTxRecord, ShoeRecord } from './model';
 import type { PublicKey } from './ports/key-service';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
@@ -120,6 +120,20 @@ export type WalletTransactionResult = z.output<ReturnType<typeof C.WalletTransac
   replayed: boolean;
 };
 
+/** What one delivery of a seamless outbox record did (`delivered: false`: it was final already). */
+export interface DeliveryResult {
+  txId: string;
+  state: SeamlessTxRecord['state'];
+  delivered: boolean;
+}
+
+export interface OperatorWalletInput {
+  operatorId: string;
+  walletMode: C.WalletMode;
+  /** Required in seamless mode: the wallet's base URL and where its HMAC secret is. */
+  seamless?: { baseUrl: string; secretRef: string };
+}
+
 /** A signing key with its certificate and validity (GET /v1/signing-key). */
 export interface SigningKeyAnswer {
   key: PublicKey;
@@ -217,6 +231,15 @@ export interface Core {
   exportAudit(actor: Actor, input: { shoeId: string }): Promise<ShoeBundle>;
 
   /** The settlement queue's consumer (no actor: the system runs it). Idempotent; throws to be retried. */
+  /**
+   * Delivers one pending seamless credit or rollback to the operator's wallet (the outbox queue's
+   * consumer). Idempotent; throws SeamlessDeliveryPending while the wallet's answer is unknown.
+   */
+  deliverSeamlessTx(txId: string): Promise<DeliveryResult>;
+  /** Sends every pending seamless record of an operator's period to the outbox again (the sweep). */
+  resendPendingSeamless(input: { operatorId: string; from: string; to: string }): Promise<number>;
+  /** Sets an operator's wallet mode (provisioning, the dev seed). */
+  setOperatorWallet(input: OperatorWalletInput): Promise<OperatorRecord>;
   runSettlementBatch(batch: SettlementBatch): Promise<void>;
   /** A signing key (the current one, or the one named) with its certificate and validity (public). */
   signingKey(input: { keyId?: string | undefined }): Promise<SigningKeyAnswer>;

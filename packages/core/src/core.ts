@@ -8,12 +8,14 @@ import { exportAudit, shoeProof } from './use-cases/export-audit';
 import { ggrReport } from './use-cases/ggr';
 import { leaveTable } from './use-cases/leave';
 import { listTableEvents, unlockTable } from './use-cases/lock-out';
+import { setOperatorWallet } from './use-cases/operators';
 import { playerHistory } from './use-cases/player-history';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
 import { getResponsibleGaming, setResponsibleGaming } from './use-cases/responsible-gaming';
 import { getRound, openRound } from './use-cases/rounds';
+import { deliverSeamlessTx, resendPendingSeamless } from './use-cases/seamless-delivery';
 import { runSettlementBatch } from './use-cases/settlement-batch';
 import { listShoes } from './use-cases/shoe-list';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
@@ -57,6 +59,9 @@ export function createCore(deps: CoreDeps): Core {
     playerHistory: (actor, input) => playerHistory(ctx, actor, input),
     exportAudit: (actor, input) => exportAudit(ctx, actor, input),
     runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
+    deliverSeamlessTx: (txId) => deliverSeamlessTx(ctx, txId),
+    resendPendingSeamless: ({ operatorId, from, to }) => resendPendingSeamless(ctx, operatorId, { from, to }),
+    setOperatorWallet: (input) => setOperatorWallet(ctx, input),
     signingKey: (input) => signingKey(ctx, input),
     checkCloseDeadline: (input) => checkCloseDeadline(ctx, input),
   };

@@ -20,15 +20,27 @@ export * from './ports/settlement-queue';
 export * from './ports/store';
 export * from './ports/wallet';
 export type * from './replay/types';
-export { InProcessSettlementQueue } from './settlement/in-process-queue';
+export * from './seamless-tx';
+export {
+  InProcessOutboxQueue,
+  InProcessQueue,
+  type InProcessQueueOptions,
+  InProcessSettlementQueue,
+} from './settlement/in-process-queue';
 export * from './use-cases/archive-shoe';
 export { MAX_POSITION_CALLS, SEAT_IDLE_COUPS } from './use-cases/bets';
 export {
   BATCH_RESEND_MS,
   CACHE_SIZES,
   INLINE_SETTLE_MAX,
+  OPERATOR_TTL_MS,
   SETTLE_BATCH_SIZE,
 } from './use-cases/context';
 export * from './use-cases/scoreboard';
+export { MAX_SEAMLESS_POSITION_CALLS } from './use-cases/seamless-bets';
+export {
+  DEBIT_ABANDON_MS,
+  SeamlessDeliveryPending,
+} from './use-cases/seamless-delivery';
 export * from './use-cases/seats';
 export { ledgerBody, walletGenesis } from './wallet-ledger';

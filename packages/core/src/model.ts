@@ -503,4 +503,8 @@ export interface SeamlessTxRecord {
   bets?: Bets;
   /** DEBIT: the seat the client asked for, if any. */
   seat?: number;
+  /** DEBIT given up (ROLLBACK_PENDING / ROLLED_BACK): why — what a retry of the bet is answered. */
+  rollbackReason?: 'UNKNOWN_OUTCOME' | 'BETTING_CLOSED' | 'NOT_PLACED' | 'ABANDONED';
+  /** DEBIT: the shoe of its round (the bet's answer names it). */
+  shoeId?: string;
 }

@@ -102,6 +102,15 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   BET_BELOW_MIN: 'The bet is below the table minimum.',
   BET_ABOVE_MAX: 'The bet is above the table maximum.',
   BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
+  WALLET_REFUSED: "The operator's wallet refused the bet: nothing was taken.",
+  SEAMLESS_COMMISSION_DEFERRED:
+    'This table defers commission, which the operator’s own wallet cannot take: play a table that takes commission at payment.',
+  SEAMLESS_WITHDRAW_UNSUPPORTED:
+    'Bets taken from the operator’s wallet stand until the coup: they cannot be reduced or withdrawn.',
+  WALLET_MODE_MISMATCH: "The player's bet in this round was made in another wallet mode.",
+  SEAMLESS_DEBIT_IN_FLIGHT:
+    "The operator's wallet has not answered this bet yet: try again in a few seconds.",
+  WALLET_UNAVAILABLE: "The operator's wallet did not answer: the bet was not placed. Bet again.",
   SEAMLESS_RANGE_INVALID:
     'The period is not valid: `from` and `to` are UTC timestamps, at most 31 days apart.',
   HISTORY_RANGE_INVALID: 'The history range is not valid: `to` must be after `from`, at most 366 days later.',

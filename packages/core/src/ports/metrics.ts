@@ -10,7 +10,17 @@ export type MetricName =
   /** Settlement batches handed to the queue. */
   | 'SettlementBatchesSent'
   /** Tables locked by a key-service or randomness failure (docs/regulators.md, "Lock-out"). */
-  | 'TablesLocked';
+  | 'TablesLocked'
+  /** Seamless credits / rollbacks the operator's wallet acknowledged. */
+  | 'SeamlessCredits'
+  | 'SeamlessRollbacks'
+  /** Seamless deliveries whose outcome was unknown (retried) or refused (a person must look). */
+  | 'SeamlessUnknownDeliveries'
+  | 'SeamlessRefusedDeliveries'
+  /** Seamless txIds the outbox queue did not take (left pending for the reconciliation sweep). */
+  | 'SeamlessOutboxSendFailed'
+  /** Seamless debits given up (unknown outcome or betting closed): rolled back through the outbox. */
+  | 'SeamlessDebitsRolledBack';
 
 export interface Metrics {
   count(name: MetricName, value: number): void;

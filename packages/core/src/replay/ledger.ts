@@ -1,7 +1,8 @@
 /** The ledger entries one position of a round moved money by: its bet calls, its payout or refund. */
 import { refundKey, settleKey } from '../ledger-keys';
-import type { Bets, LedgerEntry, PositionRecord, RoundRecord } from '../model';
+import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import type { Store } from '../ports/store';
+import { creditTxIdOf } from '../seamless-tx';
 
 export interface PositionLedger {
   /**
@@ -16,11 +17,64 @@ export interface PositionLedger {
 export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
   entry.roundId === roundId && (entry.kind === 'BET' || entry.kind === 'BET_WITHDRAWAL');
 
+/**
+ * A seamless transaction as the entry it stands for: the operator's wallet keeps the balance, the
+ * platform's record of the call keeps what moved. Its seq is its number among the position's money
+ * movements (calls 1..n, then the credit: PositionRecord.firstSeq/lastSeq/settleSeq/refundSeq), so
+ * a seamless position is checked by the same rules as a hosted one.
+ */
+function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord): LedgerEntry {
+  const debit = tx.op === 'DEBIT';
+  const amount = debit ? -tx.amount : tx.amount;
+  const after = tx.balanceAfter ?? 0;
+  return {
+    operatorId: tx.operatorId,
+    playerId: tx.playerId,
+    seq,
+    key: tx.txId,
+    requestHash: tx.requestHash ?? '',
+    kind: debit ? 'BET' : tx.creditKind === 'REFUND' ? 'REFUND' : 'PAYOUT',
+    currency: tx.currency,
+    amount,
+    balanceBefore: after - amount,
+    balanceAfter: after,
+    owedAfter: 0,
+    reservedAfter: 0,
+    roundId: tx.roundId,
+    shoeId: round.shoeId,
+    tableId: tx.tableId,
+    ...(tx.operatorTxId !== undefined && { reference: tx.operatorTxId }),
+    ...(tx.bets !== undefined && { bets: tx.bets }),
+    at: tx.createdAt,
+    prevHash: '',
+    hash: tx.txId,
+  };
+}
+
+/** A seamless position's money: its debits (DEBITED, in call order) and its credit, from their records. */
+async function seamlessLedger(store: Store, round: RoundRecord, p: PositionRecord): Promise<PositionLedger> {
+  const credit = async (kind: 'PAYOUT' | 'REFUND', seq: number | undefined) => {
+    if (seq === undefined) return undefined;
+    const tx = await store.get('seamlessTx', { txId: creditTxIdOf(round.roundId, p.playerId, kind) });
+    return tx ? seamlessEntry(tx, seq, round) : undefined;
+  };
+  const [debits, settle, refund] = await Promise.all([
+    Promise.all((p.debits ?? []).map((txId) => store.get('seamlessTx', { txId }))),
+    p.settledAt ? credit('PAYOUT', p.settleSeq) : undefined,
+    p.refundedAt ? credit('REFUND', p.refundSeq) : undefined,
+  ]);
+  const bets = debits
+    .map((tx, i) => (tx?.state === 'DEBITED' ? seamlessEntry(tx, i + 1, round) : undefined))
+    .filter((e): e is LedgerEntry => e !== undefined);
+  return { bets, settle, refund };
+}
+
 export async function loadPositionLedger(
   store: Store,
   round: RoundRecord,
   p: PositionRecord,
 ): Promise<PositionLedger> {
+  if (p.wallet === 'seamless') return seamlessLedger(store, round, p);
   const wallet = { operatorId: round.operatorId, playerId: p.playerId };
   const [range, settle, refund] = await Promise.all([
     p.calls > 0 ? store.listLedgerRange(wallet.operatorId, wallet.playerId, p.firstSeq, p.lastSeq) : [],

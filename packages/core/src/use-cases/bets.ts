@@ -18,136 +18,45 @@
  * #16 (responsible gaming) adds its conditions as one more part of the same transaction: see
  * `transactionParts`.
  */
-import {
-  BET_TYPES,
-  type Bet,
-  BetRuleError,
-  type BetType,
-  betList,
-  type TableConfig,
-  validateBets,
-  worstCaseCommission,
-} from '@pyb/engine';
+import { BET_TYPES, type BetType, betList, type TableConfig, worstCaseCommission } from '@pyb/engine';
 import type { Actor } from '../actor';
-import type { BetInput, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../api';
+import type { PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../api';
 import { DomainError, notFound } from '../errors';
-import { gateOf } from '../gates';
 import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
-import { type Expect, TransactionCanceled, type WriteOp } from '../ports/store';
+import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { checkBet } from '../responsible-gaming';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { debitTxIdOf } from '../seamless-tx';
 import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
+  type Change,
+  gatePart,
+  MAX_POSITION_CALLS,
+  normalizeBets,
+  planSeat,
+  positionPart,
+  roundFacts,
+  type SeatPlan,
+  shoeConfig,
+  sumOf,
+  validate,
+} from './bet-parts';
+import {
   type Ctx,
-  checkId,
   checkIdempotencyKey,
   checkPlayerId,
   conflict,
-  guard,
   invalid,
   keyReused,
   type RoundFacts,
   requestHash,
 } from './context';
+import { operatorOf } from './operators';
+import { placeSeamlessBet } from './seamless-bets';
 
-/**
- * Calls (bets, raises, reductions, withdrawals) one position may take in one coup. The position item
- * stays ~0.5 KB whatever the count (no list grows with calls); the bound keeps a position's ledger
- * range — what a replay reads to verify it — small.
- */
-export const MAX_POSITION_CALLS = 1_000;
-
-/** Seed 004: a seat may be lost by a player who sits out more than three consecutive coups. */
-export const SEAT_IDLE_COUPS = 3;
-
-// ---- inputs -------------------------------------------------------------------------------------
-
-function betRule(error: BetRuleError): DomainError {
-  const kind =
-    error.code === 'BET_AMOUNT_INVALID' || error.code === 'BET_TYPE_INVALID' || error.code === 'BET_EMPTY'
-      ? 'INVALID'
-      : 'UNPROCESSABLE';
-  return new DomainError(
-    kind,
-    error.code,
-    error.message,
-    error.betType ? { betType: error.betType } : undefined,
-  );
-}
-
-export function validate(config: TableConfig, bets: readonly Bet[]): void {
-  try {
-    validateBets(config, bets);
-  } catch (error) {
-    if (error instanceof BetRuleError) throw betRule(error);
-    throw error;
-  }
-}
-
-function normalizeBets(input: readonly BetInput[] | undefined): Bet[] {
-  if (!Array.isArray(input) || input.length < 1 || input.length > BET_TYPES.length) {
-    throw invalid('BET_EMPTY', `a bet call carries 1-${BET_TYPES.length} bets`);
-  }
-  return input.map((b) => ({ type: b?.type, amount: b?.amount }));
-}
-
-const sumOf = (bets: Bets): number => betList(bets).reduce((s, b) => s + b.amount, 0);
-
-/** The round's fixed facts: from the process cache, else one read of the round (then cached). */
-export async function roundFacts(
-  ctx: Ctx,
-  actor: Actor,
-  roundId: string,
-): Promise<{ facts: RoundFacts; fresh?: RoundRecord }> {
-  checkId('roundId', roundId);
-  const cached = ctx.rounds.get(roundId);
-  if (cached) return { facts: guard(actor, cached, 'round', roundId, 'write') };
-  const round = guard(actor, await ctx.store.get('round', { roundId }), 'round', roundId, 'write');
-  const facts: RoundFacts = {
-    roundId: round.roundId,
-    tableId: round.tableId,
-    shoeId: round.shoeId,
-    operatorId: round.operatorId,
-    number: round.number,
-    seats: round.seats,
-    gates: round.gates,
-    tableRound: round.tableRound,
-    openedAt: round.openedAt,
-  };
-  ctx.rounds.set(roundId, facts);
-  return { facts, fresh: round };
-}
-
-/** The shoe's configuration, read once per shoe (it never changes while the shoe is in play). */
-export async function shoeConfig(ctx: Ctx, shoeId: string): Promise<TableConfig> {
-  const cached = ctx.configs.get(shoeId);
-  if (cached) return cached;
-  const shoe = await ctx.store.get('shoe', { shoeId });
-  if (!shoe) throw new Error(`shoe ${shoeId} missing`);
-  ctx.configs.set(shoeId, shoe.config);
-  return shoe.config;
-}
-
-// ---- one change of a position ---------------------------------------------------------------------
-
-/** What a call does to the position, decided on the state read (throws the refusal). */
-interface Outcome {
-  bets: Bets;
-  /** The bets this call adds (BET) or gives back (BET_WITHDRAWAL), for its ledger entry. */
-  moved: Bets;
-}
-
-interface Change {
-  kind: 'BET' | 'BET_WITHDRAWAL';
-  playerId: string;
-  ledgerKey: string;
-  hash: string;
-  /** A bet's requested seat (undefined: the seat he holds, else standing). */
-  seat?: number;
-  apply(position: PositionRecord | undefined): Outcome;
-}
+export { MAX_POSITION_CALLS, roundFacts, SEAT_IDLE_COUPS, seatIdle, shoeConfig, validate } from './bet-parts';
 
 interface ReadState {
   round: RoundRecord | undefined;
@@ -172,138 +81,6 @@ async function readState(
   ]);
   return { round, wallet, position, seats };
 }
-
-/** The seat part of a bet: which seat it is made from and the seat item's write, if any. */
-interface SeatPlan {
-  seat: number | null;
-  op?: WriteOp;
-  /** The player asked for this seat (a lost race for it is SEAT_TAKEN, not a retry). */
-  claimed: boolean;
-}
-
-export const seatIdle = (seat: SeatRecord, tableRound: number): boolean =>
-  tableRound - 1 - (seat.lastRound ?? 0) > SEAT_IDLE_COUPS;
-
-function planSeat(
-  facts: RoundFacts,
-  change: Change,
-  position: PositionRecord | undefined,
-  seats: readonly SeatRecord[],
-  at: string,
-): SeatPlan {
-  const { playerId, seat: requested } = change;
-  if (position) {
-    // The first bet of the coup fixed the player's place (one place per player per coup, seed 004).
-    if (requested !== undefined && requested !== position.seat) {
-      throw conflict('SEAT_MISMATCH', `this coup's position is ${placeName(position.seat)}`);
-    }
-    return { seat: position.seat, claimed: false };
-  }
-  const key = { tableId: facts.tableId, seat: 0 };
-  const mine = seats.find((s) => s.playerId === playerId);
-  const keep = (s: SeatRecord): SeatPlan => ({
-    seat: s.seat,
-    claimed: requested !== undefined,
-    op: {
-      kind: 'update',
-      entity: 'seat',
-      key: { ...key, seat: s.seat },
-      set: { lastRound: facts.tableRound, updatedAt: at },
-      expect: { playerId },
-    },
-  });
-  if (requested === undefined) return mine ? keep(mine) : { seat: null, claimed: false };
-  if (!Number.isSafeInteger(requested) || requested < 1 || requested > facts.seats) {
-    throw invalid('SEAT_INVALID', `seats are numbered 1 to ${facts.seats}`);
-  }
-  if (mine) {
-    if (mine.seat === requested) return keep(mine);
-    throw conflict('ALREADY_SEATED', `the player holds seat ${mine.seat} at this table`);
-  }
-  const target = seats.find((s) => s.seat === requested);
-  const claim = {
-    tableId: facts.tableId,
-    operatorId: facts.operatorId,
-    seat: requested,
-    playerId,
-    lastRound: facts.tableRound,
-    since: at,
-    updatedAt: at,
-  };
-  // Claimed if free (the item may not exist yet), or from a holder idle since it was read.
-  const claimIf = (expect: Expect, upsert: boolean): SeatPlan => ({
-    seat: requested,
-    claimed: true,
-    op: { kind: 'update', entity: 'seat', key: { ...key, seat: requested }, set: claim, upsert, expect },
-  });
-  if (!target?.playerId) return claimIf({ playerId: null }, true);
-  if (seatIdle(target, facts.tableRound)) {
-    return claimIf({ playerId: target.playerId, lastRound: target.lastRound ?? null }, false);
-  }
-  throw conflict('SEAT_TAKEN', `seat ${requested} is taken`);
-}
-
-const placeName = (seat: number | null) => (seat === null ? 'standing' : `at seat ${seat}`);
-
-/** The position after the call: a new one (put) or the next version of the one read (update). */
-function positionPart(
-  facts: RoundFacts,
-  position: PositionRecord | undefined,
-  playerId: string,
-  next: { bets: Bets; stake: number; reserve: number; seat: number | null; sessionId?: string },
-  seq: number,
-  at: string,
-): { op: WriteOp; stored: PositionRecord } {
-  const key = { roundId: facts.roundId, playerId };
-  if (!position) {
-    const item: PositionRecord = {
-      roundId: facts.roundId,
-      playerId,
-      operatorId: facts.operatorId,
-      tableId: facts.tableId,
-      shoeId: facts.shoeId,
-      openedAt: facts.openedAt,
-      bets: next.bets,
-      stake: next.stake,
-      reserve: next.reserve,
-      seat: next.seat,
-      ...(next.sessionId !== undefined && { sessionId: next.sessionId }),
-      calls: 1,
-      firstSeq: seq,
-      lastSeq: seq,
-      createdAt: at,
-      updatedAt: at,
-    };
-    return { op: { kind: 'put', entity: 'position', key, item }, stored: item };
-  }
-  const set = {
-    bets: next.bets,
-    stake: next.stake,
-    reserve: next.reserve,
-    calls: position.calls + 1,
-    lastSeq: seq,
-    updatedAt: at,
-  };
-  return {
-    // `calls` is the position's version: the change applies to exactly the state it was computed from.
-    op: {
-      kind: 'update',
-      entity: 'position',
-      key,
-      set,
-      expect: { calls: position.calls, settledAt: null, refundedAt: null },
-    },
-    stored: { ...position, ...set },
-  };
-}
-
-/** "No va más" not called for the player's shard: a check, never a write (bets do not contend on it). */
-const gatePart = (facts: RoundFacts, playerId: string): WriteOp => ({
-  kind: 'check',
-  entity: 'gate',
-  key: { roundId: facts.roundId, gate: gateOf(playerId, facts.gates) },
-  expect: { status: 'OPEN' },
-});
 
 interface Parts {
   money: MovementPlan;
@@ -479,7 +256,12 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   if (input.seat !== undefined && (!Number.isSafeInteger(input.seat) || input.seat < 1)) {
     throw invalid('SEAT_INVALID', 'a seat is a number from 1');
   }
-  const { facts, fresh } = await roundFacts(ctx, actor, input.roundId);
+  // The operator's wallet mode comes from a per-process cache (read at most once a minute): the
+  // hosted path keeps its two round trips.
+  const [{ facts, fresh }, operator] = await Promise.all([
+    roundFacts(ctx, actor, input.roundId),
+    operatorOf(ctx, actor.operatorId),
+  ]);
   const config = await shoeConfig(ctx, facts.shoeId);
   validate(config, bets);
   const added = Object.fromEntries(bets.map((b) => [b.type, b.amount])) as Bets;
@@ -505,6 +287,10 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
       return { bets: merged, moved: added };
     },
   };
+  if (operator?.walletMode === 'seamless') {
+    const txId = debitTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey);
+    return placeSeamlessBet(ctx, facts, config, change, operator, txId, fresh);
+  }
   return changePosition(ctx, facts, config, change, fresh);
 }
 
@@ -530,7 +316,17 @@ export async function withdrawBets(
       throw invalid('BET_AMOUNT_INVALID', 'amounts are positive integers (minor units)');
     }
   }
-  const { facts, fresh } = await roundFacts(ctx, actor, input.roundId);
+  const [{ facts, fresh }, operator] = await Promise.all([
+    roundFacts(ctx, actor, input.roundId),
+    operatorOf(ctx, actor.operatorId),
+  ]);
+  if (operator?.walletMode === 'seamless') {
+    throw new DomainError(
+      'UNPROCESSABLE',
+      'SEAMLESS_WITHDRAW_UNSUPPORTED',
+      "a seamless operator's bets stand until the coup: they cannot be reduced or withdrawn",
+    );
+  }
   const config = await shoeConfig(ctx, facts.shoeId);
   const request = reduce
     ? { bets: betList(Object.fromEntries(reduce.map((b) => [b.type, b.amount])) as Bets) }

@@ -11,14 +11,16 @@ import { type Actor, canRead, canWrite } from '../actor';
 import { DomainError, notFound, type Resource } from '../errors';
 import { classifiedKeys } from '../key-failures';
 import { Lru } from '../lru';
-import type { KeyCertificateRecord, RoundRecord } from '../model';
+import type { KeyCertificateRecord, OperatorRecord, RoundRecord } from '../model';
 import type { Beacon } from '../ports/beacon';
 import { type CloseDeadlines, noCloseDeadlines } from '../ports/close-deadlines';
 import type { KeyService } from '../ports/key-service';
 import { type Metrics, noMetrics } from '../ports/metrics';
+import type { OutboxQueue } from '../ports/outbox-queue';
 import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
 import type { SettlementQueue } from '../ports/settlement-queue';
 import type { Store } from '../ports/store';
+import { noWallets, type Wallets } from '../ports/wallet';
 import { ShoeDecks } from '../shoe-decks';
 
 /**
@@ -32,6 +34,8 @@ export const CACHE_SIZES = {
   rounds: 4_096,
   /** Dealt shoe orders (a KMS decrypt each): one per table in play, ~1 KB each. */
   shoeOrders: 1_024,
+  /** Operator records (wallet mode): a platform serves tens of operators. */
+  operators: 256,
 } as const;
 
 /** Positions settled in the resolve request at most; more go to the settlement queue in batches. */
@@ -40,6 +44,13 @@ export const INLINE_SETTLE_MAX = 50;
 export const SETTLE_BATCH_SIZE = 50;
 /** Resolve re-sends a fanned-out round's unfinished batches only once they are this old. */
 export const BATCH_RESEND_MS = 120_000;
+
+/**
+ * How long a container trusts an operator's record (its wallet mode) it read: a bet reads it at most
+ * once per this period per container, so the hosted bet path keeps its two round trips. A change of
+ * mode takes effect within it (docs/deploy.md: change modes between shoes).
+ */
+export const OPERATOR_TTL_MS = 60_000;
 
 export interface CoreDeps {
   store: Store;
@@ -72,6 +83,13 @@ export interface CoreDeps {
   closeDeadlines?: CloseDeadlines;
   /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */
   closeDeadlineSeconds?: number;
+  /** The wallets of seamless operators (their base URL and secret). Default: none (hosted only). */
+  wallets?: Wallets;
+  /**
+   * Where pending seamless credits and rollbacks go for delivery. Absent: each is tried once in the
+   * request that wrote it, and left pending (reconciliation names it) if the wallet did not answer OK.
+   */
+  outboxQueue?: OutboxQueue;
 }
 
 /** What never changes about a round once it is open: what a bet needs besides the live state. */
@@ -104,6 +122,10 @@ export interface Ctx {
   closeDeadlineSeconds: number;
   /** Signing-key certificates read so far, by generation (they never change once written). */
   certificates: Map<number, KeyCertificateRecord>;
+  wallets: Wallets;
+  outbox: OutboxQueue | undefined;
+  /** Operator records read, with when they go stale (undefined: no record, a hosted operator). */
+  operators: Lru<string, { record: OperatorRecord | undefined; until: number }>;
   now(): string;
 }
 
@@ -140,6 +162,9 @@ export function context(deps: CoreDeps): Ctx {
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
     certificates: new Map(),
+    wallets: deps.wallets ?? noWallets,
+    outbox: deps.outboxQueue,
+    operators: new Lru(CACHE_SIZES.operators),
     now: () => clock.now().toISOString(),
   };
 }

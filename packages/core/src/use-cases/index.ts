@@ -12,6 +12,7 @@ export { exportAudit, shoeProof } from './export-audit';
 export { ggrReport } from './ggr';
 export { leaveTable } from './leave';
 export { listTableEvents, unlockTable } from './lock-out';
+export { operatorOf, setOperatorWallet } from './operators';
 export { playerHistory } from './player-history';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
@@ -19,6 +20,15 @@ export { resolveRound } from './resolve';
 export { getResponsibleGaming, setResponsibleGaming } from './responsible-gaming';
 export { getRound, openRound } from './rounds';
 export { getScoreboard } from './scoreboard';
+export { MAX_SEAMLESS_POSITION_CALLS } from './seamless-bets';
+export {
+  abandonDebit,
+  DEBIT_ABANDON_MS,
+  deliverSeamlessTx,
+  resendPendingSeamless,
+  SeamlessDeliveryPending,
+  sendToOutbox,
+} from './seamless-delivery';
 export { getSeats } from './seats';
 export { runSettlementBatch } from './settlement-batch';
 export { listShoes } from './shoe-list';

@@ -22,6 +22,7 @@ import type { PositionRecord, RoundCoup, RoundRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions, totalsOf } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
+import { creditPart } from '../seamless-tx';
 import { roundView } from '../views';
 import { shoeConfig } from './bets';
 import { scheduleCloseDeadline } from './close-deadline';
@@ -32,6 +33,7 @@ import { assertUnlocked, underLockOut } from './lock-out';
 import { planPositionMovement } from './position-movement';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
+import { sendToOutbox } from './seamless-delivery';
 import { shoeWithOrder } from './shoe-order';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
@@ -245,7 +247,19 @@ export async function settlePosition(
     const at = ctx.now();
     const ops: WriteOp[] = [];
     let settleSeq: number | undefined;
-    if (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0) {
+    // Seamless: the payout is a credit in the outbox, written with the settlement (no wallet item).
+    const credit =
+      position.wallet === 'seamless' && settlement.payout > 0
+        ? creditPart(position, 'PAYOUT', settlement.payout, config.currency, at)
+        : undefined;
+    if (credit) {
+      // A seamless position numbers its money movements: calls 1..n, then its credit.
+      settleSeq = position.calls + 1;
+      ops.push(credit.op);
+    } else if (
+      position.wallet !== 'seamless' &&
+      (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0)
+    ) {
       const wallet = (await ctx.store.get('wallet', walletKey))!;
       const plan = await planPositionMovement(ctx, key, wallet, {
         kind: 'PAYOUT',
@@ -291,6 +305,7 @@ export async function settlePosition(
     try {
       await ctx.store.transact(ops);
       ctx.metrics.count('SettledPositions', 1);
+      if (credit) await sendToOutbox(ctx, [credit.txId]);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;

@@ -22,7 +22,9 @@ import type { PositionRecord, RoundBurn, RoundRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions } from '../recorded';
 import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
+import { creditPart } from '../seamless-tx';
 import { roundView } from '../views';
+import { shoeConfig } from './bet-parts';
 import { scheduleCloseDeadline } from './close-deadline';
 import { type Ctx, checkText, conflict, invalid, requestHash } from './context';
 import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
@@ -30,6 +32,7 @@ import { planPositionMovement } from './position-movement';
 import { closeGates } from './resolve';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
+import { sendToOutbox } from './seamless-delivery';
 import { shoeWithOrder } from './shoe-order';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -162,27 +165,33 @@ async function refundPosition(
     const at = ctx.now();
     // A position whose bets were all withdrawn holds nothing: it is marked refunded, no money moves.
     const moves = position.stake > 0 || position.reserve > 0;
-    const plan = moves
-      ? await planPositionMovement(
-          ctx,
-          key,
-          (await ctx.store.get('wallet', { operatorId: round.operatorId, playerId: position.playerId }))!,
-          {
-            kind: 'REFUND',
-            key: refundKey(round.roundId, position.playerId),
-            requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
-            amount: position.stake,
-            reserved: -position.reserve,
-            roundId: round.roundId,
-            shoeId: round.shoeId,
-            tableId: round.tableId,
-            reference: round.voidReason,
-            ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
-            at,
-          },
-        )
-      : undefined;
-    if (moves && !plan) return; // refunded by a concurrent call
+    // Seamless: the refund is a credit in the outbox, written with the refund (no wallet item).
+    const credit =
+      position.wallet === 'seamless' && position.stake > 0
+        ? creditPart(position, 'REFUND', position.stake, (await shoeConfig(ctx, round.shoeId)).currency, at)
+        : undefined;
+    const plan =
+      moves && position.wallet !== 'seamless'
+        ? await planPositionMovement(
+            ctx,
+            key,
+            (await ctx.store.get('wallet', { operatorId: round.operatorId, playerId: position.playerId }))!,
+            {
+              kind: 'REFUND',
+              key: refundKey(round.roundId, position.playerId),
+              requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
+              amount: position.stake,
+              reserved: -position.reserve,
+              roundId: round.roundId,
+              shoeId: round.shoeId,
+              tableId: round.tableId,
+              reference: round.voidReason,
+              ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
+              at,
+            },
+          )
+        : undefined;
+    if (moves && position.wallet !== 'seamless' && !plan) return; // refunded by a concurrent call
     try {
       await ctx.store.transact([
         {
@@ -192,6 +201,8 @@ async function refundPosition(
           set: {
             refundedAt: at,
             ...(plan && { refundSeq: plan.entry.seq }),
+            // A seamless position numbers its money movements: calls 1..n, then its credit.
+            ...(credit && { refundSeq: position.calls + 1 }),
             // Index keys: a refunded position enters the player's rounds (see the DynamoDB adapter).
             operatorId: position.operatorId,
             openedAt: position.openedAt,
@@ -199,8 +210,10 @@ async function refundPosition(
           expect: { settledAt: null, refundedAt: null },
         },
         ...(plan?.ops ?? []),
+        ...(credit ? [credit.op] : []),
       ]);
       ctx.metrics.count('SettledPositions', 1);
+      if (credit) await sendToOutbox(ctx, [credit.txId]);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
