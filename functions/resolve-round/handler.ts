@@ -6,6 +6,7 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
+import { seamlessOf } from '../src/seamless';
 
 export const handler = httpHandler(
   'resolve-round',
@@ -16,6 +17,7 @@ export const handler = httpHandler(
         beacon: beaconOf(context),
         closeDeadlines: closeDeadlinesOf(context),
         queue: queueOf(context),
+        ...seamlessOf(context),
       }),
       actor,
       params,

@@ -7,10 +7,12 @@ import {
   type CloseDeadlines,
   type IdempotencyStore,
   type KeyService,
+  type OutboxQueue,
   type PrincipalStore,
   type SettlementQueue,
   type Store,
   systemClock,
+  type Wallets,
 } from '@pyb/core';
 import { type CoreDeps, type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
 import {
@@ -57,6 +59,9 @@ export interface AppContext {
   beacon?: Beacon;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
   closeDeadlines?: CloseDeadlines;
+  /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
+  wallets?: Wallets;
+  outboxQueue?: OutboxQueue;
   /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
   readonly ctxs: WeakMap<KeyService, Ctx>;
 }
@@ -127,7 +132,13 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
 export function useCases(
   context: AppContext,
   keys: KeyService = NO_KEYS,
-  extras: { beacon?: Beacon; closeDeadlines?: CloseDeadlines; queue?: SettlementQueue } = {},
+  extras: {
+    beacon?: Beacon;
+    closeDeadlines?: CloseDeadlines;
+    queue?: SettlementQueue;
+    wallets?: Wallets;
+    outbox?: OutboxQueue;
+  } = {},
 ): Ctx {
   let ctx = context.ctxs.get(keys);
   if (!ctx) {
@@ -143,6 +154,8 @@ export function useCases(
   if (extras.beacon) ctx.beacon = extras.beacon;
   if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
   if (extras.queue) ctx.queue = extras.queue;
+  if (extras.wallets) ctx.wallets = extras.wallets;
+  if (extras.outbox) ctx.outbox = extras.outbox;
   return ctx;
 }
 

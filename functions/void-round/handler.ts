@@ -6,6 +6,7 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
+import { seamlessOf } from '../src/seamless';
 
 export const handler = httpHandler(
   'void-round',
@@ -19,6 +20,7 @@ export const handler = httpHandler(
         queue: queueOf(context),
         beacon: beaconOf(context),
         closeDeadlines: closeDeadlinesOf(context),
+        ...seamlessOf(context),
       }),
       actor,
       { ...params, ...body },

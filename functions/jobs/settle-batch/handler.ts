@@ -8,6 +8,7 @@ import { keysOf } from '../../src/keys';
 import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
 import { queueOf } from '../../src/queue';
+import { seamlessOf } from '../../src/seamless';
 
 /**
  * The settlement queue's consumer (SQS -> Lambda, ReportBatchItemFailures): each message is one batch
@@ -21,7 +22,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
     const context = appContext();
     // Keys: the batch that finishes a round signs its head. The queue: a shoe that ends with this
     // batch hands its debt collection to it.
-    const ctx = useCases(context, keysOf(context), { queue: queueOf(context) });
+    const ctx = useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) });
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
       event.Records.map(async (record) => {
