@@ -354,5 +354,15 @@ describe('a whole shoe in seamless mode', () => {
       const replay = await core.replayRound(regulator(OP), { roundId: r.roundId });
       expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
     }
+    // Recall and the player's history read seamless players (no wallet item) like hosted ones.
+    const recall = await core.recallPlayerRounds(op, { playerId: crowd[0]!, limit: 3 });
+    expect(recall.rounds.length).toBeGreaterThan(0);
+    for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
+    const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
+    expect(history.totals).toMatchObject({ currency: 'EUR' });
+    const ownNet = mine
+      .filter((r) => r.playerId === crowd[0] && (r.state === 'DEBITED' || r.state === 'CREDITED'))
+      .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
+    expect(history.totals.winLoss).toBe(ownNet);
   });
 });

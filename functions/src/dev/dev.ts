@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
+import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import {
   createTables,
   type DynamoDbLocal,
@@ -32,11 +33,18 @@ const PREFIX = process.env.TABLE_PREFIX ?? 'pyb-dev';
 const OPERATOR = 'demo';
 const PLAYERS = ['player-1', 'player-2', 'player-3'];
 const FUNDS = 100_000; // 1,000.00 EUR each
+/** The second demo operator: its players' money stays in its own wallet (the reference wallet). */
+const SEAMLESS_OPERATOR = 'demo-seamless';
+const WALLET_PORT = Number(process.env.WALLET_PORT ?? 4100);
+/** The environment variable the seamless operator's secret reference (`env:…`) names. */
+const SEAMLESS_SECRET_ENV = 'DEMO_SEAMLESS_WALLET_SECRET';
 
 interface DemoState {
   operatorId: string;
   keys: Record<Role, string>;
   tableId?: string;
+  /** The seamless demo operator. */
+  seamless?: { operatorId: string; keys: Record<Role, string>; tableId?: string };
 }
 
 const statePath = join(DATA, 'demo.json');
@@ -63,27 +71,53 @@ function readState(): DemoState | undefined {
  * The demo operator, once: keys are stored hashed, so the plaintext demo keys are kept in
  * .data/demo.json (dev only) and re-issued if the database no longer knows them.
  */
-async function seed(context: AppContext): Promise<Required<DemoState>> {
-  const previous = readState();
-  let keys = previous?.keys;
+/** An operator's demo keys: the ones kept in .data/demo.json if the database still knows them, else new ones. */
+async function demoKeys(
+  context: AppContext,
+  operatorId: string,
+  kept: Record<Role, string> | undefined,
+): Promise<Record<Role, string>> {
   const known = async (key: string) =>
     authenticate(context.principals, `Bearer ${key}`).then(
       () => true,
       () => false,
     );
-  if (
-    !keys ||
-    !(await known(keys.admin)) ||
-    !(await known(keys.operator)) ||
-    !(await known(keys.regulator))
-  ) {
-    const issued = await provisionOperator(context.principals, context.clock, {
-      operatorId: OPERATOR,
-      roles: ['admin', 'operator', 'regulator'],
-      label: 'demo',
-    });
-    keys = Object.fromEntries(issued.map((k) => [k.role, k.key])) as Record<Role, string>;
-  }
+  if (kept && (await known(kept.admin)) && (await known(kept.operator)) && (await known(kept.regulator)))
+    return kept;
+  const issued = await provisionOperator(context.principals, context.clock, {
+    operatorId,
+    roles: ['admin', 'operator', 'regulator'],
+    label: operatorId,
+  });
+  return Object.fromEntries(issued.map((k) => [k.role, k.key])) as Record<Role, string>;
+}
+
+/** A table of the operator with a shoe in play (the one kept if it still exists). */
+async function demoTable(
+  core: ReturnType<typeof createCore>,
+  admin: Actor,
+  kept: string | undefined,
+  name: string,
+): Promise<string> {
+  const exists = kept
+    ? await core.getTable(admin, { tableId: kept }).then(
+        () => true,
+        () => false,
+      )
+    : false;
+  const tableId =
+    kept && exists
+      ? kept
+      : (await core.createTable(admin, { name, variant: 'mini', config: { pairBets: true } })).tableId;
+  // A shoe in play, so the operator key can deal at once (opening and closing shoes needs the admin key).
+  const table = await core.getTable(admin, { tableId });
+  if (!table.currentShoeId) await core.openShoe(admin, { tableId });
+  return tableId;
+}
+
+async function seed(context: AppContext, wallet: ReferenceWallet): Promise<Required<DemoState>> {
+  const previous = readState();
+  const keys = await demoKeys(context, OPERATOR, previous?.keys);
   const admin: Actor = { operatorId: OPERATOR, role: 'admin', supervises: [] };
   const core = createCore({
     store: context.store,
@@ -92,25 +126,7 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
     clock: context.clock,
     codeVersion: context.env.CODE_VERSION ?? 'unknown',
   });
-  let tableId = previous?.tableId;
-  const tableExists = tableId
-    ? await core.getTable(admin, { tableId }).then(
-        () => true,
-        () => false,
-      )
-    : false;
-  if (!tableId || !tableExists) {
-    tableId = (
-      await core.createTable(admin, {
-        name: 'Demo mini table',
-        variant: 'mini',
-        config: { pairBets: true },
-      })
-    ).tableId;
-  }
-  // A shoe in play, so the operator key can deal at once (opening and closing shoes needs the admin key).
-  const table = await core.getTable(admin, { tableId });
-  if (!table.currentShoeId) await core.openShoe(admin, { tableId });
+  const tableId = await demoTable(core, admin, previous?.tableId, 'Demo mini table');
   for (const playerId of PLAYERS) {
     const funded = await core.getWallet(admin, { playerId }).then(
       () => true,
@@ -130,7 +146,27 @@ async function seed(context: AppContext): Promise<Required<DemoState>> {
       });
     }
   }
-  const state = { operatorId: OPERATOR, keys, tableId };
+  // The seamless operator: the same players, their money in the reference wallet (its books in memory:
+  // every start funds them again), reached at WALLET_PORT with the secret named by its record.
+  const seamlessKeys = await demoKeys(context, SEAMLESS_OPERATOR, previous?.seamless?.keys);
+  await core.setOperatorWallet({
+    operatorId: SEAMLESS_OPERATOR,
+    walletMode: 'seamless',
+    seamless: { baseUrl: wallet.url, secretRef: `env:${SEAMLESS_SECRET_ENV}` },
+  });
+  const seamlessAdmin: Actor = { operatorId: SEAMLESS_OPERATOR, role: 'admin', supervises: [] };
+  const seamlessTableId = await demoTable(
+    core,
+    seamlessAdmin,
+    previous?.seamless?.tableId,
+    'Demo seamless table',
+  );
+  const state = {
+    operatorId: OPERATOR,
+    keys,
+    tableId,
+    seamless: { operatorId: SEAMLESS_OPERATOR, keys: seamlessKeys, tableId: seamlessTableId },
+  };
   writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   return state;
 }
@@ -193,6 +229,7 @@ function banner(
   state: Required<DemoState>,
   status: string,
   beacon: string,
+  wallet: string,
 ): string {
   const { keys, tableId } = state;
   return `
@@ -212,6 +249,15 @@ Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the
 First curl:
   curl -s ${url}/v1/tables/${tableId} -H "Authorization: Bearer ${keys.operator}"
 
+Seamless demo operator "${state.seamless.operatorId}": its players' money stays in the operator's own wallet,
+the reference operator wallet at ${wallet} (docs/seamless-wallet.md). Its keys:
+  export SEAMLESS_ADMIN_KEY=${state.seamless.keys.admin}
+  export SEAMLESS_OPERATOR_KEY=${state.seamless.keys.operator}
+  export SEAMLESS_REGULATOR_KEY=${state.seamless.keys.regulator}
+  export SEAMLESS_TABLE_ID=${state.seamless.tableId}
+A bet there is debited from the wallet, a payout credited to it; its books (balances, entries):
+  curl -s ${wallet.replace(/\/pyb$/, '/_control')}/books
+
 Shoes are provably fair (docs/provably-fair.md): each shoe's order waits for a round of the local
 randomness beacon (its key in .data/beacon; chain hash ${beacon}) published after the
 players' seeds close. Once a shoe is closed, anyone can check it:
@@ -229,11 +275,13 @@ async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   let dynamodb: DynamoDbLocal | undefined;
   let server: LocalServer | undefined;
+  let wallet: ReferenceWallet | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await server?.close().catch(() => undefined);
+    await wallet?.close().catch(() => undefined);
     await dynamodb?.stop().catch(() => undefined);
     process.exit(code);
   };
@@ -266,7 +314,22 @@ async function main(): Promise<void> {
   });
   const { appContext } = await import('../context');
   const { startLocalServer } = await import('../local-server');
-  const state = await seed(appContext());
+  const { DEV_WALLET_SECRET, startReferenceWallet } = await import('@pyb/seamless-wallet/main');
+  process.env[SEAMLESS_SECRET_ENV] ??= DEV_WALLET_SECRET;
+  try {
+    wallet = await startReferenceWallet({
+      WALLET_PORT: String(WALLET_PORT),
+      WALLET_SECRETS: process.env[SEAMLESS_SECRET_ENV],
+      WALLET_PLAYERS: PLAYERS.join(','),
+      WALLET_FUNDS: String(FUNDS),
+    });
+  } catch (error) {
+    console.error(
+      `Could not start the reference wallet: ${(error as Error).message}\n(is port ${WALLET_PORT} taken? WALLET_PORT=<port> ./scripts/dev picks another)`,
+    );
+    return stop(1);
+  }
+  const state = await seed(appContext(), wallet);
   let siteDir: string | undefined;
   try {
     siteDir = await buildWeb();
@@ -289,6 +352,7 @@ async function main(): Promise<void> {
       state,
       await demoStatus(appContext(), state),
       beacon,
+      wallet.url,
     ),
   );
 }

@@ -15,6 +15,7 @@ import { ReplaySession } from '../replay/session';
 import type { RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
 import { type Ctx, invalid } from './context';
+import { operatorOf } from './operators';
 import { recallScope } from './player-rounds';
 
 const WALK_PAGE = 100;
@@ -105,6 +106,13 @@ async function walk(
   return { totals, start, oldest };
 }
 
+/** The currency a seamless player bets in: his latest position's first debit's ('' when he never bet). */
+async function seamlessCurrency(ctx: Ctx, operatorId: string, playerId: string): Promise<string> {
+  const [latest] = (await ctx.store.listPlayerPositions(operatorId, playerId, { limit: 1 })).items;
+  const txId = latest?.debits?.[0];
+  return (txId && (await ctx.store.get('seamlessTx', { txId }))?.currency) || '';
+}
+
 export async function playerHistory(
   ctx: Ctx,
   actor: Actor,
@@ -112,9 +120,14 @@ export async function playerHistory(
 ): Promise<PlayerHistoryView> {
   const { playerId, operatorId, limit } = recallScope(actor, input);
   const r = range(input.from, input.to);
-  const wallet = await ctx.store.get('wallet', { operatorId, playerId });
-  if (!wallet) throw notFound('player', playerId);
-  const { totals, start, oldest } = await walk(ctx, operatorId, playerId, r, wallet.currency);
+  const [wallet, operator] = await Promise.all([
+    ctx.store.get('wallet', { operatorId, playerId }),
+    operatorOf(ctx, operatorId),
+  ]);
+  // A seamless operator's players have no wallet here: their currency is their debits'.
+  if (!wallet && operator?.walletMode !== 'seamless') throw notFound('player', playerId);
+  const currency = wallet?.currency ?? (await seamlessCurrency(ctx, operatorId, playerId));
+  const { totals, start, oldest } = await walk(ctx, operatorId, playerId, r, currency);
 
   // The page: from the client's cursor, or from the index page where the range starts, skipping the
   // newer positions before it. Each read asks for exactly what the page still needs, so the store's

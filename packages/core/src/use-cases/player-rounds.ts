@@ -10,6 +10,7 @@ import { ReplaySession } from '../replay/session';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from '../replay/types';
 import { mapBounded } from '../retry';
 import { type Ctx, checkPlayerId, invalid, walletOperator } from './context';
+import { operatorOf } from './operators';
 
 /** Rounds replayed at once (each reads its positions and the player's ledger entries). */
 const CONCURRENCY = 4;
@@ -38,10 +39,13 @@ export async function recallPlayerRounds(
   input: PlayerRecallQuery,
 ): Promise<PlayerRecall> {
   const { playerId, operatorId, limit } = recallScope(actor, input);
-  // A player of this operator has a wallet; anyone else (another operator's player) is not found.
-  if (!(await ctx.store.get('wallet', { operatorId, playerId }))) {
-    throw notFound('player', playerId);
-  }
+  // A player of this operator has a wallet; anyone else (another operator's player) is not found. A
+  // seamless operator's players have no wallet here (their money is in the operator's): their rounds.
+  const [wallet, operator] = await Promise.all([
+    ctx.store.get('wallet', { operatorId, playerId }),
+    operatorOf(ctx, operatorId),
+  ]);
+  if (!wallet && operator?.walletMode !== 'seamless') throw notFound('player', playerId);
   // Newest first from the player's index; replayed from the strongly consistent round items.
   const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
     limit,
