@@ -134,6 +134,20 @@ describe('a seamless bet', () => {
     bookedOnce();
   });
 
+  it("from a seat: the player leaves, his seat is freed and his balance is the operator wallet's", async () => {
+    const { tableId, roundId } = await openRound();
+    const p = player();
+    await core.placeBet(op, {
+      roundId,
+      playerId: p,
+      seat: 3,
+      bets: [{ type: 'PLAYER', amount: 1_000 }],
+      idempotencyKey: 's',
+    });
+    const left = await core.leaveTable(op, { tableId, playerId: p });
+    expect(left).toMatchObject({ seatReleased: 3, balance: 99_000, commissionCollected: 0 });
+  });
+
   it('concurrent duplicates of one call debit once', async () => {
     const { roundId } = await openRound();
     const p = player();

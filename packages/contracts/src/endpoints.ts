@@ -402,7 +402,7 @@ export const ENDPOINTS = {
     tag: 'Rounds',
     description:
       'Collects the deferred commission the player owes for the shoe in play, and answers his balance.',
-    problems: ['TABLE_NOT_FOUND', 'WALLET_NOT_FOUND', 'CONCURRENT_UPDATE'],
+    problems: ['TABLE_NOT_FOUND', 'WALLET_NOT_FOUND', 'CONCURRENT_UPDATE', 'WALLET_UNAVAILABLE'],
     summary: 'A player leaves the table: his deferred commission is collected',
     params: LeaveParams,
     body: LeaveTableRequest,

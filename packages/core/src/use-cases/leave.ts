@@ -2,13 +2,31 @@
 import type { Actor } from '../actor';
 import type { LeaveTableResult } from '../api';
 import { notFound } from '../errors';
+import type { OperatorRecord } from '../model';
 import { tryTransact } from '../retry';
 import { shoeConfig } from './bets';
 import { collectDebt } from './commission';
-import { type Ctx, checkPlayerId } from './context';
+import { type Ctx, checkPlayerId, unavailable } from './context';
+import { operatorOf } from './operators';
 import { settlePosition } from './resolve';
 import { closeTableSession } from './responsible-gaming';
 import { loadTable } from './tables';
+
+/** A seamless player's balance, as the operator's wallet answers it (503 if it does not answer). */
+async function seamlessBalance(
+  ctx: Ctx,
+  operator: OperatorRecord,
+  playerId: string,
+  currency: string,
+): Promise<number> {
+  const answer = await ctx.wallets(operator).balance({ playerId, currency });
+  if (answer.outcome === 'OK') return answer.answer.balance;
+  throw unavailable(
+    'WALLET_UNAVAILABLE',
+    "the operator's wallet did not answer the balance: the seat is released",
+    1,
+  );
+}
 
 /**
  * A player leaving the table: his position in a round being settled is settled first (so what it owes
@@ -37,9 +55,11 @@ export async function leaveTable(
     if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
   }
   const read = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
-  if (!read) throw notFound('wallet', playerId);
-  // His table session ends with the leave (#16; otherwise it ends after the inactivity time-out).
-  const wallet = await closeTableSession(ctx, read, table.tableId);
+  const operator = read ? undefined : await operatorOf(ctx, table.operatorId);
+  if (!read && operator?.walletMode !== 'seamless') throw notFound('wallet', playerId);
+  // His table session ends with the leave (#16; otherwise it ends after the inactivity time-out). A
+  // seamless player has no wallet item here (nor a session: the operator keeps his limits).
+  const wallet = read ? await closeTableSession(ctx, read, table.tableId) : undefined;
   const seat = (await ctx.store.listSeats(table.tableId)).find((s) => s.playerId === playerId);
   const released =
     seat !== undefined &&
@@ -52,11 +72,14 @@ export async function leaveTable(
         expect: { playerId },
       },
     ]));
+  const balance = wallet
+    ? wallet.balance
+    : await seamlessBalance(ctx, operator!, playerId, table.config.currency);
   return {
     tableId: table.tableId,
     playerId,
     commissionCollected,
-    balance: wallet.balance,
+    balance,
     seatReleased: released ? seat.seat : null,
   };
 }
