@@ -734,6 +734,55 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(await store.listLedgerRange('op', 'someone-else', 1, 11)).toEqual([]);
     });
 
+    it("lists an operator's movements outside rounds by time within a UTC day, a page at a time", async () => {
+      const operatorId = uid('op');
+      const put = (playerId: string, seq: number, at: string): WriteOp => ({
+        kind: 'put',
+        entity: 'movement',
+        key: { operatorId, playerId, at, seq },
+        item: { ...ledgerEntry(operatorId, playerId, seq), at },
+      });
+      const day = '2026-12-01';
+      await store.transact([
+        put('b', 2, `${day}T10:00:00.000Z`),
+        put('a', 7, `${day}T10:00:00.000Z`),
+        put('a', 1, `${day}T00:00:00.000Z`),
+        put('a', 9, `${day}T23:59:59.999Z`),
+        put('c', 3, '2026-12-02T00:00:00.000Z'), // the next day: another partition
+        put('c', 4, '2026-11-30T23:59:59.999Z'),
+      ]);
+      const other: WriteOp = {
+        kind: 'put',
+        entity: 'movement',
+        key: { operatorId: `${operatorId}x`, playerId: 'x', at: `${day}T10:00:00.000Z`, seq: 1 },
+        item: { ...ledgerEntry(`${operatorId}x`, 'x', 1), at: `${day}T10:00:00.000Z` },
+      };
+      await store.transact([other]); // another operator's
+      const whole = { from: `${day}T00:00:00.000Z`, to: '2026-12-02T00:00:00.000Z' };
+      const all = await store.listMovements(operatorId, whole, { limit: 10 });
+      // By time, then player id, then sequence number; [from, to): the next midnight is not in it.
+      expect(all.items.map((e) => `${e.playerId}${e.seq}`)).toEqual(['a1', 'a7', 'b2', 'a9']);
+      expect(all.cursor).toBeUndefined();
+      const first = await store.listMovements(operatorId, whole, { limit: 2 });
+      expect(first.items.map((e) => e.seq)).toEqual([1, 7]);
+      const second = await store.listMovements(operatorId, whole, { limit: 2, cursor: first.cursor! });
+      expect(second.items.map((e) => e.seq)).toEqual([2, 9]);
+      // The range's start is in it, its end is not.
+      const hour = { from: `${day}T10:00:00.000Z`, to: `${day}T23:59:59.999Z` };
+      expect((await store.listMovements(operatorId, hour, { limit: 10 })).items.map((e) => e.seq)).toEqual([
+        7, 2,
+      ]);
+      expect(all.items[0]).toEqual({ ...ledgerEntry(operatorId, 'a', 1), at: `${day}T00:00:00.000Z` });
+      // A cursor of one range is not one of another operator's.
+      expect(
+        await cursorCode(store.listMovements(`${operatorId}x`, whole, { limit: 2, cursor: first.cursor! })),
+      ).toBe('CURSOR_INVALID');
+      // More than one UTC day is not one partition: refused, not half-listed.
+      await expect(
+        store.listMovements(operatorId, { from: whole.from, to: '2026-12-02T00:00:00.001Z' }, { limit: 1 }),
+      ).rejects.toThrow(RangeError);
+    });
+
     it("lists a table's own events in order, apart from its shoes' chains; an event is written once", async () => {
       const tableId = uid('tbl');
       const event = (seq: number) => ({

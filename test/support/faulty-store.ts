@@ -35,6 +35,7 @@ export class DelegatingStore implements Store {
   listBatches: Store['listBatches'] = (...a) => this.inner.listBatches(...a);
   listLedgerRange: Store['listLedgerRange'] = (...a) => this.inner.listLedgerRange(...a);
   listSeamlessTxs: Store['listSeamlessTxs'] = (...a) => this.inner.listSeamlessTxs(...a);
+  listMovements: Store['listMovements'] = (...a) => this.inner.listMovements(...a);
 }
 
 /** A settlement transaction: the one that marks a position settled. */

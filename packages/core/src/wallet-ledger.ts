@@ -2,7 +2,9 @@
  * Wallet movements. Every change of a wallet is one ledger entry written in the same transaction as
  * the wallet, conditional on the wallet's sequence number (so balance-before is exact and two
  * movements can never both apply to the same state) and on what it takes being available. The ledger
- * is itself a hash chain per wallet.
+ * is itself a hash chain per wallet. A movement outside rounds (credit, debit, responsible-gaming
+ * change, commission collection, session end) also puts a copy of its entry under the operator's
+ * movements of its UTC day (Store.listMovements); a round's movements (bets, payouts, refunds) do not.
  */
 import { eventHash } from '@pyb/fairness';
 import { DomainError } from './errors';
@@ -125,11 +127,16 @@ export function planMovement(wallet: WalletRecord, m: Movement, create = false):
         // states the invariant on its own (what it takes is there).
         expect: { seq: wallet.seq, available: { gte: Math.max(0, taken) } },
       };
-  return {
-    ops: [walletOp, { kind: 'put', entity: 'ledger', key: { ...key, key: m.key }, item: entry }],
-    entry,
-    wallet: next,
-  };
+  const ops: WriteOp[] = [
+    walletOp,
+    { kind: 'put', entity: 'ledger', key: { ...key, key: m.key }, item: entry },
+  ];
+  // A movement outside rounds is also kept by time (the regulator feed finds it there); a round's
+  // movements are found through the round's positions, so a bet writes nothing more (#11 capacity).
+  if (m.roundId === undefined) {
+    ops.push({ kind: 'put', entity: 'movement', key: { ...key, at: m.at, seq }, item: entry });
+  }
+  return { ops, entry, wallet: next };
 }
 
 /** A wallet that does not exist yet: plan its first movement with `create` (a conditional put). */

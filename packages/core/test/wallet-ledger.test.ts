@@ -77,4 +77,28 @@ describe('wallet movements', () => {
     const ok = planMovement(wallet, { kind: 'DEBIT', key: 'c:y', requestHash: 'h', amount: -500, at: 't' });
     expect(ok.ops[0]).toMatchObject({ kind: 'update', expect: { seq: 3, available: { gte: 500 } } });
   });
+
+  it('keeps a movement outside rounds by time too; a round movement (a bet) writes nothing more', () => {
+    const wallet = { ...newWallet('op', 'p', 'EUR', 't'), balance: 1_000, available: 1_000, seq: 3 };
+    const at = '2026-12-01T10:00:00.000Z';
+    const credit = planMovement(wallet, { kind: 'CREDIT', key: 'c:c', requestHash: 'h', amount: 5, at });
+    expect(credit.ops.map((o) => o.entity)).toEqual(['wallet', 'ledger', 'movement']);
+    expect(credit.ops[2]).toEqual({
+      kind: 'put',
+      entity: 'movement',
+      key: { operatorId: 'op', playerId: 'p', at, seq: 4 },
+      item: credit.entry,
+    });
+    const bet = planMovement(wallet, {
+      kind: 'BET',
+      key: 'c:b',
+      requestHash: 'h',
+      amount: -5,
+      roundId: 'r1',
+      shoeId: 's1',
+      tableId: 't1',
+      at,
+    });
+    expect(bet.ops.map((o) => o.entity)).toEqual(['wallet', 'ledger']);
+  });
 });

@@ -51,6 +51,12 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   // A seamless transaction on its own partition (one item, read by txId): written beside the position
   // it pays in the game table, listed per operator through GSI1 (seamlessTxIndex).
   seamlessTx: (k) => ({ table: 'game', pk: `STX#${k.txId}`, sk: 'STX' }),
+  // Wallet movements outside rounds by time: one partition per operator and UTC day.
+  movement: (k) => ({
+    table: 'wallets',
+    pk: movementPartition(k.operatorId, k.at),
+    sk: `${k.at}#${k.playerId}#${pad(k.seq, SEQ_WIDTH)}`,
+  }),
 };
 
 /**
@@ -68,6 +74,10 @@ export const seamlessShard = (txId: string): number =>
 /** The index partition of an operator's seamless transactions of one UTC day (`YYYY-MM-DD`) and shard. */
 const seamlessPartition = (operatorId: string, day: string, shard: number) =>
   `STX#${operatorId}#${day}#${pad(shard, 2)}`;
+
+/** The partition of an operator's movements of the UTC day of `at` (an ISO 8601 instant). */
+export const movementPartition = (operatorId: string, at: string): string =>
+  `MOVES#${operatorId}#${at.slice(0, 10)}`;
 
 /** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
 export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
@@ -279,6 +289,16 @@ export const ACCESS = {
     ...(eventual && { eventual }),
   }),
   batches: (roundId: string): Access => ({ table: 'game', partition: `ROUND#${roundId}`, sortPrefix: 'B#' }),
+  /**
+   * An operator's movements outside rounds with `from <= at < to`, both in one UTC day: the sort key
+   * starts with `at`, so `BETWEEN from AND to` holds `at = from` and never `at = to` (`to#…` > `to`).
+   */
+  movements: (operatorId: string, from: string, to: string): Access => {
+    const next = new Date(Date.parse(`${from.slice(0, 10)}T00:00:00.000Z`) + 86_400_000).toISOString();
+    if (!(from <= to && to <= next))
+      throw new RangeError(`movements ${from}..${to} span more than one UTC day`);
+    return { table: 'wallets', partition: movementPartition(operatorId, from), sortBetween: [from, to] };
+  },
   /** A wallet's ledger entries with `from <= seq <= to` (a position's calls). */
   ledgerRange: (operatorId: string, playerId: string, from: number, to: number): Access => ({
     table: 'wallets',

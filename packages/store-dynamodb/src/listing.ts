@@ -69,6 +69,17 @@ export abstract class ListingStore {
     return this.queryAll<Entities['batch']>(ACCESS.batches(roundId));
   }
 
+  async listMovements(
+    operatorId: string,
+    range: { from: string; to: string },
+    page: { limit: number; cursor?: string },
+  ) {
+    return this.queryPage<Entities['movement']>(ACCESS.movements(operatorId, range.from, range.to), {
+      ...page,
+      order: 'asc',
+    });
+  }
+
   listLedgerRange(operatorId: string, playerId: string, fromSeq: number, toSeq: number) {
     return this.queryAll<Entities['ledger']>(ACCESS.ledgerRange(operatorId, playerId, fromSeq, toSeq));
   }

@@ -37,6 +37,8 @@ export interface Entities {
   tableEvent: TableEventRecord;
   operator: OperatorRecord;
   seamlessTx: SeamlessTxRecord;
+  /** A wallet movement outside rounds, by time (a copy of its ledger entry: wallet-ledger.ts). */
+  movement: LedgerEntry;
 }
 
 export interface EntityKeys {
@@ -55,6 +57,7 @@ export interface EntityKeys {
   tableEvent: { tableId: string; seq: number };
   operator: { operatorId: string };
   seamlessTx: { txId: string };
+  movement: { operatorId: string; at: string; playerId: string; seq: number };
 }
 
 export type Entity = keyof Entities;
@@ -182,6 +185,17 @@ export interface Store {
   listSeats(tableId: string, options?: ReadOptions): Promise<SeatRecord[]>;
   /** The finished batches of a round's settlement or refunds (strongly consistent). */
   listBatches(roundId: string): Promise<BatchRecord[]>;
+  /**
+   * An operator's wallet movements outside rounds (credits, debits, responsible-gaming changes,
+   * commission collections, session ends) with `from <= at < to`, by time then player and sequence
+   * number, a page at a time (strongly consistent). `from` and `to` lie in one UTC day: `to` at most
+   * the next midnight (the movements are kept per operator and day).
+   */
+  listMovements(
+    operatorId: string,
+    range: { from: string; to: string },
+    page: { limit: number; cursor?: string },
+  ): Promise<Page<LedgerEntry>>;
   /** A wallet's ledger entries with `fromSeq <= seq <= toSeq`, in order (strongly consistent). */
   listLedgerRange(
     operatorId: string,
