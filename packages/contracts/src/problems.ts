@@ -20,6 +20,10 @@ export const PROBLEMS = {
     400,
     'A period of seamless transactions whose bounds are not UTC timestamps, or longer than 31 days.',
   ],
+  FEED_RANGE_INVALID: [
+    400,
+    'A feed range that is not two UTC instants (or days, for a listing) with `from` before `to`.',
+  ],
   INVALID_INPUT: [400, 'A value the use case refuses (ids, free text, limits), when called past the schema.'],
   CLIENT_SEED_INVALID: [400, 'A client seed that is not 1-256 UTF-8 bytes of clean text.'],
   SEED_INVALID: [400, 'A contributed seed that is not 1-256 UTF-8 bytes of clean text.'],
@@ -53,6 +57,7 @@ export const PROBLEMS = {
   WALLET_NOT_FOUND: [404, 'No wallet for this player (or an operator the key may not read).'],
   PLAYER_NOT_FOUND: [404, 'No such player for this operator (game recall).'],
   OPERATOR_NOT_FOUND: [404, 'An operator the key may not read (not its own, nor one it supervises).'],
+  FEED_FILE_NOT_FOUND: [404, 'No daily feed file of this name for this operator and day (yet).'],
   SIGNING_KEY_NOT_FOUND: [404, 'No signing key with this id.'],
   ROUTE_NOT_FOUND: [404, 'No endpoint at this path (the gateway answers it).'],
   METHOD_NOT_ALLOWED: [405, 'The endpoint does not take this method (the gateway answers it).'],
@@ -95,6 +100,14 @@ export const PROBLEMS = {
   HISTORY_TOO_LARGE: [
     422,
     "The history range reaches past the player's 2000 most recent rounds: ask for a shorter or more recent range.",
+  ],
+  FEED_RANGE_TOO_LARGE: [
+    422,
+    'A feed range longer than one day on demand (31 days for a listing): longer ranges are in the daily files.',
+  ],
+  FEED_TOO_LARGE: [
+    422,
+    'More than 5 MiB of feed in one answer: ask for a shorter range, or read the file from the bucket.',
   ],
   BET_PLAYER_AND_BANKER: [422, 'Punto and Banca in one position.'],
   BET_DUPLICATE_TYPE: [422, 'The same bet type twice in one call.'],

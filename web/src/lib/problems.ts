@@ -120,6 +120,10 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   TABLE_NOT_LOCKED: 'The table is not locked.',
   KEY_SERVICE_UNAVAILABLE: 'The key service is busy. Try again in a moment.',
   OPERATOR_NOT_FOUND: 'No such operator.',
+  FEED_RANGE_INVALID: 'The feed range is not valid: two UTC times (days for a listing), the start first.',
+  FEED_RANGE_TOO_LARGE: 'The feed range is too long for one request: use the daily files.',
+  FEED_TOO_LARGE: 'Too much feed for one answer: ask for a shorter range.',
+  FEED_FILE_NOT_FOUND: 'No such feed file.',
   SIGNING_KEY_UNCERTIFIED:
     'The signing key was rotated without being certified by the previous one: the operator must run the key handover.',
   INTERNAL_ERROR: 'The API failed. It has been logged; try again.',

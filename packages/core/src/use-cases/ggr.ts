@@ -54,7 +54,8 @@ export function readableOperator(actor: Actor, operatorId: string | undefined): 
   return op;
 }
 
-async function* operatorTables(ctx: Ctx, operatorId: string): AsyncGenerator<TableRecord> {
+/** The operator's tables, a page at a time. */
+export async function* operatorTables(ctx: Ctx, operatorId: string): AsyncGenerator<TableRecord> {
   let cursor: string | undefined;
   do {
     const page = await ctx.store.listTables(operatorId, { limit: PAGE, ...(cursor && { cursor }) });
@@ -64,7 +65,12 @@ async function* operatorTables(ctx: Ctx, operatorId: string): AsyncGenerator<Tab
 }
 
 /** The table's shoes that may hold a round finished in [from, to): opened before `to`, not closed before `from`. */
-async function* shoesIn(ctx: Ctx, tableId: string, from: string, to: string): AsyncGenerator<ShoeRecord> {
+export async function* shoesIn(
+  ctx: Ctx,
+  tableId: string,
+  from: string,
+  to: string,
+): AsyncGenerator<ShoeRecord> {
   let cursor: string | undefined;
   do {
     const page = await ctx.store.listShoes(tableId, { limit: PAGE, ...(cursor && { cursor }) });

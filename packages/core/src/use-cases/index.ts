@@ -9,6 +9,19 @@ export { checkCloseDeadline } from './close-deadline';
 export { type CoreDeps, type Ctx, context } from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
+export {
+  exportFeed,
+  FEED_FILES,
+  FEED_LIST_MAX_DAYS,
+  FEED_MAX_BYTES,
+  FEED_MAX_RANGE_MS,
+  feedFileKey,
+  feedRecords,
+  getFeedFile,
+  listFeedFiles,
+  writeDailyFeed,
+  yesterday,
+} from './feed';
 export { ggrReport } from './ggr';
 export { leaveTable } from './leave';
 export { listTableEvents, unlockTable } from './lock-out';

@@ -1,0 +1,3 @@
+export * from './factory';
+export * from './local';
+export * from './s3';
