@@ -16,7 +16,8 @@ import { ROUTES, type Route } from './routes';
  * The one handler factory. Every endpoint is `httpHandler(name, contract, run)`: this file does the
  * HTTP part once — correlation id and structured logs, header normalisation, API-key auth and the
  * route's roles, body size limit, JSON parsing, zod validation of path/query/body and of the
- * response, `Idempotency-Key` on POSTs, problem+json errors — and `run` calls one use case.
+ * response, `Idempotency-Key` on POSTs, problem+json errors — and `run` calls one use case. A route
+ * whose contract names `media` answers its text as it is (NDJSON, CSV: mediaResponse).
  */
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -42,9 +43,17 @@ export interface HandlerInput<C extends EndpointContract> {
   context: AppContext;
 }
 
-export type Run<C extends EndpointContract> = (
-  input: HandlerInput<C>,
-) => Promise<z.input<ReturnType<C['response']>>>;
+/** A media route's answer (its contract names `media`): the text and its content type. */
+export interface MediaAnswer {
+  contentType: string;
+  body: string;
+}
+
+type Answer<C extends EndpointContract> = C extends { media: readonly string[] }
+  ? MediaAnswer
+  : z.input<ReturnType<C['response']>>;
+
+export type Run<C extends EndpointContract> = (input: HandlerInput<C>) => Promise<Answer<C>>;
 
 interface RequestState {
   requestId: string;
@@ -160,7 +169,8 @@ function parsePart<T extends (() => z.ZodType) | undefined>(
   return result.data as Out<T>;
 }
 
-function jsonResult(
+/** An answer: JSON unless `extra` names another Content-Type (problem+json, a media route). */
+function httpResult(
   status: number,
   body: string,
   requestId: string,
@@ -171,6 +181,30 @@ function jsonResult(
     headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...extra },
     body,
   };
+}
+
+/**
+ * The answer of a route whose success is not JSON (`media` in its contract: NDJSON, CSV): the use case
+ * returns `{ contentType, body }` and the text goes out as it is, under a content type the contract
+ * names. Errors are still problem+json (they never reach here).
+ */
+function mediaResponse(
+  name: string,
+  media: readonly string[],
+  status: number,
+  output: unknown,
+): StoredResponse {
+  const { contentType, body } = (output ?? {}) as { contentType?: unknown; body?: unknown };
+  const type = typeof contentType === 'string' ? contentType.split(';')[0]!.trim().toLowerCase() : '';
+  if (typeof body !== 'string' || !media.includes(type)) {
+    logger.error('response does not match its contract', { handler: name, contentType, media });
+    throw new HttpProblem(
+      500,
+      'INTERNAL_ERROR',
+      'something went wrong on our side; the request id identifies it',
+    );
+  }
+  return { status, body, headers: { 'Content-Type': contentType as string } };
 }
 
 function withRequestId(problem: ProblemResponse, requestId: string): HttpResult {
@@ -242,6 +276,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     const execute = async (): Promise<StoredResponse> => {
       try {
         const output = await run(input);
+        if (contract.media) return mediaResponse(name, contract.media, contract.status, output);
         replayedByUseCase = (output as { replayed?: unknown }).replayed === true;
         const result = contract.response().safeParse(output);
         if (!result.success) {
@@ -266,7 +301,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
 
     if (route.method === 'GET' || route.ownIdempotency) {
       const response = await execute();
-      return jsonResult(response.status, response.body, state.requestId, {
+      return httpResult(response.status, response.body, state.requestId, {
         ...response.headers,
         ...(replayedByUseCase ? { 'Idempotency-Replayed': 'true' } : {}),
       });
@@ -282,7 +317,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       { operatorId: input.actor.operatorId, key: idempotencyKey, fingerprint },
       execute,
     );
-    return jsonResult(response.status, response.body, state.requestId, {
+    return httpResult(response.status, response.body, state.requestId, {
       ...response.headers,
       ...(replayed ? { 'Idempotency-Replayed': 'true' } : {}),
     });

@@ -21,6 +21,9 @@ export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempoten
 /** Queues a function may send to (infra grants sqs:SendMessage and names the queue in its env). */
 export type QueueName = 'settlement';
 
+/** Buckets a function reads (infra grants s3:GetObject and s3:ListBucket on the bucket's prefix, names it in env). */
+export type BucketName = 'feed';
+
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
@@ -34,6 +37,7 @@ export interface Route {
    */
   ownIdempotency?: true;
   queues?: readonly QueueName[];
+  buckets?: readonly BucketName[];
 }
 
 const ALL: readonly Role[] = ROLES;
@@ -80,6 +84,32 @@ export const ROUTES: readonly Route[] = [
     roles: ALL,
     data: { principals: 'read', game: 'read' },
     kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/operators/{operatorId}/feed',
+    handler: 'export-feed',
+    roles: ALL,
+    data: { principals: 'read', game: 'read', wallets: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/operators/{operatorId}/feed/files',
+    handler: 'list-feed-files',
+    roles: ALL,
+    data: { principals: 'read' },
+    kms: [],
+    buckets: ['feed'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/operators/{operatorId}/feed/files/{date}/{name}',
+    handler: 'get-feed-file',
+    roles: ALL,
+    data: { principals: 'read' },
+    kms: [],
+    buckets: ['feed'],
   },
   {
     method: 'GET',

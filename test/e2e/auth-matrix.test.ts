@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LocalFeedFiles } from '@pyb/feed-files';
 import { ROUTES, type Route } from '@pyb/functions/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Call, type Client, client, type Json } from './support/http';
@@ -13,7 +14,15 @@ import { type E2eStack, type Keys, startStack } from './support/stack';
 
 let stack: E2eStack;
 let api: Client;
-const ids = { tableId: '', shoeId: '', roundId: '', playerId: 'player-m', operatorId: 'op-a' };
+const ids = {
+  tableId: '',
+  shoeId: '',
+  roundId: '',
+  playerId: 'player-m',
+  operatorId: 'op-a',
+  date: '2026-12-01',
+  name: 'feed.csv',
+};
 
 beforeAll(async () => {
   stack = await startStack();
@@ -27,6 +36,14 @@ beforeAll(async () => {
     body: { type: 'CREDIT', amount: 100_000, currency: 'EUR' },
   });
   ids.shoeId = (await api.post(`/v1/tables/${ids.tableId}/shoes`, { key: admin })).body.shoeId;
+  // A daily feed file of the owner, as the job writes it: its owner reads it, nobody else.
+  await new LocalFeedFiles(stack.feedDir).write(
+    `feed/op-a/${ids.date}/${ids.name}`,
+    'text/csv; charset=utf-8; header=present',
+    (async function* () {
+      yield new TextEncoder().encode('type\r\nsummary\r\n');
+    })(),
+  );
   ids.roundId = (
     await api.post(`/v1/tables/${ids.tableId}/rounds`, { key: operator, body: {} })
   ).body.roundId;
@@ -42,6 +59,8 @@ const LIVE = ROUTES.filter((r) =>
 const QUERIES: Record<string, string> = {
   'ggr-report': '?date=2026-12-01',
   'player-history': '?from=2026-01-01T00:00:00.000Z&to=2026-12-31T00:00:00.000Z',
+  'export-feed': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z&format=csv',
+  'list-feed-files': '?from=2026-12-01&to=2026-12-01',
 };
 
 const pathOf = (route: Route): string =>

@@ -12,7 +12,17 @@ import {
   ShoeBundle,
   ShoeProof,
 } from './replay';
-import { GgrParams, GgrQuery, GgrReport } from './reports';
+import {
+  FeedFileList,
+  FeedFileParams,
+  FeedFilesQuery,
+  FeedParams,
+  FeedQuery,
+  FeedText,
+  GgrParams,
+  GgrQuery,
+  GgrReport,
+} from './reports';
 import { RgSettingsRequest, RgStatus } from './responsible-gaming';
 import {
   CancelBetsRequest,
@@ -95,6 +105,11 @@ export interface EndpointContract {
   /** POST bodies. When every field is optional, an absent body counts as `{}`. */
   body?: () => z.ZodType;
   response: () => z.ZodType;
+  /**
+   * Set when the success answer is not JSON: the media types it may have (the use case returns
+   * `{ contentType, body }`, the HTTP layer sends the body as it is). Errors stay problem+json.
+   */
+  media?: readonly string[];
   /** The success status: 201 when the POST creates a resource. */
   status: 200 | 201;
 }
@@ -520,6 +535,41 @@ export const ENDPOINTS = {
     params: GgrParams,
     query: GgrQuery,
     response: GgrReport,
+    status: 200,
+  },
+  'export-feed': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'FEED_RANGE_INVALID', 'FEED_RANGE_TOO_LARGE', 'FEED_TOO_LARGE'],
+    summary:
+      "An operator's regulator feed for a time range of at most one day, as NDJSON or CSV (regulator, operator)",
+    description:
+      'Shoes in play in [from, to) as they stood at `to` (no server seed before the close), rounds finished in the range with their bets, calls, settlements, refunds and wallet movements, the wallet movements outside rounds, and a closing `summary` (counts, and per currency the sums that reconcile with the GGR report and the ledger). NDJSON: one JSON object per line with its `type`; CSV: one file, the fixed columns of docs/regulators.md. Longer ranges, or more than 5 MiB, are in the daily files (422).',
+    params: FeedParams,
+    query: FeedQuery,
+    response: FeedText,
+    media: ['application/x-ndjson', 'text/csv'],
+    status: 200,
+  },
+  'list-feed-files': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'FEED_RANGE_INVALID', 'FEED_RANGE_TOO_LARGE'],
+    summary: 'The daily feed files of an operator for a range of days (regulator, operator)',
+    description:
+      'The files the daily job wrote for each UTC day in [from, to] (at most 31 days): `feed.ndjson` and `feed.csv` of the day before each run, with their size and when they were written.',
+    params: FeedParams,
+    query: FeedFilesQuery,
+    response: FeedFileList,
+    status: 200,
+  },
+  'get-feed-file': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'FEED_FILE_NOT_FOUND', 'FEED_TOO_LARGE'],
+    summary: 'One daily feed file, as written (regulator, operator)',
+    description:
+      'The file as the daily job wrote it (NDJSON or CSV). A file over 5 MiB is not sent through the API (422 FEED_TOO_LARGE): it is read from the feed bucket.',
+    params: FeedFileParams,
+    response: FeedText,
+    media: ['application/x-ndjson', 'text/csv'],
     status: 200,
   },
   'get-signing-key': {

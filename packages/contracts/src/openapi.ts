@@ -104,7 +104,9 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
           'X-Request-Id': header('X-Request-Id'),
           ...(route.method === 'POST' && { 'Idempotency-Replayed': header('Idempotency-Replayed') }),
         },
-        content: { 'application/json': { schema: contract.response() } },
+        content: Object.fromEntries(
+          (contract.media ?? ['application/json']).map((type) => [type, { schema: contract.response() }]),
+        ),
       },
     };
     const byStatus = new Map<number, ProblemCode[]>();

@@ -57,3 +57,62 @@ export const GgrReport = lazily(() =>
     })
     .meta({ id: 'GgrReport' }),
 );
+
+/** The regulator data feed (docs/regulators.md, "Regulator data feed"). */
+export const FeedParams = lazily(() => z.strictObject({ operatorId: OperatorId() }));
+
+const instant = () =>
+  z
+    .string()
+    .meta({ description: 'A UTC instant, YYYY-MM-DDTHH:MM:SS[.sss]Z.', example: '2026-12-01T00:00:00.000Z' });
+
+export const FeedQuery = lazily(() =>
+  z.strictObject({
+    from: instant().meta({ description: 'Start of the range (included), UTC.' }),
+    to: instant().meta({ description: 'End of the range (excluded), UTC; at most 24 hours after `from`.' }),
+    format: z.enum(['ndjson', 'csv']).default('ndjson').meta({
+      description:
+        'ndjson: application/x-ndjson, one record per line. csv: text/csv, one file, fixed columns.',
+    }),
+  }),
+);
+
+const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day YYYY-MM-DD (UTC)');
+
+export const FeedFilesQuery = lazily(() =>
+  z.strictObject({
+    from: day().meta({ description: 'First day listed (UTC).', example: '2026-12-01' }),
+    to: day().meta({
+      description: 'Last day listed (UTC), at most 31 days after `from`.',
+      example: '2026-12-01',
+    }),
+  }),
+);
+
+export const FeedFileName = lazily(() => z.enum(['feed.ndjson', 'feed.csv']).meta({ id: 'FeedFileName' }));
+
+export const FeedFileParams = lazily(() =>
+  z.strictObject({ operatorId: OperatorId(), date: day(), name: FeedFileName() }),
+);
+
+export const FeedFileList = lazily(() =>
+  z
+    .object({
+      operatorId: z.string(),
+      files: z.array(
+        z.object({
+          date: day(),
+          name: FeedFileName(),
+          bytes: z.int().min(0),
+          modifiedAt: Timestamp(),
+          contentType: z.string(),
+        }),
+      ),
+    })
+    .meta({ id: 'FeedFileList' }),
+);
+
+/** The body of a feed answer: NDJSON or CSV text (not JSON). */
+export const FeedText = lazily(() =>
+  z.string().meta({ description: 'NDJSON (one record per line) or CSV text.' }),
+);

@@ -146,16 +146,14 @@ describe('S3FeedFiles', () => {
     ]);
     expect(await f.read(KEY, 8)).toEqual({ contentType: TYPE, bytes: 9 });
     expect(mock.commandCalls(GetObjectCommand)).toHaveLength(1);
-    mock
-      .on(HeadObjectCommand, { Key: 'missing' })
-      .rejects(
-        new S3ServiceException({
-          name: 'NotFound',
-          $fault: 'client',
-          $metadata: { httpStatusCode: 404 },
-          message: 'x',
-        }),
-      );
+    mock.on(HeadObjectCommand, { Key: 'missing' }).rejects(
+      new S3ServiceException({
+        name: 'NotFound',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 404 },
+        message: 'x',
+      }),
+    );
     expect(await f.read('missing', 100)).toBeUndefined();
   });
 

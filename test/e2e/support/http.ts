@@ -72,7 +72,8 @@ export function client(baseUrl: string) {
       status: response.status,
       headers: response.headers,
       contentType,
-      body: (text && contentType.includes('json') ? JSON.parse(text) : text) as T,
+      // JSON and problem+json are parsed; other text (NDJSON, CSV) is kept as it came.
+      body: (text && /^application\/([\w.-]+\+)?json\b/.test(contentType) ? JSON.parse(text) : text) as T,
     };
     const breaches = (await validatorOf(baseUrl)).check({
       method,

@@ -26,6 +26,8 @@ export interface E2eStack {
   url: string;
   /** The server's composition root (the adapters behind the handlers): for setup at scale and counting calls. */
   context: AppContext;
+  /** The local folder of the feed's daily files (FEED_DIR of the feed routes). */
+  feedDir: string;
   /** Operator A's keys (its regulator key supervises A only). */
   a: Keys;
   /** Operator B's keys: another tenant. */
@@ -46,6 +48,9 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   const endpoint = inject('dynamodbEndpoint');
   const prefix = `e2e-${randomBytes(4).toString('hex')}`;
   const keysDir = mkdtempSync(join(tmpdir(), 'pyb-e2e-keys-'));
+  // The feed routes' file port reads its folder from the environment (functions/src/feed-files.ts).
+  const feedDir = join(keysDir, 'feed');
+  process.env.FEED_DIR = feedDir;
   const client = new DynamoDBClient(localClientConfig(endpoint));
   const names = tableNames(prefix);
   await createTables(client, names);
@@ -86,6 +91,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   return {
     url: server.url,
     context,
+    feedDir,
     a,
     b,
     signing,

@@ -216,7 +216,7 @@ export const FEED_LIST_MAX_DAYS = 31;
 
 export interface FeedFileView {
   date: string;
-  name: string;
+  name: FeedFileName;
   bytes: number;
   modifiedAt: string;
   contentType: string;
@@ -252,10 +252,16 @@ export async function listFeedFiles(
     const date = new Date(Date.parse(first.from) + i * DAY_MS).toISOString().slice(0, 10);
     const prefix = feedFileKey(operatorId, date, '');
     for (const f of await files.list(prefix)) {
-      const name = f.key.slice(prefix.length);
-      const format = FEED_FILES[name as FeedFileName];
+      const name = f.key.slice(prefix.length) as FeedFileName;
+      const format = FEED_FILES[name];
       if (!format) continue; // not a feed file (nothing else is written there)
-      out.push({ date, name, bytes: f.bytes, modifiedAt: f.modifiedAt, contentType: FEED_MEDIA_TYPES[format] });
+      out.push({
+        date,
+        name,
+        bytes: f.bytes,
+        modifiedAt: f.modifiedAt,
+        contentType: FEED_MEDIA_TYPES[format],
+      });
     }
   }
   return { operatorId, files: out };
