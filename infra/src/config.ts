@@ -1,3 +1,4 @@
+import { OPERATOR_ID_PATTERN } from '@pyb/contracts';
 import type { Node } from 'constructs';
 import { DEFAULT_ROUTE_THROTTLE } from './capacity';
 
@@ -55,6 +56,11 @@ export interface DeployConfig {
   signingKeyHandover: boolean;
   /** Seconds an ended shoe may stay unclosed (seed unrevealed) before the alarm. */
   shoeCloseDeadlineSeconds: number;
+  /**
+   * The operators whose regulator feed the daily job writes (context `feedOperators`, comma-separated
+   * operator ids; infra/src/feed.ts). Onboarding an operator adds it here.
+   */
+  feedOperators: string[];
 }
 
 export const DEFAULTS = {
@@ -182,5 +188,18 @@ export function readConfig(node: Node): DeployConfig {
       node.tryGetContext('shoeCloseDeadlineSeconds'),
       DEFAULTS.shoeCloseDeadlineSeconds,
     ),
+    feedOperators: parseFeedOperators(node.tryGetContext('feedOperators')),
   };
+}
+
+/** `feedOperators`: operator ids, comma-separated (or a list); each as the API's id grammar has it. */
+export function parseFeedOperators(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const ids = list.map((s) => s.trim()).filter(Boolean);
+  for (const id of ids) {
+    if (!OPERATOR_ID_PATTERN.test(id))
+      throw new Error(`context 'feedOperators': '${id}' is not an operator id`);
+  }
+  return [...new Set(ids)];
 }

@@ -16,6 +16,7 @@ import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
+import { RegulatorFeed } from './feed';
 import { KeyGuard } from './key-policies';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
@@ -187,6 +188,21 @@ export class PuntoYBancaStack extends Stack {
       environment,
       alarmTopic: alarmAction,
     });
+
+    // The regulator feed: daily files per operator (EventBridge Scheduler → job), read by the feed routes.
+    const feed = new RegulatorFeed(this, 'Feed', {
+      config,
+      tables: data.tables,
+      environment,
+      accessLogs: retention.accessLogs,
+      alarmTopic: alarmAction,
+    });
+    for (const route of routes) {
+      if (route.buckets?.includes('feed')) {
+        const fn = this.functions[route.handler]!;
+        feed.allowRead(fn.role, fn.function);
+      }
+    }
 
     // Per-route throttles from the capacity model (infra/src/capacity.ts, docs/deploy.md).
     const throttles = routeThrottles(MODEL_1000_TABLES);

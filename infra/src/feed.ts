@@ -1,0 +1,252 @@
+import type { DataTable } from '@pyb/functions/routes';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
+import type { DeployConfig } from './config';
+import type { DeployedTable } from './data';
+import { TABLE_READ_ACTIONS } from './grants';
+import { acknowledge } from './nag';
+import { RUNTIME } from './route-function';
+
+/** The daily job's bundle: functions/jobs/feed-daily/handler.ts (a scheduler target, not a route). */
+export const FEED_JOB_HANDLER = 'jobs/feed-daily';
+/** Tables the feed reads: shoes, rounds, positions (game); ledger entries and movements (wallets). */
+export const FEED_TABLES: readonly DataTable[] = ['game', 'wallets'];
+/** Where the files go: `feed/<operatorId>/<YYYY-MM-DD>/<name>` (core feedFileKey). */
+export const FEED_PREFIX = 'feed/';
+/** 00:30 UTC: yesterday is over, and its last rounds have had half an hour to settle. */
+export const FEED_SCHEDULE = 'cron(30 0 * * ? *)';
+
+export interface RegulatorFeedProps {
+  config: DeployConfig;
+  tables: Record<DataTable, DeployedTable>;
+  /** What every function gets (table names, stage). */
+  environment: Record<string, string>;
+  /** Where the bucket's server access logs go (the archive's access-log bucket). */
+  accessLogs: s3.IBucket;
+  alarmTopic: cloudwatch.IAlarmAction;
+}
+
+/**
+ * The regulator data feed (docs/regulators.md, "Regulator data feed"; docs/deploy.md, *Regulator
+ * feed*): a bucket of daily files kept for the retention period (Object Lock, versioned, encrypted,
+ * TLS only, no public access, access-logged, no deletes), a daily EventBridge Scheduler schedule
+ * invoking the job that writes yesterday's files per operator (retries, then a DLQ and an alarm), and
+ * read grants for the API's feed routes.
+ */
+export class RegulatorFeed extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly job: NodejsFunction;
+  readonly role: iam.Role;
+  readonly schedule: scheduler.CfnSchedule;
+  readonly deadLetters: sqs.Queue;
+  readonly alarms: cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: RegulatorFeedProps) {
+    super(scope, id);
+    const { config } = props;
+    const prefix = `pyb-${config.stage}`;
+    const period = Duration.days(config.retentionDays);
+
+    this.bucket = new s3.Bucket(this, 'Files', {
+      objectLockEnabled: true,
+      objectLockDefaultRetention:
+        config.retentionLockMode === 'COMPLIANCE'
+          ? s3.ObjectLockRetention.compliance(period)
+          : s3.ObjectLockRetention.governance(period),
+      versioned: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 'regulator-feed/',
+      // Multipart uploads the job could not finish (it aborts them; a killed Lambda cannot).
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.bucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'NoDeletes',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+        resources: [this.bucket.arnForObjects('*')],
+      }),
+    );
+
+    // --- The job ------------------------------------------------------------------------------------
+    const logGroup = new logs.LogGroup(this, 'JobLogs', {
+      retention: config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.role = new iam.Role(this, 'JobRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `writes the regulator feed's daily files (${config.stage})`,
+    });
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'Logs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    for (const name of FEED_TABLES) {
+      const table = props.tables[name];
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: `Read${name[0]!.toUpperCase()}${name.slice(1)}`,
+          actions: [...TABLE_READ_ACTIONS],
+          resources: [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)],
+        }),
+      );
+    }
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'WriteFeedFiles',
+        // PutObject covers CreateMultipartUpload, UploadPart and CompleteMultipartUpload.
+        actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+        resources: [this.bucket.arnForObjects(`${FEED_PREFIX}*`)],
+      }),
+    );
+    this.job = new NodejsFunction(this, 'Job', {
+      functionName: `${prefix}-feed-daily`,
+      description: "Writes yesterday's regulator feed files per operator (EventBridge Scheduler, daily)",
+      code: bundledHandlerCode(FEED_JOB_HANDLER),
+      handler: LAMBDA_HANDLER,
+      runtime: RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 1024,
+      // A day of every operator's rounds, streamed: the longest a Lambda runs.
+      timeout: Duration.minutes(15),
+      role: this.role,
+      logGroup,
+      environment: {
+        ...props.environment,
+        FEED_BUCKET: this.bucket.bucketName,
+        FEED_OPERATORS: config.feedOperators.join(','),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+    });
+    acknowledge(
+      this.job,
+      'AwsSolutions-L1',
+      'Pinned to Node.js 22 like every function of the stack: the bundles are built for node22 ' +
+        '(infra/src/esbuild-options.ts); a runtime upgrade is a deliberate change, not a synth drift.',
+    );
+    const stack = Stack.of(this);
+    const bucketId = stack.resolve(stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket));
+    acknowledge(
+      this.role,
+      `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${FEED_PREFIX}*]`,
+      'The files are named by operator and day (feed/<operatorId>/<YYYY-MM-DD>/<name>), known only when ' +
+        'the job runs: the grant is the feed prefix of one bucket, for PutObject and AbortMultipartUpload ' +
+        'only; Object Lock and the bucket policy keep every written version for the retention period.',
+    );
+
+    // --- The schedule: daily, retried, then dead letters ------------------------------------------
+    this.deadLetters = new sqs.Queue(this, 'ScheduleDlq', {
+      queueName: `${prefix}-feed-dlq`,
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledge(
+      this.deadLetters,
+      'AwsSolutions-SQS3',
+      'This queue is itself the dead-letter destination of the daily feed schedule (invocations that ' +
+        'failed every retry); it is alarmed on its first message and read by an operator, never by code.',
+    );
+    const invokeRole = new iam.Role(this, 'ScheduleRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+      description: `EventBridge Scheduler invokes the regulator feed job (${config.stage})`,
+    });
+    invokeRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.job.functionArn] }),
+    );
+    invokeRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetters.queueArn] }),
+    );
+    this.schedule = new scheduler.CfnSchedule(this, 'Daily', {
+      name: `${prefix}-feed-daily`,
+      description: "Yesterday's regulator feed files, per operator",
+      scheduleExpression: FEED_SCHEDULE,
+      scheduleExpressionTimezone: 'UTC',
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: this.job.functionArn,
+        roleArn: invokeRole.roleArn,
+        input: JSON.stringify({}),
+        retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 6 * 3600 },
+        deadLetterConfig: { arn: this.deadLetters.queueArn },
+      },
+    });
+
+    const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric) => {
+      const a = new cloudwatch.Alarm(this, alarmId, {
+        alarmDescription: `${description} (${config.stage})`,
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(props.alarmTopic);
+      return a;
+    };
+    this.alarms = [
+      alarm(
+        'DlqAlarm',
+        "regulator feed: a day's files could not be written after every retry (see the DLQ and docs/deploy.md)",
+        this.deadLetters.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(5),
+          statistic: 'Maximum',
+        }),
+      ),
+      alarm(
+        'ErrorsAlarm',
+        'regulator feed: the job failed (an operator failed, an uncaught error or a timeout)',
+        this.job.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      ),
+    ];
+  }
+
+  /** The API's feed routes: list and read the files (s3:ListBucket on the prefix, s3:GetObject). */
+  allowRead(role: iam.Role, fn: lambda.Function): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadFeedFiles',
+        actions: ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(`${FEED_PREFIX}*`)],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ListFeedFiles',
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${FEED_PREFIX}*`] } },
+      }),
+    );
+    fn.addEnvironment('FEED_BUCKET', this.bucket.bucketName);
+    const stack = Stack.of(this);
+    const bucketId = stack.resolve(stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket));
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${FEED_PREFIX}*]`,
+      'The feed routes read any day of the operator the caller may read (the use case checks tenancy): ' +
+        's3:GetObject on the feed prefix of one bucket, nothing else.',
+    );
+  }
+}
