@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
 import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
+import { exportFeed, context as useCaseContext } from '@pyb/core/use-cases';
 import {
   createTables,
   type DynamoDbLocal,
@@ -195,6 +196,21 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
       ? ggr.rows.map((row) => `  ${JSON.stringify(row)}`)
       : [`  (no rows: no round settled or voided on ${today} UTC yet)`]),
   );
+  // The regulator feed of today (UTC), on demand: its closing summary.
+  const dayStart = `${today}T00:00:00Z`;
+  const dayEnd = `${new Date(Date.parse(dayStart) + 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`;
+  const feed = await exportFeed(
+    useCaseContext({ store: context.store, keys: keysOf(context), clock: context.clock }),
+    admin,
+    { from: dayStart, to: dayEnd, format: 'ndjson' },
+  );
+  const summary = JSON.parse(feed.body.trimEnd().split('\n').at(-1)!) as { counts: unknown; totals: unknown };
+  lines.push(
+    `Regulator feed of the day, NDJSON (docs/regulators.md, "Regulator data feed") — the call and its last line now:`,
+    `  curl -s "$API/v1/operators/${state.operatorId}/feed?from=$(date -u +%F)T00:00:00Z&to=$(date -u -d tomorrow +%F)T00:00:00Z" \\`,
+    `    -H "Authorization: Bearer $REGULATOR_KEY" | tail -1 | jq -c '{counts, totals}'`,
+    `  ${JSON.stringify({ counts: summary.counts, totals: summary.totals })}`,
+  );
   const from = new Date(Date.now() - 90 * 86_400_000).toISOString();
   const to = new Date(Date.now() + 60_000).toISOString();
   const history = await core.playerHistory(admin, { playerId: PLAYERS[0]!, from, to, limit: 5 });
@@ -310,6 +326,7 @@ async function main(): Promise<void> {
     LOCAL_KEYS_DIR: join(DATA, 'keys'),
     BEACON: 'local',
     LOCAL_BEACON_DIR: join(DATA, 'beacon'),
+    FEED_DIR: join(DATA, 'feed'),
     CODE_VERSION: process.env.CODE_VERSION ?? sourceRevision(),
   });
   const { appContext } = await import('../context');
