@@ -132,6 +132,7 @@ class Synthesis {
       return generation > 0 ? `key:signing-gen${generation}` : `key:signing-unknown:${id}`;
     }
     if (r.Type === 'AWS::Logs::LogGroup') return id === ownLogGroup ? 'logs:own' : `logs:${id}`;
+    if (r.Type === 'AWS::S3::Bucket' && id.startsWith('FeedFiles')) return 'bucket:feed';
     if (r.Type === 'AWS::SQS::Queue')
       return `queue:${String(this.props(id).QueueName).replace('pyb-dev-', '')}`;
     return id;
@@ -189,6 +190,11 @@ class Synthesis {
       }
     }
     for (const queue of route.queues ?? []) out[`queue:${queue}`] = ['sqs:SendMessage'];
+    // The feed's files: read the prefix, list the bucket (only under the prefix: asserted in feed.test.ts).
+    if ('buckets' in route && route.buckets?.includes('feed')) {
+      out['bucket:feed/feed/*'] = ['s3:GetObject'];
+      out['bucket:feed'] = ['s3:ListBucket'];
+    }
     if ('consumes' in route) {
       out[`queue:${route.consumes}`] = [
         ...new Set([...(out[`queue:${route.consumes}`] ?? []), ...CONSUME]),
@@ -423,7 +429,7 @@ describe('a stage at signing-key generation 3', () => {
 });
 
 describe('functions', () => {
-  it('one function per routes.ts and workers.ts entry, and the archiver (retention.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
+  it('one function per routes.ts and workers.ts entry, the archiver (retention.test.ts), the feed job (feed.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
     const ids = base.idsOfType('AWS::Lambda::Function');
     const upload = ids.filter((f) => f.startsWith('CustomCDKBucketDeployment'));
     expect(upload).toHaveLength(1);
@@ -437,6 +443,7 @@ describe('functions', () => {
         ...FUNCTIONS.map((r) => `pyb-dev-${r.handler}`),
         'pyb-dev-archive-shoe',
         'pyb-dev-check-shoe-closed',
+        'pyb-dev-feed-daily',
       ].sort(),
     );
   });
@@ -585,6 +592,9 @@ describe.each([
         if ([s.Action].flat().includes('kms:Sign')) {
           expect(s.Action).toBe('kms:Sign');
           expect(s.Condition).toEqual({ StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } });
+        } else if (s.Action === 's3:ListBucket') {
+          // Listing the feed bucket is confined to its prefix.
+          expect(s.Condition).toEqual({ StringLike: { 's3:prefix': ['feed/*'] } });
         } else {
           expect(s.Condition).toBeUndefined();
         }
@@ -766,8 +776,8 @@ describe('alarms', () => {
     expect(
       alarms.map((a) => refId(a.Dimensions.find((d: { Name: string }) => d.Name === 'FunctionName').Value)),
     ).toEqual(expect.arrayContaining(FUNCTIONS.map((r) => base.functionId(r.handler))));
-    // Plus the archiver's Errors alarm (retention.test.ts).
-    expect(alarms).toHaveLength(FUNCTIONS.length + (metric === 'Errors' ? 1 : 0));
+    // Plus the Errors alarms of the archiver (retention.test.ts) and the feed job (feed.test.ts).
+    expect(alarms).toHaveLength(FUNCTIONS.length + (metric === 'Errors' ? 2 : 0));
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
       expect(alarm.AlarmActions.map(refId)).toEqual([topic]);
@@ -907,6 +917,13 @@ describe.each([
       'AwsSolutions-L1 Retention',
       'AwsSolutions-IAM5[Resource::<RetentionAuditArchiveCD33B004.Arn>/shoes/*] Retention',
       'AwsSolutions-IAM5[Resource::*] Retention',
+      // infra/src/feed.ts: the job's DLQ, runtime and prefix grant; the file routes' read of the prefix.
+      'AwsSolutions-SQS3 Feed',
+      'AwsSolutions-L1 Feed',
+      `AwsSolutions-IAM5[Resource::<${feedBucket()}.Arn>/feed/*] Feed`,
+      ...ROUTES.filter((r) => r.buckets?.includes('feed')).map(
+        (r) => `AwsSolutions-IAM5[Resource::<${feedBucket()}.Arn>/feed/*] ${pascal(r.handler)}`,
+      ),
       // The web app (infra/src/site.ts): its log bucket, CloudFront defaults, the CDK's upload handler.
       'AwsSolutions-S1 Web',
       'AwsSolutions-CFR1 Web',
@@ -938,6 +955,11 @@ describe.each([
     expect(acknowledged.sort()).toEqual(expected.sort());
   });
 });
+
+/** The logical id of the regulator feed's bucket. */
+function feedBucket(): string {
+  return base.idsOfType('AWS::S3::Bucket').find((id) => id.startsWith('FeedFiles'))!;
+}
 
 /** The id of the CDK's BucketDeployment singleton (a child of the stack, named by a hash of its settings). */
 function uploadHandler(): string {
