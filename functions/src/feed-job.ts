@@ -14,7 +14,7 @@ import { logger } from './logger';
 
 export const FeedJobEvent = z.strictObject({
   /** Default: FEED_OPERATORS (comma-separated). */
-  operators: z.array(OperatorId).optional(),
+  operators: z.array(OperatorId()).optional(),
   /** The UTC day to write; default: yesterday. */
   date: z
     .string()
