@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
-import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { exportFeed, context as useCaseContext } from '@pyb/core/use-cases';
+import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import {
   createTables,
   type DynamoDbLocal,
