@@ -348,6 +348,12 @@ export class ReferenceWallet {
     tx: SeamlessRequests['debit' | 'credit' | 'rollback'],
   ): Answer {
     const account = this.balances.get(tx.playerId);
+    // A rollback is never refused: a debit for a player (or currency) the wallet does not hold was
+    // refused or never arrived, so there is nothing to give back — applied: false, and that debit
+    // is refused from now on like any debit rolled back before it arrived.
+    if (operation === 'rollback' && (!account || account.currency !== tx.currency)) {
+      return this.rollbackNothing(tx as SeamlessRequests['rollback']);
+    }
     if (!account) return { status: 422, body: { code: 'UNKNOWN_PLAYER' } };
     if (account.currency !== tx.currency) return { status: 422, body: { code: 'CURRENCY_MISMATCH' } };
     let amount: number;
@@ -391,6 +397,35 @@ export class ReferenceWallet {
         balance: account.balance,
         operatorTxId,
         ...(applied !== undefined && { applied }),
+      },
+    };
+  }
+
+  /** A rollback for a player or currency without an account: books nothing, balance 0 in that currency. */
+  private rollbackNothing(tx: SeamlessRequests['rollback']): Answer {
+    if (!this.transactions.has(tx.debitTxId)) this.tombstones.add(tx.debitTxId);
+    const operatorTxId = `op-${randomUUID()}`;
+    this.entries.push({
+      operatorTxId,
+      txId: tx.txId,
+      operation: 'rollback',
+      playerId: tx.playerId,
+      currency: tx.currency,
+      amount: 0,
+      roundId: tx.roundId,
+      betRef: tx.betRef,
+      debitTxId: tx.debitTxId,
+      balanceAfter: 0,
+    });
+    return {
+      status: 200,
+      body: {
+        txId: tx.txId,
+        playerId: tx.playerId,
+        currency: tx.currency,
+        balance: 0,
+        operatorTxId,
+        applied: false,
       },
     };
   }

@@ -102,6 +102,34 @@ describe('seamless client against the reference wallet (real HTTP)', () => {
     expect(wallet.balanceOf('ana')).toBe(start);
   });
 
+  it('a rollback for a player (or currency) the wallet does not hold is 200 applied: false, never refused', async () => {
+    const before = sum();
+    // The debit was refused UNKNOWN_PLAYER (or never arrived): the rollback has nothing to give back.
+    const refused = { ...debitOf('nobodyrefused'), playerId: 'nobody' };
+    expect(await client.debit(refused)).toMatchObject({ outcome: 'REFUSED', code: 'UNKNOWN_PLAYER' });
+    const rollback = { ...refused, txId: txId('rbk', 'nobodyrefused'), debitTxId: refused.txId };
+    const first = await client.rollback(rollback);
+    expect(first).toMatchObject({
+      outcome: 'OK',
+      answer: { txId: rollback.txId, playerId: 'nobody', currency: 'EUR', balance: 0, applied: false },
+    });
+    expect(await client.rollback(rollback)).toEqual(first);
+    // A debit that never arrived, for a player the wallet opens later: refused after its rollback.
+    const lost = { ...debitOf('nobodylost'), playerId: 'latecomer' };
+    expect(
+      await client.rollback({ ...lost, txId: txId('rbk', 'nobodylost'), debitTxId: lost.txId }),
+    ).toMatchObject({ outcome: 'OK', answer: { applied: false } });
+    wallet.fund('latecomer', 'EUR', 5000);
+    expect(await client.debit(lost)).toMatchObject({ outcome: 'REFUSED', code: 'DEBIT_ROLLED_BACK' });
+    expect(wallet.balanceOf('latecomer')).toBe(5000);
+    // In a currency the player's account is not in: the same.
+    const usd = { ...debitOf('anausd'), currency: 'USD' };
+    expect(await client.rollback({ ...usd, txId: txId('rbk', 'anausd'), debitTxId: usd.txId })).toMatchObject(
+      { outcome: 'OK', answer: { currency: 'USD', balance: 0, applied: false } },
+    );
+    expect(sum()).toBe(before);
+  });
+
   it('a 5xx is UNKNOWN, booked or not; a rollback settles both', async () => {
     const start = wallet.balanceOf('ana');
     for (const apply of [true, false]) {
