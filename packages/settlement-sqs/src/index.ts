@@ -1,2 +1,3 @@
 export * from './message';
+export * from './send-batches';
 export * from './sqs-queue';

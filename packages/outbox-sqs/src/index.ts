@@ -1,0 +1,3 @@
+export * from './message';
+export * from './port';
+export * from './sqs-outbox';
