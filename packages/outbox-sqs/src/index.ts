@@ -1,3 +1,2 @@
 export * from './message';
-export * from './port';
 export * from './sqs-outbox';

@@ -7,9 +7,9 @@
  * queue's maxReceiveCount moves it to the dead-letter queue (infra/src/seamless.ts).
  */
 import { ChangeMessageVisibilityBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { OutboxQueue } from '@pyb/core';
 import { sendMessageBatches } from '@pyb/settlement-sqs';
 import { encodeOutboxMessage } from './message';
-import type { OutboxQueue } from './port';
 
 /** The first redelivery waits this long; each next one twice as long, up to REDELIVERY_MAX_SECONDS. */
 export const REDELIVERY_BASE_SECONDS = 30;
