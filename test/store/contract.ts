@@ -991,5 +991,49 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
         ),
       ).toBe('CURSOR_INVALID');
     });
+
+    it("keeps an operator's seamless report per day; an upsert replaces it whole, other days and operators untouched", async () => {
+      const operatorId = uid('op');
+      const summary = (count: number) => ({
+        count,
+        totals: [],
+        net: [],
+        unresolved: { count: 0, transactions: [] },
+      });
+      const report = (date: string, count: number, asOf: string) => ({
+        operatorId,
+        date,
+        from: `${date}T00:00:00.000Z`,
+        to: `${date}T23:59:59.999Z`,
+        asOf,
+        summary: summary(count),
+        redelivered: count,
+      });
+      const save = (r: ReturnType<typeof report>) => {
+        const { operatorId: op, ...fields } = r;
+        return store.transact([
+          {
+            kind: 'update',
+            entity: 'seamlessReport',
+            key: { operatorId: op, date: r.date },
+            set: { operatorId: op, ...fields },
+            upsert: true,
+          },
+        ]);
+      };
+      expect(await store.get('seamlessReport', { operatorId, date: '2026-11-20' })).toBeUndefined();
+      await save(report('2026-11-20', 3, 'a'));
+      await save(report('2026-11-21', 1, 'b'));
+      await save(report('2026-11-20', 7, 'c'));
+      expect(await store.get('seamlessReport', { operatorId, date: '2026-11-20' })).toEqual(
+        report('2026-11-20', 7, 'c'),
+      );
+      expect(await store.get('seamlessReport', { operatorId, date: '2026-11-21' })).toEqual(
+        report('2026-11-21', 1, 'b'),
+      );
+      expect(
+        await store.get('seamlessReport', { operatorId: uid('op'), date: '2026-11-20' }),
+      ).toBeUndefined();
+    });
   });
 }

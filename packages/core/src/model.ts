@@ -8,6 +8,7 @@ import type {
   LedgerKind,
   RoundStatus,
   SeamlessRefusalCode,
+  SeamlessSummaryData,
   SeamlessTxOp,
   SeamlessTxState,
   ShoeCloseReason,
@@ -507,4 +508,21 @@ export interface SeamlessTxRecord {
   rollbackReason?: 'UNKNOWN_OUTCOME' | 'BETTING_CLOSED' | 'NOT_PLACED' | 'ABANDONED';
   /** DEBIT: the shoe of its round (the bet's answer names it). */
   shoeId?: string;
+}
+
+/**
+ * The seamless reconciliation of one operator's UTC day, stored by the daily job (a re-run replaces
+ * it): the summary of that day's transactions (bounded: sums and at most SEAMLESS_UNRESOLVED_NAMED_MAX
+ * unresolved ones named) and how many stuck credits and rollbacks it handed to the outbox again.
+ */
+export interface SeamlessReportRecord {
+  operatorId: string;
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  from: string;
+  to: string;
+  /** When the job made it. */
+  asOf: string;
+  summary: SeamlessSummaryData;
+  redelivered: number;
 }

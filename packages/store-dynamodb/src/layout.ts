@@ -57,6 +57,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
     pk: movementPartition(k.operatorId, k.at),
     sk: `${k.at}#${k.playerId}#${pad(k.seq, SEQ_WIDTH)}`,
   }),
+  // An operator's daily seamless reconciliation reports, one item per UTC day (the daily job's).
+  seamlessReport: (k) => ({ table: 'game', pk: `STXREPORT#${k.operatorId}`, sk: `D#${k.date}` }),
 };
 
 /**

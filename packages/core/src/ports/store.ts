@@ -13,6 +13,7 @@ import type {
   OperatorRecord,
   PositionRecord,
   RoundRecord,
+  SeamlessReportRecord,
   SeamlessTxRecord,
   SeatRecord,
   ShoeRecord,
@@ -39,6 +40,7 @@ export interface Entities {
   seamlessTx: SeamlessTxRecord;
   /** A wallet movement outside rounds, by time (a copy of its ledger entry: wallet-ledger.ts). */
   movement: LedgerEntry;
+  seamlessReport: SeamlessReportRecord;
 }
 
 export interface EntityKeys {
@@ -58,6 +60,7 @@ export interface EntityKeys {
   operator: { operatorId: string };
   seamlessTx: { txId: string };
   movement: { operatorId: string; at: string; playerId: string; seq: number };
+  seamlessReport: { operatorId: string; date: string };
 }
 
 export type Entity = keyof Entities;
