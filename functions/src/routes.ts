@@ -18,8 +18,11 @@ export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | '
 /** Logical DynamoDB tables (docs/data-model.md). */
 export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
 
-/** Queues a function may send to (infra grants sqs:SendMessage and names the queue in its env). */
-export type QueueName = 'settlement';
+/**
+ * Queues a function may send to (infra grants sqs:SendMessage and names the queue in its env).
+ * `outbox`: seamless-wallet credits and rollbacks to deliver (docs/seamless-wallet.md).
+ */
+export type QueueName = 'settlement' | 'outbox';
 
 /** Buckets a function reads (infra grants s3:GetObject and s3:ListBucket on the bucket's prefix, names it in env). */
 export type BucketName = 'feed';
@@ -38,6 +41,11 @@ export interface Route {
   ownIdempotency?: true;
   queues?: readonly QueueName[];
   buckets?: readonly BucketName[];
+  /**
+   * Calls seamless operators' wallets (debit, credit, rollback): reads their signing secrets in
+   * Secrets Manager (infra grants secretsmanager:GetSecretValue on each seamless operator's secret).
+   */
+  operatorWallets?: true;
 }
 
 const ALL: readonly Role[] = ROLES;
@@ -95,6 +103,15 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/v1/operators/{operatorId}/seamless-transactions',
+    handler: 'seamless-transactions',
+    roles: ALL,
+    // The seamless transaction records (and their listing index) are in the game table.
+    data: { principals: 'read', game: 'read' },
+    kms: [],
+  },
+  {
+    method: 'GET',
     path: '/v1/operators/{operatorId}/feed/files',
     handler: 'list-feed-files',
     roles: ALL,
@@ -110,6 +127,14 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read' },
     kms: [],
     buckets: ['feed'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/operators/{operatorId}/seamless-reports/{date}',
+    handler: 'seamless-report',
+    roles: ALL,
+    data: { principals: 'read', game: 'read' },
+    kms: [],
   },
   {
     method: 'GET',

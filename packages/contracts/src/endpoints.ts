@@ -39,6 +39,13 @@ import {
   VoidRoundRequest,
 } from './rounds';
 import {
+  SeamlessParams,
+  SeamlessReport,
+  SeamlessReportParams,
+  SeamlessTransactions,
+  SeamlessTransactionsQuery,
+} from './seamless-reconciliation';
+import {
   CloseShoeRequest,
   ContributeSeedRequest,
   Contribution,
@@ -570,6 +577,28 @@ export const ENDPOINTS = {
     params: FeedFileParams,
     response: FeedText,
     media: ['application/x-ndjson', 'text/csv'],
+    status: 200,
+  },
+  'seamless-transactions': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'SEAMLESS_RANGE_INVALID', 'SEAMLESS_PERIOD_TOO_LARGE', 'CURSOR_INVALID'],
+    summary:
+      "A seamless operator's wallet transactions of a period, with their states and the period's reconciliation (operator, regulator)",
+    description:
+      "Every call the platform made to the operator's wallet (debits, credits, rollbacks) created in [from, to) (UTC, at most 31 days), a page at a time (by day, then shard, then time; a page may be short and still have a `nextCursor`: follow it), only those in `state` when given. The first page carries `summary` for the whole period: counts and amounts per state, kind and currency, the net the operator's books must show for the same txIds (credited − debited), and the unresolved ones named (not final 15 minutes after creation, or refused where a wallet must not refuse). A period of more than 20000 transactions is refused (422 SEAMLESS_PERIOD_TOO_LARGE): read the daily reports (docs/seamless-wallet.md §9).",
+    params: SeamlessParams,
+    query: SeamlessTransactionsQuery,
+    response: SeamlessTransactions,
+    status: 200,
+  },
+  'seamless-report': {
+    tag: 'Regulators',
+    problems: ['OPERATOR_NOT_FOUND', 'SEAMLESS_REPORT_NOT_FOUND', 'INVALID_INPUT'],
+    summary: "A seamless operator's daily reconciliation report (operator, regulator)",
+    description:
+      "What the daily job (00:30 UTC) found for one UTC day: the day's summary (as the transactions list gives it) and how many stuck credits and rollbacks it handed to the outbox again. 404 SEAMLESS_REPORT_NOT_FOUND before the job ran for that day (docs/seamless-wallet.md §9).",
+    params: SeamlessReportParams,
+    response: SeamlessReport,
     status: 200,
   },
   'get-signing-key': {

@@ -58,6 +58,10 @@ export const PROBLEMS = {
   PLAYER_NOT_FOUND: [404, 'No such player for this operator (game recall).'],
   OPERATOR_NOT_FOUND: [404, 'An operator the key may not read (not its own, nor one it supervises).'],
   FEED_FILE_NOT_FOUND: [404, 'No daily feed file of this name for this operator and day (yet).'],
+  SEAMLESS_REPORT_NOT_FOUND: [
+    404,
+    'No seamless reconciliation report for that operator and day: the daily job writes it after the day ends (00:30 UTC).',
+  ],
   SIGNING_KEY_NOT_FOUND: [404, 'No signing key with this id.'],
   ROUTE_NOT_FOUND: [404, 'No endpoint at this path (the gateway answers it).'],
   METHOD_NOT_ALLOWED: [405, 'The endpoint does not take this method (the gateway answers it).'],
@@ -97,6 +101,10 @@ export const PROBLEMS = {
   PAYLOAD_TOO_LARGE: [413, 'The body is larger than 16 KiB.'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json in UTF-8.'],
   // 422: the game or the money says no.
+  SEAMLESS_PERIOD_TOO_LARGE: [
+    422,
+    'The period holds more than 20000 seamless transactions: ask for a shorter period, or read the daily reports.',
+  ],
   HISTORY_TOO_LARGE: [
     422,
     "The history range reaches past the player's 2000 most recent rounds: ask for a shorter or more recent range.",

@@ -82,6 +82,10 @@ export type TableEventsView = z.output<ReturnType<typeof C.TableEvents>>;
 export type GgrReportView = z.output<ReturnType<typeof C.GgrReport>>;
 export type PlayerHistoryView = z.output<ReturnType<typeof C.PlayerHistory>>;
 export type HistoryTotalsView = z.output<ReturnType<typeof C.HistoryTotals>>;
+export type SeamlessTransactionsView = z.output<ReturnType<typeof C.SeamlessTransactions>>;
+export type SeamlessTransactionView = z.output<ReturnType<typeof C.SeamlessTransaction>>;
+export type SeamlessSummaryView = z.output<ReturnType<typeof C.SeamlessSummary>>;
+export type SeamlessReportView = z.output<ReturnType<typeof C.SeamlessReport>>;
 export interface PlayerHistoryQuery {
   playerId: string;
   /** UTC ISO times: rounds opened in [from, to). */

@@ -124,6 +124,8 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   FEED_RANGE_TOO_LARGE: 'The feed range is too long for one request: use the daily files.',
   FEED_TOO_LARGE: 'Too much feed for one answer: ask for a shorter range.',
   FEED_FILE_NOT_FOUND: 'No such feed file.',
+  SEAMLESS_REPORT_NOT_FOUND: 'No reconciliation report for that day yet (it is made after the day ends).',
+  SEAMLESS_PERIOD_TOO_LARGE: 'Too many wallet transactions in that period: choose a shorter one.',
   SIGNING_KEY_UNCERTIFIED:
     'The signing key was rotated without being certified by the previous one: the operator must run the key handover.',
   INTERNAL_ERROR: 'The API failed. It has been logged; try again.',

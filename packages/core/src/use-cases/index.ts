@@ -42,6 +42,11 @@ export {
   SeamlessDeliveryPending,
   sendToOutbox,
 } from './seamless-delivery';
+export {
+  getSeamlessReport,
+  listSeamlessTransactions,
+  reconcileSeamlessDay,
+} from './seamless-reconciliation';
 export { getSeats } from './seats';
 export { runSettlementBatch } from './settlement-batch';
 export { listShoes } from './shoe-list';
