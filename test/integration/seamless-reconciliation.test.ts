@@ -209,7 +209,7 @@ describe('the transactions of a period', () => {
 });
 
 describe('the daily job', () => {
-  it('stores yesterday’s report, redelivers the stuck credits and rollbacks (not refused, not young ones)', async () => {
+  it('stores yesterday’s report, redelivers the stuck transactions (not refused, not young ones)', async () => {
     nowMs = Date.parse('2026-11-21T00:10:00.000Z');
     await expect(getSeamlessReport(ctx, operator(OP), { operatorId: OP, date: DAY })).rejects.toMatchObject({
       code: 'SEAMLESS_REPORT_NOT_FOUND',
@@ -221,12 +221,11 @@ describe('the daily job', () => {
       date: DAY,
       from: period.from,
       to: period.to,
-      redelivered: 2,
+      redelivered: 3,
     });
-    const stuck = DAY_TXS.filter(
-      (t) =>
-        (t.state === 'CREDIT_PENDING' || t.state === 'ROLLBACK_PENDING') && !t.refusal && t.amount !== 90,
-    );
+    // The pending credit and rollback, and the debit whose bet never came back (its delivery rolls it back).
+    const stuck = DAY_TXS.filter((t) => t.state.endsWith('_PENDING') && !t.refusal && t.amount !== 90);
+    expect(stuck.map((t) => t.op).sort()).toEqual(['CREDIT', 'DEBIT', 'ROLLBACK']);
     expect(outbox.sent.flat().sort()).toEqual(stuck.map((t) => t.txId).sort());
     // The stored report is the endpoint's summary of that day, as of the job's run.
     const listed = await listSeamlessTransactions(ctx, operator(OP), { operatorId: OP, ...period });
@@ -244,7 +243,7 @@ describe('the daily job', () => {
     nowMs = Date.parse('2026-11-21T06:00:00.000Z');
     const outbox = new RecordingOutbox();
     const report = await reconcileSeamlessDay(ctx, outbox, { operatorId: OP, date: DAY });
-    expect(report.redelivered).toBe(3);
+    expect(report.redelivered).toBe(4);
     expect(report.summary.unresolved.count).toBe(5);
     expect(await getSeamlessReport(ctx, operator(OP), { operatorId: OP, date: DAY })).toEqual(report);
   });

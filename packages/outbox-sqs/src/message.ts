@@ -1,8 +1,7 @@
 import { SeamlessTxId } from '@pyb/contracts';
 
 /**
- * One SQS message per credit or rollback to deliver: the txId of its seamless transaction record
- * (the record holds the rest). Version-tagged so a consumer can refuse what it does not know.
+ * One SQS message per seamless transaction to deliver: its txId (the record holds the rest). Version-tagged so a consumer can refuse what it does not know.
  */
 export const MESSAGE_VERSION = 1;
 
@@ -10,13 +9,14 @@ export const encodeOutboxMessage = (txId: string): string => JSON.stringify({ v:
 
 /**
  * Parses a message body back to its txId; throws on anything else (the message is then dead-lettered,
- * not guessed at). Only credits and rollbacks travel through the outbox: a debit is never re-sent.
+ * not guessed at). Mostly credits and rollbacks; a debit's txId too when a stale DEBIT_PENDING is
+ * handed over to be given up (the delivery rolls it back: a debit is never sent again as a debit).
  */
 export function decodeOutboxMessage(body: string): string {
   const m = JSON.parse(body) as Record<string, unknown>;
   if (m.v !== MESSAGE_VERSION)
     throw new Error(`outbox message version ${String(m.v)} is not ${MESSAGE_VERSION}`);
   const txId = SeamlessTxId.safeParse(m.txId);
-  if (txId.success && !txId.data.startsWith('dbt_')) return txId.data;
-  throw new Error('not an outbox message (the txId of a credit or a rollback)');
+  if (txId.success) return txId.data;
+  throw new Error('not an outbox message (the txId of a seamless transaction)');
 }

@@ -6,8 +6,9 @@
  * created, or one the wallet refused that should never be (a credit, a rollback).
  *
  * The daily job (`reconcileSeamlessDay`, run by EventBridge Scheduler for each seamless operator)
- * stores the report of the UTC day that ended, readable by the endpoint, and hands the stuck credits
- * and rollbacks to the outbox again (their delivery is idempotent: same txId). Read through the Store
+ * stores the report of the UTC day that ended, readable by the endpoint, and hands the stuck
+ * transactions to the outbox again (their delivery is idempotent: same txId; a stuck debit is given
+ * up and rolled back by it). Read through the Store
  * port only.
  */
 import {
@@ -261,8 +262,8 @@ export const dayBefore = (now: string): string =>
 
 /**
  * The daily job for one seamless operator: the report of the UTC day `date` (default: the day before
- * today), stored (a re-run replaces it), and every credit or rollback of that day still pending past
- * its age and not refused handed to the outbox again. Not bounded like the endpoint: the job walks the
+ * today), stored (a re-run replaces it), and every transaction of that day still pending past its
+ * age and not refused handed to the outbox again. Not bounded like the endpoint: the job walks the
  * whole day (a Lambda of its own, minutes long), keeping only sums and the named unresolved ones.
  */
 export async function reconcileSeamlessDay(
@@ -279,12 +280,10 @@ export async function reconcileSeamlessDay(
   const stuck: string[] = [];
   for await (const tx of walk(ctx, input.operatorId, day, Number.POSITIVE_INFINITY)) {
     summarizer.add(tx);
-    if (
-      (tx.state === 'CREDIT_PENDING' || tx.state === 'ROLLBACK_PENDING') &&
-      unresolvedReason(tx, asOfMs) === 'PENDING'
-    ) {
-      stuck.push(tx.txId);
-    }
+    // Pending past its age and not refused: a credit or rollback the outbox lost (dead-lettered, or
+    // never sent after a crash), or a debit whose bet died before its outcome — the delivery gives
+    // that one up and rolls it back (a debit is never sent again as a debit).
+    if (unresolvedReason(tx, asOfMs) === 'PENDING') stuck.push(tx.txId);
   }
   for (let i = 0; i < stuck.length; i += SEND_CHUNK) await outbox.send(stuck.slice(i, i + SEND_CHUNK));
   const record: SeamlessReportRecord = {
