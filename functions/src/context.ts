@@ -55,6 +55,10 @@ export interface AppContext {
   keys?: KeyService;
   /** The settlement queue: built on first use by `queueOf` (./queue), or set by the local server and tests. */
   settlementQueue?: SettlementQueue;
+  /** The seamless outbox: built on first use by `outboxOf` (./outbox), or set by the local server and tests. */
+  outbox?: OutboxQueue;
+  /** The seamless operators' wallets: built on first use by `walletsOf` (./wallets), or set by tests. */
+  wallets?: Wallets;
   /** The randomness beacon: set by the local server and tests, else built on first use by `beaconOf` (./beacon). */
   beacon?: Beacon;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
