@@ -61,6 +61,7 @@ const QUERIES: Record<string, string> = {
   'player-history': '?from=2026-01-01T00:00:00.000Z&to=2026-12-31T00:00:00.000Z',
   'export-feed': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z&format=csv',
   'list-feed-files': '?from=2026-12-01&to=2026-12-01',
+  'seamless-transactions': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z',
 };
 
 const pathOf = (route: Route): string =>
@@ -138,6 +139,11 @@ function expected(route: Route, who: Who, answer: { status: number; body: Json }
     return;
   }
   expect(answer.status, what).toBeLessThan(500);
+  if (route.handler === 'seamless-report') {
+    // The owner's day has no report (no daily job ran here): its own 404, not the tenancy one.
+    expect([answer.status, answer.body.code], what).toEqual([404, 'SEAMLESS_REPORT_NOT_FOUND']);
+    return;
+  }
   expect([401, 403, 404], what).not.toContain(answer.status);
 }
 
