@@ -129,8 +129,9 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
 }
 
 /**
- * The use cases' context on this container's adapters (and `keys`, a beacon, close deadlines and the
- * settlement queue, for the functions that need them: ./queue). One context per key service; the
+ * The use cases' context on this container's adapters (and `keys`, a beacon, close deadlines, the
+ * settlement queue, the seamless wallets and outbox, for the functions that need them: ./queue,
+ * ./wallets, ./outbox). One context per key service; the
  * beacon, the deadlines and the queue a function passes are attached to it (a process runs one of each).
  */
 export function useCases(

@@ -8,12 +8,8 @@ const calls = vi.hoisted(() => {
 });
 vi.mock('@pyb/core/use-cases', async (original) => ({
   ...(await original<typeof import('@pyb/core/use-cases')>()),
-  reconcileSeamlessDay: async (
-    _ctx: unknown,
-    outbox: unknown,
-    input: { operatorId: string; date?: string },
-  ) => {
-    calls.push({ outbox, input });
+  reconcileSeamlessDay: async (ctx: { outbox: unknown }, input: { operatorId: string; date?: string }) => {
+    calls.push({ outbox: ctx.outbox, input });
     const unresolved = input.operatorId === 'casino-b' ? 2 : 0;
     return {
       operatorId: input.operatorId,
@@ -33,11 +29,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function emitted(log: ReturnType<typeof vi.spyOn>) {
+function emitted(log: { mock: { calls: unknown[][] } }) {
   return log.mock.calls
     .map((c) => String(c[0]))
     .filter((line) => line.includes('"_aws"'))
-    .map((line) => JSON.parse(line));
+    .map(
+      (line) =>
+        JSON.parse(line) as Record<string, unknown> & {
+          _aws: { CloudWatchMetrics: unknown[] };
+        },
+    );
 }
 
 describe('reconcile-seamless handler', () => {
@@ -68,7 +69,7 @@ describe('reconcile-seamless handler', () => {
       ['casino-b', 2, process.env.STAGE ?? 'local'],
       ['acme', 0, process.env.STAGE ?? 'local'],
     ]);
-    expect(metrics[0]._aws.CloudWatchMetrics[0]).toEqual({
+    expect(metrics[0]!._aws.CloudWatchMetrics[0]).toEqual({
       Namespace: 'PuntoYBanca',
       Dimensions: [['Stage', 'Operator']],
       Metrics: [{ Name: 'SeamlessUnresolved', Unit: 'Count' }],

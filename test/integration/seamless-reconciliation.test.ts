@@ -86,6 +86,12 @@ class RecordingOutbox implements OutboxQueue {
   }
 }
 
+/** The use cases' context with this outbox (the job sends to ctx.outbox). */
+const withOutbox = (outbox: OutboxQueue): Ctx => {
+  ctx.outbox = outbox;
+  return ctx;
+};
+
 const period = { from: at('00:00'), to: at('00:00', '2026-11-21') };
 
 beforeAll(async () => {
@@ -215,7 +221,7 @@ describe('the daily job', () => {
       code: 'SEAMLESS_REPORT_NOT_FOUND',
     });
     const outbox = new RecordingOutbox();
-    const report = await reconcileSeamlessDay(ctx, outbox, { operatorId: OP });
+    const report = await reconcileSeamlessDay(withOutbox(outbox), { operatorId: OP });
     expect(report).toMatchObject({
       operatorId: OP,
       date: DAY,
@@ -242,7 +248,7 @@ describe('the daily job', () => {
   it('a re-run of a day replaces its report (later, the young credit is unresolved and redelivered too)', async () => {
     nowMs = Date.parse('2026-11-21T06:00:00.000Z');
     const outbox = new RecordingOutbox();
-    const report = await reconcileSeamlessDay(ctx, outbox, { operatorId: OP, date: DAY });
+    const report = await reconcileSeamlessDay(withOutbox(outbox), { operatorId: OP, date: DAY });
     expect(report.redelivered).toBe(4);
     expect(report.summary.unresolved.count).toBe(5);
     expect(await getSeamlessReport(ctx, operator(OP), { operatorId: OP, date: DAY })).toEqual(report);
@@ -250,7 +256,7 @@ describe('the daily job', () => {
 
   it('a day without transactions has an empty report; a bad date is refused', async () => {
     const outbox = new RecordingOutbox();
-    const empty = await reconcileSeamlessDay(ctx, outbox, { operatorId: OP, date: '2026-11-10' });
+    const empty = await reconcileSeamlessDay(withOutbox(outbox), { operatorId: OP, date: '2026-11-10' });
     expect(empty.summary).toEqual({
       count: 0,
       totals: [],
@@ -259,7 +265,7 @@ describe('the daily job', () => {
     });
     expect(outbox.sent).toEqual([]);
     await expect(
-      reconcileSeamlessDay(ctx, outbox, { operatorId: OP, date: '2026-02-30' }),
+      reconcileSeamlessDay(withOutbox(outbox), { operatorId: OP, date: '2026-02-30' }),
     ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });

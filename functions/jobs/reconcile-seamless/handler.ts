@@ -24,7 +24,7 @@ export async function handler(event: ReconcileEvent) {
     throw new TypeError('the schedule must pass { operatorId } (and optionally date: YYYY-MM-DD)');
   }
   const context = appContext();
-  const report = await reconcileSeamlessDay(useCases(context), outboxOf(context), {
+  const report = await reconcileSeamlessDay(useCases(context, undefined, { outbox: outboxOf(context) }), {
     operatorId: event.operatorId,
     ...(typeof event.date === 'string' && { date: event.date }),
   });

@@ -29,7 +29,6 @@ import type {
 } from '../api';
 import { DomainError } from '../errors';
 import type { SeamlessReportRecord, SeamlessTxRecord } from '../model';
-import type { OutboxQueue } from '../ports/outbox-queue';
 import { MAX_SEAMLESS_LIST_DAYS } from '../ports/store';
 import type { Ctx } from './context';
 import { readableOperator, utcDay } from './ggr';
@@ -268,9 +267,12 @@ export const dayBefore = (now: string): string =>
  */
 export async function reconcileSeamlessDay(
   ctx: Ctx,
-  outbox: OutboxQueue,
   input: { operatorId: string; date?: string },
 ): Promise<SeamlessReportView> {
+  // Sent here, not through sendToOutbox (which never throws): a job that could not re-send fails, so
+  // the scheduler retries it and the function's error alarm fires.
+  const outbox = ctx.outbox;
+  if (!outbox) throw new Error('the reconciliation job needs the outbox queue (ctx.outbox)');
   const asOf = ctx.now();
   const date = input.date ?? dayBefore(asOf);
   const day = utcDay(date);
