@@ -55,10 +55,6 @@ export interface AppContext {
   keys?: KeyService;
   /** The settlement queue: built on first use by `queueOf` (./queue), or set by the local server and tests. */
   settlementQueue?: SettlementQueue;
-  /** The seamless outbox: built on first use by `outboxOf` (./outbox), or set by the local server and tests. */
-  outbox?: OutboxQueue;
-  /** The seamless operators' wallets: built on first use by `walletsOf` (./wallets), or set by tests. */
-  wallets?: Wallets;
   /** The randomness beacon: set by the local server and tests, else built on first use by `beaconOf` (./beacon). */
   beacon?: Beacon;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
@@ -129,9 +125,8 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
 }
 
 /**
- * The use cases' context on this container's adapters (and `keys`, a beacon, close deadlines, the
- * settlement queue, the seamless wallets and outbox, for the functions that need them: ./queue,
- * ./wallets, ./outbox). One context per key service; the
+ * The use cases' context on this container's adapters (and `keys`, a beacon, close deadlines and the
+ * settlement queue, for the functions that need them: ./queue). One context per key service; the
  * beacon, the deadlines and the queue a function passes are attached to it (a process runs one of each).
  */
 export function useCases(

@@ -227,6 +227,8 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read', game: 'write', wallets: 'write' },
     kms: [],
     ownIdempotency: true,
+    queues: ['outbox'],
+    operatorWallets: true,
   },
   {
     method: 'POST',
@@ -254,7 +256,7 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     // Decrypt deals; Sign signs the round head it finishes (and the beacon step's pending receipts).
     kms: ['Decrypt', 'Sign', 'GetPublicKey'],
-    queues: ['settlement'],
+    queues: ['settlement', 'outbox'],
   },
   {
     method: 'POST',
@@ -265,7 +267,7 @@ export const ROUTES: readonly Route[] = [
     // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
     // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
     kms: ['Decrypt', 'Sign', 'GetPublicKey'],
-    queues: ['settlement'],
+    queues: ['settlement', 'outbox'],
   },
   {
     method: 'GET',
@@ -282,6 +284,7 @@ export const ROUTES: readonly Route[] = [
     roles: WRITERS,
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: [],
+    queues: ['outbox'],
   },
   {
     method: 'GET',

@@ -6,10 +6,9 @@
  *   secret reference — `env:<NAME>` reads the secret from the process environment (the local stack),
  *   anything else is a Secrets Manager secret id (AWSCURRENT signs, AWSPREVIOUS still verifies: a
  *   rotation without downtime; the SDK is loaded only when such a secret is used).
- * - `outboxOf`: where pending credits and rollbacks go. Set by the Lambda composition (the SQS outbox
- *   queue, OUTBOX_QUEUE_URL) or by tests; outside Lambda, an in-process queue running the same
- *   delivery use case (`deliverSeamlessTx`). In a Lambda without one, each record is tried once in the
- *   request and left pending for the reconciliation sweep (`resendPendingSeamless`).
+ * - `outboxOf`: where pending credits and rollbacks go: the SQS outbox queue in Lambda
+ *   (`OUTBOX_QUEUE_URL`, @pyb/outbox-sqs; the deliver-seamless function consumes it), or set by tests;
+ *   outside Lambda, an in-process queue running the same delivery use case (`deliverSeamlessTx`).
  */
 import {
   InProcessOutboxQueue,
@@ -19,11 +18,12 @@ import {
   type Wallets,
 } from '@pyb/core';
 import { deliverSeamlessTx } from '@pyb/core/use-cases';
+import { SqsOutboxQueue } from '@pyb/outbox-sqs';
 import { type SeamlessSecrets, SeamlessWalletClient } from '@pyb/seamless-wallet';
 import { type AppContext, useCases } from './context';
 
 /** The secret of an operator's wallet, read on every call (the Secrets Manager reader caches it 60 s). */
-function secretsOf(context: AppContext, secretRef: string): () => Promise<SeamlessSecrets> {
+export function secretsOf(context: AppContext, secretRef: string): () => Promise<SeamlessSecrets> {
   if (secretRef.startsWith('env:')) {
     const name = secretRef.slice(4);
     return async () => {
@@ -61,9 +61,14 @@ export function walletsOf(context: AppContext): Wallets {
   return context.wallets;
 }
 
-export function outboxOf(context: AppContext): OutboxQueue | undefined {
+export function outboxOf(context: AppContext): OutboxQueue {
   if (context.outboxQueue) return context.outboxQueue;
-  if (context.env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
+  const url = context.env.OUTBOX_QUEUE_URL;
+  if (url || context.env.AWS_LAMBDA_FUNCTION_NAME) {
+    // A record left in a frozen container's in-process queue would never be delivered.
+    context.outboxQueue = new SqsOutboxQueue({ queueUrl: url ?? '' });
+    return context.outboxQueue;
+  }
   const local = new InProcessOutboxQueue();
   context.outboxQueue = local;
   local.attach(async (txId) => {
@@ -73,7 +78,7 @@ export function outboxOf(context: AppContext): OutboxQueue | undefined {
 }
 
 /** The extras a function that moves seamless money passes to `useCases`. */
-export const seamlessOf = (context: AppContext): { wallets: Wallets; outbox?: OutboxQueue } => {
-  const outbox = outboxOf(context);
-  return { wallets: walletsOf(context), ...(outbox && { outbox }) };
-};
+export const seamlessOf = (context: AppContext): { wallets: Wallets; outbox: OutboxQueue } => ({
+  wallets: walletsOf(context),
+  outbox: outboxOf(context),
+});

@@ -1,7 +1,7 @@
 /**
- * Functions that serve no HTTP route and consume a queue (their handlers are under functions/jobs/,
- * like the archiver's). Like routes.ts, each entry declares the least-privilege grants its deployed
- * function gets (infra reads them; nothing else should).
+ * Functions that serve no HTTP route: they consume a queue, or run on a schedule (their handlers are
+ * under functions/jobs/, like the archiver's). Like routes.ts, each entry declares the least-privilege
+ * grants its deployed function gets (infra reads them; nothing else should).
  */
 import type { DataTable, KmsOperation, QueueName, TableAccess } from './routes';
 
@@ -9,12 +9,16 @@ export interface Worker {
   /** Names the function; its code is functions/jobs/<handler>/handler.ts (`workerEntry`). */
   handler: string;
   description: string;
-  /** The queue whose messages invoke it. */
-  consumes: QueueName;
+  /** The queue whose messages invoke it; absent: EventBridge Scheduler invokes it (infra's schedules). */
+  consumes?: QueueName;
   data: Partial<Record<DataTable, TableAccess>>;
   kms: readonly KmsOperation[];
   /** Queues it sends to (a shoe that ends hands its debt collection to the settlement queue). */
   queues?: readonly QueueName[];
+  /** Calls seamless operators' wallets: reads their signing secrets (routes.ts, `operatorWallets`). */
+  operatorWallets?: true;
+  /** How long one invocation may run, when not the default (infra/src/route-function.ts). */
+  timeoutSeconds?: number;
 }
 
 export const WORKERS: readonly Worker[] = [
@@ -28,7 +32,30 @@ export const WORKERS: readonly Worker[] = [
     // head (docs/provably-fair.md), with the statement key.
     data: { game: 'write', wallets: 'write', audit: 'append' },
     kms: ['Sign', 'GetPublicKey'],
-    queues: ['settlement'],
+    // Settlement batches it hands on (a shoe's debt collection); seamless credits to the outbox.
+    queues: ['settlement', 'outbox'],
+  },
+  {
+    handler: 'deliver-seamless',
+    description: 'Seamless-wallet outbox: delivers credits and rollbacks to operators until acknowledged',
+    consumes: 'outbox',
+    // The seamless transaction records it reads and moves to their final state (game); it calls the
+    // operator's wallet (its secret). Redelivery with backoff is the queue's (ChangeMessageVisibility,
+    // granted with the consumption).
+    data: { game: 'write' },
+    kms: [],
+    operatorWallets: true,
+  },
+  {
+    handler: 'reconcile-seamless',
+    description:
+      "Daily seamless reconciliation of one operator: yesterday's report, stuck deliveries re-sent",
+    // Reads the day's seamless transaction records and writes the report (game); re-enqueues credits
+    // and rollbacks still pending on the outbox. A day of records is walked in one invocation.
+    data: { game: 'write' },
+    kms: [],
+    queues: ['outbox'],
+    timeoutSeconds: 300,
   },
 ];
 

@@ -49,7 +49,7 @@ describe('reconcile-seamless handler', () => {
       STAGE: 'test',
     });
     const outbox = { send: async () => undefined };
-    context.outbox = outbox;
+    context.outboxQueue = outbox;
     setAppContext(context);
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     expect(await handler({ operatorId: 'casino-b' })).toEqual({

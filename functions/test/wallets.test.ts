@@ -1,5 +1,5 @@
 /**
- * The composition of seamless wallets (functions/src/wallets.ts): an operator record's base URL and
+ * The composition of seamless wallets (functions/src/seamless.ts): an operator record's base URL and
  * secret reference become a signed client of its wallet — over real HTTP against the reference
  * wallet — with its secret from the environment (local) or Secrets Manager (AWS), rebuilt when the
  * record changes.
@@ -14,7 +14,7 @@ import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppContext, buildContext } from '../src/context';
-import { secretsOf, walletsOf } from '../src/wallets';
+import { secretsOf, walletsOf } from '../src/seamless';
 
 const SECRET = 'a-local-secret-of-at-least-32-characters';
 let wallet: ReferenceWallet;
@@ -63,13 +63,11 @@ describe('walletsOf', () => {
 });
 
 describe('secretsOf', () => {
-  it('env:NAME holds current[,previous]; a missing variable is an error, not an empty secret', async () => {
-    expect(await secretsOf({ S: 'new-one, old-one' }, 'env:S')()).toEqual({
-      current: 'new-one',
-      previous: 'old-one',
-    });
-    expect(await secretsOf({ S: 'only' }, 'env:S')()).toEqual({ current: 'only' });
-    await expect(secretsOf({}, 'env:S')()).rejects.toThrow(/S is not set/);
+  const ctx = (env: Record<string, string> = {}) => context(env);
+
+  it('env:NAME holds the secret; a missing variable is an error, not an empty secret', async () => {
+    expect(await secretsOf(ctx({ S: 'only' }), 'env:S')()).toEqual({ current: 'only' });
+    await expect(secretsOf(ctx(), 'env:S')()).rejects.toThrow(/S is not set/);
   });
 
   it('anything else is a Secrets Manager id: AWSCURRENT signs, AWSPREVIOUS verifies', async () => {
@@ -79,22 +77,18 @@ describe('secretsOf', () => {
     sm.on(GetSecretValueCommand, {
       SecretId: 'pyb-prod/seamless/casino-b',
       VersionStage: 'AWSCURRENT',
-    }).resolves({
-      SecretString: current,
-    });
+    }).resolves({ SecretString: current });
     sm.on(GetSecretValueCommand, {
       SecretId: 'pyb-prod/seamless/casino-b',
       VersionStage: 'AWSPREVIOUS',
-    }).resolves({
-      SecretString: previous,
-    });
-    expect(await secretsOf({}, 'pyb-prod/seamless/casino-b')()).toEqual({ current, previous });
+    }).resolves({ SecretString: previous });
+    expect(await secretsOf(ctx(), 'pyb-prod/seamless/casino-b')()).toEqual({ current, previous });
     sm.reset();
     sm.on(GetSecretValueCommand, { VersionStage: 'AWSCURRENT' }).resolves({ SecretString: current });
     sm.on(GetSecretValueCommand, { VersionStage: 'AWSPREVIOUS' }).rejects(
       new ResourceNotFoundException({ message: 'no previous', $metadata: {} }),
     );
-    expect(await secretsOf({}, 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:x')()).toEqual({
+    expect(await secretsOf(ctx(), 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:x')()).toEqual({
       current,
     });
     sm.restore();

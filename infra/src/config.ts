@@ -1,4 +1,4 @@
-import { OPERATOR_ID_PATTERN } from '@pyb/contracts';
+import { ID_GRAMMAR, OPERATOR_ID_PATTERN } from '@pyb/contracts';
 import type { Node } from 'constructs';
 import { DEFAULT_ROUTE_THROTTLE } from './capacity';
 
@@ -61,6 +61,12 @@ export interface DeployConfig {
    * operator ids; infra/src/feed.ts). Onboarding an operator adds it here.
    */
   feedOperators: string[];
+  /**
+   * Operators whose players' balances stay in the operator's own wallet (walletMode `seamless`,
+   * docs/seamless-wallet.md): each gets its signing secret in Secrets Manager and a daily
+   * reconciliation schedule (infra/src/seamless.ts). Onboarding one: docs/deploy.md.
+   */
+  seamlessOperators: string[];
 }
 
 export const DEFAULTS = {
@@ -110,6 +116,18 @@ export function parseSiteDomain(domain: unknown, certificate: unknown): DeployCo
     );
   }
   return { name, certificateArn };
+}
+
+/** `-c seamlessOperators=acme,casino-b` (or a JSON list in cdk.json): operator ids, each once. */
+export function parseSeamlessOperators(raw: unknown): string[] {
+  if (raw === undefined || raw === '') return [];
+  const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((o) => o.trim());
+  for (const id of list.filter(Boolean)) {
+    if (!OPERATOR_ID_PATTERN.test(id)) {
+      throw new Error(`context 'seamlessOperators': '${id}' is not an operator id (${ID_GRAMMAR.operator})`);
+    }
+  }
+  return [...new Set(list.filter(Boolean))].sort();
 }
 
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
@@ -189,6 +207,7 @@ export function readConfig(node: Node): DeployConfig {
       DEFAULTS.shoeCloseDeadlineSeconds,
     ),
     feedOperators: parseFeedOperators(node.tryGetContext('feedOperators')),
+    seamlessOperators: parseSeamlessOperators(node.tryGetContext('seamlessOperators')),
   };
 }
 

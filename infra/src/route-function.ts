@@ -7,6 +7,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
@@ -32,6 +33,8 @@ export interface RouteFunctionProps {
   logRetention: logs.RetentionDays;
   /** The queues a `queues` entry may name (sqs:SendMessage on each named one). */
   queues?: Partial<Record<QueueName, sqs.IQueue>>;
+  /** The seamless operators' signing secrets: readable by an entry with `operatorWallets` (seamless.ts). */
+  operatorSecrets?: readonly secretsmanager.ISecret[];
 }
 
 /** What the function does, for descriptions: the route, or the worker's own words. */
@@ -112,6 +115,18 @@ export class RouteFunction extends Construct {
       );
     }
 
+    // Only the secrets of operators declared seamless (config.ts): none declared, no statement.
+    const secrets = route.operatorWallets ? (props.operatorSecrets ?? []) : [];
+    if (secrets.length > 0) {
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'OperatorWalletSecrets',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: secrets.map((s) => s.secretArn),
+        }),
+      );
+    }
+
     this.function = new NodejsFunction(this, 'Function', {
       functionName: `pyb-${stage}-${route.handler}`,
       description: describe(route),
@@ -120,7 +135,7 @@ export class RouteFunction extends Construct {
       runtime: RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: MEMORY_MB,
-      timeout: LONG_RUNNING.has(route.handler) ? LONG_TIMEOUT : TIMEOUT,
+      timeout: timeoutOf(route),
       role: this.role,
       logGroup: this.logGroup,
       // Stack traces through the bundle's source map (the map is next to index.mjs).
@@ -153,6 +168,12 @@ export class RouteFunction extends Construct {
       }),
     ];
   }
+}
+
+/** A worker's own timeout, else the long one for the functions that walk a round or a shoe, else 10 s. */
+export function timeoutOf(route: Route | Worker): Duration {
+  if ('timeoutSeconds' in route && route.timeoutSeconds) return Duration.seconds(route.timeoutSeconds);
+  return LONG_RUNNING.has(route.handler) ? LONG_TIMEOUT : TIMEOUT;
 }
 
 /** IAM statement ids are alphanumeric: Table + game -> TableGame. */

@@ -75,7 +75,7 @@ export class SettlementQueues extends Construct {
   }
 
   /** The queues by the names routes.ts and workers.ts use. */
-  get byName(): Record<QueueName, sqs.IQueue> {
+  get byName(): Record<Extract<QueueName, 'settlement'>, sqs.IQueue> {
     return { settlement: this.queue };
   }
 

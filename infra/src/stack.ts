@@ -22,6 +22,7 @@ import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { AuditRetention } from './retention';
 import { RouteFunction } from './route-function';
+import { RECONCILE_HANDLER, SeamlessWallets, seamlessSecretName } from './seamless';
 import { SettlementQueues } from './settlement';
 import { ShoeCloseDeadlines } from './shoe-deadlines';
 import { statementSigningKeys } from './signing-keys';
@@ -55,6 +56,12 @@ export class PuntoYBancaStack extends Stack {
       streams: { game: dynamodb.StreamViewType.NEW_IMAGE },
     });
     const settlement = new SettlementQueues(this, 'Settlement', { stage: config.stage });
+    // Seamless wallets: the credit/rollback outbox, the operators' secrets, daily reconciliation.
+    const seamless = new SeamlessWallets(this, 'Seamless', {
+      stage: config.stage,
+      operators: config.seamlessOperators,
+    });
+    const queues = { ...settlement.byName, ...seamless.byName };
 
     // Seeds are stored only sealed under this key (brief §5); it decrypts only in the functions that
     // deal (resolve) or reveal (close). Kept on stack deletion: open shoes' seeds depend on it. KMS
@@ -94,6 +101,7 @@ export class PuntoYBancaStack extends Stack {
       // Every shoe's order waits for a drand quicknet round (docs/provably-fair.md §5).
       BEACON: 'drand',
       CODE_VERSION: codeVersion(),
+      ...seamless.environment,
     };
     for (const [logical, table] of Object.entries(data.tables)) {
       environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
@@ -159,7 +167,8 @@ export class PuntoYBancaStack extends Stack {
         keys: { seal: [sealKey], sign: signing.signers, verify: signing.generations },
         environment,
         logRetention,
-        queues: settlement.byName,
+        queues,
+        operatorSecrets: seamless.operatorSecrets,
       });
       this.functions[route.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
@@ -228,13 +237,17 @@ export class PuntoYBancaStack extends Stack {
         keys: { seal: [sealKey], sign: signing.signers, verify: signing.generations },
         environment,
         logRetention,
-        queues: settlement.byName,
+        queues,
+        operatorSecrets: seamless.operatorSecrets,
       });
       this.functions[worker.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
-      settlement.consumeWith(fn);
+      if (worker.consumes === 'settlement') settlement.consumeWith(fn);
+      else if (worker.consumes === 'outbox') seamless.consumeWith(fn);
+      else if (worker.handler === RECONCILE_HANDLER) seamless.scheduleReconciliation(fn);
+      else throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
     }
-    for (const alarm of settlement.alarms) alarm.addAlarmAction(alarmAction);
+    for (const alarm of [...settlement.alarms, ...seamless.alarms]) alarm.addAlarmAction(alarmAction);
 
     const observability = new Observability(this, 'Observability', {
       stage: config.stage,
@@ -301,6 +314,14 @@ export class PuntoYBancaStack extends Stack {
     new CfnOutput(this, 'ArchiverDlqUrl', { value: retention.deadLetters.queueUrl });
     new CfnOutput(this, 'RetentionDays', { value: String(config.retentionDays) });
     new CfnOutput(this, 'SettlementQueueUrl', { value: settlement.queue.queueUrl });
+    new CfnOutput(this, 'OutboxQueueUrl', { value: seamless.queue.queueUrl });
+    new CfnOutput(this, 'OutboxDlqUrl', { value: seamless.deadLetters.queueUrl });
+    for (const operatorId of seamless.secrets.keys()) {
+      new CfnOutput(this, `SeamlessSecret${pascal(operatorId)}`, {
+        description: `operator ${operatorId}: the secretRef of its record; share the value with the operator`,
+        value: seamlessSecretName(config.stage, operatorId),
+      });
+    }
     new CfnOutput(this, 'DashboardName', { value: `pyb-${config.stage}` });
     for (const [logical, table] of Object.entries(data.tables)) {
       new CfnOutput(this, `${pascal(logical)}TableName`, { value: table.tableName });

@@ -454,8 +454,9 @@ describe('functions', () => {
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.MemorySize).toBe(1024);
     expect(fn.Handler).toBe('index.handler');
+    const own = WORKERS.find((w) => w.handler === handler)?.timeoutSeconds;
     expect(fn.Timeout).toBe(
-      ['resolve-round', 'void-round', 'close-shoe', 'settle-batch'].includes(handler) ? 28 : 10,
+      own ?? (['resolve-round', 'void-round', 'close-shoe', 'settle-batch'].includes(handler) ? 28 : 10),
     );
     const env = fn.Environment.Variables;
     expect(env).toMatchObject({
@@ -467,6 +468,7 @@ describe('functions', () => {
     expect(base.nameResource(env.SEED_KEY_ID, '')).toBe('key:seal');
     expect(base.nameResource(env.SIGNING_KEY_ID, '')).toBe('key:signing-gen1');
     expect(base.nameResource(env.SETTLEMENT_QUEUE_URL, '')).toBe('queue:settlement');
+    expect(base.nameResource(env.OUTBOX_QUEUE_URL, '')).toBe('queue:outbox');
     for (const logical of LOGICAL_TABLES) {
       expect(base.nameResource(env[`TABLE_${logical.toUpperCase()}`], '')).toBe(`table:${logical}`);
     }
@@ -616,6 +618,8 @@ describe.each([
       'table:wallets': WRITE,
       'table:audit': APPEND,
       'queue:settlement': [...CONSUME, 'sqs:SendMessage'].sort(),
+      // A seamless position's payout or refund: a credit handed to the outbox.
+      'queue:outbox': ['sqs:SendMessage'],
       // The batch that finishes a round signs its head: Sign with the current generation, GetPublicKey of all.
       ...Object.fromEntries(
         Array.from({ length: gen }, (_, i) => [
@@ -624,20 +628,36 @@ describe.each([
         ]),
       ),
     });
-    // Only resolve, void and the settle function may hand batches to the queue; nothing reads the DLQ.
-    expect(synthesis().holders('sqs:SendMessage')).toEqual(['resolve-round', 'settle-batch', 'void-round']);
-    expect(synthesis().holders('sqs:ReceiveMessage')).toEqual(['settle-batch']);
+    // Only resolve, void and the settle function may hand batches to the settlement queue (the
+    // reconciliation job re-sends stuck seamless transactions to the outbox); nothing reads a DLQ.
+    const senders = (queue: string) =>
+      FUNCTIONS.filter((r) =>
+        synthesis().permissionsOf(r.handler).byResource[`queue:${queue}`]?.includes('sqs:SendMessage'),
+      )
+        .map((r) => r.handler)
+        .sort();
+    expect(senders('settlement')).toEqual(['resolve-round', 'settle-batch', 'void-round']);
+    expect(senders('outbox')).toEqual(
+      FUNCTIONS.filter((r) => r.queues?.includes('outbox'))
+        .map((r) => r.handler)
+        .sort(),
+    );
+    expect(senders('outbox')).toContain('reconcile-seamless');
+    expect(synthesis().holders('sqs:ReceiveMessage')).toEqual(['deliver-seamless', 'settle-batch']);
   });
 
-  it('the bet path: no KMS, no audit table, no HTTP idempotency table', () => {
+  it('the bet path: no KMS, no audit table, no HTTP idempotency table (place-bet: the outbox, for a seamless rollback)', () => {
     for (const handler of ['place-bet', 'reduce-bets', 'cancel-bets']) {
-      expect(Object.keys(synthesis().permissionsOf(handler).byResource).sort()).toEqual([
-        'logs:own',
-        'table:game',
-        'table:game/index/gsi1',
-        'table:principals',
-        'table:wallets',
-      ]);
+      expect(Object.keys(synthesis().permissionsOf(handler).byResource).sort()).toEqual(
+        [
+          'logs:own',
+          'table:game',
+          'table:game/index/gsi1',
+          'table:principals',
+          'table:wallets',
+          ...(handler === 'place-bet' ? ['queue:outbox'] : []),
+        ].sort(),
+      );
     }
   });
 
@@ -839,9 +859,13 @@ describe('alarms', () => {
     expect(dlq).toHaveLength(1);
     expect(dlq[0]).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, Statistic: 'Maximum' });
     expect(dlq[0]!.AlarmActions.map(refId)).toEqual([topic()]);
+    // One backlog alarm per queue: settlement, and the seamless outbox (its own tests: seamless.test.ts).
     const age = alarmsOn('ApproximateAgeOfOldestMessage');
-    expect(age).toHaveLength(1);
-    expect(age[0]!.AlarmActions.map(refId)).toEqual([topic()]);
+    expect(age.map((a) => base.nameResource(a.Dimensions[0].Value, '')).sort()).toEqual([
+      'queue:outbox',
+      'queue:settlement',
+    ]);
+    for (const alarm of age) expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
   });
 
   it('one dashboard: bets, settled positions, latency, DynamoDB, the queue', () => {

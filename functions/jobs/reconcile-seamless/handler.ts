@@ -10,7 +10,7 @@ import { reconcileSeamlessDay } from '@pyb/core/use-cases';
 import { appContext, useCases } from '../../src/context';
 import { logger } from '../../src/logger';
 import { METRICS_NAMESPACE } from '../../src/metrics-names';
-import { outboxOf } from '../../src/outbox';
+import { outboxOf } from '../../src/seamless';
 
 export interface ReconcileEvent {
   operatorId: string;
