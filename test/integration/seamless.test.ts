@@ -362,6 +362,24 @@ describe('a whole shoe in seamless mode', () => {
       expect(wallet.balanceOf(p)).toBe(1_000_000 + net);
     }
     bookedOnce();
+    // The reconciliation of the period (docs/seamless-wallet.md §9) says the same: nothing unresolved,
+    // and its net is, to the unit, what the operator's books hold for the period's txIds.
+    const { summary } = await core.listSeamlessTransactions(regulator(OP), {
+      operatorId: OP,
+      from: start,
+      to: end,
+    });
+    const periodTxIds = new Set(records.map((r) => r.txId));
+    const booked = wallet
+      .books()
+      .filter((b) => periodTxIds.has(b.txId))
+      .reduce((s, b) => s + b.amount, 0);
+    expect(summary!.count).toBe(records.length);
+    expect(summary!.unresolved).toEqual({ count: 0, transactions: [] });
+    expect(summary!.net.map((n) => [n.currency, n.net])).toEqual([['EUR', booked]]);
+    expect(summary!.net[0]!.debited).toBe(
+      records.filter((r) => r.state === 'DEBITED').reduce((s, r) => s + r.amount, 0),
+    );
     // Replay shows seamless rounds with the same verification as hosted ones.
     await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
     for (const r of rounds) {

@@ -86,6 +86,16 @@ export type SeamlessTransactionsView = z.output<ReturnType<typeof C.SeamlessTran
 export type SeamlessTransactionView = z.output<ReturnType<typeof C.SeamlessTransaction>>;
 export type SeamlessSummaryView = z.output<ReturnType<typeof C.SeamlessSummary>>;
 export type SeamlessReportView = z.output<ReturnType<typeof C.SeamlessReport>>;
+export interface SeamlessTransactionsQuery {
+  operatorId: string;
+  from: string;
+  to: string;
+  state?: C.SeamlessTxState | undefined;
+  /** 1..100, default 50. */
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
 export interface PlayerHistoryQuery {
   playerId: string;
   /** UTC ISO times: rounds opened in [from, to). */
@@ -242,6 +252,12 @@ export interface Core {
   deliverSeamlessTx(txId: string): Promise<DeliveryResult>;
   /** Sends every pending seamless record of an operator's period to the outbox again (the sweep). */
   resendPendingSeamless(input: { operatorId: string; from: string; to: string }): Promise<number>;
+  /** A seamless operator's transactions of a period with the period's reconciliation (docs/seamless-wallet.md §9). */
+  listSeamlessTransactions(actor: Actor, input: SeamlessTransactionsQuery): Promise<SeamlessTransactionsView>;
+  /** The daily job's stored reconciliation of one UTC day. */
+  getSeamlessReport(actor: Actor, input: { operatorId: string; date: string }): Promise<SeamlessReportView>;
+  /** The daily job (no actor): the day's report stored, its stuck transactions re-sent to the outbox. */
+  reconcileSeamlessDay(input: { operatorId: string; date?: string }): Promise<SeamlessReportView>;
   /** Sets an operator's wallet mode (provisioning, the dev seed). */
   setOperatorWallet(input: OperatorWalletInput): Promise<OperatorRecord>;
   runSettlementBatch(batch: SettlementBatch): Promise<void>;

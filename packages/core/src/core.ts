@@ -16,6 +16,11 @@ import { resolveRound } from './use-cases/resolve';
 import { getResponsibleGaming, setResponsibleGaming } from './use-cases/responsible-gaming';
 import { getRound, openRound } from './use-cases/rounds';
 import { deliverSeamlessTx, resendPendingSeamless } from './use-cases/seamless-delivery';
+import {
+  getSeamlessReport,
+  listSeamlessTransactions,
+  reconcileSeamlessDay,
+} from './use-cases/seamless-reconciliation';
 import { runSettlementBatch } from './use-cases/settlement-batch';
 import { listShoes } from './use-cases/shoe-list';
 import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
@@ -61,6 +66,9 @@ export function createCore(deps: CoreDeps): Core {
     runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
     deliverSeamlessTx: (txId) => deliverSeamlessTx(ctx, txId),
     resendPendingSeamless: ({ operatorId, from, to }) => resendPendingSeamless(ctx, operatorId, { from, to }),
+    listSeamlessTransactions: (actor, input) => listSeamlessTransactions(ctx, actor, input),
+    getSeamlessReport: (actor, input) => getSeamlessReport(ctx, actor, input),
+    reconcileSeamlessDay: (input) => reconcileSeamlessDay(ctx, input),
     setOperatorWallet: (input) => setOperatorWallet(ctx, input),
     signingKey: (input) => signingKey(ctx, input),
     checkCloseDeadline: (input) => checkCloseDeadline(ctx, input),

@@ -24,6 +24,7 @@ import type { Actor } from '../actor';
 import type {
   SeamlessReportView,
   SeamlessSummaryView,
+  SeamlessTransactionsQuery,
   SeamlessTransactionsView,
   SeamlessTransactionView,
 } from '../api';
@@ -177,16 +178,6 @@ export const seamlessTransactionView = (tx: SeamlessTxRecord): SeamlessTransacti
   ...(tx.resolvedAt !== undefined && { resolvedAt: tx.resolvedAt }),
   ...(tx.refusal !== undefined && { refusal: tx.refusal.code }),
 });
-
-export interface SeamlessTransactionsQuery {
-  operatorId: string;
-  from: string;
-  to: string;
-  state?: SeamlessTxState | undefined;
-  /** 1..100, default 50. */
-  limit?: number | undefined;
-  cursor?: string | undefined;
-}
 
 /**
  * An operator's seamless transactions created in [from, to): a page (in the listing's order: by day,
