@@ -118,18 +118,6 @@ export function parseSiteDomain(domain: unknown, certificate: unknown): DeployCo
   return { name, certificateArn };
 }
 
-/** `-c seamlessOperators=acme,casino-b` (or a JSON list in cdk.json): operator ids, each once. */
-export function parseSeamlessOperators(raw: unknown): string[] {
-  if (raw === undefined || raw === '') return [];
-  const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((o) => o.trim());
-  for (const id of list.filter(Boolean)) {
-    if (!OPERATOR_ID_PATTERN.test(id)) {
-      throw new Error(`context 'seamlessOperators': '${id}' is not an operator id (${ID_GRAMMAR.operator})`);
-    }
-  }
-  return [...new Set(list.filter(Boolean))].sort();
-}
-
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,15}$/;
 
 /** The retention periods CloudWatch Logs accepts (9999 = never expire, CDK's RetentionDays.INFINITE). */
@@ -206,19 +194,24 @@ export function readConfig(node: Node): DeployConfig {
       node.tryGetContext('shoeCloseDeadlineSeconds'),
       DEFAULTS.shoeCloseDeadlineSeconds,
     ),
-    feedOperators: parseFeedOperators(node.tryGetContext('feedOperators')),
-    seamlessOperators: parseSeamlessOperators(node.tryGetContext('seamlessOperators')),
+    feedOperators: parseOperatorIds('feedOperators', node.tryGetContext('feedOperators')),
+    seamlessOperators: parseOperatorIds('seamlessOperators', node.tryGetContext('seamlessOperators')),
   };
 }
 
-/** `feedOperators`: operator ids, comma-separated (or a list); each as the API's id grammar has it. */
-export function parseFeedOperators(value: unknown): string[] {
-  if (value === undefined || value === null || value === '') return [];
-  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
-  const ids = list.map((s) => s.trim()).filter(Boolean);
+/**
+ * A context list of operator ids (`feedOperators`, `seamlessOperators`): comma-separated or a JSON
+ * list, each as the API's id grammar has it; deduplicated and sorted, so a deploy does not depend on
+ * the order it was written in.
+ */
+export function parseOperatorIds(context: string, raw: unknown): string[] {
+  if (raw === undefined || raw === null || raw === '') return [];
+  const ids = (Array.isArray(raw) ? raw.map(String) : String(raw).split(','))
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const id of ids) {
     if (!OPERATOR_ID_PATTERN.test(id))
-      throw new Error(`context 'feedOperators': '${id}' is not an operator id`);
+      throw new Error(`context '${context}': '${id}' is not an operator id (${ID_GRAMMAR.operator})`);
   }
-  return [...new Set(ids)];
+  return [...new Set(ids)].sort();
 }

@@ -6,7 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { parseFeedOperators, readConfig } from '../src/config';
+import { parseOperatorIds, readConfig } from '../src/config';
 import { FEED_SCHEDULE } from '../src/feed';
 
 // The regulator feed (infra/src/feed.ts): synthesised with the feed's routes only, so only they, the
@@ -46,8 +46,8 @@ const feedBucket = () => logicalId('FeedFiles', 'AWS::S3::Bucket');
 describe('feedOperators (CDK context)', () => {
   it('is a list of operator ids, none by default; anything else is refused', () => {
     expect(readConfig(new App().node).feedOperators).toEqual([]);
-    expect(parseFeedOperators('acme, globex,acme')).toEqual(['acme', 'globex']);
-    expect(() => parseFeedOperators('acme,Not An Id')).toThrow(/not an operator id/);
+    expect(parseOperatorIds('feedOperators', 'acme, globex,acme')).toEqual(['acme', 'globex']);
+    expect(() => parseOperatorIds('feedOperators', 'acme,Not An Id')).toThrow(/not an operator id/);
   });
 });
 

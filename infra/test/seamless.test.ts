@@ -12,7 +12,7 @@ import { WORKERS } from '@pyb/functions/workers';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { parseSeamlessOperators } from '../src/config';
+import { parseOperatorIds } from '../src/config';
 import {
   OUTBOX_BATCH_SIZE,
   OUTBOX_MAX_AGE,
@@ -77,12 +77,12 @@ afterAll(() => {
 
 describe('deploy config: seamlessOperators', () => {
   it('a comma list or a JSON list of operator ids, sorted, each once; anything else refused', () => {
-    expect(parseSeamlessOperators(undefined)).toEqual([]);
-    expect(parseSeamlessOperators('')).toEqual([]);
-    expect(parseSeamlessOperators('casino-b, acme,acme')).toEqual(['acme', 'casino-b']);
-    expect(parseSeamlessOperators(['zeta', 'acme'])).toEqual(['acme', 'zeta']);
+    expect(parseOperatorIds('seamlessOperators', undefined)).toEqual([]);
+    expect(parseOperatorIds('seamlessOperators', '')).toEqual([]);
+    expect(parseOperatorIds('seamlessOperators', 'casino-b, acme,acme')).toEqual(['acme', 'casino-b']);
+    expect(parseOperatorIds('seamlessOperators', ['zeta', 'acme'])).toEqual(['acme', 'zeta']);
     for (const bad of ['Acme', 'a', '-acme', 'acme_1', 'acme/x']) {
-      expect(() => parseSeamlessOperators(bad), bad).toThrow(/seamlessOperators/);
+      expect(() => parseOperatorIds('seamlessOperators', bad), bad).toThrow(/seamlessOperators/);
     }
   });
 });

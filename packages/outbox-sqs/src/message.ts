@@ -16,7 +16,7 @@ export function decodeOutboxMessage(body: string): string {
   const m = JSON.parse(body) as Record<string, unknown>;
   if (m.v !== MESSAGE_VERSION)
     throw new Error(`outbox message version ${String(m.v)} is not ${MESSAGE_VERSION}`);
-  const txId = SeamlessTxId.safeParse(m.txId);
+  const txId = SeamlessTxId().safeParse(m.txId);
   if (txId.success) return txId.data;
   throw new Error('not an outbox message (the txId of a seamless transaction)');
 }
