@@ -158,14 +158,6 @@ export class RouteFunction extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
-      new cloudwatch.Alarm(this, 'ThrottlesAlarm', {
-        alarmDescription: `${route.handler} (${stage}): invocations throttled (concurrency limit reached)`,
-        metric: this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
     ];
   }
 }

@@ -290,6 +290,25 @@ export class PuntoYBancaStack extends Stack {
     });
     serverErrors.addAlarmAction(alarmAction);
 
+    // No function has reserved concurrency: every one draws on the Region's concurrency pool, so a
+    // throttle anywhere means that pool is exhausted. One alarm on the Region's Lambda throttles
+    // (a stage per account, docs/deploy.md) instead of one per function: the stack stays well under
+    // CloudFormation's 500 resources (docs/deploy.md, "Alarms").
+    const lambdaThrottles = new cloudwatch.Alarm(this, 'LambdaThrottlesAlarm', {
+      alarmDescription: `Lambda (${config.stage}): invocations throttled in this Region (concurrency pool exhausted)`,
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Throttles',
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    lambdaThrottles.addAlarmAction(alarmAction);
+
     new WebSite(this, 'Web', {
       stage: config.stage,
       api: this.api,

@@ -250,8 +250,6 @@ export interface Core {
    * consumer). Idempotent; throws SeamlessDeliveryPending while the wallet's answer is unknown.
    */
   deliverSeamlessTx(txId: string): Promise<DeliveryResult>;
-  /** Sends every pending seamless record of an operator's period to the outbox again (the sweep). */
-  resendPendingSeamless(input: { operatorId: string; from: string; to: string }): Promise<number>;
   /** A seamless operator's transactions of a period with the period's reconciliation (docs/seamless-wallet.md §9). */
   listSeamlessTransactions(actor: Actor, input: SeamlessTransactionsQuery): Promise<SeamlessTransactionsView>;
   /** The daily job's stored reconciliation of one UTC day. */

@@ -15,7 +15,7 @@ import { replayRound } from './use-cases/replay';
 import { resolveRound } from './use-cases/resolve';
 import { getResponsibleGaming, setResponsibleGaming } from './use-cases/responsible-gaming';
 import { getRound, openRound } from './use-cases/rounds';
-import { deliverSeamlessTx, resendPendingSeamless } from './use-cases/seamless-delivery';
+import { deliverSeamlessTx } from './use-cases/seamless-delivery';
 import {
   getSeamlessReport,
   listSeamlessTransactions,
@@ -65,7 +65,6 @@ export function createCore(deps: CoreDeps): Core {
     exportAudit: (actor, input) => exportAudit(ctx, actor, input),
     runSettlementBatch: (batch) => runSettlementBatch(ctx, batch),
     deliverSeamlessTx: (txId) => deliverSeamlessTx(ctx, txId),
-    resendPendingSeamless: ({ operatorId, from, to }) => resendPendingSeamless(ctx, operatorId, { from, to }),
     listSeamlessTransactions: (actor, input) => listSeamlessTransactions(ctx, actor, input),
     getSeamlessReport: (actor, input) => getSeamlessReport(ctx, actor, input),
     reconcileSeamlessDay: (input) => reconcileSeamlessDay(ctx, input),

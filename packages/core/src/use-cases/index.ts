@@ -38,7 +38,6 @@ export {
   abandonDebit,
   DEBIT_ABANDON_MS,
   deliverSeamlessTx,
-  resendPendingSeamless,
   SeamlessDeliveryPending,
   sendToOutbox,
 } from './seamless-delivery';

@@ -176,7 +176,7 @@ export async function abandonDebit(
 /**
  * Hands pending credits and rollbacks to the outbox queue, after the transaction that wrote them.
  * Without a queue, each is tried once here. Never throws: the records are written, and a record the
- * queue did not take stays pending — `resendPendingSeamless` (the reconciliation job) sends it again.
+ * queue did not take stays pending — the daily reconciliation job (`reconcileSeamlessDay`) sends it again.
  */
 export async function sendToOutbox(ctx: Ctx, txIds: readonly string[]): Promise<void> {
   if (txIds.length === 0) return;
@@ -186,29 +186,4 @@ export async function sendToOutbox(ctx: Ctx, txIds: readonly string[]): Promise<
   } catch {
     ctx.metrics.count('SeamlessOutboxSendFailed', txIds.length);
   }
-}
-
-/**
- * Sends again every pending record of an operator's period (each page's pending txIds): for the
- * reconciliation job, which sweeps what a crash between a commit and its send left behind.
- * Returns how many were sent.
- */
-export async function resendPendingSeamless(
-  ctx: Ctx,
-  operatorId: string,
-  range: { from: string; to: string },
-): Promise<number> {
-  let cursor: string | undefined;
-  let sent = 0;
-  do {
-    const page = await ctx.store.listSeamlessTxs(operatorId, range, {
-      limit: 100,
-      ...(cursor && { cursor }),
-    });
-    const pending = page.items.filter((t) => isPendingState(t.state)).map((t) => t.txId);
-    await sendToOutbox(ctx, pending);
-    sent += pending.length;
-    cursor = page.cursor;
-  } while (cursor);
-  return sent;
 }
