@@ -295,8 +295,6 @@ describe('a whole shoe in seamless mode', () => {
     const start = new Date(stack.clock.now().getTime() - 1_000).toISOString();
     // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
     const config = tablePreset('mini');
-    const calls = 0;
-    const settled = 0;
     const rounds = await playShoe({
       core: {
         ...core,
