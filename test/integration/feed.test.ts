@@ -38,6 +38,8 @@ const DEFERRED = { ...AT_PAYMENT, commission: { rateBps: 500, mode: 'DEFERRED' a
 let start = '';
 let end = '';
 const shoes: Record<string, string> = {};
+/** Rounds the set-up played (a shoe may end before its maximum: its cut card). */
+let roundsPlayed = 0;
 const dir = mkdtempSync(join(tmpdir(), 'pyb-feed-it-'));
 
 async function collect(from: string, to: string): Promise<FeedRecord[]> {
@@ -81,7 +83,7 @@ beforeAll(async () => {
   ] as const) {
     const tableId = (await core.createTable(boss, { name, variant: 'custom', config })).tableId;
     shoes[name] = (await core.openShoe(boss, { tableId })).shoeId;
-    await playShoe({
+    const played = await playShoe({
       core,
       actor: op,
       tableId,
@@ -93,6 +95,7 @@ beforeAll(async () => {
       // win, hence a debt and its COMMISSION collection, is all but certain (P(none) < 0.1%).
       maxRounds: name === 'deferred' ? 15 : 5,
     });
+    roundsPlayed += played.length;
     if (name === 'deferred') {
       // Leaving collects the deferred commission (a movement outside rounds) and ends the session.
       for (const playerId of PLAYERS) await core.leaveTable(op, { tableId, playerId });
@@ -150,7 +153,7 @@ describe('the regulator feed', () => {
     const counts: Record<string, number> = {};
     for (const r of records.slice(0, -1)) counts[r.type] = (counts[r.type] ?? 0) + 1;
     expect(summary.counts).toEqual(counts);
-    expect(counts.round).toBe(10);
+    expect(counts.round).toBe(roundsPlayed);
     expect(counts.refund).toBeGreaterThan(0);
     expect(counts.bet).toBe((counts.settlement ?? 0) + (counts.refund ?? 0));
   });
