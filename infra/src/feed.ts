@@ -1,6 +1,6 @@
 import type { DataTable } from '@pyb/functions/routes';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -9,6 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
@@ -193,32 +194,20 @@ export class RegulatorFeed extends Construct {
       },
     });
 
-    const alarm = (alarmId: string, description: string, metric: cloudwatch.IMetric) => {
-      const a = new cloudwatch.Alarm(this, alarmId, {
-        alarmDescription: `${description} (${config.stage})`,
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      a.addAlarmAction(props.alarmTopic);
-      return a;
-    };
     this.alarms = [
-      alarm(
-        'DlqAlarm',
-        "regulator feed: a day's files could not be written after every retry (see the DLQ and docs/deploy.md)",
-        this.deadLetters.metricApproximateNumberOfMessagesVisible({
+      alarmOn(this, 'DlqAlarm', {
+        action: props.alarmTopic,
+        description: `regulator feed: a day's files could not be written after every retry (see the DLQ and docs/deploy.md) (${config.stage})`,
+        metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
           period: Duration.minutes(5),
           statistic: 'Maximum',
         }),
-      ),
-      alarm(
-        'ErrorsAlarm',
-        'regulator feed: the job failed (an operator failed, an uncaught error or a timeout)',
-        this.job.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-      ),
+      }),
+      alarmOn(this, 'ErrorsAlarm', {
+        action: props.alarmTopic,
+        description: `regulator feed: the job failed (an operator failed, an uncaught error or a timeout) (${config.stage})`,
+        metric: this.job.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      }),
     ];
   }
 

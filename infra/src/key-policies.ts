@@ -1,12 +1,13 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { acknowledge } from './nag';
 
 /** Key-policy statement ids (the tests and docs/deploy.md name them). */
@@ -136,13 +137,10 @@ export class KeyGuard extends Construct {
         `{ ($.eventSource = "kms.amazonaws.com") && ($.eventName = "Decrypt") && ($.resources[0].ARN = "${sealKey.keyArn}") && (${foreign}) }`,
       ),
     });
-    this.foreignDecryptAlarm = new cloudwatch.Alarm(this, 'ForeignDecryptAlarm', {
-      alarmDescription: `Punto y Banca ${props.stage}: a Decrypt of the seed-sealing key by a principal other than the dealing and revealing functions (allowed or denied)`,
+    this.foreignDecryptAlarm = alarmOn(this, 'ForeignDecryptAlarm', {
+      action: props.alarmAction,
+      description: `Punto y Banca ${props.stage}: a Decrypt of the seed-sealing key by a principal other than the dealing and revealing functions (allowed or denied)`,
       metric: decryptFilter.metric({ statistic: 'Sum', period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     const guarded = [sealKey, ...props.signingKeys].map((k) => `($.resources[0].ARN = "${k.keyArn}")`);
     const changeFilter = new logs.MetricFilter(this, 'KeyChange', {
@@ -154,15 +152,10 @@ export class KeyGuard extends Construct {
         `{ ($.eventSource = "kms.amazonaws.com") && (($.eventName = "PutKeyPolicy") || ($.eventName = "DisableKey") || ($.eventName = "ScheduleKeyDeletion") || ($.eventName = "CreateGrant")) && (${guarded.join(' || ')}) }`,
       ),
     });
-    this.keyChangeAlarm = new cloudwatch.Alarm(this, 'KeyChangeAlarm', {
-      alarmDescription: `Punto y Banca ${props.stage}: the policy, a grant or the state of a seed or signing key changed (a deploy does this too: check it was one)`,
+    this.keyChangeAlarm = alarmOn(this, 'KeyChangeAlarm', {
+      action: props.alarmAction,
+      description: `Punto y Banca ${props.stage}: the policy, a grant or the state of a seed or signing key changed (a deploy does this too: check it was one)`,
       metric: changeFilter.metric({ statistic: 'Sum', period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    for (const alarm of [this.foreignDecryptAlarm, this.keyChangeAlarm])
-      alarm.addAlarmAction(props.alarmAction);
   }
 }

@@ -4,6 +4,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import type { DeployedTable } from './data';
 import type { RouteFunction } from './route-function';
 
@@ -54,14 +55,13 @@ export class Observability extends Construct {
     for (const route of props.routes) {
       const threshold = P99_LATENCY_MS[route.handler] ?? DEFAULT_P99_LATENCY_MS;
       this.alarms.push(
-        new cloudwatch.Alarm(this, `${pascal(route.handler)}P99Alarm`, {
-          alarmDescription: `${route.method} ${route.path} (${stage}): p99 latency above ${threshold} ms`,
+        alarmOn(this, `${pascal(route.handler)}P99Alarm`, {
+          description: `${route.method} ${route.path} (${stage}): p99 latency above ${threshold} ms`,
           metric: emf('Latency', route.handler, 'p99'),
           threshold,
           evaluationPeriods: 5,
           datapointsToAlarm: 3,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
       );
     }
@@ -70,13 +70,9 @@ export class Observability extends Construct {
     // (docs/regulators.md, "Lock-out"): the first lock pages someone.
     for (const handler of ['open-shoe', 'resolve-round'].filter(has)) {
       this.alarms.push(
-        new cloudwatch.Alarm(this, `${pascal(handler)}TableLockedAlarm`, {
-          alarmDescription: `lock-out (${stage}): a table was locked by a key-service or randomness failure in ${handler}; fix the cause, then POST /v1/tables/{id}/unlock`,
+        alarmOn(this, `${pascal(handler)}TableLockedAlarm`, {
+          description: `lock-out (${stage}): a table was locked by a key-service or randomness failure in ${handler}; fix the cause, then POST /v1/tables/{id}/unlock`,
           metric: emf('TablesLocked', handler, 'Sum'),
-          threshold: 1,
-          evaluationPeriods: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
       );
     }
@@ -100,13 +96,9 @@ export class Observability extends Construct {
       });
     for (const [i, [logical, table]] of Object.entries(props.tables).entries()) {
       this.alarms.push(
-        new cloudwatch.Alarm(this, `${pascal(logical)}ThrottleAlarm`, {
-          alarmDescription: `DynamoDB ${logical} (${stage}): requests throttled`,
+        alarmOn(this, `${pascal(logical)}ThrottleAlarm`, {
+          description: `DynamoDB ${logical} (${stage}): requests throttled`,
           metric: throttles(table, i),
-          threshold: 1,
-          evaluationPeriods: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
       );
     }

@@ -1,7 +1,7 @@
 import type { DataTable } from '@pyb/functions/routes';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -12,6 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
@@ -276,40 +277,26 @@ export class AuditRetention extends Construct {
         'GetShardIterator) are granted on the game table’s stream ARN only.',
     );
 
-    const alarm = (id: string, description: string, metric: cloudwatch.IMetric, threshold: number) => {
-      const a = new cloudwatch.Alarm(this, id, {
-        alarmDescription: `${description} (${config.stage})`,
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      a.addAlarmAction(props.alarmTopic);
-      return a;
-    };
     this.alarms = [
-      alarm(
-        'DlqAlarm',
-        'archiver: a closed shoe could not be archived after every retry (see the DLQ and docs/deploy.md)',
-        this.deadLetters.metricApproximateNumberOfMessagesVisible({
+      alarmOn(this, 'DlqAlarm', {
+        action: props.alarmTopic,
+        description: `archiver: a closed shoe could not be archived after every retry (see the DLQ and docs/deploy.md) (${config.stage})`,
+        metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
           period: Duration.minutes(5),
           statistic: 'Maximum',
         }),
-        1,
-      ),
-      alarm(
-        'ErrorsAlarm',
-        'archiver: the function failed (uncaught error or timeout)',
-        this.archiver.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-        1,
-      ),
-      alarm(
-        'IteratorAgeAlarm',
-        'archiver: the game-table stream is more than an hour behind (records expire after 24 hours)',
-        this.archiver.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
-        Duration.hours(1).toMilliseconds(),
-      ),
+      }),
+      alarmOn(this, 'ErrorsAlarm', {
+        action: props.alarmTopic,
+        description: `archiver: the function failed (uncaught error or timeout) (${config.stage})`,
+        metric: this.archiver.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      }),
+      alarmOn(this, 'IteratorAgeAlarm', {
+        action: props.alarmTopic,
+        description: `archiver: the game-table stream is more than an hour behind (records expire after 24 hours) (${config.stage})`,
+        metric: this.archiver.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: Duration.hours(1).toMilliseconds(),
+      }),
     ];
   }
 }

@@ -1,7 +1,7 @@
 import type { DataTable, QueueName, Route } from '@pyb/functions/routes';
 import { type Worker, workerEntry } from '@pyb/functions/workers';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';
@@ -150,13 +151,9 @@ export class RouteFunction extends Construct {
     );
 
     this.alarms = [
-      new cloudwatch.Alarm(this, 'ErrorsAlarm', {
-        alarmDescription: `${route.handler} (${stage}): the function failed (uncaught error or timeout)`,
+      alarmOn(this, 'ErrorsAlarm', {
+        description: `${route.handler} (${stage}): the function failed (uncaught error or timeout)`,
         metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     ];
   }

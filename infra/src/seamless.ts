@@ -7,6 +7,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { acknowledge } from './nag';
 import type { RouteFunction } from './route-function';
 import { TIMEOUT } from './route-function';
@@ -120,8 +121,8 @@ export class SeamlessWallets extends Construct {
     this.secrets = secrets;
 
     this.alarms = [
-      new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-        alarmDescription:
+      alarmOn(this, 'DeadLettersAlarm', {
+        description:
           `seamless outbox (${props.stage}): a credit or rollback was not acknowledged after ` +
           `${OUTBOX_MAX_RECEIVE_COUNT} deliveries and was dead-lettered; its transaction stays pending ` +
           '(docs/deploy.md, "Seamless operators")',
@@ -129,13 +130,9 @@ export class SeamlessWallets extends Construct {
           period: Duration.minutes(1),
           statistic: 'Maximum',
         }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
-      new cloudwatch.Alarm(this, 'OldestAlarm', {
-        alarmDescription:
+      alarmOn(this, 'OldestAlarm', {
+        description:
           `seamless outbox (${props.stage}): a credit or rollback has waited more than ` +
           `${OUTBOX_MAX_AGE.toMinutes()} minutes: an operator's wallet is not acknowledging`,
         metric: this.queue.metricApproximateAgeOfOldestMessage({
@@ -145,27 +142,21 @@ export class SeamlessWallets extends Construct {
         threshold: OUTBOX_MAX_AGE.toSeconds(),
         evaluationPeriods: 2,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
-      ...props.operators.map(
-        (operatorId) =>
-          new cloudwatch.Alarm(this, `UnresolvedAlarm-${operatorId}`, {
-            alarmDescription:
-              `seamless reconciliation (${props.stage}, ${operatorId}): yesterday's report names unresolved ` +
-              'transactions (pending past their age, or failed): docs/deploy.md, "Seamless operators"',
-            metric: new cloudwatch.Metric({
-              namespace: UNRESOLVED_METRIC.namespace,
-              metricName: UNRESOLVED_METRIC.name,
-              dimensionsMap: { Stage: props.stage, Operator: operatorId },
-              statistic: 'Maximum',
-              // Emitted once a day: the alarm stays raised until the next day's report.
-              period: Duration.days(1),
-            }),
-            threshold: 1,
-            evaluationPeriods: 1,
-            comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...props.operators.map((operatorId) =>
+        alarmOn(this, `UnresolvedAlarm-${operatorId}`, {
+          description:
+            `seamless reconciliation (${props.stage}, ${operatorId}): yesterday's report names unresolved ` +
+            'transactions (pending past their age, or failed): docs/deploy.md, "Seamless operators"',
+          metric: new cloudwatch.Metric({
+            namespace: UNRESOLVED_METRIC.namespace,
+            metricName: UNRESOLVED_METRIC.name,
+            dimensionsMap: { Stage: props.stage, Operator: operatorId },
+            statistic: 'Maximum',
+            // Emitted once a day: the alarm stays raised until the next day's report.
+            period: Duration.days(1),
           }),
+        }),
       ),
     ];
 

@@ -4,6 +4,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import type { RouteFunction } from './route-function';
 import { LONG_TIMEOUT } from './route-function';
 
@@ -47,21 +48,17 @@ export class SettlementQueues extends Construct {
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: MAX_RECEIVE_COUNT },
     });
     this.alarms = [
-      new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
-        alarmDescription:
+      alarmOn(this, 'DeadLettersAlarm', {
+        description:
           `settlement (${props.stage}): a batch failed ${MAX_RECEIVE_COUNT} times and was dead-lettered; ` +
           'its round stays SETTLING (or VOIDING) until resolve (void) is called again (docs/deploy.md)',
         metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
           period: Duration.minutes(1),
           statistic: 'Maximum',
         }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
-      new cloudwatch.Alarm(this, 'BacklogAlarm', {
-        alarmDescription: `settlement (${props.stage}): a batch has waited more than ${MAX_AGE.toMinutes()} minutes`,
+      alarmOn(this, 'BacklogAlarm', {
+        description: `settlement (${props.stage}): a batch has waited more than ${MAX_AGE.toMinutes()} minutes`,
         metric: this.queue.metricApproximateAgeOfOldestMessage({
           period: Duration.minutes(1),
           statistic: 'Maximum',
@@ -69,7 +66,6 @@ export class SettlementQueues extends Construct {
         threshold: MAX_AGE.toSeconds(),
         evaluationPeriods: 2,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     ];
   }

@@ -7,6 +7,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { acknowledge } from './nag';
@@ -98,8 +99,9 @@ export class ShoeCloseDeadlines extends Construct {
       new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.check.functionArn] }),
     );
 
-    this.alarm = new cloudwatch.Alarm(this, 'NotClosedAlarm', {
-      alarmDescription: `Punto y Banca ${props.stage}: a shoe ended and was not closed (its seed not revealed) within ${props.deadlineSeconds} s`,
+    this.alarm = alarmOn(this, 'NotClosedAlarm', {
+      action: props.alarmAction,
+      description: `Punto y Banca ${props.stage}: a shoe ended and was not closed (its seed not revealed) within ${props.deadlineSeconds} s`,
       metric: new cloudwatch.Metric({
         namespace: NOT_CLOSED_METRIC.namespace,
         metricName: NOT_CLOSED_METRIC.name,
@@ -107,12 +109,7 @@ export class ShoeCloseDeadlines extends Construct {
         statistic: 'Sum',
         period: Duration.minutes(5),
       }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    this.alarm.addAlarmAction(props.alarmAction);
 
     this.environment = {
       CLOSE_DEADLINE_TARGET_ARN: this.check.functionArn,

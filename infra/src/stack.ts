@@ -12,6 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
@@ -280,34 +281,26 @@ export class PuntoYBancaStack extends Stack {
       alarmAction,
     });
 
-    const serverErrors = new cloudwatch.Alarm(this, 'Api5xxAlarm', {
-      alarmDescription: `API (${config.stage}): requests answered with a 5xx`,
+    alarmOn(this, 'Api5xxAlarm', {
+      action: alarmAction,
+      description: `API (${config.stage}): requests answered with a 5xx`,
       metric: stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    serverErrors.addAlarmAction(alarmAction);
 
     // No function has reserved concurrency: every one draws on the Region's concurrency pool, so a
     // throttle anywhere means that pool is exhausted. One alarm on the Region's Lambda throttles
     // (a stage per account, docs/deploy.md) instead of one per function: the stack stays well under
     // CloudFormation's 500 resources (docs/deploy.md, "Alarms").
-    const lambdaThrottles = new cloudwatch.Alarm(this, 'LambdaThrottlesAlarm', {
-      alarmDescription: `Lambda (${config.stage}): invocations throttled in this Region (concurrency pool exhausted)`,
+    alarmOn(this, 'LambdaThrottlesAlarm', {
+      action: alarmAction,
+      description: `Lambda (${config.stage}): invocations throttled in this Region (concurrency pool exhausted)`,
       metric: new cloudwatch.Metric({
         namespace: 'AWS/Lambda',
         metricName: 'Throttles',
         statistic: 'Sum',
         period: Duration.minutes(5),
       }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    lambdaThrottles.addAlarmAction(alarmAction);
 
     new WebSite(this, 'Web', {
       stage: config.stage,
