@@ -274,19 +274,8 @@ export const ChainEventSchema = lazily(() =>
     .strict(),
 );
 
-/** A round of the public proof: its coup, no positions. */
-export const ProofRoundSchema = lazily(() =>
-  z
-    .object({
-      roundId: id(),
-      number: z.number().int().min(1),
-      status: z.enum(['SETTLED', 'VOIDED']),
-      voidReason: z.string().optional(),
-      coup: RecordedCoupSchema().nullable(),
-      burned: RecordedBurnSchema().optional(),
-    })
-    .strict(),
-);
+/** A round of the public proof: the recorded round without its positions (strict like it). */
+export const ProofRoundSchema = lazily(() => RecordedRoundSchema().omit({ positions: true }));
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
