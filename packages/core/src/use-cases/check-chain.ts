@@ -32,8 +32,7 @@ import {
 } from '../replay/verify';
 import { mapBounded } from '../retry';
 import { roundsOfChain, staleHeads } from './close-checks';
-import type { Ctx } from './context';
-import { loadShoe } from './shoes';
+import { type Ctx, loadShoe } from './context';
 
 /** Rounds checked at once (each reads its positions and their ledger entries). */
 const CONCURRENCY = 8;

@@ -22,7 +22,7 @@ import type { AuditRecord, ShoeRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { parseAuditLog } from '../replay/audit-log';
 import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
-import { type Ctx, checkId, conflict, guard, invalid } from './context';
+import { type Ctx, conflict, invalid, loadShoe } from './context';
 import { signHead } from './signing';
 
 /** A seed as given, checked: 1..256 UTF-8 bytes of clean text (@pyb/fairness clientSeedProblem). */
@@ -43,8 +43,7 @@ export async function contributeSeed(
 ): Promise<ContributionView> {
   const seed = checkSeed(input.seed);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const shoeId = checkId('shoeId', input.shoeId);
-    const shoe = guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, 'write');
+    const shoe = await loadShoe(ctx, actor, input.shoeId, 'write');
     if (shoe.status !== 'OPEN') throw conflict('SHOE_NOT_OPEN', `shoe ${shoe.shoeId} is ${shoe.status}`);
     if (shoe.contributionsClosed) {
       throw conflict(

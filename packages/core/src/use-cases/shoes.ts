@@ -22,23 +22,13 @@ import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
 import { shoeView } from '../views';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { collectDebt } from './commission';
-import { type Ctx, checkId, conflict, guard, invalid } from './context';
+import { type Ctx, conflict, invalid, loadShoe } from './context';
 import { signContributionsHead } from './contributions';
 import { assertUnlocked, underLockOut } from './lock-out';
 import { signRoundHead } from './round-heads';
 import { shoeWithOrder } from './shoe-order';
 import { certifiedKey, signCertified } from './signing';
 import { loadTable } from './tables';
-
-export async function loadShoe(
-  ctx: Ctx,
-  actor: Actor,
-  shoeId: string,
-  access: 'read' | 'write',
-): Promise<ShoeRecord> {
-  checkId('shoeId', shoeId);
-  return guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, access);
-}
 
 export async function getShoe(ctx: Ctx, actor: Actor, input: { shoeId: string }): Promise<ShoeView> {
   return shoeView(await loadShoe(ctx, actor, input.shoeId, 'read'));
