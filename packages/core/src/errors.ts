@@ -35,9 +35,14 @@ const NOT_FOUND = {
   round: 'ROUND_NOT_FOUND',
   wallet: 'WALLET_NOT_FOUND',
   player: 'PLAYER_NOT_FOUND',
+  operator: 'OPERATOR_NOT_FOUND',
+  signingKey: 'SIGNING_KEY_NOT_FOUND',
+  feedFile: 'FEED_FILE_NOT_FOUND',
+  seamlessReport: 'SEAMLESS_REPORT_NOT_FOUND',
 } as const satisfies Record<string, ProblemCode>;
 
 export type Resource = keyof typeof NOT_FOUND;
 
-export const notFound = (what: Resource, id: string): DomainError =>
-  new DomainError('NOT_FOUND', NOT_FOUND[what], `${what} ${id} not found`);
+/** `detail` when the default wording does not read well for the resource. */
+export const notFound = (what: Resource, id: string, detail = `${what} ${id} not found`): DomainError =>
+  new DomainError('NOT_FOUND', NOT_FOUND[what], detail);

@@ -19,7 +19,7 @@
  * range on demand (`exportFeed`, at most FEED_MAX_RANGE_MS and FEED_MAX_BYTES) and serves the files.
  */
 import type { Actor } from '../actor';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { encodeFeed, FEED_MEDIA_TYPES, type FeedFormat } from '../feed/format';
 import {
   betRecord,
@@ -274,11 +274,10 @@ export async function getFeedFile(
   input: { operatorId?: string; date: string; name: string },
 ): Promise<FeedExport> {
   const operatorId = readableOperator(actor, input.operatorId);
-  const notFound = () =>
-    new DomainError('NOT_FOUND', 'FEED_FILE_NOT_FOUND', `no feed file ${input.name} for ${input.date}`);
-  if (!utcDay(input.date) || !(input.name in FEED_FILES)) throw notFound();
+  const missing = () => notFound('feedFile', input.name, `no feed file ${input.name} for ${input.date}`);
+  if (!utcDay(input.date) || !(input.name in FEED_FILES)) throw missing();
   const file = await files.read(feedFileKey(operatorId, input.date, input.name), FEED_MAX_BYTES);
-  if (!file) throw notFound();
+  if (!file) throw missing();
   if (file.body === undefined) {
     throw new DomainError(
       'UNPROCESSABLE',

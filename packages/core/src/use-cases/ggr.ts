@@ -13,7 +13,7 @@
  */
 import { type Actor, canRead } from '../actor';
 import type { GgrReportView } from '../api';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import type { RoundRecord, ShoeRecord, TableRecord } from '../model';
 import type { Ctx } from './context';
 
@@ -49,8 +49,7 @@ export function utcDay(date: string): { from: string; to: string } | undefined {
 /** An operator the key may read; any other looks absent (tenancy). */
 export function readableOperator(actor: Actor, operatorId: string | undefined): string {
   const op = operatorId ?? actor.operatorId;
-  if (!canRead(actor, op))
-    throw new DomainError('NOT_FOUND', 'OPERATOR_NOT_FOUND', `operator ${op} not found`);
+  if (!canRead(actor, op)) throw notFound('operator', op);
   return op;
 }
 

@@ -28,7 +28,7 @@ import type {
   SeamlessTransactionsView,
   SeamlessTransactionView,
 } from '../api';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import type { SeamlessReportRecord, SeamlessTxRecord } from '../model';
 import { MAX_SEAMLESS_LIST_DAYS } from '../ports/store';
 import type { Ctx } from './context';
@@ -237,9 +237,9 @@ export async function getSeamlessReport(
   if (!utcDay(input.date)) throw new DomainError('INVALID', 'INVALID_INPUT', 'date must be a day YYYY-MM-DD');
   const report = await ctx.store.get('seamlessReport', { operatorId, date: input.date });
   if (!report) {
-    throw new DomainError(
-      'NOT_FOUND',
-      'SEAMLESS_REPORT_NOT_FOUND',
+    throw notFound(
+      'seamlessReport',
+      input.date,
       `no seamless report of ${operatorId} for ${input.date} (the daily job writes it after the day ends)`,
     );
   }

@@ -1,7 +1,7 @@
 /** The public half of a signing key and its validity, for verifiers (`GET /v1/signing-key`, public). */
 
 import type { SigningKeyAnswer } from '../api';
-import { DomainError } from '../errors';
+import { notFound } from '../errors';
 import { isUnknownSigningKey, type PublicKey } from '../ports/key-service';
 import type { Ctx } from './context';
 import { keyCertificates } from './signing';
@@ -17,7 +17,7 @@ export async function signingKey(ctx: Ctx, input: { keyId?: string | undefined }
     key = await ctx.keys.publicKey(input.keyId);
   } catch (error) {
     if (input.keyId === undefined || !isUnknownSigningKey(error)) throw error;
-    throw new DomainError('NOT_FOUND', 'SIGNING_KEY_NOT_FOUND', `no signing key ${input.keyId}`);
+    throw notFound('signingKey', input.keyId, `no signing key ${input.keyId}`);
   }
   const certificates = await keyCertificates(ctx);
   const index = certificates.findIndex((c) => c.certificate.keyId === key.keyId);
