@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { parseOperatorIds, readConfig } from '../src/config';
 import { FEED_SCHEDULE } from '../src/feed';
+import { expectLockedBucket, expectNoDeletesTlsOnly } from './locked-bucket';
 
 // The regulator feed (infra/src/feed.ts): synthesised with the feed's routes only, so only they, the
 // job and the archiver are bundled; stack.test.ts covers the whole stack.
@@ -53,44 +54,14 @@ describe('feedOperators (CDK context)', () => {
 
 describe('the regulator feed bucket', () => {
   it('Object Lock COMPLIANCE for the retention period, versioned, encrypted, no public access, logged, retained', () => {
-    const bucket = resources[feedBucket()];
-    expect(bucket.DeletionPolicy).toBe('Retain');
-    expect(bucket.Properties).toMatchObject({
-      ObjectLockEnabled: true,
-      ObjectLockConfiguration: {
-        ObjectLockEnabled: 'Enabled',
-        Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3653 } },
-      },
-      VersioningConfiguration: { Status: 'Enabled' },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      LoggingConfiguration: { LogFilePrefix: 'regulator-feed/' },
-    });
+    expectLockedBucket(resources[feedBucket()], 'regulator-feed/');
   });
 
-  it('refuses deletes to every principal, and plain HTTP', () => {
+  it('refuses deletes to every principal, plain HTTP and TLS below 1.2', () => {
     const policy = only(
       ofType('AWS::S3::BucketPolicy').filter(([, p]) => p.Properties.Bucket.Ref === feedBucket()),
     )[1];
-    const statements = policy.Properties.PolicyDocument.Statement;
-    expect(statements).toContainEqual(
-      expect.objectContaining({
-        Sid: 'NoDeletes',
-        Effect: 'Deny',
-        Principal: { AWS: '*' },
-        Action: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-      }),
-    );
-    expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-    );
+    expectNoDeletesTlsOnly(policy.Properties.PolicyDocument.Statement);
   });
 });
 
