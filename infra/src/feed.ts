@@ -1,21 +1,20 @@
 import type { DataTable } from '@pyb/functions/routes';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
-import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
 import { TABLE_READ_ACTIONS } from './grants';
+import { jobFunction, lockedBucket } from './jobs';
 import { acknowledge } from './nag';
-import { RUNTIME } from './route-function';
 
 /** The daily job's bundle: functions/jobs/feed-daily/handler.ts (a scheduler target, not a route). */
 export const FEED_JOB_HANDLER = 'jobs/feed-daily';
@@ -55,52 +54,33 @@ export class RegulatorFeed extends Construct {
     super(scope, id);
     const { config } = props;
     const prefix = `pyb-${config.stage}`;
-    const period = Duration.days(config.retentionDays);
 
-    this.bucket = new s3.Bucket(this, 'Files', {
-      objectLockEnabled: true,
-      objectLockDefaultRetention:
-        config.retentionLockMode === 'COMPLIANCE'
-          ? s3.ObjectLockRetention.compliance(period)
-          : s3.ObjectLockRetention.governance(period),
-      versioned: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: props.accessLogs,
-      serverAccessLogsPrefix: 'regulator-feed/',
+    this.bucket = lockedBucket(this, 'Files', {
+      config,
+      accessLogs: props.accessLogs,
+      accessLogsPrefix: 'regulator-feed/',
       // Multipart uploads the job could not finish (it aborts them; a killed Lambda cannot).
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-      removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.bucket.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'NoDeletes',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-        resources: [this.bucket.arnForObjects('*')],
-      }),
-    );
 
     // --- The job ------------------------------------------------------------------------------------
-    const logGroup = new logs.LogGroup(this, 'JobLogs', {
-      retention: config.logRetentionDays as logs.RetentionDays,
-      removalPolicy: RemovalPolicy.RETAIN,
+    const job = jobFunction(this, 'Job', {
+      functionName: `${prefix}-feed-daily`,
+      description: "Writes yesterday's regulator feed files per operator (EventBridge Scheduler, daily)",
+      roleDescription: `writes the regulator feed's daily files (${config.stage})`,
+      handler: FEED_JOB_HANDLER,
+      memorySize: 1024,
+      // A day of every operator's rounds, streamed: the longest a Lambda runs.
+      timeout: Duration.minutes(15),
+      logRetention: config.logRetentionDays as logs.RetentionDays,
+      environment: {
+        ...props.environment,
+        FEED_BUCKET: this.bucket.bucketName,
+        FEED_OPERATORS: config.feedOperators.join(','),
+      },
     });
-    this.role = new iam.Role(this, 'JobRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `writes the regulator feed's daily files (${config.stage})`,
-    });
-    this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'Logs',
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
+    this.job = job.fn;
+    this.role = job.role;
     for (const name of FEED_TABLES) {
       const table = props.tables[name];
       this.role.addToPrincipalPolicy(
@@ -118,31 +98,6 @@ export class RegulatorFeed extends Construct {
         actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
         resources: [this.bucket.arnForObjects(`${FEED_PREFIX}*`)],
       }),
-    );
-    this.job = new NodejsFunction(this, 'Job', {
-      functionName: `${prefix}-feed-daily`,
-      description: "Writes yesterday's regulator feed files per operator (EventBridge Scheduler, daily)",
-      code: bundledHandlerCode(FEED_JOB_HANDLER),
-      handler: LAMBDA_HANDLER,
-      runtime: RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: 1024,
-      // A day of every operator's rounds, streamed: the longest a Lambda runs.
-      timeout: Duration.minutes(15),
-      role: this.role,
-      logGroup,
-      environment: {
-        ...props.environment,
-        FEED_BUCKET: this.bucket.bucketName,
-        FEED_OPERATORS: config.feedOperators.join(','),
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-    });
-    acknowledge(
-      this.job,
-      'AwsSolutions-L1',
-      'Pinned to Node.js 22 like every function of the stack: the bundles are built for node22 ' +
-        '(infra/src/esbuild-options.ts); a runtime upgrade is a deliberate change, not a synth drift.',
     );
     const stack = Stack.of(this);
     const bucketId = stack.resolve(stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket));

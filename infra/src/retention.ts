@@ -7,18 +7,17 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
-import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
 import { TABLE_READ_ACTIONS } from './grants';
+import { jobFunction, lockedBucket } from './jobs';
 import { acknowledge } from './nag';
-import { RUNTIME } from './route-function';
 
 /** The archiver's bundle: functions/jobs/archive-shoe/handler.ts (a stream consumer, not a route). */
 export const ARCHIVER_HANDLER = 'jobs/archive-shoe';
@@ -131,32 +130,11 @@ export class AuditRetention extends Construct {
         'into itself would loop. It holds only those logs, kept as long as the stage keeps logs.',
     );
 
-    this.archive = new s3.Bucket(this, 'AuditArchive', {
-      objectLockEnabled: true,
-      objectLockDefaultRetention: compliance
-        ? s3.ObjectLockRetention.compliance(period)
-        : s3.ObjectLockRetention.governance(period),
-      versioned: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      serverAccessLogsBucket: this.accessLogs,
-      serverAccessLogsPrefix: 'audit-archive/',
-      removalPolicy: RemovalPolicy.RETAIN,
+    this.archive = lockedBucket(this, 'AuditArchive', {
+      config,
+      accessLogs: this.accessLogs,
+      accessLogsPrefix: 'audit-archive/',
     });
-    // Object Lock already refuses to delete or overwrite a locked version; this also refuses the delete
-    // markers that would hide one, to every principal. Ending the stage means removing it on purpose.
-    this.archive.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'NoDeletes',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-        resources: [this.archive.arnForObjects('*')],
-      }),
-    );
 
     // --- The archiver: game-table stream -> closed shoe -> bundle, once --------------------------------
     this.deadLetters = new sqs.Queue(this, 'ArchiverDlq', {
@@ -172,21 +150,24 @@ export class AuditRetention extends Construct {
         'failed every retry); it is alarmed on its first message and read by an operator, never by code.',
     );
 
-    const logGroup = new logs.LogGroup(this, 'ArchiverLogs', {
-      retention: config.logRetentionDays as logs.RetentionDays,
-      removalPolicy: RemovalPolicy.RETAIN,
+    const archiver = jobFunction(this, 'Archiver', {
+      functionName: `${prefix}-archive-shoe`,
+      description: "Archives each closed shoe's audit bundle to the locked S3 archive (game-table stream)",
+      roleDescription: `archives closed shoes' audit bundles (${config.stage})`,
+      handler: ARCHIVER_HANDLER,
+      memorySize: 1024,
+      // A whole shoe: every round, position and audit event read and written as one bundle.
+      timeout: Duration.minutes(5),
+      logRetention: config.logRetentionDays as logs.RetentionDays,
+      environment: {
+        ...props.environment,
+        ARCHIVE_BUCKET: this.archive.bucketName,
+        ARCHIVE_LOCK_MODE: config.retentionLockMode,
+        RETENTION_DAYS: String(config.retentionDays),
+      },
     });
-    const role = new iam.Role(this, 'ArchiverRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `archives closed shoes' audit bundles (${config.stage})`,
-    });
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'Logs',
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
+    this.archiver = archiver.fn;
+    const role = archiver.role;
     for (const name of ARCHIVER_TABLES) {
       const table = props.tables[name];
       role.addToPrincipalPolicy(
@@ -213,32 +194,6 @@ export class AuditRetention extends Construct {
       }),
     );
 
-    this.archiver = new NodejsFunction(this, 'Archiver', {
-      functionName: `${prefix}-archive-shoe`,
-      description: "Archives each closed shoe's audit bundle to the locked S3 archive (game-table stream)",
-      code: bundledHandlerCode(ARCHIVER_HANDLER),
-      handler: LAMBDA_HANDLER,
-      runtime: RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: 1024,
-      // A whole shoe: every round, position and audit event read and written as one bundle.
-      timeout: Duration.minutes(5),
-      role,
-      logGroup,
-      environment: {
-        ...props.environment,
-        ARCHIVE_BUCKET: this.archive.bucketName,
-        ARCHIVE_LOCK_MODE: config.retentionLockMode,
-        RETENTION_DAYS: String(config.retentionDays),
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-    });
-    acknowledge(
-      this.archiver,
-      'AwsSolutions-L1',
-      'Pinned to Node.js 22 like every function of the stack: the bundles are built for node22 ' +
-        '(infra/src/esbuild-options.ts); a runtime upgrade is a deliberate change, not a synth drift.',
-    );
     this.archiver.addEventSource(
       new DynamoEventSource(props.tables.game.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,

@@ -1,17 +1,16 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
-import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
+import { jobFunction } from './jobs';
 import { acknowledge } from './nag';
-import { MEMORY_MB, RUNTIME } from './route-function';
+import { MEMORY_MB } from './route-function';
 
 /** The function EventBridge Scheduler invokes for each ended shoe (functions/check-shoe-closed). */
 export const CHECK_HANDLER = 'check-shoe-closed';
@@ -48,21 +47,18 @@ export class ShoeCloseDeadlines extends Construct {
     const groupName = `pyb-${props.stage}-close-deadlines`;
     this.group = new scheduler.CfnScheduleGroup(this, 'Group', { name: groupName });
 
-    const logGroup = new logs.LogGroup(this, 'CheckLogs', {
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.RETAIN,
+    const check = jobFunction(this, 'Check', {
+      functionName: `pyb-${props.stage}-${CHECK_HANDLER}`,
+      description: 'Is an ended shoe closed by its deadline? (EventBridge Scheduler target)',
+      roleDescription: `checks an ended shoe was closed in time (${props.stage})`,
+      handler: CHECK_HANDLER,
+      memorySize: MEMORY_MB,
+      timeout: Duration.seconds(10),
+      logRetention: props.logRetention,
+      environment: props.environment,
     });
-    const role = new iam.Role(this, 'CheckRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `checks an ended shoe was closed in time (${props.stage})`,
-    });
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'Logs',
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
+    this.check = check.fn;
+    const role = check.role;
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'ReadShoe',
@@ -70,25 +66,6 @@ export class ShoeCloseDeadlines extends Construct {
         resources: [props.game.tableArn],
       }),
     );
-    this.check = new NodejsFunction(this, 'Check', {
-      functionName: `pyb-${props.stage}-${CHECK_HANDLER}`,
-      description: 'Is an ended shoe closed by its deadline? (EventBridge Scheduler target)',
-      code: bundledHandlerCode(CHECK_HANDLER),
-      handler: LAMBDA_HANDLER,
-      runtime: RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: MEMORY_MB,
-      timeout: Duration.seconds(10),
-      role,
-      logGroup,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-    });
-    acknowledge(
-      this.check,
-      'AwsSolutions-L1',
-      'Pinned to Node.js 22 like every function of the stack: the bundles are built for node22 (infra/src/bundling.ts).',
-    );
-
     this.invokeRole = new iam.Role(this, 'InvokeRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
