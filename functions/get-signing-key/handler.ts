@@ -10,5 +10,8 @@ export const handler = httpHandler(
   'get-signing-key',
   ENDPOINTS['get-signing-key'],
   async ({ context, query }) =>
-    signingKeyView(await signingKey(useCases(context, keysOf(context)), query), beaconOf(context).network()),
+    signingKeyView(
+      await signingKey(useCases(context, keysOf(context)), query),
+      await beaconOf(context).network(),
+    ),
 );

@@ -111,7 +111,7 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
     const bundle = JSON.parse(stored);
     expect(bundle.rounds).toHaveLength(4);
     const pem = (await stack.keys.publicKey()).pem;
-    const verified = verifyShoe(bundle, {
+    const verified = await verifyShoe(bundle, {
       trustedPublicKey: [pem],
       trustedBeacons: [bundle.statement.beacon.chainHash],
     });

@@ -59,7 +59,7 @@ async function expectVerified(shoeId: string, roundIds: readonly string[]) {
     trustedBeacons: [bundle.statement.beacon.chainHash],
   };
   for (const evidence of [bundle, shoeProof(bundle)]) {
-    const verified = verifyShoe(evidence, trust);
+    const verified = await verifyShoe(evidence, trust);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');
   }
@@ -67,7 +67,7 @@ async function expectVerified(shoeId: string, roundIds: readonly string[]) {
   const forged = structuredClone(bundle);
   const round = forged.rounds.find((r) => r.roundId === burnedRound.roundId)!;
   round.burned!.cards[0] = round.burned!.cards[0] === 'AS' ? 'AH' : 'AS';
-  const refused = verifyShoe(forged, trust);
+  const refused = await verifyShoe(forged, trust);
   expect(refused.verdict).toBe('failed');
   expect(refused.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(
     expect.arrayContaining([`round.${round.number}.burn`, `audit.round.${round.number}.burned`]),

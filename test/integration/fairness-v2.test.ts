@@ -42,7 +42,7 @@ const newTable = async (c = core) =>
   (await c.createTable(boss, { name: 'V2', variant: 'custom', config: CONFIG })).tableId;
 /** The configuration the tables above get (a custom one-deck table). */
 const TABLE = () => tablePreset('custom', { ...CONFIG, name: 'V2' });
-const trust = () => ({ trustedBeacons: [stack.beacon.network().chainHash] });
+const trust = async () => ({ trustedBeacons: [(await stack.beacon.network()).chainHash] });
 
 /** A beacon that has nothing yet, or answers with a signature of another round. */
 const stubBeacon = (answer: 'pending' | 'forged'): Beacon => ({
@@ -74,7 +74,7 @@ describe('seed contributions', () => {
     expect(closed.contributions).toMatchObject({ count: 3, beaconRound: expect.any(Number) });
     expect(closed.clientSeed).toBe('op-session-1');
     // The round that fixes the order is the first published the margin after the close.
-    const network = stack.beacon.network();
+    const network = await stack.beacon.network();
     expect(closed.contributions.beaconRound).toBe(
       beaconRoundAfter(network, closed.contributions.closedAt!, TEST_BEACON.marginSeconds),
     );
@@ -155,7 +155,7 @@ describe('the beacon round', () => {
     expect(a.cards).not.toBe(b.cards);
     // The beacon round recorded was published after the statement and after the close of contributions.
     for (const { closed } of [a, b]) {
-      const network = stack.beacon.network();
+      const network = await stack.beacon.network();
       const published = roundTime(network, closed.beacon!.round) * 1000;
       expect(published).toBeGreaterThan(Date.parse(closed.statement.createdAt));
       expect(published).toBeGreaterThanOrEqual(
@@ -258,7 +258,11 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
       [first, second].map((s) => core.exportAudit(regulator('op-f'), { shoeId: s.shoeId })),
     );
     const key = (await stack.keys.publicKey(first.keyId)).pem;
-    const checked = verifyShoe(bundles[1], { ...trust(), trustedPublicKey: key, previous: bundles[0] });
+    const checked = await verifyShoe(bundles[1], {
+      ...(await trust()),
+      trustedPublicKey: key,
+      previous: bundles[0],
+    });
     expect(checked.checks.filter((c) => !c.ok)).toEqual([]);
     expect([checked.verdict, checked.checks.find((c) => c.id === 'statement.previous')?.detail]).toEqual([
       'verified',
@@ -283,12 +287,14 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
     for (const p of PLAYERS) expect(text).not.toContain(`"${p}"`);
     expect(text).not.toMatch(/"playerId"|"stake"/);
     const key = (await stack.keys.publicKey(first.keyId)).pem;
-    const { verdict, checks } = verifyShoe(proof, { ...trust(), trustedPublicKey: key });
+    const { verdict, checks } = await verifyShoe(proof, { ...(await trust()), trustedPublicKey: key });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(verdict).toBe('verified');
     // The receipts handed out at resolve and void check out against it too.
     const receipts = rounds.map((r) => r.view.head);
-    expect(verifyShoe(proof, { ...trust(), trustedPublicKey: key, receipts }).verdict).toBe('verified');
+    expect((await verifyShoe(proof, { ...(await trust()), trustedPublicKey: key, receipts })).verdict).toBe(
+      'verified',
+    );
     // The replay of the voided round reports what it would have dealt.
     const voided = await core.replayRound(op, { roundId: rounds[1]!.view.roundId });
     expect(voided.voided).toMatchObject({

@@ -70,7 +70,7 @@ afterAll(async () => {
 
 /** `baccarat verify` of a bundle, trusting these keys and the test beacon: its exit code and failed checks. */
 async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: number; failed: string[] }> {
-  const trustBeacons = [stack.beacon.network().chainHash];
+  const trustBeacons = [(await stack.beacon.network()).chainHash];
   const { code, failed } = await baccaratVerify(b, {
     dir: tmp,
     publicKeys: keys.map((k) => k.pem),
@@ -128,8 +128,8 @@ describe('a shoe opened under one signing key and closed under the next', () => 
       [first.keyId, 1, null],
       [second.keyId, 2, first.keyId],
     ]);
-    const trustBeacon = { trustedBeacons: [stack.beacon.network().chainHash] };
-    const verified = verifyShoe(bundle, { ...trustBeacon, trustedPublicKey: first.pem });
+    const trustBeacon = { trustedBeacons: [(await stack.beacon.network()).chainHash] };
+    const verified = await verifyShoe(bundle, { ...trustBeacon, trustedPublicKey: first.pem });
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');
     expect(await cliVerify(bundle, [first])).toEqual({ code: 0, failed: [] });
@@ -184,11 +184,9 @@ describe('what still fails', () => {
       expect(replay.verification.chainHead.detail).toContain(second.keyId);
       expect(failedChecks(replay)).toEqual(['chainHead']);
       const exported = await core.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId });
-      expect(
-        verifyShoe(exported)
-          .checks.filter((c) => !c.ok)
-          .map((c) => c.id),
-      ).toEqual(['audit.close.signature']);
+      expect((await verifyShoe(exported)).checks.filter((c) => !c.ok).map((c) => c.id)).toEqual([
+        'audit.close.signature',
+      ]);
     } finally {
       await stack.raw.put('game', Item);
     }

@@ -279,15 +279,13 @@ describe('a shoe with a position whose every bet was withdrawn', () => {
     };
     const empty = bundle.rounds[0]!.positions.find((p) => p.playerId === b)!;
     expect([empty.stake, empty.settlement?.bets]).toEqual([0, []]);
-    const verified = verifyShoe(bundle, trust);
+    const verified = await verifyShoe(bundle, trust);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');
     const forged = structuredClone(bundle);
     forged.rounds[0]!.positions.find((p) => p.playerId === b)!.settlement!.payout = 500;
-    expect(
-      verifyShoe(forged, trust)
-        .checks.filter((c) => !c.ok)
-        .map((c) => c.id),
-    ).toContain(`round.1.player.${b}.payout`);
+    expect((await verifyShoe(forged, trust)).checks.filter((c) => !c.ok).map((c) => c.id)).toContain(
+      `round.1.player.${b}.payout`,
+    );
   });
 });

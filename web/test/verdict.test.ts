@@ -11,7 +11,7 @@ import { dealFromSeeds, parseContributions, verifySeeds } from '../src/verify/sh
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 
 const signer = testKey('key-1', '2024-06-01T00:00:00.000Z');
-const beacon = testBeacon();
+const beacon = await testBeacon();
 /** The test beacon is not drand quicknet: the reader trusts it by its chain hash. */
 const BEACONS = [beacon.network.chainHash];
 let bundle: ShoeBundle;
@@ -22,48 +22,48 @@ beforeAll(async () => {
 });
 
 describe('verifyWithTrust', () => {
-  it('verified: every library check passes and the signing key is trusted', () => {
-    const result = verifyWithTrust(bundle, trusted, BEACONS);
+  it('verified: every library check passes and the signing key is trusted', async () => {
+    const result = await verifyWithTrust(bundle, trusted, BEACONS);
     expect(result.verdict).toBe('verified');
     expect(result.checks.filter((c) => !c.ok)).toEqual([]);
     expect(result.trust).toContain('Signed by the trusted key');
     expect(result.trust).toContain('from the test');
   });
 
-  it('untrusted: consistent, but no key (or beacon) is trusted; failed against another key', () => {
-    const none = verifyWithTrust(bundle, [], BEACONS);
+  it('untrusted: consistent, but no key (or beacon) is trusted; failed against another key', async () => {
+    const none = await verifyWithTrust(bundle, [], BEACONS);
     expect(none.verdict).toBe('untrusted');
     // The library marks what the verdict rests on untrusted: the bundle's own key.
     expect(none.checks.filter((c) => c.untrusted).map((c) => c.id)).toContain('keys.trusted');
     expect(none.trust).toContain('No key given to trust');
-    expect(verifyWithTrust(bundle, trusted, []).verdict).toBe('untrusted');
+    expect((await verifyWithTrust(bundle, trusted, [])).verdict).toBe('untrusted');
     const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
       type: 'spki',
       format: 'pem',
     });
     // The library refuses a shoe the reader's key did not sign (a self-signed one, say): keys.trusted.
-    const result = verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }], BEACONS);
+    const result = await verifyWithTrust(bundle, [{ pem: String(other), source: 'elsewhere' }], BEACONS);
     expect(result.verdict).toBe('failed');
     expect(result.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['keys.trusted']);
     expect(result.trust).toContain('which is not a key you trust (elsewhere)');
     // A pasted "key" that is no key trusts nothing.
-    expect(verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }], BEACONS).verdict).toBe(
+    expect((await verifyWithTrust(bundle, [{ pem: 'not a key', source: 'typo' }], BEACONS)).verdict).toBe(
       'untrusted',
     );
   });
 
-  it('failed: a tampered coup, payout or signature fails whatever key is trusted', () => {
+  it('failed: a tampered coup, payout or signature fails whatever key is trusted', async () => {
     const card = clone(bundle);
     const coup = card.rounds.find((r) => r.coup)!.coup!;
     coup.cards[0] = coup.cards[0] === 'AS' ? 'KH' : 'AS';
-    expect(verifyWithTrust(card, trusted, BEACONS).verdict).toBe('failed');
+    expect((await verifyWithTrust(card, trusted, BEACONS)).verdict).toBe('failed');
     const payout = clone(bundle);
     payout.rounds[0]!.positions[0]!.settlement!.payout += 1;
-    expect(verifyWithTrust(payout, trusted, BEACONS).verdict).toBe('failed');
+    expect((await verifyWithTrust(payout, trusted, BEACONS)).verdict).toBe('failed');
     const signature = clone(bundle);
     signature.statement.createdAt = '2025-01-01T20:00:01.000Z';
-    expect(verifyWithTrust(signature, trusted, BEACONS).verdict).toBe('failed');
-    expect(verifyWithTrust({ format: 'something else' }, trusted, BEACONS).verdict).toBe('failed');
+    expect((await verifyWithTrust(signature, trusted, BEACONS)).verdict).toBe('failed');
+    expect((await verifyWithTrust({ format: 'something else' }, trusted, BEACONS)).verdict).toBe('failed');
   });
 });
 

@@ -361,7 +361,7 @@ async function main(): Promise<void> {
     );
     return stop(1);
   }
-  const beacon = beaconOf(appContext()).network().chainHash;
+  const beacon = (await beaconOf(appContext()).network()).chainHash;
   console.log(
     banner(
       `http://localhost:${server.port}`,

@@ -54,7 +54,7 @@ export class HttpBeacon implements Beacon {
     this.timeoutMs = options.timeoutMs ?? 2000;
   }
 
-  network(): BeaconNetwork {
+  async network(): Promise<BeaconNetwork> {
     return this.net;
   }
 

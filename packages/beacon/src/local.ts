@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Beacon, BeaconAnswer, Clock } from '@pyb/core';
-import { type BeaconNetwork, beaconSigner, localBeaconNetwork } from '@pyb/fairness';
+import { type BeaconNetwork, type BeaconSigner, beaconSigner, localBeaconNetwork } from '@pyb/fairness';
 import { createOnce } from '@pyb/keys';
 import { notYet } from './pending';
 
@@ -30,9 +30,10 @@ interface KeyFile {
 }
 
 export class LocalBeacon implements Beacon {
-  private readonly net: BeaconNetwork;
-  private readonly sign: (round: number) => string;
+  private readonly key: KeyFile;
   private readonly clock: Clock;
+  /** The signer and its network, made on first use (the curve is loaded then: fairness `bls`). */
+  private signer: Promise<{ signer: BeaconSigner; network: BeaconNetwork }> | undefined;
 
   constructor(options: LocalBeaconOptions) {
     const env = options.env ?? process.env;
@@ -49,21 +50,27 @@ export class LocalBeacon implements Beacon {
       period: options.period ?? 3,
     };
     createOnce(path, `${JSON.stringify(key, null, 2)}\n`);
-    const stored = JSON.parse(readFileSync(path, 'utf8')) as KeyFile;
-    const signer = beaconSigner(Uint8Array.from(Buffer.from(stored.secretKey, 'hex')));
-    this.sign = signer.sign;
-    this.net = localBeaconNetwork(signer.publicKey, stored.genesisTime, stored.period);
+    this.key = JSON.parse(readFileSync(path, 'utf8')) as KeyFile;
   }
 
-  network(): BeaconNetwork {
-    return this.net;
+  private ready(): Promise<{ signer: BeaconSigner; network: BeaconNetwork }> {
+    this.signer ??= beaconSigner(Uint8Array.from(Buffer.from(this.key.secretKey, 'hex'))).then((signer) => ({
+      signer,
+      network: localBeaconNetwork(signer.publicKey, this.key.genesisTime, this.key.period),
+    }));
+    return this.signer;
+  }
+
+  async network(): Promise<BeaconNetwork> {
+    return (await this.ready()).network;
   }
 
   async round(round: number): Promise<BeaconAnswer> {
+    const { signer, network } = await this.ready();
     return (
-      notYet(this.net, round, this.clock) ?? {
+      notYet(network, round, this.clock) ?? {
         status: 'PUBLISHED',
-        round: { round, signature: this.sign(round) },
+        round: { round, signature: signer.sign(round) },
       }
     );
   }

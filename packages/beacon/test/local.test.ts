@@ -19,7 +19,7 @@ describe('LocalBeacon', () => {
   it('signs a round once its time has come, verifiable with the network it names; not before', async () => {
     let now = new Date('2025-06-01T12:00:00Z');
     const beacon = new LocalBeacon({ dir: fresh(), clock: { now: () => now }, env: {} });
-    const network = beacon.network();
+    const network = await beacon.network();
     const due = Math.ceil((now.getTime() / 1000 - network.genesisTime) / network.period) + 3;
     const early = await beacon.round(due);
     expect(early.status).toBe('PENDING');
@@ -27,18 +27,18 @@ describe('LocalBeacon', () => {
     const answer = await beacon.round(due);
     expect(answer.status).toBe('PUBLISHED');
     if (answer.status === 'PUBLISHED') {
-      expect(verifyBeaconRound(network, answer.round)).toBe(true);
-      expect(verifyBeaconRound(network, { ...answer.round, round: due + 1 })).toBe(false);
+      expect(await verifyBeaconRound(network, answer.round)).toBe(true);
+      expect(await verifyBeaconRound(network, { ...answer.round, round: due + 1 })).toBe(false);
     }
   });
 
-  it('keeps its key in the data folder: a restart is the same network', () => {
+  it('keeps its key in the data folder: a restart is the same network', async () => {
     const dir = fresh();
-    const a = new LocalBeacon({ dir, env: {} }).network();
-    const b = new LocalBeacon({ dir, env: {} }).network();
+    const a = await new LocalBeacon({ dir, env: {} }).network();
+    const b = await new LocalBeacon({ dir, env: {} }).network();
     expect(b).toEqual(a);
     expect(statSync(join(dir, 'beacon.json')).mode & 0o077).toBe(0);
-    expect(new LocalBeacon({ dir: fresh(), env: {} }).network().chainHash).not.toBe(a.chainHash);
+    expect((await new LocalBeacon({ dir: fresh(), env: {} }).network()).chainHash).not.toBe(a.chainHash);
   });
 
   it('refuses to run in production', () => {

@@ -6,7 +6,6 @@
  * BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_), and its randomness is SHA-256(signature).
  * Nobody can compute a round's signature before the network's threshold of nodes publishes it.
  */
-import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, isHex } from './bytes';
 
@@ -41,9 +40,26 @@ export interface BeaconRound {
   signature: string;
 }
 
-// Read when first used, not at load: a property read at the top level would keep the whole curve
-// module (and its set-up) in every bundle that only needs a constant of this file (bench/bundles.ts).
-const bls = () => bls12_381.shortSignatures;
+type Bls = typeof import('@noble/curves/bls12-381.js')['bls12_381']['shortSignatures'];
+let curve: Promise<Bls> | undefined;
+
+/**
+ * The BLS12-381 curve, loaded on first use with `import()` and kept: computing its fields and
+ * constants takes several milliseconds of CPU, which every Lambda bundle holding this file would
+ * otherwise pay at load (docs/benchmarks.md, "Lambda bundles"). Loading a package is not I/O: the
+ * library stays pure and runs in a browser (the bundler splits the curve into a chunk of its own).
+ * A failed load is not kept, so the next call tries again.
+ */
+function bls(): Promise<Bls> {
+  curve ??= import('@noble/curves/bls12-381.js').then(
+    (m) => m.bls12_381.shortSignatures,
+    (error: unknown) => {
+      curve = undefined;
+      throw error;
+    },
+  );
+  return curve;
+}
 
 /** Unix seconds at which round `round` (≥ 1) is published. */
 export function roundTime(network: BeaconNetwork, round: number): number {
@@ -81,17 +97,22 @@ export function beaconMessage(round: number): Uint8Array {
 const verifiedRounds = new Set<string>();
 const VERIFIED_ROUNDS_KEPT = 1024;
 
-/** True when `signature` (hex) is the network's signature of round `round`. Never throws. */
-export function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): boolean {
+/**
+ * Resolves true when `signature` (hex) is the network's signature of round `round`, false when it is
+ * not or is malformed; rejects only if the curve's code cannot be loaded (a broken install, never a
+ * verdict on the round). Asynchronous because the curve is loaded on first use (`bls`).
+ */
+export async function verifyBeaconRound(network: BeaconNetwork, round: BeaconRound): Promise<boolean> {
   if (network.scheme !== BEACON_SCHEME) return false;
   if (!isHex(round.signature, 48) || !isHex(network.publicKey, 96)) return false;
   const key = `${network.publicKey}|${round.round}|${round.signature}`;
   if (verifiedRounds.has(key)) return true;
+  const curve = await bls();
   let ok: boolean;
   try {
-    ok = bls().verify(
+    ok = curve.verify(
       hexToBytes(round.signature),
-      bls().hash(beaconMessage(round.round)),
+      curve.hash(beaconMessage(round.round)),
       hexToBytes(network.publicKey),
     );
   } catch {
@@ -116,23 +137,24 @@ export const isQuicknet = (network: BeaconNetwork): boolean =>
   network.genesisTime === QUICKNET.genesisTime &&
   network.period === QUICKNET.period;
 
+/** Signs rounds of a beacon of our own; made by `beaconSigner`. */
+export interface BeaconSigner {
+  /** hex: 96-byte compressed G2 public key. */
+  publicKey: string;
+  /** hex: the 48-byte compressed G1 signature of round `round`. */
+  sign(round: number): string;
+}
+
 /**
  * A beacon of the same scheme under a key of its own (the local beacon of dev and tests, and the
- * demo bundles): the secret key signs rounds exactly as drand's nodes do together.
+ * demo bundles): the secret key signs rounds exactly as drand's nodes do together. Asynchronous
+ * once, to load the curve (`bls`); its `sign` is synchronous.
  */
-export function beaconSigner(secretKey: Uint8Array): {
-  publicKey: string;
-  sign(round: number): string;
-} {
-  const publicKey = bytesToHex(bls().getPublicKey(secretKey).toBytes(true));
+export async function beaconSigner(secretKey: Uint8Array): Promise<BeaconSigner> {
+  const curve = await bls();
   return {
-    publicKey,
-    sign: (round) =>
-      bytesToHex(
-        bls()
-          .sign(bls().hash(beaconMessage(round)), secretKey)
-          .toBytes(true),
-      ),
+    publicKey: bytesToHex(curve.getPublicKey(secretKey).toBytes(true)),
+    sign: (round) => bytesToHex(curve.sign(curve.hash(beaconMessage(round)), secretKey).toBytes(true)),
   };
 }
 

@@ -81,7 +81,12 @@ function parseEvidence(input: unknown, report: Report): Evidence | undefined {
   return parsed.data;
 }
 
-export function verifyShoe(input: unknown, options: VerifyOptions = {}): Verification {
+/**
+ * Resolves the verification of a bundle or proof; never rejects for bad evidence (a failed check
+ * says what is wrong). Asynchronous only because the beacon's curve is loaded on first use
+ * (`verifyBeaconRound`).
+ */
+export async function verifyShoe(input: unknown, options: VerifyOptions = {}): Promise<Verification> {
   const report = new Report();
   const evidence = parseEvidence(input, report);
   if (!evidence) return { verdict: 'failed', format: null, shoeId: null, checks: report.checks };
@@ -110,8 +115,9 @@ export function verifyShoe(input: unknown, options: VerifyOptions = {}): Verific
           `SHA-256(revealed server seed) = ${commitment}, but the statement committed to ${statement.commitment}`,
         ];
   });
+  const beaconSigned = await verifyBeaconRound(statement.beacon, evidence.beacon);
   report.try('beacon.signature', () =>
-    verifyBeaconRound(statement.beacon, evidence.beacon)
+    beaconSigned
       ? [
           true,
           `BLS signature of round ${evidence.beacon.round} by network ${statement.beacon.chainHash} is valid`,

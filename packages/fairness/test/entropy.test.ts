@@ -15,7 +15,7 @@ import {
   shoeEntropy,
 } from '../src/index';
 
-const signer = beaconSigner(new Uint8Array(32).fill(5));
+const signer = await beaconSigner(new Uint8Array(32).fill(5));
 const SEED = hexToBytes('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08');
 const COMMITMENT = '954d5a49fd70d9b8bcdb35d252267829957f7ef7fa6c74f88419bdc5e82209f4';
 const CHAIN = 'ab'.repeat(32);

@@ -28,7 +28,7 @@ const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id)
 const independently = (b: ShoeBundle, trusted: string[], receipts: ShoeBundle['heads'] = []) =>
   independentVerify(b, { trustedKeys: trusted, receipts });
 
-const BEACON = testBeacon();
+const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
 const OPERATOR = { trustedPublicKey: GEN1.pem, trustedBeacons: [BEACON.network.chainHash] };
 
@@ -66,7 +66,7 @@ const eventsOf = (b: ShoeBundle, roundId: string) =>
   b.audit.events.map((e, i) => ({ e, i })).filter(({ e }) => e.event.roundId === roundId);
 
 describe('forgeries by an insider with database write access and the signing key', () => {
-  it('reorder: BETTING_CLOSED moved after COUP_DEALT (a bet taken once the cards were known)', () => {
+  it('reorder: BETTING_CLOSED moved after COUP_DEALT (a bet taken once the cards were known)', async () => {
     const b = clone(honest);
     const round = b.rounds[4]!;
     const [, closed, dealt] = eventsOf(b, round.roundId);
@@ -78,11 +78,11 @@ describe('forgeries by an insider with database write access and the signing key
     // And their times, so that no time goes back: only the order gives it away.
     [events[closed!.i]!.event.at, events[dealt!.i]!.event.at] = [closed!.e.event.at, dealt!.e.event.at];
     cover(b, GEN1, { heads: true });
-    const ids = failed(verifyShoe(b, OPERATOR).checks);
+    const ids = failed((await verifyShoe(b, OPERATOR)).checks);
     expect(ids).toContain(`audit.round.${round.number}.order`);
     expect(ids).toContain('audit.order');
     expect(ids).not.toContain('audit.times');
-    const detail = verifyShoe(b, OPERATOR).checks.find(
+    const detail = (await verifyShoe(b, OPERATOR)).checks.find(
       (c) => c.id === `audit.round.${round.number}.order`,
     )!.detail;
     expect(detail).toMatch(/COUP_DEALT < BETTING_CLOSED/);
@@ -105,7 +105,7 @@ describe('forgeries by an insider with database write access and the signing key
       positions: round.positions.length,
     };
     cover(b, gen2, { heads: true });
-    const checks = verifyShoe(b, { ...OPERATOR, trustedPublicKey: [GEN1.pem, gen2.pem] }).checks;
+    const checks = (await verifyShoe(b, { ...OPERATOR, trustedPublicKey: [GEN1.pem, gen2.pem] })).checks;
     const ids = failed(checks);
     expect(ids).toContain('audit.close.key');
     expect(checks.find((c) => c.id === 'audit.close.key')!.detail).toMatch(
@@ -120,16 +120,16 @@ describe('forgeries by an insider with database write access and the signing key
     const gen3 = testKey('key-3', '2025-01-01T20:01:30.000Z');
     const b = clone(await demoBundle({ keys: [GEN1, gen2, gen3], beacon: BEACON, rounds: 30 }));
     expect(b.audit.close.keyId).toBe('key-3');
-    expect(failed(verifyShoe(b, OPERATOR).checks)).toEqual(['audit.close.key']);
+    expect(failed((await verifyShoe(b, OPERATOR)).checks)).toEqual(['audit.close.key']);
     expect(independently(b, [GEN1.pem])).toEqual(['audit.close.key']);
   });
 
-  it('an event naming another shoe (copied in from a shoe with a better outcome)', () => {
+  it('an event naming another shoe (copied in from a shoe with a better outcome)', async () => {
     const b = clone(honest);
     const dealt = eventsOf(b, b.rounds[6]!.roundId)[2]!;
     dealt.e.event.shoeId = 'shoe-other';
     cover(b, GEN1, { heads: true });
-    const checks = verifyShoe(b, OPERATOR).checks;
+    const checks = (await verifyShoe(b, OPERATOR)).checks;
     expect(failed(checks)).toEqual(['audit.shoe']);
     expect(checks.find((c) => c.id === 'audit.shoe')!.detail).toMatch(
       /names shoe shoe-other, not shoe-demo-1/,
@@ -137,7 +137,7 @@ describe('forgeries by an insider with database write access and the signing key
     expect(independently(b, [GEN1.pem])).toEqual(['audit.shoe']);
   });
 
-  it('seq gaps: an event deleted and the chain relinked over the hole', () => {
+  it('seq gaps: an event deleted and the chain relinked over the hole', async () => {
     const b = clone(honest);
     // The last round's ROUND_SETTLED removed: its numbers leave a gap.
     const last = b.rounds.at(-1)!;
@@ -145,19 +145,19 @@ describe('forgeries by an insider with database write access and the signing key
     b.audit.events.splice(settledAt, 1);
     b.heads = b.heads.filter((h) => h.statement.seq !== settledAt);
     cover(b, GEN1, { heads: true });
-    const ids = failed(verifyShoe(b, OPERATOR).checks);
+    const ids = failed((await verifyShoe(b, OPERATOR)).checks);
     expect(ids).toContain('audit.seq');
-    expect(verifyShoe(b, OPERATOR).checks.find((c) => c.id === 'audit.seq')!.detail).toBe(
+    expect((await verifyShoe(b, OPERATOR)).checks.find((c) => c.id === 'audit.seq')!.detail).toBe(
       `event #${settledAt} of the chain has sequence number ${settledAt + 1}`,
     );
     expect(independently(b, [GEN1.pem])).toContain('audit.seq');
   });
 
-  it('seq renumbered to hide nothing but still out of step', () => {
+  it('seq renumbered to hide nothing but still out of step', async () => {
     const b = clone(honest);
     b.audit.events[9]!.event.seq = 99;
     cover(b, GEN1, { heads: true });
-    expect(failed(verifyShoe(b, OPERATOR).checks)).toContain('audit.seq');
+    expect(failed((await verifyShoe(b, OPERATOR)).checks)).toContain('audit.seq');
     expect(independently(b, [GEN1.pem])).toContain('audit.seq');
   });
 
@@ -181,11 +181,11 @@ describe('forgeries by an insider with database write access and the signing key
       return { round, dropped };
     }
 
-    it('the round heads stored with the rounds no longer match the chain', () => {
+    it('the round heads stored with the rounds no longer match the chain', async () => {
       const b = clone(honest);
       const { round } = rewrite(b);
       cover(b, GEN1, { heads: false });
-      const checks = verifyShoe(b, OPERATOR).checks;
+      const checks = (await verifyShoe(b, OPERATOR)).checks;
       const ids = failed(checks);
       expect(ids).toContain(`heads.round.${round.number}`);
       expect(checks.find((c) => c.id === `heads.round.${round.number}`)!.detail).toMatch(
@@ -194,33 +194,33 @@ describe('forgeries by an insider with database write access and the signing key
       expect(independently(b, [GEN1.pem])).toContain('heads');
     });
 
-    it('with every stored head re-signed too, the receipt the operator kept refuses it', () => {
+    it('with every stored head re-signed too, the receipt the operator kept refuses it', async () => {
       const receipt = clone(honest.heads.find((h) => h.statement.roundId === honest.rounds[4]!.roundId)!);
       const later = clone(honest.heads.find((h) => h.statement.roundId === honest.rounds[10]!.roundId)!);
       const b = clone(honest);
       rewrite(b);
       cover(b, GEN1, { heads: true });
       // Consistent in itself (the insider holds the key) ...
-      expect(failed(verifyShoe(b, OPERATOR).checks)).toEqual([]);
+      expect(failed((await verifyShoe(b, OPERATOR)).checks)).toEqual([]);
       // ... but not with what was handed out when the rounds were settled.
-      const checks = verifyShoe(b, { ...OPERATOR, receipts: [receipt, later] }).checks;
+      const checks = (await verifyShoe(b, { ...OPERATOR, receipts: [receipt, later] })).checks;
       expect(failed(checks)).toEqual(['receipt.1', 'receipt.2']);
       expect(independently(b, [GEN1.pem])).toEqual([]);
       expect(independently(b, [GEN1.pem], [receipt, later])).toEqual(['receipt.1', 'receipt.2']);
       // The honest chain agrees with the same receipts.
-      expect(failed(verifyShoe(clone(honest), { ...OPERATOR, receipts: [receipt, later] }).checks)).toEqual(
-        [],
-      );
+      expect(
+        failed((await verifyShoe(clone(honest), { ...OPERATOR, receipts: [receipt, later] })).checks),
+      ).toEqual([]);
     });
   });
 
   it('a self-signed bundle: the whole shoe made again under the forger’s own key', async () => {
     const own = testKey('key-1', '2024-06-01T00:00:00.000Z');
     const forged = await demoBundle({ keys: [own], beacon: BEACON, rounds: 30 });
-    const alone = verifyShoe(forged, { trustedBeacons: OPERATOR.trustedBeacons });
+    const alone = await verifyShoe(forged, { trustedBeacons: OPERATOR.trustedBeacons });
     expect(failed(alone.checks)).toEqual([]);
     expect(alone.verdict).toBe('untrusted');
-    const pinned = verifyShoe(forged, OPERATOR);
+    const pinned = await verifyShoe(forged, OPERATOR);
     expect(pinned.verdict).toBe('failed');
     expect(failed(pinned.checks)).toEqual(['keys.trusted']);
     expect(independently(forged, [])).toEqual(['keys.trusted']);
@@ -233,7 +233,7 @@ describe('forgeries by an insider with database write access and the signing key
     const b = clone(await demoBundle({ keys: [GEN1, gen2], beacon: BEACON, rounds: 30 }));
     // Re-signed by generation 2, not by generation 1 which alone may certify it.
     b.keys[1]!.signature = bytesToBase64(gen2.sign(keyCertificateBytes(b.keys[1]!.certificate)));
-    expect(failed(verifyShoe(b, OPERATOR).checks)).toContain('keys.chain');
+    expect(failed((await verifyShoe(b, OPERATOR)).checks)).toContain('keys.chain');
     expect(independently(b, [GEN1.pem])).toContain('keys.chain');
   });
 
@@ -243,7 +243,7 @@ describe('forgeries by an insider with database write access and the signing key
     const b = clone(await demoBundle({ keys: [GEN1], beacon: BEACON, rounds: 8, voided: [3] }));
     const voided = b.audit.events.find((e) => e.event.type === 'ROUND_VOIDED')!;
     voided.event.data = { ...(voided.event.data as object), note: 'dealer \ud800 slip' };
-    const checks = verifyShoe(b, OPERATOR).checks;
+    const checks = (await verifyShoe(b, OPERATOR)).checks;
     expect(failed(checks)).toEqual(['audit.chain']);
     expect(checks.find((c) => c.id === 'audit.chain')!.detail).toMatch(/event \d+: Lone surrogate/);
     expect(independently(b, [GEN1.pem])).toContain('audit.chain');

@@ -33,8 +33,8 @@ export function testKey(keyId: string, validFrom: string): TestKey {
 
 /** A beacon of our own (a fixed BLS key), 3 s rounds from 2024-01-01. */
 export const TEST_BEACON_KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 7) & 0xff);
-export function testBeacon(marginSeconds = 5): DemoBeacon {
-  const signer = beaconSigner(TEST_BEACON_KEY);
+export async function testBeacon(marginSeconds = 5): Promise<DemoBeacon> {
+  const signer = await beaconSigner(TEST_BEACON_KEY);
   return {
     network: localBeaconNetwork(signer.publicKey, Date.parse('2024-01-01T00:00:00Z') / 1000, 3),
     marginSeconds,
@@ -53,7 +53,7 @@ export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<S
     table: tablePreset('mini', { pairBets: true }),
     createdAt: CREATED_AT,
     keys: [testKey('arn:aws:kms:eu-west-1:111122223333:key/demo-1', '2024-06-01T00:00:00.000Z')],
-    beacon: testBeacon(),
+    beacon: await testBeacon(),
     rounds: 200,
     ...over,
   });

@@ -499,7 +499,7 @@ describe('the verifier page', () => {
     // Self-signed: a consistent shoe signed by a key nobody published here, on a beacon nobody vouched for.
     const selfSigned = await demoBundle({
       keys: [testKey('key-self', '2024-06-01T00:00:00.000Z')],
-      beacon: testBeacon(),
+      beacon: await testBeacon(),
       rounds: 3,
     });
     await page.setInputFiles('#bundle-file', {

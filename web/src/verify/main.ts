@@ -147,7 +147,7 @@ async function trusted(bundle: unknown): Promise<{ keys: TrustedKey[]; beacons: 
 
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
   const trust = await trusted(bundle);
-  const verification = verifyWithTrust(bundle, trust.keys, trust.beacons);
+  const verification = await verifyWithTrust(bundle, trust.keys, trust.beacons);
   show(verification.verdict, verification.checks, dealBundle(bundle), what, verification.trust);
   fill(byId('evidence'), evidenceOf(bundle, verification.checks));
 }

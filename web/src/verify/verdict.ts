@@ -86,11 +86,11 @@ export function trustText(bundle: unknown, trusted: readonly TrustedKey[]): stri
  * The library's verifier and its three-valued verdict, with the keys the reader trusts (pasted, or the
  * ones this site publishes) and the beacon networks other than drand quicknet the reader trusts.
  */
-export function verifyWithTrust(
+export async function verifyWithTrust(
   bundle: unknown,
   trusted: readonly TrustedKey[],
   trustedBeacons: readonly string[] = [],
-): Verification {
+): Promise<Verification> {
   const pems = trusted.flatMap((k) => {
     try {
       parsePublicKey(k.pem);
@@ -99,6 +99,6 @@ export function verifyWithTrust(
       return [];
     }
   });
-  const result = verifyShoe(bundle, { trustedPublicKey: pems, trustedBeacons: [...trustedBeacons] });
+  const result = await verifyShoe(bundle, { trustedPublicKey: pems, trustedBeacons: [...trustedBeacons] });
   return { verdict: result.verdict, checks: result.checks, trust: trustText(bundle, trusted) };
 }

@@ -113,7 +113,7 @@ export const verifyCommand: Command = {
     }
     let verification: Verification;
     try {
-      verification = verifyShoe(JSON.parse(text), {
+      verification = await verifyShoe(JSON.parse(text), {
         ...(trusted.length > 0 && { trustedPublicKey: trusted }),
         ...(beacons.length > 0 && { trustedBeacons: beacons }),
         receipts,

@@ -15,8 +15,11 @@ export type BeaconAnswer =
   | { status: 'PENDING'; retryAfterSeconds: number; reason: string };
 
 export interface Beacon {
-  /** The network every round comes from (named in each shoe statement). */
-  network(): BeaconNetwork;
+  /**
+   * The network every round comes from (named in each shoe statement). A promise: the local beacon
+   * derives its public key with the BLS curve, which is loaded on first use (fairness `bls`).
+   */
+  network(): Promise<BeaconNetwork>;
   /** Round `round`, or why it is not available yet. Rejects only on a broken setup. */
   round(round: number): Promise<BeaconAnswer>;
 }

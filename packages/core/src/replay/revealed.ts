@@ -54,7 +54,7 @@ const problem = (code: string, detail: string, seq: number | null = null): Repla
   playerId: null,
 });
 
-export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
+export async function revealShoe(shoe: ShoeRecord, log: AuditLog): Promise<Reveal> {
   if (shoe.status !== 'CLOSED') return { status: 'PENDING' };
   const seed: ReplayProblem[] = [];
   const deal: ReplayProblem[] = [];
@@ -84,7 +84,7 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
   }
   if (seed.length > 0 || !valid) return { status: 'REVEALED', seed, deal, shoe: undefined };
 
-  const entropy = entropyFromChain(shoe, log, deal);
+  const entropy = await entropyFromChain(shoe, log, deal);
   if (!entropy) return { status: 'REVEALED', seed, deal, shoe: undefined };
   const dealt = dealShoe({
     serverSeed: hexToBytes(revealed),
@@ -145,7 +145,11 @@ export function revealShoe(shoe: ShoeRecord, log: AuditLog): Reveal {
  * with the statement's beacon network and which must be the round the close named. Problems go to
  * `deal`; undefined when the shoe cannot be re-dealt.
  */
-function entropyFromChain(shoe: ShoeRecord, log: AuditLog, deal: ReplayProblem[]): string | undefined {
+async function entropyFromChain(
+  shoe: ShoeRecord,
+  log: AuditLog,
+  deal: ReplayProblem[],
+): Promise<string | undefined> {
   const events = log.events.map((p) => p.event);
   const contributions = events
     .filter((e) => e?.type === 'SEED_CONTRIBUTED')
@@ -194,7 +198,7 @@ function entropyFromChain(shoe: ShoeRecord, log: AuditLog, deal: ReplayProblem[]
     signature: recorded.event.data.signature as string,
   };
   const network = shoe.statement.beacon;
-  if (round.round !== closed.event.data.beaconRound || !verifyBeaconRound(network, round)) {
+  if (round.round !== closed.event.data.beaconRound || !(await verifyBeaconRound(network, round))) {
     deal.push(
       problem(
         'BEACON_MISMATCH',

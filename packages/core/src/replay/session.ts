@@ -93,7 +93,7 @@ export class ReplaySession {
       this.signingKeys.get(shoe.statement.keyId),
       closeKeyId === undefined ? undefined : this.signingKeys.get(closeKeyId),
     ]);
-    return { shoe, log, reveal: revealShoe(shoe, log), keys: { statement, close } };
+    return { shoe, log, reveal: await revealShoe(shoe, log), keys: { statement, close } };
   }
 
   /**

@@ -131,9 +131,8 @@ export interface Ctx {
 
 /** For functions that neither open shoes nor deal: a use case that asks for a round is a bug. */
 const NO_BEACON: Beacon = {
-  network: () => {
-    throw new Error('this context has no beacon (open-shoe and resolve-round pass one)');
-  },
+  network: () =>
+    Promise.reject(new Error('this context has no beacon (open-shoe and resolve-round pass one)')),
   round: () => Promise.reject(new Error('this context has no beacon (resolve-round passes one)')),
 };
 

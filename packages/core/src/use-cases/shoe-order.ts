@@ -56,7 +56,7 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
       );
     }
     const round = answer.round;
-    if (round.round !== closed.beaconRound || !verifyBeaconRound(network, round)) {
+    if (round.round !== closed.beaconRound || !(await verifyBeaconRound(network, round))) {
       // Never used, and never waited out: a forged or misrouted round needs a person (lock-out.ts).
       throw new RandomnessFailure(
         'BEACON_INVALID',

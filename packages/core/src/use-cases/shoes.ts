@@ -70,7 +70,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     rulesVersion: RULES_VERSION,
     table: { ...table.config },
     commitment,
-    beacon: { ...ctx.beacon.network(), marginSeconds: ctx.beaconMarginSeconds },
+    beacon: { ...(await ctx.beacon.network()), marginSeconds: ctx.beaconMarginSeconds },
     codeVersion: ctx.codeVersion,
     createdAt: openedAt,
     keyId,
