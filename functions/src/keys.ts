@@ -6,7 +6,7 @@ import type { AppContext } from './context';
  * The key service of the container (KMS on AWS, the local one in dev), built on first use from the
  * context's environment: KEY_SERVICE, SEED_KEY_ID, SIGNING_KEY_ID, LOCAL_KEYS_DIR (@pyb/keys). Only
  * the functions that seal, sign or publish keys import this module, so only their bundles hold the
- * KMS client and the local key service's curves.
+ * key services; the KMS client itself is loaded on first use (@pyb/keys `KmsKeyService`).
  */
 export function keysOf(context: AppContext): KeyService {
   context.keys ??= createKeyService(keyServiceConfigFromEnv(context.env));

@@ -33,6 +33,11 @@ export function handlerEntry(handler: string, root = REPO_ROOT): string {
  *   them because the stack sets NODE_OPTIONS=--enable-source-maps).
  * - A `require` made from `import.meta.url`, for the few CommonJS dependencies that call require()
  *   inside an ESM bundle.
+ * - Code splitting: what a handler loads with `import()` on first use (the beacon's BLS curve, the
+ *   Secrets Manager, SQS and KMS clients where not every request needs them) goes to a chunk of its
+ *   own next to `index.mjs`, so a cold start neither parses nor evaluates it until it is used — in
+ *   one file, esbuild would defer only the evaluation, and parsing the bytes is most of an import
+ *   (docs/benchmarks.md, "Lambda bundles and cold start").
  */
 export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
@@ -44,6 +49,8 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
     platform: 'node',
     target: NODE_TARGET,
     format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     mainFields: ['module', 'main'],
     minify: true,
     sourcemap: 'external',

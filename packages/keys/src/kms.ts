@@ -4,15 +4,7 @@
  * GetPublicKey by id for the keys earlier generations signed with (a rotation retains them).
  * No game rules here: bytes in, bytes out, errors mapped to KeyServiceError.
  */
-import {
-  DecryptCommand,
-  EncryptCommand,
-  GenerateRandomCommand,
-  GetPublicKeyCommand,
-  type GetPublicKeyCommandOutput,
-  KMSClient,
-  SignCommand,
-} from '@aws-sdk/client-kms';
+import type { GetPublicKeyCommandOutput, KMSClient } from '@aws-sdk/client-kms';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
 import { KeyServiceError } from './errors';
 import { spkiToPem } from './pem';
@@ -86,15 +78,37 @@ export const encryptionContext = (context: SeedContext): Record<string, string> 
   operatorId: context.operatorId,
 });
 
+type Kms = typeof import('@aws-sdk/client-kms');
+
 export class KmsKeyService implements KeyService {
-  private readonly client: KMSClient;
+  private sdk: Promise<{ kms: Kms; client: KMSClient }> | undefined;
   /** The configured (current) signing key. */
   private current: Promise<PublicKey> | undefined;
   /** Keys asked for by id: public keys never change, so a retired key's stays cached too. */
   private readonly byId = new Map<string, Promise<PublicKey>>();
 
-  constructor(private readonly options: KmsKeyServiceOptions) {
-    this.client = options.client ?? new KMSClient(options.region ? { region: options.region } : {});
+  constructor(private readonly options: KmsKeyServiceOptions) {}
+
+  /**
+   * The KMS client and its commands, loaded with `import()` on the first call: the bundles of the
+   * functions that hold a key service then neither parse nor evaluate the client at a cold start's
+   * import, only when they first seal, sign or read a key (docs/benchmarks.md, "Lambda bundles").
+   * A failed load is not kept.
+   */
+  private load(): Promise<{ kms: Kms; client: KMSClient }> {
+    this.sdk ??= import('@aws-sdk/client-kms').then(
+      (kms) => ({
+        kms,
+        client:
+          this.options.client ??
+          new kms.KMSClient(this.options.region ? { region: this.options.region } : {}),
+      }),
+      (error: unknown) => {
+        this.sdk = undefined;
+        throw error;
+      },
+    );
+    return this.sdk;
   }
 
   private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
@@ -106,8 +120,9 @@ export class KmsKeyService implements KeyService {
   }
 
   async generateSeed(): Promise<Uint8Array> {
+    const { kms, client } = await this.load();
     const out = await this.call('GenerateRandom', () =>
-      this.client.send(new GenerateRandomCommand({ NumberOfBytes: SEED_BYTES })),
+      client.send(new kms.GenerateRandomCommand({ NumberOfBytes: SEED_BYTES })),
     );
     if (out.Plaintext?.length !== SEED_BYTES)
       throw badResponse('GenerateRandom', `${out.Plaintext?.length ?? 0} bytes`);
@@ -116,9 +131,10 @@ export class KmsKeyService implements KeyService {
 
   async sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
     if (seed.length !== SEED_BYTES) throw new RangeError(`a seed is ${SEED_BYTES} bytes`);
+    const { kms, client } = await this.load();
     const out = await this.call('Encrypt', () =>
-      this.client.send(
-        new EncryptCommand({
+      client.send(
+        new kms.EncryptCommand({
           KeyId: this.options.sealKeyId,
           Plaintext: seed,
           EncryptionContext: encryptionContext(context),
@@ -130,9 +146,10 @@ export class KmsKeyService implements KeyService {
   }
 
   async unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    const { kms, client } = await this.load();
     const out = await this.call('Decrypt', () =>
-      this.client.send(
-        new DecryptCommand({
+      client.send(
+        new kms.DecryptCommand({
           // Naming the key makes KMS refuse a ciphertext sealed under any other key.
           KeyId: this.options.sealKeyId,
           CiphertextBlob: sealed,
@@ -152,9 +169,10 @@ export class KmsKeyService implements KeyService {
         `KMS signs RAW messages of at most ${MAX_RAW_MESSAGE_BYTES} bytes (got ${message.length})`,
       );
     }
+    const { kms, client } = await this.load();
     const out = await this.call('Sign', () =>
-      this.client.send(
-        new SignCommand({
+      client.send(
+        new kms.SignCommand({
           KeyId: keyId ?? this.options.signKeyId,
           Message: message,
           MessageType: 'RAW',
@@ -196,9 +214,10 @@ export class KmsKeyService implements KeyService {
 
   /** `named`: the caller asked for this id (a statement's key, a query), not for the configured key. */
   private async fetchPublicKey(keyId: string, named: boolean): Promise<PublicKey> {
+    const { kms, client } = await this.load();
     let out: GetPublicKeyCommandOutput;
     try {
-      out = await this.client.send(new GetPublicKeyCommand({ KeyId: keyId }));
+      out = await client.send(new kms.GetPublicKeyCommand({ KeyId: keyId }));
     } catch (error) {
       const mapped = mapKmsError('GetPublicKey', error);
       // A named key KMS will not show us is unknown to this service; the configured key missing is

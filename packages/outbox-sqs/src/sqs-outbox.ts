@@ -6,9 +6,9 @@
  * visibility timeout that grows with its receive count, so SQS hands it back later, and after the
  * queue's maxReceiveCount moves it to the dead-letter queue (infra/src/seamless.ts).
  */
-import { ChangeMessageVisibilityBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { OutboxQueue } from '@pyb/core';
-import { sendMessageBatches } from '@pyb/settlement-sqs';
+import { type SqsOnFirstUse, sendMessageBatches, sqsOnFirstUse } from '@pyb/settlement-sqs';
 import { encodeOutboxMessage } from './message';
 
 /** The first redelivery waits this long; each next one twice as long, up to REDELIVERY_MAX_SECONDS. */
@@ -34,19 +34,19 @@ export interface Undelivered {
 }
 
 export class SqsOutboxQueue implements OutboxQueue {
-  private readonly client: SQSClient;
+  private readonly sqs: SqsOnFirstUse;
   private readonly queueUrl: string;
 
   constructor(options: SqsOutboxQueueOptions) {
     this.queueUrl = options.queueUrl;
-    this.client = options.client ?? new SQSClient({});
+    this.sqs = sqsOnFirstUse(options.client);
   }
 
   async send(txIds: readonly string[]): Promise<void> {
     // Checked here, not at start: a function that never sends needs no queue.
     if (!this.queueUrl) throw new Error('no outbox queue: OUTBOX_QUEUE_URL is not set');
     const bodies = txIds.map((txId) => encodeOutboxMessage(txId));
-    await sendMessageBatches(this.client, this.queueUrl, bodies, 'outbox');
+    await sendMessageBatches(this.sqs, this.queueUrl, bodies, 'outbox');
   }
 
   /**
@@ -56,9 +56,10 @@ export class SqsOutboxQueue implements OutboxQueue {
    */
   async delayRedelivery(messages: readonly Undelivered[]): Promise<number> {
     let refused = 0;
+    const { sqs, client } = await this.sqs();
     for (let i = 0; i < messages.length; i += 10) {
-      const out = await this.client.send(
-        new ChangeMessageVisibilityBatchCommand({
+      const out = await client.send(
+        new sqs.ChangeMessageVisibilityBatchCommand({
           QueueUrl: this.queueUrl,
           Entries: messages.slice(i, i + 10).map((m, j) => ({
             Id: String(i + j),

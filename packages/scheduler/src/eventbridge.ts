@@ -3,7 +3,7 @@
  * UTC, that invokes the check-shoe-closed function with the shoe's ids and deletes itself once run.
  * A second call for the same shoe meets the schedule already there (ConflictException) and leaves it.
  */
-import { ConflictException, CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { CloseDeadlines, ShoeRef } from '@pyb/core';
 
 export interface SchedulerCloseDeadlinesOptions {
@@ -30,17 +30,39 @@ export function atExpression(dueAt: string): string {
   return `at(${new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
 }
 
-export class SchedulerCloseDeadlines implements CloseDeadlines {
-  private readonly client: SchedulerClient;
+type Scheduler = typeof import('@aws-sdk/client-scheduler');
 
-  constructor(private readonly options: SchedulerCloseDeadlinesOptions) {
-    this.client = options.client ?? new SchedulerClient(options.region ? { region: options.region } : {});
+export class SchedulerCloseDeadlines implements CloseDeadlines {
+  private sdk: Promise<{ scheduler: Scheduler; client: SchedulerClient }> | undefined;
+
+  constructor(private readonly options: SchedulerCloseDeadlinesOptions) {}
+
+  /**
+   * The client and its commands, loaded with `import()` when a shoe first ends: the functions that
+   * may end one (resolve, void) then do not parse the client at a cold start's import
+   * (docs/benchmarks.md, "Lambda bundles"). A failed load is not kept.
+   */
+  private load(): Promise<{ scheduler: Scheduler; client: SchedulerClient }> {
+    this.sdk ??= import('@aws-sdk/client-scheduler').then(
+      (scheduler) => ({
+        scheduler,
+        client:
+          this.options.client ??
+          new scheduler.SchedulerClient(this.options.region ? { region: this.options.region } : {}),
+      }),
+      (error: unknown) => {
+        this.sdk = undefined;
+        throw error;
+      },
+    );
+    return this.sdk;
   }
 
   async schedule(shoe: ShoeRef, dueAt: string): Promise<void> {
+    const { scheduler, client } = await this.load();
     try {
-      await this.client.send(
-        new CreateScheduleCommand({
+      await client.send(
+        new scheduler.CreateScheduleCommand({
           Name: scheduleName(shoe.shoeId),
           GroupName: this.options.groupName,
           Description: `Is shoe ${shoe.shoeId} of table ${shoe.tableId} closed (seed revealed) by ${dueAt}?`,
@@ -62,7 +84,8 @@ export class SchedulerCloseDeadlines implements CloseDeadlines {
       );
     } catch (error) {
       // Scheduled already (a retried deal, a concurrent resolver): one check per shoe is enough.
-      if (error instanceof ConflictException || (error as Error).name === 'ConflictException') return;
+      if (error instanceof scheduler.ConflictException || (error as Error).name === 'ConflictException')
+        return;
       throw error;
     }
   }

@@ -4,11 +4,8 @@
  * few times, before it gives up (throws); an entry refused as the sender's fault throws at once. Both
  * queues' adapters (settlement, seamless outbox) send this way.
  */
-import {
-  SendMessageBatchCommand,
-  type SendMessageBatchRequestEntry,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import type { SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import type { SqsOnFirstUse } from './sqs-client';
 
 /** SendMessageBatch takes at most 10 entries. */
 export const SQS_BATCH_LIMIT = 10;
@@ -16,7 +13,7 @@ const ATTEMPTS = 3;
 
 /** `what` names the messages in errors ("settlement", "outbox"). */
 export async function sendMessageBatches(
-  client: SQSClient,
+  sqs: SqsOnFirstUse,
   queueUrl: string,
   bodies: readonly string[],
   what: string,
@@ -27,18 +24,19 @@ export async function sendMessageBatches(
       bodies.slice(i, i + SQS_BATCH_LIMIT).map((MessageBody, j) => ({ Id: String(i + j), MessageBody })),
     );
   }
-  await Promise.all(requests.map((entries) => sendEntries(client, queueUrl, entries, what)));
+  await Promise.all(requests.map((entries) => sendEntries(sqs, queueUrl, entries, what)));
 }
 
 async function sendEntries(
-  client: SQSClient,
+  load: SqsOnFirstUse,
   queueUrl: string,
   entries: SendMessageBatchRequestEntry[],
   what: string,
 ): Promise<void> {
+  const { sqs, client } = await load();
   let pending = entries;
   for (let attempt = 1; attempt <= ATTEMPTS && pending.length > 0; attempt++) {
-    const out = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+    const out = await client.send(new sqs.SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
     const failed = new Set((out.Failed ?? []).map((f) => f.Id));
     const fatal = (out.Failed ?? []).find((f) => f.SenderFault);
     if (fatal)

@@ -3,10 +3,11 @@
  * built for). `send` uses SendMessageBatch (./send-batches); if SQS keeps failing an entry, `send`
  * gives up (the caller's round then waits for resolve to re-send, see the core's fan-out.ts).
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SettlementBatch, SettlementQueue } from '@pyb/core';
 import { encodeBatch } from './message';
 import { sendMessageBatches } from './send-batches';
+import { type SqsOnFirstUse, sqsOnFirstUse } from './sqs-client';
 
 export interface SqsSettlementQueueOptions {
   queueUrl: string;
@@ -14,17 +15,17 @@ export interface SqsSettlementQueueOptions {
 }
 
 export class SqsSettlementQueue implements SettlementQueue {
-  private readonly client: SQSClient;
+  private readonly sqs: SqsOnFirstUse;
   private readonly queueUrl: string;
 
   constructor(options: SqsSettlementQueueOptions) {
     this.queueUrl = options.queueUrl;
-    this.client = options.client ?? new SQSClient({});
+    this.sqs = sqsOnFirstUse(options.client);
   }
 
   async send(batches: readonly SettlementBatch[]): Promise<void> {
     // Checked here, not at start: a function that never sends needs no queue.
     if (!this.queueUrl) throw new Error('no settlement queue: SETTLEMENT_QUEUE_URL is not set');
-    await sendMessageBatches(this.client, this.queueUrl, batches.map(encodeBatch), 'settlement');
+    await sendMessageBatches(this.sqs, this.queueUrl, batches.map(encodeBatch), 'settlement');
   }
 }
