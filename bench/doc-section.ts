@@ -16,3 +16,30 @@ export function writeDocSection(heading: string, text: string, doc = BENCHMARKS_
   const rest = next < 0 ? '' : current.slice(next + 1);
   writeFileSync(doc, `${current.slice(0, start)}${text}${rest ? `\n${rest}` : ''}`);
 }
+
+/** The comment lines that open and close the generated block `name`. */
+export const blockMarkers = (name: string) => ({
+  begin: `<!-- ${name}: generated, rewritten by each run — write prose outside this block -->`,
+  end: `<!-- end of ${name} -->`,
+});
+
+/**
+ * Replaces only what lies between the markers of block `name` in section `heading`, so hand-written
+ * prose around the block (before/after comparisons, method notes) survives a re-run. A section
+ * without the markers is written whole, with them (`writeDocSection`).
+ */
+export function writeDocBlock(heading: string, name: string, text: string, doc = BENCHMARKS_DOC): void {
+  const { begin, end } = blockMarkers(name);
+  const current = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
+  const start = current.indexOf(`${heading}\n`);
+  const next = start < 0 ? -1 : current.indexOf('\n## ', start + heading.length);
+  const section = start < 0 ? '' : current.slice(start, next < 0 ? undefined : next);
+  const from = section.indexOf(begin);
+  const to = section.indexOf(end, from);
+  if (from < 0 || to < 0) {
+    writeDocSection(heading, `${heading}\n\n${begin}\n${text.trimEnd()}\n${end}\n`, doc);
+    return;
+  }
+  const at = start + from + begin.length;
+  writeFileSync(doc, `${current.slice(0, at)}\n${text.trimEnd()}\n${current.slice(start + to)}`);
+}

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROUTES, type Route } from '@pyb/functions/routes';
 import { WORKERS, type Worker } from '@pyb/functions/workers';
@@ -479,21 +479,30 @@ describe('functions', () => {
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(code).toMatch(/export\s*\{[^}]*\bas handler\s*\}|export\s*\{\s*handler\s*\}/);
-    // Every import left in the bundle (static, dynamic or require, as esbuild parses it) is a Node
-    // built-in: the AWS SDK and everything else is inside.
-    const { metafile } = buildSync({
-      entryPoints: [join(dir, 'index.mjs')],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      external: ['*'],
-      logLevel: 'silent',
-    });
-    const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+    // Every import left in the bundle and its chunks (static, dynamic or require, as esbuild parses
+    // it) is a Node built-in or a chunk of the same asset: the AWS SDK and everything else is inside.
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
     const builtins = new Set(builtinModules);
-    expect(imports.filter((s) => !s.startsWith('node:') && !builtins.has(s))).toEqual([]);
+    for (const file of files) {
+      const { metafile } = buildSync({
+        entryPoints: [join(dir, file)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'node',
+        format: 'esm',
+        external: ['*'],
+        logLevel: 'silent',
+      });
+      const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      const outside = imports.filter(
+        (s) =>
+          !s.startsWith('node:') &&
+          !builtins.has(s) &&
+          !(s.startsWith('./') && files.includes(join(dirname(file), s))),
+      );
+      expect(outside, file).toEqual([]);
+    }
   });
 
   it.each(FUNCTIONS.map((r) => r.handler))(

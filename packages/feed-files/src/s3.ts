@@ -6,18 +6,7 @@
  * requires a checksum); a failed upload is aborted, so nothing appears at the key. No rules here.
  */
 import { createHash } from 'node:crypto';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { FeedFile, FeedFileInfo, FeedFiles, FeedFileWritten } from '@pyb/core';
 
 /** S3's smallest part is 5 MiB (the last excepted); 8 MiB keeps a day of 10,000 parts above 78 GiB. */
@@ -31,18 +20,40 @@ export interface S3FeedFilesOptions {
   partBytes?: number;
 }
 
+type S3 = typeof import('@aws-sdk/client-s3');
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
 export class S3FeedFiles implements FeedFiles {
-  private readonly client: S3Client;
+  private sdk: Promise<{ s3: S3; client: S3Client }> | undefined;
   private readonly partBytes: number;
 
   constructor(private readonly options: S3FeedFilesOptions) {
-    this.client = options.client ?? new S3Client(options.region ? { region: options.region } : {});
     this.partBytes = options.partBytes ?? PART_BYTES;
   }
 
+  /**
+   * The S3 client and its commands, loaded with `import()` on first use: the client is the largest
+   * package of the feed functions' bundles, which then do not parse it at a cold start's import
+   * (docs/benchmarks.md, "Lambda bundles"). A failed load is not kept.
+   */
+  private load(): Promise<{ s3: S3; client: S3Client }> {
+    this.sdk ??= import('@aws-sdk/client-s3').then(
+      (s3) => ({
+        s3,
+        client:
+          this.options.client ?? new s3.S3Client(this.options.region ? { region: this.options.region } : {}),
+      }),
+      (error: unknown) => {
+        this.sdk = undefined;
+        throw error;
+      },
+    );
+    return this.sdk;
+  }
+
   async write(key: string, contentType: string, chunks: AsyncIterable<Uint8Array>): Promise<FeedFileWritten> {
+    const { s3, client } = await this.load();
     const Bucket = this.options.bucket;
     const whole = createHash('sha256');
     let bytes = 0;
@@ -58,8 +69,8 @@ export class S3FeedFiles implements FeedFiles {
     };
     const sendPart = async (body: Uint8Array) => {
       uploadId ??= (
-        await this.client.send(
-          new CreateMultipartUploadCommand({
+        await client.send(
+          new s3.CreateMultipartUploadCommand({
             Bucket,
             Key: key,
             ContentType: contentType,
@@ -69,8 +80,8 @@ export class S3FeedFiles implements FeedFiles {
       ).UploadId;
       const PartNumber = parts.length + 1;
       const ChecksumSHA256 = sha256(body);
-      const out = await this.client.send(
-        new UploadPartCommand({
+      const out = await client.send(
+        new s3.UploadPartCommand({
           Bucket,
           Key: key,
           UploadId: uploadId,
@@ -91,8 +102,8 @@ export class S3FeedFiles implements FeedFiles {
       }
       if (uploadId === undefined) {
         const body = take();
-        await this.client.send(
-          new PutObjectCommand({
+        await client.send(
+          new s3.PutObjectCommand({
             Bucket,
             Key: key,
             Body: body,
@@ -102,8 +113,8 @@ export class S3FeedFiles implements FeedFiles {
         );
       } else {
         if (pendingBytes > 0) await sendPart(take());
-        await this.client.send(
-          new CompleteMultipartUploadCommand({
+        await client.send(
+          new s3.CompleteMultipartUploadCommand({
             Bucket,
             Key: key,
             UploadId: uploadId,
@@ -113,8 +124,8 @@ export class S3FeedFiles implements FeedFiles {
       }
     } catch (error) {
       if (uploadId !== undefined) {
-        await this.client
-          .send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
+        await client
+          .send(new s3.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
           .catch(() => {});
       }
       throw error;
@@ -123,11 +134,12 @@ export class S3FeedFiles implements FeedFiles {
   }
 
   async list(prefix: string): Promise<FeedFileInfo[]> {
+    const { s3, client } = await this.load();
     const out: FeedFileInfo[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken }),
+      const page = await client.send(
+        new s3.ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken }),
       );
       for (const o of page.Contents ?? []) {
         if (o.Key === undefined) continue;
@@ -143,19 +155,20 @@ export class S3FeedFiles implements FeedFiles {
   }
 
   async read(key: string, maxBytes: number): Promise<FeedFile | undefined> {
+    const { s3, client } = await this.load();
     const Bucket = this.options.bucket;
     let head: { ContentLength?: number; ContentType?: string };
     try {
-      head = await this.client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      head = await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }));
     } catch (error) {
-      if (error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey'))
+      if (error instanceof s3.S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchKey'))
         return undefined;
       throw error;
     }
     const bytes = head.ContentLength ?? 0;
     const contentType = head.ContentType ?? 'application/octet-stream';
     if (bytes > maxBytes) return { contentType, bytes };
-    const object = await this.client.send(new GetObjectCommand({ Bucket, Key: key }));
+    const object = await client.send(new s3.GetObjectCommand({ Bucket, Key: key }));
     const body = object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
     return { contentType, bytes, body };
   }
