@@ -175,9 +175,6 @@ describe('a seamless bet', () => {
     expect((await debitOf(roundId, p, 'k1'))?.state).toBe('DEBIT_REFUSED');
     const unknown = `sp-nobody-${players}`;
     expect(await codeOf(bet(roundId, unknown))).toBe('WALLET_REFUSED');
-    expect(await codeOf(core.withdrawBets(op, { roundId, playerId: p, idempotencyKey: 'w' }))).toBe(
-      'SEAMLESS_WITHDRAW_UNSUPPORTED',
-    );
   });
 
   for (const [name, fault] of [

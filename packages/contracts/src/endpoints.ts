@@ -340,7 +340,7 @@ export const ENDPOINTS = {
   'reduce-bets': {
     tag: 'Rounds',
     description:
-      'Takes an amount off each named bet of the player\'s position before "no va más" (down to 0 withdraws it); the difference goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key. What stays keeps the table\'s rules.',
+      'Takes an amount off each named bet of the player\'s position before "no va más" (down to 0 withdraws it); the difference goes back to the wallet as a BET_WITHDRAWAL ledger entry (a seamless operator: as a REFUND credit to its wallet, written to the outbox), in one conditional transaction keyed by the Idempotency-Key. What stays keeps the table\'s rules.',
     problems: [
       'ROUND_NOT_FOUND',
       'ROUND_NOT_OPEN',
@@ -352,7 +352,7 @@ export const ENDPOINTS = {
       'BET_NOT_PLACED',
       'BET_REDUCE_TOO_LARGE',
       'POSITION_CALL_LIMIT',
-      'SEAMLESS_WITHDRAW_UNSUPPORTED',
+      'WALLET_MODE_MISMATCH',
       'CONCURRENT_UPDATE',
     ],
     summary: 'Reduce a player\'s bets before "no va más" (the difference back to the wallet)',
@@ -364,7 +364,7 @@ export const ENDPOINTS = {
   'cancel-bets': {
     tag: 'Rounds',
     description:
-      'Withdraws the named bet types whole (every bet when `types` is omitted) before "no va más"; the stake goes back to the wallet as a BET_WITHDRAWAL ledger entry, in one conditional transaction keyed by the Idempotency-Key.',
+      'Withdraws the named bet types whole (every bet when `types` is omitted) before "no va más"; the stake goes back to the wallet as a BET_WITHDRAWAL ledger entry (a seamless operator: as a REFUND credit to its wallet, written to the outbox), in one conditional transaction keyed by the Idempotency-Key.',
     problems: [
       'ROUND_NOT_FOUND',
       'ROUND_NOT_OPEN',
@@ -374,7 +374,7 @@ export const ENDPOINTS = {
       'BET_BELOW_MIN',
       'BET_NOT_PLACED',
       'POSITION_CALL_LIMIT',
-      'SEAMLESS_WITHDRAW_UNSUPPORTED',
+      'WALLET_MODE_MISMATCH',
       'CONCURRENT_UPDATE',
     ],
     summary: 'Withdraw a player\'s bets before "no va más" (the stake back to the wallet)',

@@ -152,10 +152,6 @@ export const PROBLEMS = {
     422,
     'A seamless operator bets only at tables whose commission is taken AT_PAYMENT (a deferred commission would need a later debit the wallet may refuse).',
   ],
-  SEAMLESS_WITHDRAW_UNSUPPORTED: [
-    422,
-    "A reduction or withdrawal of a seamless operator's bet: not offered (a bet in seamless mode stands until the coup).",
-  ],
   // 423: a person must act first.
   TABLE_LOCKED: [
     423,

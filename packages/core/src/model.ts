@@ -271,7 +271,10 @@ export interface PositionRecord {
    * position's first call, so a settlement never depends on the operator's mode at the time.
    */
   wallet?: 'seamless';
-  /** Seamless: the debit txIds of the calls that made this position, in order. */
+  /**
+   * Seamless: the txIds of the calls that made this position, in order — a bet's or raise's debit, a
+   * reduce's or withdrawal's REFUND credit (the name is from before withdrawals: kept for stored items).
+   */
   debits?: string[];
   /**
    * Calls that changed the position (bet, raise, reduce, withdraw): its version (every change is
@@ -454,7 +457,9 @@ export type { CreditKind, SeamlessTxOp, SeamlessTxState };
  * - DEBIT (`dbt_`): a bet's stake. DEBIT_PENDING -> DEBITED | DEBIT_REFUSED | ROLLBACK_PENDING ->
  *   ROLLED_BACK. Written before the wallet is called; DEBITED in the position's transaction.
  * - CREDIT (`crd_`): a payout, refund or commission release. CREDIT_PENDING (written in the
- *   transaction that settles / refunds the position: the outbox) -> CREDITED.
+ *   transaction that settles / refunds / reduces the position: the outbox) -> CREDITED. A REFUND
+ *   written by a reduce/withdraw is one of the position's calls (its txId in `PositionRecord.debits`,
+ *   `requestHash` and `bets` set, like a debit's).
  * - ROLLBACK (`rbk_`): cancels the debit `debitTxId`. ROLLBACK_PENDING (the outbox) -> ROLLED_BACK,
  *   the debit's record moving to ROLLED_BACK in the same transaction.
  *
@@ -498,15 +503,18 @@ export interface SeamlessTxRecord {
   applied?: boolean;
   /** Why the last call's outcome was unknown (still pending). */
   lastError?: string;
-  /** DEBIT: hash of the client's request (the same idempotency key with another bet is refused). */
+  /**
+   * DEBIT, and the REFUND of a reduce/withdraw: hash of the client's request (the same idempotency key
+   * with another call is refused).
+   */
   requestHash?: string;
-  /** DEBIT: the bets this stake is for. */
+  /** DEBIT: the bets this stake is for; the REFUND of a reduce/withdraw: the bets it takes back. */
   bets?: Bets;
   /** DEBIT: the seat the client asked for, if any. */
   seat?: number;
   /** DEBIT given up (ROLLBACK_PENDING / ROLLED_BACK): why — what a retry of the bet is answered. */
   rollbackReason?: 'UNKNOWN_OUTCOME' | 'BETTING_CLOSED' | 'NOT_PLACED' | 'ABANDONED';
-  /** DEBIT: the shoe of its round (the bet's answer names it). */
+  /** DEBIT and the REFUND of a reduce/withdraw: the shoe of its round (the call's answer names it). */
   shoeId?: string;
 }
 

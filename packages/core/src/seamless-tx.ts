@@ -12,7 +12,14 @@ import type { WriteOp } from './ports/store';
 export const debitTxIdOf = (operatorId: string, roundId: string, playerId: string, key: string): string =>
   `dbt_${eventHash('seamless:debit', { operatorId, roundId, playerId, key }).slice(0, 40)}`;
 
-/** The one credit of a kind a position gets (its payout, or its refund). */
+/**
+ * How the REFUND credit of a seamless reduce/withdraw is named: like its debit, by operator, round,
+ * player and the client's idempotency key (another hash domain: a withdrawal is not a debit).
+ */
+export const withdrawTxIdOf = (operatorId: string, roundId: string, playerId: string, key: string): string =>
+  `crd_${eventHash('seamless:withdraw', { operatorId, roundId, playerId, key }).slice(0, 40)}`;
+
+/** The one credit of a kind a position gets when it is settled or voided (its payout, or its refund). */
 export const creditTxIdOf = (roundId: string, playerId: string, kind: CreditKind): string =>
   `crd_${eventHash('seamless:credit', { roundId, playerId, kind }).slice(0, 40)}`;
 

@@ -105,8 +105,6 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   WALLET_REFUSED: "The operator's wallet refused the bet: nothing was taken.",
   SEAMLESS_COMMISSION_DEFERRED:
     'This table defers commission, which the operator’s own wallet cannot take: play a table that takes commission at payment.',
-  SEAMLESS_WITHDRAW_UNSUPPORTED:
-    'Bets taken from the operator’s wallet stand until the coup: they cannot be reduced or withdrawn.',
   WALLET_MODE_MISMATCH: "The player's bet in this round was made in another wallet mode.",
   SEAMLESS_DEBIT_IN_FLIGHT:
     "The operator's wallet has not answered this bet yet: try again in a few seconds.",

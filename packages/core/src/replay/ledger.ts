@@ -21,9 +21,10 @@ export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
  * A seamless transaction as the entry it stands for: the operator's wallet keeps the balance, the
  * platform's record of the call keeps what moved. Its seq is its number among the position's money
  * movements (calls 1..n, then the credit: PositionRecord.firstSeq/lastSeq/settleSeq/refundSeq), so
- * a seamless position is checked by the same rules as a hosted one.
+ * a seamless position is checked by the same rules as a hosted one. A call's REFUND credit (a
+ * reduce/withdraw) is its BET_WITHDRAWAL entry; a balance the wallet has not answered yet is 0.
  */
-function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord): LedgerEntry {
+function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord, call = false): LedgerEntry {
   const debit = tx.op === 'DEBIT';
   const amount = debit ? -tx.amount : tx.amount;
   const after = tx.balanceAfter ?? 0;
@@ -33,7 +34,7 @@ function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord): L
     seq,
     key: tx.txId,
     requestHash: tx.requestHash ?? '',
-    kind: debit ? 'BET' : tx.creditKind === 'REFUND' ? 'REFUND' : 'PAYOUT',
+    kind: debit ? 'BET' : call ? 'BET_WITHDRAWAL' : tx.creditKind === 'REFUND' ? 'REFUND' : 'PAYOUT',
     currency: tx.currency,
     amount,
     balanceBefore: after - amount,
@@ -51,20 +52,25 @@ function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord): L
   };
 }
 
-/** A seamless position's money: its debits (DEBITED, in call order) and its credit, from their records. */
+/**
+ * A seamless position's money, from the records: its calls in order — debits (DEBITED) and the REFUND
+ * credits of its reductions (committed with the position, so counted delivered or not) — then its credit.
+ */
 async function seamlessLedger(store: Store, round: RoundRecord, p: PositionRecord): Promise<PositionLedger> {
   const credit = async (kind: 'PAYOUT' | 'REFUND', seq: number | undefined) => {
     if (seq === undefined) return undefined;
     const tx = await store.get('seamlessTx', { txId: creditTxIdOf(round.roundId, p.playerId, kind) });
     return tx ? seamlessEntry(tx, seq, round) : undefined;
   };
-  const [debits, settle, refund] = await Promise.all([
+  const [calls, settle, refund] = await Promise.all([
     Promise.all((p.debits ?? []).map((txId) => store.get('seamlessTx', { txId }))),
     p.settledAt ? credit('PAYOUT', p.settleSeq) : undefined,
     p.refundedAt ? credit('REFUND', p.refundSeq) : undefined,
   ]);
-  const bets = debits
-    .map((tx, i) => (tx?.state === 'DEBITED' ? seamlessEntry(tx, i + 1, round) : undefined))
+  const bets = calls
+    .map((tx, i) =>
+      tx?.state === 'DEBITED' || tx?.op === 'CREDIT' ? seamlessEntry(tx, i + 1, round, true) : undefined,
+    )
     .filter((e): e is LedgerEntry => e !== undefined);
   return { bets, settle, refund };
 }

@@ -189,8 +189,11 @@ export function positionPart(
   next: { bets: Bets; stake: number; reserve: number; seat: number | null; sessionId?: string },
   seq: number,
   at: string,
-  /** Seamless: the debit that paid this call (the position records it; its seqs are call numbers). */
-  debitTxId?: string,
+  /**
+   * Seamless: the record of this call in the operator's wallet — the debit of a bet, the REFUND credit
+   * of a reduce/withdraw (the position lists them in order; its seqs are call numbers).
+   */
+  callTxId?: string,
 ): { op: WriteOp; stored: PositionRecord } {
   const key = { roundId: facts.roundId, playerId };
   if (!position) {
@@ -206,7 +209,7 @@ export function positionPart(
       reserve: next.reserve,
       seat: next.seat,
       ...(next.sessionId !== undefined && { sessionId: next.sessionId }),
-      ...(debitTxId !== undefined && { wallet: 'seamless' as const, debits: [debitTxId] }),
+      ...(callTxId !== undefined && { wallet: 'seamless' as const, debits: [callTxId] }),
       calls: 1,
       firstSeq: seq,
       lastSeq: seq,
@@ -230,13 +233,13 @@ export function positionPart(
       entity: 'position',
       key,
       set,
-      ...(debitTxId !== undefined && { append: { debits: [debitTxId] } }),
+      ...(callTxId !== undefined && { append: { debits: [callTxId] } }),
       expect: { calls: position.calls, settledAt: null, refundedAt: null },
     },
     stored: {
       ...position,
       ...set,
-      ...(debitTxId !== undefined && { debits: [...(position.debits ?? []), debitTxId] }),
+      ...(callTxId !== undefined && { debits: [...(position.debits ?? []), callTxId] }),
     },
   };
 }

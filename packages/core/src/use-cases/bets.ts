@@ -27,7 +27,7 @@ import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, Wallet
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { checkBet } from '../responsible-gaming';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { debitTxIdOf } from '../seamless-tx';
+import { debitTxIdOf, withdrawTxIdOf } from '../seamless-tx';
 import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
@@ -55,6 +55,7 @@ import {
 } from './context';
 import { operatorOf } from './operators';
 import { placeSeamlessBet } from './seamless-bets';
+import { withdrawSeamless } from './seamless-withdraw';
 
 export { MAX_POSITION_CALLS, roundFacts, SEAT_IDLE_COUPS, seatIdle, shoeConfig, validate } from './bet-parts';
 
@@ -137,6 +138,9 @@ async function changePosition(
       }
       if (position?.settledAt || position?.refundedAt)
         throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+      // Its stake is in the operator's wallet (the mode changed in the round): never moved from here.
+      if (position?.wallet === 'seamless')
+        throw conflict('WALLET_MODE_MISMATCH', "this position was made from the operator's seamless wallet");
       if (position && position.calls >= MAX_POSITION_CALLS) {
         throw new DomainError(
           'UNPROCESSABLE',
@@ -289,12 +293,17 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   };
   if (operator?.walletMode === 'seamless') {
     const txId = debitTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey);
-    return placeSeamlessBet(ctx, facts, config, change, operator, txId, fresh);
+    const withdrawTxId = withdrawTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey);
+    return placeSeamlessBet(ctx, facts, config, change, operator, txId, withdrawTxId, fresh);
   }
   return changePosition(ctx, facts, config, change, fresh);
 }
 
-/** Reduces or withdraws a player's bets before "no va más" (WithdrawBetsInput). */
+/**
+ * Reduces or withdraws a player's bets before "no va más" (WithdrawBetsInput): hosted, the stake back
+ * to the wallet by a BET_WITHDRAWAL entry; seamless, by a REFUND credit to the operator's wallet
+ * (seamless-withdraw.ts).
+ */
 export async function withdrawBets(
   ctx: Ctx,
   actor: Actor,
@@ -320,13 +329,6 @@ export async function withdrawBets(
     roundFacts(ctx, actor, input.roundId),
     operatorOf(ctx, actor.operatorId),
   ]);
-  if (operator?.walletMode === 'seamless') {
-    throw new DomainError(
-      'UNPROCESSABLE',
-      'SEAMLESS_WITHDRAW_UNSUPPORTED',
-      "a seamless operator's bets stand until the coup: they cannot be reduced or withdrawn",
-    );
-  }
   const config = await shoeConfig(ctx, facts.shoeId);
   const request = reduce
     ? { bets: betList(Object.fromEntries(reduce.map((b) => [b.type, b.amount])) as Bets) }
@@ -365,5 +367,12 @@ export async function withdrawBets(
       return { bets: left, moved };
     },
   };
+  if (operator?.walletMode === 'seamless') {
+    const txIds = {
+      refund: withdrawTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey),
+      debit: debitTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey),
+    };
+    return withdrawSeamless(ctx, facts, config, change, txIds, fresh);
+  }
   return changePosition(ctx, facts, config, change, fresh);
 }

@@ -3,7 +3,8 @@
  * operator's wallet, so the stake is debited there before the bet is accepted.
  *
  *   1. parallel reads: the round (eventual: the "no va más" hint), the position, the seats, and the
- *      debit's record by its txId (derived from the client's idempotency key: a retry finds it);
+ *      debit's record by its txId (derived from the client's idempotency key: a retry finds it) — and
+ *      the record a reduce/withdraw with that key would have (a key names one call);
  *   2. the record put DEBIT_PENDING (conditional: only one request ever sends this debit);
  *   3. the operator's debit, through the Wallet port;
  *   4. on OK, ONE transaction: the record -> DEBITED, the position put/update, the gate's check (and
@@ -28,7 +29,7 @@ import { abandonDebit, DEBIT_ABANDON_MS, sendToOutbox } from './seamless-deliver
 
 /**
  * Calls one seamless position may take in one coup: each is an HTTP call to the operator, and the
- * position lists its debits' txIds (~45 bytes each) for replay, so it stays under 5 KB.
+ * position lists its calls' txIds (~45 bytes each) for replay, so it stays under 5 KB.
  */
 export const MAX_SEAMLESS_POSITION_CALLS = 100;
 
@@ -46,10 +47,19 @@ function refusal(code: string, message?: string): DomainError {
     : new DomainError('UNPROCESSABLE', 'WALLET_REFUSED', text, { reason: code });
 }
 
-/** The bet's answer: the debit stands in for the ledger entry (its seq is the call's number in the position). */
-function result(tx: SeamlessTxRecord, position: PositionRecord, replayed: boolean): PlaceBetResult {
+/**
+ * A call's answer: its record stands in for the ledger entry (its seq is the call's number in the
+ * position) — a bet's debit (BET), or a reduce/withdraw's REFUND credit (BET_WITHDRAWAL). `balance`:
+ * the operator's balance after the call (default: as the wallet answered it).
+ */
+export function callResult(
+  tx: SeamlessTxRecord,
+  position: PositionRecord,
+  replayed: boolean,
+  balance = tx.balanceAfter ?? 0,
+): PlaceBetResult {
   const seq = (position.debits ?? []).indexOf(tx.txId) + 1;
-  const balance = tx.balanceAfter ?? 0;
+  const amount = tx.op === 'DEBIT' ? -tx.amount : tx.amount;
   return {
     position: positionView(position),
     balance,
@@ -57,9 +67,9 @@ function result(tx: SeamlessTxRecord, position: PositionRecord, replayed: boolea
       entryId: tx.txId,
       seq: Math.max(seq, 1),
       playerId: tx.playerId,
-      kind: 'BET',
-      amount: -tx.amount,
-      balanceBefore: balance + tx.amount,
+      kind: tx.op === 'DEBIT' ? 'BET' : 'BET_WITHDRAWAL',
+      amount,
+      balanceBefore: balance - amount,
       balanceAfter: balance,
       roundId: tx.roundId,
       shoeId: position.shoeId,
@@ -90,7 +100,7 @@ async function fromRecord(ctx: Ctx, tx: SeamlessTxRecord, change: Change): Promi
     case 'DEBITED': {
       const position = await ctx.store.get('position', { roundId: tx.roundId, playerId: tx.playerId });
       if (!position) throw new Error(`debit ${tx.txId} recorded without its position`);
-      return result(tx, position, true);
+      return callResult(tx, position, true);
     }
     case 'DEBIT_REFUSED':
       throw refusal(tx.refusal?.code ?? 'UNKNOWN', tx.refusal?.message);
@@ -118,6 +128,8 @@ export async function placeSeamlessBet(
   change: Change,
   operator: OperatorRecord,
   txId: string,
+  /** The txId a reduce/withdraw with the same idempotency key has: a bet reusing that key is refused. */
+  withdrawTxId: string,
   fresh: RoundRecord | undefined,
 ): Promise<PlaceBetResult> {
   if (config.commission.mode !== 'AT_PAYMENT') {
@@ -130,15 +142,17 @@ export async function placeSeamlessBet(
   const wallet = ctx.wallets(operator);
   const key = { roundId: facts.roundId, playerId: change.playerId };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const [round, position, seats, existing] = await Promise.all([
+    const [round, position, seats, existing, sameKey] = await Promise.all([
       attempt === 0 && fresh
         ? fresh
         : ctx.store.get('round', { roundId: facts.roundId }, { consistent: false }),
       ctx.store.get('position', key),
       ctx.store.listSeats(facts.tableId, { consistent: false }),
       ctx.store.get('seamlessTx', { txId }),
+      ctx.store.get('seamlessTx', { txId: withdrawTxId }),
     ]);
     if (existing) return fromRecord(ctx, existing, change);
+    if (sameKey) throw keyReused();
     const at = ctx.now();
     if (round?.status !== 'OPEN' || round.closingAt)
       throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
@@ -275,7 +289,7 @@ async function settleDebit(
     try {
       await ctx.store.transact(ops);
       ctx.metrics.count('BetCalls', 1);
-      return result(debited, stored, false);
+      return callResult(debited, stored, false);
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
       // Given up meanwhile (abandoned by a retry that thought this request gone): a rollback is under way.

@@ -1,0 +1,172 @@
+/**
+ * Reducing and withdrawing a seamless operator's bets (docs/seamless-wallet.md §5): allowed exactly
+ * when a hosted one is (before "no va más", the same rules and errors), the stake taken back going to
+ * the operator's wallet as a REFUND credit.
+ *
+ *   1. parallel reads: the round (eventual: the "no va más" hint), the position, the refund's record
+ *      by its txId (derived from the client's idempotency key: a retry finds it) and the debit a bet
+ *      with that key would have (a key names one call);
+ *   2. ONE transaction: the refund's record put CREDIT_PENDING (the outbox; conditional: it does not
+ *      exist yet, so it is also the call's idempotency record), the position update (conditional on
+ *      its version `calls`, not settled or refunded) and the gate's ConditionCheck — so a concurrent
+ *      "no va más" either lists the position reduced or the withdraw is refused, never both;
+ *   3. the refund is delivered: tried once in the request (the answer's balance is the wallet's), and
+ *      handed to the outbox if the wallet did not acknowledge it — delivered at least once from there.
+ * Nothing is rolled back: the debits stood; the refund is a credit, never refused by the protocol.
+ */
+import type { TableConfig } from '@pyb/engine';
+import type { PlaceBetResult } from '../api';
+import { DomainError } from '../errors';
+import type { Bets, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
+import { TransactionCanceled } from '../ports/store';
+import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { betRefOf } from '../seamless-tx';
+import { type Change, gatePart, positionPart, sumOf } from './bet-parts';
+import { type Ctx, conflict, keyReused, type RoundFacts } from './context';
+import { callResult, MAX_SEAMLESS_POSITION_CALLS } from './seamless-bets';
+import { deliverSeamlessTx, sendToOutbox } from './seamless-delivery';
+
+/**
+ * What a reduce/withdraw leaves on a seamless position and gives back: THE one place the refund's
+ * amount is computed. `refund` = the stake taken off + the reserve released (a seamless position holds
+ * no reserve at an AT_PAYMENT table; a deferred-commission table's Banca reserve comes back here too).
+ */
+export function seamlessWithdrawal(
+  _config: TableConfig,
+  position: PositionRecord,
+  left: Bets,
+): { stake: number; reserve: number; refund: number } {
+  const stake = sumOf(left);
+  const reserve = 0;
+  return { stake, reserve, refund: position.stake - stake + (position.reserve - reserve) };
+}
+
+export async function withdrawSeamless(
+  ctx: Ctx,
+  facts: RoundFacts,
+  config: TableConfig,
+  change: Change,
+  txIds: { refund: string; debit: string },
+  fresh: RoundRecord | undefined,
+): Promise<PlaceBetResult> {
+  const key = { roundId: facts.roundId, playerId: change.playerId };
+  const txId = txIds.refund;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const [round, position, existing, sameKey] = await Promise.all([
+      attempt === 0 && fresh
+        ? fresh
+        : ctx.store.get('round', { roundId: facts.roundId }, { consistent: false }),
+      ctx.store.get('position', key),
+      ctx.store.get('seamlessTx', { txId }),
+      ctx.store.get('seamlessTx', { txId: txIds.debit }),
+    ]);
+    // A retry: the first answer again, whatever happened to the round since.
+    if (existing) return replayed(ctx, existing, change);
+    if (sameKey) throw keyReused();
+    if (round?.status !== 'OPEN' || round.closingAt)
+      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
+    if (position && position.wallet !== 'seamless')
+      throw conflict('WALLET_MODE_MISMATCH', 'this position was made from the hosted wallet');
+    if (position?.settledAt || position?.refundedAt)
+      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+    if (position && position.calls >= MAX_SEAMLESS_POSITION_CALLS) {
+      throw new DomainError(
+        'UNPROCESSABLE',
+        'POSITION_CALL_LIMIT',
+        `a seamless position takes at most ${MAX_SEAMLESS_POSITION_CALLS} calls per coup`,
+        { limit: MAX_SEAMLESS_POSITION_CALLS },
+      );
+    }
+    const outcome = change.apply(position); // BET_NOT_PLACED without a position
+    const held = position!;
+    const money = seamlessWithdrawal(config, held, outcome.bets);
+    const at = ctx.now();
+    const record: SeamlessTxRecord = {
+      txId,
+      op: 'CREDIT',
+      creditKind: 'REFUND',
+      operatorId: facts.operatorId,
+      playerId: change.playerId,
+      currency: config.currency,
+      amount: money.refund,
+      roundId: facts.roundId,
+      tableId: facts.tableId,
+      betRef: betRefOf(facts.roundId, change.playerId, `withdraw-${txId.slice(4, 20)}`),
+      state: 'CREDIT_PENDING',
+      attempts: 0,
+      createdAt: at,
+      updatedAt: at,
+      requestHash: change.hash,
+      bets: outcome.moved,
+      shoeId: facts.shoeId,
+    };
+    const part = positionPart(
+      facts,
+      held,
+      change.playerId,
+      { bets: outcome.bets, stake: money.stake, reserve: money.reserve, seat: held.seat },
+      held.calls + 1,
+      at,
+      txId,
+    );
+    try {
+      await ctx.store.transact([
+        { kind: 'put', entity: 'seamlessTx', key: { txId }, item: record },
+        part.op,
+        gatePart(facts, change.playerId),
+      ]);
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      if (error.failed(0)) continue; // a concurrent duplicate wrote it: answer from its record
+      if (error.failed(2))
+        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets ("no va más")`);
+      await backoff(attempt); // the position moved on (another call of the player): recompute
+      continue;
+    }
+    ctx.metrics.count('BetCalls', 1);
+    return delivered(ctx, record, part.stored);
+  }
+  throw tooMuchContention('withdrawing a seamless bet');
+}
+
+async function replayed(ctx: Ctx, tx: SeamlessTxRecord, change: Change): Promise<PlaceBetResult> {
+  if (tx.requestHash !== change.hash || tx.op !== 'CREDIT') throw keyReused();
+  const position = await ctx.store.get('position', { roundId: tx.roundId, playerId: tx.playerId });
+  if (!position) throw new Error(`refund ${tx.txId} recorded without its position`);
+  return callResult(tx, position, true, tx.balanceAfter ?? (await expectedBalance(ctx, position, tx)));
+}
+
+/**
+ * The refund, just committed, is delivered once in the request: acknowledged, the answer's balance is
+ * the wallet's; else it goes to the outbox (delivered until acknowledged) and the balance is expected.
+ */
+async function delivered(ctx: Ctx, tx: SeamlessTxRecord, position: PositionRecord): Promise<PlaceBetResult> {
+  let now: SeamlessTxRecord | undefined;
+  try {
+    await deliverSeamlessTx(ctx, tx.txId);
+    now = await ctx.store.get('seamlessTx', { txId: tx.txId });
+  } catch {
+    // Not acknowledged: without a queue the attempt above was the one a request makes (the daily
+    // reconciliation job sends it again); with one, the queue delivers it with backoff.
+    if (ctx.outbox) await sendToOutbox(ctx, [tx.txId]);
+  }
+  if (now?.balanceAfter !== undefined) return callResult(now, position, false);
+  return callResult(now ?? tx, position, false, await expectedBalance(ctx, position, tx));
+}
+
+/**
+ * The balance once the refund is booked, while the wallet has not acknowledged it: the balance it last
+ * answered for this position's calls plus the refunds of them still on their way (this one included).
+ * The entry's `reference` (the wallet's booking id) stays null until the wallet books it.
+ */
+async function expectedBalance(ctx: Ctx, position: PositionRecord, tx: SeamlessTxRecord): Promise<number> {
+  const calls = position.debits ?? [];
+  let owed = 0;
+  for (let i = calls.lastIndexOf(tx.txId); i >= 0; i--) {
+    const call = calls[i] === tx.txId ? tx : await ctx.store.get('seamlessTx', { txId: calls[i]! });
+    if (!call) continue;
+    if (call.balanceAfter !== undefined && call.txId !== tx.txId) return call.balanceAfter + owed;
+    if (call.op === 'CREDIT') owed += call.amount;
+  }
+  return owed;
+}
