@@ -377,5 +377,8 @@ describe('the books of this file', () => {
     const recall = await core.recallPlayerRounds(op, { playerId: refunds[0]!.playerId, limit: 5 });
     expect(recall.rounds.length).toBeGreaterThan(0);
     for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
+    // The player's history: his win/loss is what his records moved (bets, refunds, payouts).
+    const history = await core.playerHistory(op, { playerId: 'wp-1', from: start, to: end, limit: 5 });
+    expect(history.totals.winLoss).toBe(wallet.balanceOf('wp-1')! - FUNDS);
   });
 });
