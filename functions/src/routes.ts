@@ -238,6 +238,9 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read', game: 'write', wallets: 'write' },
     kms: [],
     ownIdempotency: true,
+    // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
+    queues: ['outbox'],
+    operatorWallets: true,
   },
   {
     method: 'POST',
@@ -247,6 +250,9 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read', game: 'write', wallets: 'write' },
     kms: [],
     ownIdempotency: true,
+    // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
+    queues: ['outbox'],
+    operatorWallets: true,
   },
   {
     method: 'POST',

@@ -655,7 +655,7 @@ describe.each([
     expect(synthesis().holders('sqs:ReceiveMessage')).toEqual(['deliver-seamless', 'settle-batch']);
   });
 
-  it('the bet path: no KMS, no audit table, no HTTP idempotency table (place-bet: the outbox, for a seamless rollback)', () => {
+  it('the bet path: no KMS, no audit table, no HTTP idempotency table (the outbox: a seamless rollback or refund)', () => {
     for (const handler of ['place-bet', 'reduce-bets', 'cancel-bets']) {
       expect(Object.keys(synthesis().permissionsOf(handler).byResource).sort()).toEqual(
         [
@@ -664,7 +664,7 @@ describe.each([
           'table:game/index/gsi1',
           'table:principals',
           'table:wallets',
-          ...(handler === 'place-bet' ? ['queue:outbox'] : []),
+          'queue:outbox',
         ].sort(),
       );
     }
