@@ -328,7 +328,6 @@ export const ENDPOINTS = {
       'WALLET_UNAVAILABLE',
       'WALLET_MODE_MISMATCH',
       'SEAMLESS_DEBIT_IN_FLIGHT',
-      'SEAMLESS_COMMISSION_DEFERRED',
       'CONCURRENT_UPDATE',
     ],
     summary: "Place a player's bets for the round (wallet debited atomically)",

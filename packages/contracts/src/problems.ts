@@ -148,10 +148,6 @@ export const PROBLEMS = {
     422,
     "A seamless operator's wallet refused the debit (`details.reason`: PLAYER_BLOCKED, LIMIT_EXCEEDED, UNKNOWN_PLAYER, CURRENCY_MISMATCH, DEBIT_ROLLED_BACK): nothing was taken, no bet placed. Its INSUFFICIENT_FUNDS is answered as INSUFFICIENT_FUNDS.",
   ],
-  SEAMLESS_COMMISSION_DEFERRED: [
-    422,
-    'A seamless operator bets only at tables whose commission is taken AT_PAYMENT (a deferred commission would need a later debit the wallet may refuse).',
-  ],
   // 423: a person must act first.
   TABLE_LOCKED: [
     423,

@@ -70,14 +70,26 @@ export const SeamlessBalanceRequest = lazily(() =>
   z.object({ playerId: PlayerId(), currency: Currency() }).strict().meta({ id: 'SeamlessBalanceRequest' }),
 );
 
+/**
+ * The part of `amount` that is a commission reserve (deferred-commission tables): optional and
+ * additive, so a wallet that ignores it books exactly the same.
+ */
+const CommissionReserve = lazily(() =>
+  z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({
+    description:
+      'The part of `amount` that is a commission reserve (minor units; absent = 0). On a table that defers commission to the end of the shoe, a Banca bet is debited its stake plus the commission it would owe if it won; the reserve is kept as that commission when it wins, else given back by a COMMISSION_RELEASE credit. Informational: book `amount` as a whole.',
+    example: 50,
+  }),
+);
+
 export const SeamlessDebitRequest = lazily(() =>
   z
-    .object({ ...References() })
+    .object({ ...References(), commissionReserve: CommissionReserve() })
     .strict()
     .meta({
       id: 'SeamlessDebitRequest',
       description:
-        'Take `amount` from the player for a bet. Refuse (422) if the player may not bet it (funds, limits, exclusion): nothing is taken then.',
+        'Take `amount` from the player for a bet (its stake, plus `commissionReserve` if any). Refuse (422) if the player may not bet it (funds, limits, exclusion): nothing is taken then.',
     }),
 );
 
@@ -89,7 +101,12 @@ export const SeamlessCreditRequest = lazily(() =>
       ...References(),
       kind: z.enum(CREDIT_KINDS).meta({
         description:
-          'PAYOUT: stake back plus winnings of a settled position; REFUND: stakes of a voided round or a withdrawn bet; COMMISSION_RELEASE: commission held back and returned.',
+          'PAYOUT: stake back plus winnings of a settled position; REFUND: stakes of a voided round or a withdrawn bet (with their commission reserves, `commissionReserve`); COMMISSION_RELEASE: the commission reserve of a Banca bet that lost or pushed, given back.',
+      }),
+      commissionReserve: CommissionReserve(),
+      debitTxIds: z.array(SeamlessTxId()).min(1).max(100).optional().meta({
+        description:
+          'COMMISSION_RELEASE: the debits of the bet whose reserve this gives back (the same round, player and table).',
       }),
     })
     .strict()
@@ -105,6 +122,7 @@ export const SeamlessRollbackRequest = lazily(() =>
     .object({
       ...References(),
       debitTxId: SeamlessTxId().meta({ description: 'The debit to cancel.' }),
+      commissionReserve: CommissionReserve(),
     })
     .strict()
     .meta({

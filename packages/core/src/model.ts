@@ -361,6 +361,11 @@ export interface DebtRecord {
   collected: number;
   collections: number;
   updatedAt: string;
+  /**
+   * `seamless`: owed by a seamless player, already taken by his bets' commission reserves (kept when
+   * his Banca bets won); its collection moves no money, it only records the commission as collected.
+   */
+  wallet?: 'seamless';
 }
 
 /** A numbered seat of a table (seeds 000, 003, 004): held by a player until he leaves or loses it. */
@@ -516,6 +521,14 @@ export interface SeamlessTxRecord {
   rollbackReason?: 'UNKNOWN_OUTCOME' | 'BETTING_CLOSED' | 'NOT_PLACED' | 'ABANDONED';
   /** DEBIT and the REFUND of a reduce/withdraw: the shoe of its round (the call's answer names it). */
   shoeId?: string;
+  /**
+   * The part of `amount` that is a commission reserve (a DEFERRED table's Banca bet: docs/rules.md,
+   * "Deferred commission in seamless mode"): a DEBIT's reserve taken, a REFUND's given back, a
+   * ROLLBACK's as its debit's. Absent: none. A COMMISSION_RELEASE is all reserve.
+   */
+  commissionReserve?: number;
+  /** COMMISSION_RELEASE: the position's debits whose reserve it gives back. */
+  debitTxIds?: string[];
 }
 
 /**

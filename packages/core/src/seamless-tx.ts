@@ -39,15 +39,17 @@ export const isPendingState = (state: SeamlessTxRecord['state']): boolean =>
   state === 'DEBIT_PENDING' || state === 'CREDIT_PENDING' || state === 'ROLLBACK_PENDING';
 
 /**
- * The credit of a seamless position (PAYOUT or REFUND) as an outbox item: put in the transaction that
- * settles or refunds the position (the position's own condition makes it happen once).
+ * The credit of a seamless position (PAYOUT, REFUND or COMMISSION_RELEASE) as an outbox item: put in
+ * the transaction that settles or refunds the position (the position's own condition makes it happen
+ * once). `commissionReserve`: the part of a REFUND that gives a commission reserve back.
  */
 export function creditPart(
   position: PositionRecord,
-  kind: 'PAYOUT' | 'REFUND',
+  kind: CreditKind,
   amount: number,
   currency: string,
   at: string,
+  commissionReserve = 0,
 ): { op: WriteOp; txId: string } {
   const txId = creditTxIdOf(position.roundId, position.playerId, kind);
   const item: SeamlessTxRecord = {
@@ -65,6 +67,8 @@ export function creditPart(
     attempts: 0,
     createdAt: at,
     updatedAt: at,
+    ...(commissionReserve > 0 && { commissionReserve }),
+    ...(kind === 'COMMISSION_RELEASE' && { debitTxIds: position.debits ?? [] }),
   };
   return { op: { kind: 'put', entity: 'seamlessTx', key: { txId }, item }, txId };
 }
@@ -91,6 +95,7 @@ export function rollbackParts(
     roundId: debit.roundId,
     tableId: debit.tableId,
     betRef: debit.betRef,
+    ...(debit.commissionReserve !== undefined && { commissionReserve: debit.commissionReserve }),
     state: 'ROLLBACK_PENDING',
     attempts: 0,
     createdAt: at,
@@ -117,15 +122,27 @@ export function rollbackParts(
   };
 }
 
+/** What every request a record stands for carries: its references, and how its amount splits. */
+export const referencesOf = (tx: SeamlessTxRecord) => ({
+  txId: tx.txId,
+  playerId: tx.playerId,
+  currency: tx.currency,
+  amount: tx.amount,
+  roundId: tx.roundId,
+  tableId: tx.tableId,
+  betRef: tx.betRef,
+  ...(tx.commissionReserve !== undefined && { commissionReserve: tx.commissionReserve }),
+});
+
 /** The protocol request a record stands for. */
-export function debitRequest(tx: SeamlessTxRecord): SeamlessRequests['debit'] {
-  return {
-    txId: tx.txId,
-    playerId: tx.playerId,
-    currency: tx.currency,
-    amount: tx.amount,
-    roundId: tx.roundId,
-    tableId: tx.tableId,
-    betRef: tx.betRef,
-  };
+export const debitRequest = (tx: SeamlessTxRecord): SeamlessRequests['debit'] => referencesOf(tx);
+
+/**
+ * The stake part of a record's amount (what a hosted ledger entry would show: the reserve is held
+ * apart, `reservedAfter`), signed as the player's balance moves.
+ */
+export function stakePart(tx: SeamlessTxRecord): number {
+  const stake =
+    tx.amount - (tx.creditKind === 'COMMISSION_RELEASE' ? tx.amount : (tx.commissionReserve ?? 0));
+  return tx.op === 'DEBIT' ? -stake : stake;
 }

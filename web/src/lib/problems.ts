@@ -103,8 +103,6 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   BET_ABOVE_MAX: 'The bet is above the table maximum.',
   BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
   WALLET_REFUSED: "The operator's wallet refused the bet: nothing was taken.",
-  SEAMLESS_COMMISSION_DEFERRED:
-    'This table defers commission, which the operator’s own wallet cannot take: play a table that takes commission at payment.',
   WALLET_MODE_MISMATCH: "The player's bet in this round was made in another wallet mode.",
   SEAMLESS_DEBIT_IN_FLIGHT:
     "The operator's wallet has not answered this bet yet: try again in a few seconds.",

@@ -2,7 +2,7 @@
 import { refundKey, settleKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import type { Store } from '../ports/store';
-import { creditTxIdOf } from '../seamless-tx';
+import { creditTxIdOf, stakePart } from '../seamless-tx';
 
 export interface PositionLedger {
   /**
@@ -12,6 +12,12 @@ export interface PositionLedger {
   bets: LedgerEntry[];
   settle: LedgerEntry | undefined;
   refund: LedgerEntry | undefined;
+  /**
+   * Seamless, DEFERRED table: what its COMMISSION_RELEASE credit gives back (0: none recorded). A
+   * hosted wallet releases a reserve inside its payout entry (`reservedAfter`); a seamless one with
+   * a credit of its own.
+   */
+  released?: number;
 }
 
 export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
@@ -22,25 +28,34 @@ export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
  * platform's record of the call keeps what moved. Its seq is its number among the position's money
  * movements (calls 1..n, then the credit: PositionRecord.firstSeq/lastSeq/settleSeq/refundSeq), so
  * a seamless position is checked by the same rules as a hosted one. A call's REFUND credit (a
- * reduce/withdraw) is its BET_WITHDRAWAL entry; a balance the wallet has not answered yet is 0.
+ * reduce/withdraw) is its BET_WITHDRAWAL entry. On a DEFERRED table its amount is the stake part, as a
+ * hosted entry's, and `reservedAfter` the position's commission reserve after it (`reserved`); its
+ * balances are the operator's around the whole call (stake and reserve); a balance the wallet has not
+ * answered yet is 0.
  */
-function seamlessEntry(tx: SeamlessTxRecord, seq: number, round: RoundRecord, call = false): LedgerEntry {
+function seamlessEntry(
+  tx: SeamlessTxRecord,
+  seq: number,
+  round: RoundRecord,
+  opts: { call?: boolean; reserved?: number } = {},
+): LedgerEntry {
   const debit = tx.op === 'DEBIT';
-  const amount = debit ? -tx.amount : tx.amount;
+  const amount = stakePart(tx);
   const after = tx.balanceAfter ?? 0;
+  const whole = debit ? -tx.amount : tx.amount;
   return {
     operatorId: tx.operatorId,
     playerId: tx.playerId,
     seq,
     key: tx.txId,
     requestHash: tx.requestHash ?? '',
-    kind: debit ? 'BET' : call ? 'BET_WITHDRAWAL' : tx.creditKind === 'REFUND' ? 'REFUND' : 'PAYOUT',
+    kind: debit ? 'BET' : opts.call ? 'BET_WITHDRAWAL' : tx.creditKind === 'REFUND' ? 'REFUND' : 'PAYOUT',
     currency: tx.currency,
     amount,
-    balanceBefore: after - amount,
+    balanceBefore: after - whole,
     balanceAfter: after,
     owedAfter: 0,
-    reservedAfter: 0,
+    reservedAfter: opts.reserved ?? 0,
     roundId: tx.roundId,
     shoeId: round.shoeId,
     tableId: tx.tableId,
@@ -62,17 +77,24 @@ async function seamlessLedger(store: Store, round: RoundRecord, p: PositionRecor
     const tx = await store.get('seamlessTx', { txId: creditTxIdOf(round.roundId, p.playerId, kind) });
     return tx ? seamlessEntry(tx, seq, round) : undefined;
   };
-  const [calls, settle, refund] = await Promise.all([
+  const [calls, settle, refund, release] = await Promise.all([
     Promise.all((p.debits ?? []).map((txId) => store.get('seamlessTx', { txId }))),
     p.settledAt ? credit('PAYOUT', p.settleSeq) : undefined,
     p.refundedAt ? credit('REFUND', p.refundSeq) : undefined,
+    p.settledAt && p.reserve > 0
+      ? store.get('seamlessTx', { txId: creditTxIdOf(round.roundId, p.playerId, 'COMMISSION_RELEASE') })
+      : undefined,
   ]);
+  // The reserve a position holds after each call: its debits add theirs, its refunds give theirs back.
+  let reserved = 0;
   const bets = calls
-    .map((tx, i) =>
-      tx?.state === 'DEBITED' || tx?.op === 'CREDIT' ? seamlessEntry(tx, i + 1, round, true) : undefined,
-    )
+    .map((tx, i) => {
+      if (tx?.state !== 'DEBITED' && tx?.op !== 'CREDIT') return undefined;
+      reserved += (tx.op === 'DEBIT' ? 1 : -1) * (tx.commissionReserve ?? 0);
+      return seamlessEntry(tx, i + 1, round, { call: true, reserved });
+    })
     .filter((e): e is LedgerEntry => e !== undefined);
-  return { bets, settle, refund };
+  return { bets, settle, refund, released: release?.amount ?? 0 };
 }
 
 export async function loadPositionLedger(

@@ -560,6 +560,16 @@ export function settlementProblems(e: RoundEvidence): ReplayProblem[] {
           pos.playerId,
         );
       }
+      // A seamless commission reserve: what the settlement does not owe goes back, by its own credit.
+      const release = pos.reserve - expected.commissionOwed;
+      if (ledger.released !== undefined && ledger.released !== Math.max(release, 0)) {
+        p.add(
+          'LEDGER_MISMATCH',
+          `${pos.playerId}: a commission reserve of ${pos.reserve} owes ${expected.commissionOwed}, its release credited ${ledger.released}`,
+          null,
+          pos.playerId,
+        );
+      }
     }
   }
   const settled = eventOf(log.ofRound(round.roundId), 'ROUND_SETTLED')?.event;

@@ -3,7 +3,8 @@ import { digest } from '@pyb/fairness';
  * Deferred commission (seed 000): kept per player and shoe at his seat's box, collected when the shoe
  * ends (its last round settled: collectShoeDebts) or when the player leaves the table, whichever comes
  * first; the shoe's close collects whatever is left. The wallet always covers it (a bet or a debit
- * never takes what is owed), so a collection cannot fail for lack of funds.
+ * never takes what is owed), so a collection cannot fail for lack of funds. A seamless player's debt
+ * was taken by his bets' commission reserves: its collection only records it (collectSeamlessDebt).
  */
 import { nextAudit, putAudit } from '../audit-chain';
 import { commissionKey } from '../ledger-keys';
@@ -23,6 +24,11 @@ export async function collectDebt(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const debt = await ctx.store.get('debt', key);
     if (!debt || debt.owed === 0) return 0;
+    if (debt.wallet === 'seamless') {
+      if (await collectSeamlessDebt(ctx, debt, leaving)) return debt.owed;
+      await backoff(attempt);
+      continue;
+    }
     const wallet = await ctx.store.get('wallet', { operatorId: debt.operatorId, playerId: debt.playerId });
     if (!wallet) throw new Error(`wallet of ${debt.playerId} missing while it owes commission`);
     const at = ctx.now();
@@ -44,29 +50,8 @@ export async function collectDebt(
       if (now?.collections === debt.collections && now.owed === debt.owed) throw error;
       continue;
     }
-    const ops: WriteOp[] = [
-      {
-        kind: 'update',
-        entity: 'debt',
-        key,
-        set: { owed: 0, updatedAt: at },
-        add: { collected: debt.owed, collections: 1 },
-        expect: { owed: debt.owed, collections: debt.collections },
-      },
-      ...plan.ops,
-    ];
-    if (leaving) {
-      const collection = { id: debt.playerId, commission: debt.owed, ledgerSeq: plan.entry.seq };
-      ops.push(
-        putAudit(
-          // Public in the shoe's proof: who and how much only through a digest.
-          await nextAudit(ctx.store, debt.shoeId, 'PLAYER_LEFT', undefined, at, {
-            tableId: leaving.tableId,
-            collectionDigest: digest([collection]),
-          }),
-        ),
-      );
-    }
+    const ops: WriteOp[] = [collectedPart(debt, at), ...plan.ops];
+    if (leaving) ops.push(await playerLeft(ctx, debt, leaving, plan.entry.seq, at));
     try {
       await ctx.store.transact(ops);
       return debt.owed;
@@ -76,6 +61,56 @@ export async function collectDebt(
     }
   }
   throw tooMuchContention('collecting commission');
+}
+
+/** The debt marked collected (conditional on the state it was read in). */
+const collectedPart = (debt: DebtRecord, at: string): WriteOp => ({
+  kind: 'update',
+  entity: 'debt',
+  key: { shoeId: debt.shoeId, operatorId: debt.operatorId, playerId: debt.playerId },
+  set: { owed: 0, updatedAt: at },
+  add: { collected: debt.owed, collections: 1 },
+  expect: { owed: debt.owed, collections: debt.collections },
+});
+
+/** PLAYER_LEFT: public in the shoe's proof, so who and how much only through a digest. */
+async function playerLeft(
+  ctx: Ctx,
+  debt: DebtRecord,
+  leaving: { tableId: string },
+  ledgerSeq: number | null,
+  at: string,
+): Promise<WriteOp> {
+  const collection = { id: debt.playerId, commission: debt.owed, ledgerSeq };
+  return putAudit(
+    await nextAudit(ctx.store, debt.shoeId, 'PLAYER_LEFT', undefined, at, {
+      tableId: leaving.tableId,
+      collectionDigest: digest([collection]),
+    }),
+  );
+}
+
+/**
+ * A seamless player's debt: his Banca bets' commission reserves that they won, already debited from
+ * the operator's wallet with the bets. Collecting it calls no wallet: it records the commission as
+ * collected (for the ledger, GGR and the feed) at the moment the hosted one would be. False: a
+ * concurrent collection moved first (the caller re-reads).
+ */
+async function collectSeamlessDebt(
+  ctx: Ctx,
+  debt: DebtRecord,
+  leaving: { tableId: string } | undefined,
+): Promise<boolean> {
+  const at = ctx.now();
+  const ops = [collectedPart(debt, at)];
+  if (leaving) ops.push(await playerLeft(ctx, debt, leaving, null, at));
+  try {
+    await ctx.store.transact(ops);
+    return true;
+  } catch (error) {
+    if (!(error instanceof TransactionCanceled)) throw error;
+    return false;
+  }
 }
 
 /**

@@ -12,7 +12,15 @@
  * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
  * continues, so there is one outcome and each position is paid once.
  */
-import { betList, dealtCards, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
+import {
+  betList,
+  dealtCards,
+  nextCoup,
+  type PositionSettlement,
+  settle,
+  startShoe,
+  type TableConfig,
+} from '@pyb/engine';
 import { betsDigest as betsDigestOf, settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
 import type { Actor } from '../actor';
 import type { RoundView } from '../api';
@@ -247,19 +255,15 @@ export async function settlePosition(
     const at = ctx.now();
     const ops: WriteOp[] = [];
     let settleSeq: number | undefined;
-    // Seamless: the payout is a credit in the outbox, written with the settlement (no wallet item).
-    const credit =
-      position.wallet === 'seamless' && settlement.payout > 0
-        ? creditPart(position, 'PAYOUT', settlement.payout, config.currency, at)
-        : undefined;
-    if (credit) {
-      // A seamless position numbers its money movements: calls 1..n, then its credit.
-      settleSeq = position.calls + 1;
-      ops.push(credit.op);
-    } else if (
-      position.wallet !== 'seamless' &&
-      (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0)
-    ) {
+    // Seamless: the payout (and a commission reserve given back) are credits in the outbox, written
+    // with the settlement (no wallet item).
+    const credits = position.wallet === 'seamless' ? seamlessCredits(position, settlement, config, at) : [];
+    if (position.wallet === 'seamless') {
+      // A seamless position numbers its money movements: calls 1..n, then its payout.
+      if (settlement.payout > 0) settleSeq = position.calls + 1;
+      ops.push(...credits.map((c) => c.op));
+      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
+    } else if (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0) {
       const wallet = (await ctx.store.get('wallet', walletKey))!;
       const plan = await planPositionMovement(ctx, key, wallet, {
         kind: 'PAYOUT',
@@ -277,16 +281,7 @@ export async function settlePosition(
       if (!plan) return; // settled by a concurrent resolver
       settleSeq = plan.entry.seq;
       ops.push(...plan.ops);
-      if (settlement.commissionOwed > 0) {
-        ops.push({
-          kind: 'update',
-          entity: 'debt',
-          key: { shoeId: round.shoeId, ...walletKey },
-          upsert: true,
-          set: { shoeId: round.shoeId, ...walletKey, seat: position.seat ?? null, updatedAt: at },
-          add: { owed: settlement.commissionOwed, collected: 0, collections: 0 },
-        });
-      }
+      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
     }
     ops.unshift({
       kind: 'update',
@@ -305,7 +300,11 @@ export async function settlePosition(
     try {
       await ctx.store.transact(ops);
       ctx.metrics.count('SettledPositions', 1);
-      if (credit) await sendToOutbox(ctx, [credit.txId]);
+      if (credits.length > 0)
+        await sendToOutbox(
+          ctx,
+          credits.map((c) => c.txId),
+        );
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
@@ -314,6 +313,56 @@ export async function settlePosition(
     }
   }
   throw tooMuchContention('settling a position');
+}
+
+/** Commission added to the player's debt for the shoe, kept at the seat of the position that owes it. */
+function debtPart(round: RoundRecord, position: PositionRecord, owed: number, at: string): WriteOp {
+  const key = { shoeId: round.shoeId, operatorId: round.operatorId, playerId: position.playerId };
+  return {
+    kind: 'update',
+    entity: 'debt',
+    key,
+    upsert: true,
+    set: {
+      ...key,
+      seat: position.seat ?? null,
+      updatedAt: at,
+      ...(position.wallet === 'seamless' && { wallet: 'seamless' }),
+    },
+    add: { owed, collected: 0, collections: 0 },
+  };
+}
+
+/**
+ * A seamless position's credits at settlement: its PAYOUT (stake back plus winnings, in full: a
+ * DEFERRED table takes no commission at payment), and the COMMISSION_RELEASE of its commission
+ * reserve less what it now owes (a Banca bet that lost or pushed gets it all back; one that won owes
+ * exactly its reserve, kept as the commission: docs/rules.md, "Deferred commission in seamless mode").
+ */
+export function seamlessCredits(
+  position: PositionRecord,
+  settlement: PositionSettlement,
+  config: TableConfig,
+  at: string,
+): { op: WriteOp; txId: string }[] {
+  const released = reserveReleased(position.reserve, settlement);
+  return [
+    ...(settlement.payout > 0
+      ? [creditPart(position, 'PAYOUT', settlement.payout, config.currency, at)]
+      : []),
+    ...(released > 0 ? [creditPart(position, 'COMMISSION_RELEASE', released, config.currency, at)] : []),
+  ];
+}
+
+/**
+ * What a settled position's commission reserve gives back: the reserve less the commission the
+ * settlement adds to the debt. The reserve is the worst case, so it always covers what is owed.
+ */
+export function reserveReleased(reserve: number, settlement: PositionSettlement): number {
+  const released = reserve - settlement.commissionOwed;
+  if (released < 0)
+    throw new Error(`commission owed ${settlement.commissionOwed} exceeds the reserve ${reserve}`);
+  return released;
 }
 
 /**

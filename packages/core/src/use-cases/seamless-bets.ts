@@ -15,13 +15,13 @@
  * A retry with the same idempotency key answers from the record's state.
  */
 import type { SeamlessOutcome } from '@pyb/contracts';
-import type { TableConfig } from '@pyb/engine';
+import { betList, type TableConfig, worstCaseCommission } from '@pyb/engine';
 import type { PlaceBetResult } from '../api';
 import { DomainError } from '../errors';
-import type { OperatorRecord, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
+import type { Bets, OperatorRecord, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
-import { betRefOf, debitRequest } from '../seamless-tx';
+import { betRefOf, debitRequest, stakePart } from '../seamless-tx';
 import { positionView } from '../views';
 import { type Change, gatePart, planSeat, positionPart, type SeatPlan, sumOf } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts, unavailable } from './context';
@@ -48,9 +48,19 @@ function refusal(code: string, message?: string): DomainError {
 }
 
 /**
+ * The stake of a position's bets and the commission reserve its seamless debits take (a DEFERRED
+ * table's Banca bet: the worst-case commission, as the hosted wallet holds it back).
+ */
+export const stakeAndReserve = (config: TableConfig, bets: Bets): { stake: number; reserve: number } => ({
+  stake: sumOf(bets),
+  reserve: worstCaseCommission(config, betList(bets)),
+});
+
+/**
  * A call's answer: its record stands in for the ledger entry (its seq is the call's number in the
- * position) — a bet's debit (BET), or a reduce/withdraw's REFUND credit (BET_WITHDRAWAL). `balance`:
- * the operator's balance after the call (default: as the wallet answered it).
+ * position) — a bet's debit (BET), or a reduce/withdraw's REFUND credit (BET_WITHDRAWAL); its amount
+ * the stake part, as a hosted entry's (a reserve moves with it, outside the amount). `balance`: the
+ * operator's balance after the call (default: as the wallet answered it).
  */
 export function callResult(
   tx: SeamlessTxRecord,
@@ -59,7 +69,8 @@ export function callResult(
   balance = tx.balanceAfter ?? 0,
 ): PlaceBetResult {
   const seq = (position.debits ?? []).indexOf(tx.txId) + 1;
-  const amount = tx.op === 'DEBIT' ? -tx.amount : tx.amount;
+  // The whole call (stake and reserve) moved the operator's balance.
+  const whole = tx.op === 'DEBIT' ? -tx.amount : tx.amount;
   return {
     position: positionView(position),
     balance,
@@ -68,8 +79,8 @@ export function callResult(
       seq: Math.max(seq, 1),
       playerId: tx.playerId,
       kind: tx.op === 'DEBIT' ? 'BET' : 'BET_WITHDRAWAL',
-      amount,
-      balanceBefore: balance - amount,
+      amount: stakePart(tx),
+      balanceBefore: balance - whole,
       balanceAfter: balance,
       roundId: tx.roundId,
       shoeId: position.shoeId,
@@ -132,13 +143,6 @@ export async function placeSeamlessBet(
   withdrawTxId: string,
   fresh: RoundRecord | undefined,
 ): Promise<PlaceBetResult> {
-  if (config.commission.mode !== 'AT_PAYMENT') {
-    throw new DomainError(
-      'UNPROCESSABLE',
-      'SEAMLESS_COMMISSION_DEFERRED',
-      'a seamless operator bets only at tables that take commission at payment',
-    );
-  }
   const wallet = ctx.wallets(operator);
   const key = { roundId: facts.roundId, playerId: change.playerId };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -169,7 +173,10 @@ export async function placeSeamlessBet(
       );
     }
     const outcome = change.apply(position);
-    const amount = sumOf(outcome.bets) - (position?.stake ?? 0);
+    const { stake, reserve } = stakeAndReserve(config, outcome.bets);
+    // A DEFERRED table's Banca bet is debited its commission reserve with its stake (docs/rules.md).
+    const reserveAdded = reserve - (position?.reserve ?? 0);
+    const amount = stake - (position?.stake ?? 0) + reserveAdded;
     const seat = planSeat(facts, change, position, seats, at);
     const tx: SeamlessTxRecord = {
       txId,
@@ -190,6 +197,7 @@ export async function placeSeamlessBet(
       bets: outcome.moved,
       ...(change.seat !== undefined && { seat: change.seat }),
       shoeId: facts.shoeId,
+      ...(reserveAdded > 0 && { commissionReserve: reserveAdded }),
     };
     try {
       await ctx.store.transact([{ kind: 'put', entity: 'seamlessTx', key: { txId }, item: tx }]);
@@ -198,7 +206,7 @@ export async function placeSeamlessBet(
       throw error;
     }
     const answer = await wallet.debit(debitRequest(tx));
-    return settleDebit(ctx, facts, change, tx, answer, { position, seat });
+    return settleDebit(ctx, facts, config, change, tx, answer, { position, seat });
   }
   throw tooMuchContention('placing a seamless bet');
 }
@@ -207,6 +215,7 @@ export async function placeSeamlessBet(
 async function settleDebit(
   ctx: Ctx,
   facts: RoundFacts,
+  config: TableConfig,
   change: Change,
   tx: SeamlessTxRecord,
   answer: SeamlessOutcome,
@@ -250,14 +259,17 @@ async function settleDebit(
       // The same call on the position as it is now (a concurrent call of the player may have moved it):
       // it adds exactly what was debited, or it is not placed.
       const outcome = change.apply(position);
-      const stake = sumOf(outcome.bets);
-      if (stake - (position?.stake ?? 0) !== tx.amount)
+      const { stake, reserve } = stakeAndReserve(config, outcome.bets);
+      if (
+        stake - (position?.stake ?? 0) + reserve - (position?.reserve ?? 0) !== tx.amount ||
+        reserve - (position?.reserve ?? 0) !== (tx.commissionReserve ?? 0)
+      )
         throw conflict('CONCURRENT_UPDATE', 'the position changed under the bet');
       const part = positionPart(
         facts,
         position,
         change.playerId,
-        { bets: outcome.bets, stake, reserve: 0, seat: position ? position.seat : seat.seat },
+        { bets: outcome.bets, stake, reserve, seat: position ? position.seat : seat.seat },
         (position?.calls ?? 0) + 1,
         at,
         tx.txId,

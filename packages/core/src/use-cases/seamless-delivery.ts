@@ -14,7 +14,7 @@ import type { DeliveryResult } from '../api';
 import type { SeamlessTxRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import type { Wallet, WalletOutcome } from '../ports/wallet';
-import { isPendingState, rollbackParts } from '../seamless-tx';
+import { isPendingState, referencesOf, rollbackParts } from '../seamless-tx';
 import type { Ctx } from './context';
 import { operatorOf } from './operators';
 
@@ -39,22 +39,16 @@ async function walletFor(ctx: Ctx, tx: SeamlessTxRecord): Promise<Wallet> {
   return ctx.wallets(operator);
 }
 
-const references = (tx: SeamlessTxRecord) => ({
-  txId: tx.txId,
-  playerId: tx.playerId,
-  currency: tx.currency,
-  amount: tx.amount,
-  roundId: tx.roundId,
-  tableId: tx.tableId,
-  betRef: tx.betRef,
-});
-
 function call(wallet: Wallet, tx: SeamlessTxRecord): Promise<WalletOutcome> {
   if (tx.op === 'CREDIT') {
-    const request: SeamlessRequests['credit'] = { ...references(tx), kind: tx.creditKind ?? 'PAYOUT' };
+    const request: SeamlessRequests['credit'] = {
+      ...referencesOf(tx),
+      kind: tx.creditKind ?? 'PAYOUT',
+      ...(tx.debitTxIds !== undefined && tx.debitTxIds.length > 0 && { debitTxIds: tx.debitTxIds }),
+    };
     return wallet.credit(request);
   }
-  return wallet.rollback({ ...references(tx), debitTxId: tx.debitTxId! });
+  return wallet.rollback({ ...referencesOf(tx), debitTxId: tx.debitTxId! });
 }
 
 /** Delivers one pending credit or rollback (or abandons a stale debit and delivers its rollback). */

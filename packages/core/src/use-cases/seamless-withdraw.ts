@@ -21,24 +21,24 @@ import type { Bets, PositionRecord, RoundRecord, SeamlessTxRecord } from '../mod
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { betRefOf } from '../seamless-tx';
-import { type Change, gatePart, positionPart, sumOf } from './bet-parts';
+import { type Change, gatePart, positionPart } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts } from './context';
-import { callResult, MAX_SEAMLESS_POSITION_CALLS } from './seamless-bets';
+import { callResult, MAX_SEAMLESS_POSITION_CALLS, stakeAndReserve } from './seamless-bets';
 import { deliverSeamlessTx, sendToOutbox } from './seamless-delivery';
 
 /**
  * What a reduce/withdraw leaves on a seamless position and gives back: THE one place the refund's
- * amount is computed. `refund` = the stake taken off + the reserve released (a seamless position holds
- * no reserve at an AT_PAYMENT table; a deferred-commission table's Banca reserve comes back here too).
+ * amount is computed. `refund` = the stake taken off + the reserve released: on a DEFERRED table the
+ * Banca reserve the remaining bets no longer need (`released`) comes back with it; elsewhere 0.
  */
 export function seamlessWithdrawal(
-  _config: TableConfig,
+  config: TableConfig,
   position: PositionRecord,
   left: Bets,
-): { stake: number; reserve: number; refund: number } {
-  const stake = sumOf(left);
-  const reserve = 0;
-  return { stake, reserve, refund: position.stake - stake + (position.reserve - reserve) };
+): { stake: number; reserve: number; released: number; refund: number } {
+  const { stake, reserve } = stakeAndReserve(config, left);
+  const released = position.reserve - reserve;
+  return { stake, reserve, released, refund: position.stake - stake + released };
 }
 
 export async function withdrawSeamless(
@@ -99,6 +99,7 @@ export async function withdrawSeamless(
       requestHash: change.hash,
       bets: outcome.moved,
       shoeId: facts.shoeId,
+      ...(money.released > 0 && { commissionReserve: money.released }),
     };
     const part = positionPart(
       facts,

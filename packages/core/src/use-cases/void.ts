@@ -165,10 +165,18 @@ async function refundPosition(
     const at = ctx.now();
     // A position whose bets were all withdrawn holds nothing: it is marked refunded, no money moves.
     const moves = position.stake > 0 || position.reserve > 0;
-    // Seamless: the refund is a credit in the outbox, written with the refund (no wallet item).
+    // Seamless: the refund is a credit in the outbox, written with the refund (no wallet item); it
+    // gives the commission reserve back with the stake.
     const credit =
-      position.wallet === 'seamless' && position.stake > 0
-        ? creditPart(position, 'REFUND', position.stake, (await shoeConfig(ctx, round.shoeId)).currency, at)
+      position.wallet === 'seamless' && moves
+        ? creditPart(
+            position,
+            'REFUND',
+            position.stake + position.reserve,
+            (await shoeConfig(ctx, round.shoeId)).currency,
+            at,
+            position.reserve,
+          )
         : undefined;
     const plan =
       moves && position.wallet !== 'seamless'
