@@ -277,6 +277,9 @@ describe('a DEFERRED table in seamless mode', () => {
       const r = byTx.get(b.txId)!;
       expect(r, b.txId).toBeDefined();
       if (r.op !== 'ROLLBACK') expect(b.amount).toBe(r.op === 'DEBIT' ? -r.amount : r.amount);
+      // The operator's books hold how each amount splits, and what a release gives back for.
+      expect(b.commissionReserve).toBe(r.commissionReserve);
+      if (r.creditKind === 'COMMISSION_RELEASE') expect(b.debitTxIds).toEqual(r.debitTxIds);
     }
 
     // Per player: what the operator's wallet shows is what a hosted wallet would, to the unit:

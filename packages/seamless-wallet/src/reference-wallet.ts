@@ -91,6 +91,10 @@ export interface BookEntry {
   betRef: string;
   kind?: string;
   debitTxId?: string;
+  /** The part of the amount that is a commission reserve (deferred-commission tables), as sent. */
+  commissionReserve?: number;
+  /** A COMMISSION_RELEASE's debits, as sent. */
+  debitTxIds?: string[];
   balanceAfter: number;
 }
 
@@ -386,6 +390,8 @@ export class ReferenceWallet {
       betRef: tx.betRef,
       ...('kind' in tx && { kind: tx.kind }),
       ...('debitTxId' in tx && { debitTxId: tx.debitTxId }),
+      ...(tx.commissionReserve !== undefined && { commissionReserve: tx.commissionReserve }),
+      ...('debitTxIds' in tx && tx.debitTxIds !== undefined && { debitTxIds: tx.debitTxIds }),
       balanceAfter: account.balance,
     });
     return {
