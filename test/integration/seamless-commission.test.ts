@@ -344,6 +344,10 @@ describe('a DEFERRED table in seamless mode', () => {
       )
       .reduce((s, r) => s + (r.amount as number), 0);
     expect(-moved).toBe(ggr);
+    // The collections are the feed's COMMISSION movements, as a hosted wallet's ledger entries are.
+    const collections = feed.filter((r) => r.type === 'movement' && r.kind === 'COMMISSION');
+    expect(collections.reduce((s, r) => s + (r.amount as number), 0)).toBe(-kept);
+    expect(collections.length).toBe(debts.reduce((s, d) => s + d.collections, 0));
 
     // Replay: every round, the voided one included, VERIFIED (the releases checked against the reserves).
     for (const roundId of roundIds) {

@@ -366,6 +366,11 @@ export interface DebtRecord {
    * his Banca bets won); its collection moves no money, it only records the commission as collected.
    */
   wallet?: 'seamless';
+  /**
+   * Seamless: each collection, when and how much (at most a few: a leave, the shoe's end, its close):
+   * the regulator feed's COMMISSION movements, as a hosted wallet's ledger has them.
+   */
+  log?: { at: string; amount: number }[];
 }
 
 /** A numbered seat of a table (seeds 000, 003, 004): held by a player until he leaves or loses it. */

@@ -7,7 +7,7 @@
  * before that end (never a secret of a shoe in play — the sealed seed is never exported).
  */
 import { formatCard } from '@pyb/engine';
-import type { LedgerEntry, PositionRecord, RoundRecord, ShoeRecord, TableRecord } from '../model';
+import type { DebtRecord, LedgerEntry, PositionRecord, RoundRecord, ShoeRecord, TableRecord } from '../model';
 
 export const FEED_RECORD_TYPES = [
   'shoe',
@@ -146,6 +146,32 @@ export function refundRecord(p: PositionRecord, currency: string): FeedRecord {
 }
 
 /** A ledger entry as it is (its hash chain included), without the idempotency key and request hash. */
+/**
+ * A seamless player's deferred commission collected (its `n`th collection for the shoe): the COMMISSION
+ * movement a hosted wallet's ledger would hold. No balance: the money left the operator's wallet with
+ * the bets (their commission reserves), which the operator's wallet answers for.
+ */
+export function seamlessCollectionRecord(
+  debt: DebtRecord,
+  tableId: string,
+  currency: string,
+  collection: { at: string; amount: number },
+  n: number,
+): FeedRecord {
+  return {
+    type: 'movement',
+    operatorId: debt.operatorId,
+    tableId,
+    shoeId: debt.shoeId,
+    playerId: debt.playerId,
+    currency,
+    at: collection.at,
+    seq: n,
+    kind: 'COMMISSION',
+    amount: -collection.amount,
+  };
+}
+
 export function movementRecord(e: LedgerEntry): FeedRecord {
   return defined({
     type: 'movement',

@@ -102,7 +102,9 @@ async function collectSeamlessDebt(
   leaving: { tableId: string } | undefined,
 ): Promise<boolean> {
   const at = ctx.now();
-  const ops = [collectedPart(debt, at)];
+  const ops: WriteOp[] = [
+    { ...collectedPart(debt, at), append: { log: [{ at, amount: debt.owed }] } } as WriteOp,
+  ];
   if (leaving) ops.push(await playerLeft(ctx, debt, leaving, null, at));
   try {
     await ctx.store.transact(ops);

@@ -9,7 +9,9 @@
  *    then each round of that shoe FINISHED in the range (settled or voided — as the GGR report counts
  *    it, so the two reconcile): the `round`, and per position (by player id) its `bet`, the
  *    `movement`s of its calls, its `settlement` or `refund` and the `movement` that paid or refunded it.
- *    A round's records are all in the range it finished in, whatever the time of its bets.
+ *    A round's records are all in the range it finished in, whatever the time of its bets. After a
+ *    DEFERRED shoe's rounds, its seamless players' commission collections in the range (a hosted
+ *    player's are ledger entries: 2.), by time, as `movement`s of kind COMMISSION.
  * 2. the wallet `movement`s outside rounds (credits, debits, RG changes, commission collections,
  *    session ends) with `at` in the range, by time (Store.listMovements);
  * 3. one `summary`: counts per type and, per currency, the sums to reconcile with (FeedSummary).
@@ -28,6 +30,7 @@ import {
   movementRecord,
   refundRecord,
   roundRecord,
+  seamlessCollectionRecord,
   settlementRecord,
   shoeRecord,
 } from '../feed/records';
@@ -95,6 +98,17 @@ export async function* feedRecords(
             yield* counted(out);
           }
         }
+      }
+      // A seamless player's commission collections (no wallet ledger holds them): in the range, by time.
+      if (shoe.config.commission.mode === 'DEFERRED') {
+        const collections = (await ctx.store.listDebts(shoe.shoeId))
+          .filter((d) => d.wallet === 'seamless')
+          .flatMap((d) =>
+            (d.log ?? []).map((c, i) => seamlessCollectionRecord(d, table.tableId, currency, c, i + 1)),
+          )
+          .filter((r) => (r.at as string) >= from && (r.at as string) < to)
+          .sort((a, b) => ((a.at as string) < (b.at as string) ? -1 : a.at === b.at ? 0 : 1));
+        yield* counted(collections);
       }
     }
   }
