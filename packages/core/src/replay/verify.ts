@@ -19,6 +19,7 @@ import {
   settle,
   showCard,
   type TableConfig,
+  worstCaseCommission,
 } from '@pyb/engine';
 import {
   base64ToBytes,
@@ -394,7 +395,7 @@ export function coupProblems({ round, reveal }: RoundEvidence): ReplayProblem[] 
 }
 
 /** The stored bets: their stakes, their calls in the ledger, and the digest BETTING_CLOSED committed. */
-export function betsProblems({ round, positions, log, ledgers }: RoundEvidence): ReplayProblem[] {
+export function betsProblems({ round, positions, log, ledgers, shoe }: RoundEvidence): ReplayProblem[] {
   const p = new Problems();
   for (const pos of positions) {
     const sum = betList(pos.bets).reduce((s, b) => s + b.amount, 0);
@@ -421,6 +422,19 @@ export function betsProblems({ round, positions, log, ledgers }: RoundEvidence):
     }
     const problem = callsProblem(pos, ledger.bets);
     if (problem) p.add('LEDGER_MISMATCH', `${pos.playerId}: ${problem}`, null, pos.playerId);
+    if (pos.wallet === 'seamless') {
+      // Its debits reserved, on top of the stakes, exactly the worst-case commission of its Banca bet.
+      const reserved = ledger.bets.at(-1)?.reservedAfter ?? 0;
+      const worst = worstCaseCommission(shoe.statement.table as TableConfig, betList(pos.bets));
+      if (reserved !== pos.reserve || pos.reserve !== worst) {
+        p.add(
+          'LEDGER_MISMATCH',
+          `${pos.playerId}: the debits reserved ${reserved} for commission, the position ${pos.reserve}; the rules' worst case is ${worst}`,
+          null,
+          pos.playerId,
+        );
+      }
+    }
   }
   const closed = eventOf(log.ofRound(round.roundId), 'BETTING_CLOSED')?.event;
   if (!closed) return p.list;
