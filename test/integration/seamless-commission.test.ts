@@ -369,3 +369,54 @@ describe('a DEFERRED table in seamless mode', () => {
     }
   });
 });
+
+describe('reducing and withdrawing on a DEFERRED table in seamless mode', () => {
+  it('gives back, with each refund, the part of the reserve the bets left no longer need', async () => {
+    const p = 'eve';
+    wallet.fund(p, 'EUR', FUNDS);
+    const table = await core.createTable(admin(OP), {
+      name: 'Seamless deferred 2',
+      variant: 'custom',
+      config: overrides,
+    });
+    const { shoeId } = await core.openShoe(admin(OP), { tableId: table.tableId });
+    const round = await core.openRound(op, { tableId: table.tableId });
+    const { roundId } = round;
+    const placed = await core.placeBet(op, {
+      roundId,
+      playerId: p,
+      bets: [
+        { type: 'BANKER', amount: 2_000 },
+        { type: 'TIE', amount: 100 },
+      ],
+      idempotencyKey: 'bet',
+    });
+    expect(await record(placed.entry.entryId)).toMatchObject({ amount: 2_200, commissionReserve: 100 });
+    // Banca 2,000 → 1,000: the stake taken off and half the reserve come back.
+    const reduced = await core.withdrawBets(op, {
+      roundId,
+      playerId: p,
+      bets: [{ type: 'BANKER', amount: 1_000 }],
+      idempotencyKey: 'reduce',
+    });
+    expect(reduced.entry).toMatchObject({ kind: 'BET_WITHDRAWAL', amount: 1_000 });
+    expect(await record(reduced.entry.entryId)).toMatchObject({
+      creditKind: 'REFUND',
+      amount: 1_050,
+      commissionReserve: 50,
+    });
+    expect((await stack.store.get('position', { roundId, playerId: p }))!.reserve).toBe(50);
+    // Everything withdrawn: the rest of the stake and of the reserve.
+    const withdrawn = await core.withdrawBets(op, { roundId, playerId: p, idempotencyKey: 'all' });
+    expect(await record(withdrawn.entry.entryId)).toMatchObject({ amount: 1_150, commissionReserve: 50 });
+    await outbox.idle();
+    expect(balanceOf(p)).toBe(FUNDS);
+    expect((await stack.store.get('position', { roundId, playerId: p }))!.reserve).toBe(0);
+    await core.resolveRound(op, { roundId });
+    await outbox.idle();
+    expect(balanceOf(p)).toBe(FUNDS);
+    await core.closeShoe(admin(OP), { shoeId, reason: 'END_OF_SESSION' });
+    const replay = await core.replayRound(regulator(OP), { roundId });
+    expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
+  });
+});
