@@ -14,7 +14,13 @@ import {
   systemClock,
   type Wallets,
 } from '@pyb/core';
-import { type CoreDeps, type Ctx, context as useCaseContext } from '@pyb/core/use-cases';
+import {
+  type CoreDeps,
+  type Ctx,
+  type OperatorCache,
+  operatorCache,
+  context as useCaseContext,
+} from '@pyb/core/use-cases';
 import {
   DynamoIdempotencyStore,
   DynamoPrincipalStore,
@@ -64,6 +70,11 @@ export interface AppContext {
   outboxQueue?: OutboxQueue;
   /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
   readonly ctxs: WeakMap<KeyService, Ctx>;
+  /**
+   * The operator records the contexts read, one cache for all of them: a wallet-mode change made in
+   * this process is seen by all its use cases at once (other containers: within OPERATOR_TTL_MS).
+   */
+  operators?: OperatorCache;
 }
 
 export function buildContext(env: Record<string, string | undefined> = process.env): AppContext {
@@ -142,11 +153,13 @@ export function useCases(
 ): Ctx {
   let ctx = context.ctxs.get(keys);
   if (!ctx) {
+    context.operators ??= operatorCache();
     ctx = useCaseContext({
       store: context.store,
       keys,
       clock: context.clock,
       metrics: coreMetrics,
+      operators: context.operators,
       ...settingsOf(context.env),
     });
     context.ctxs.set(keys, ctx);

@@ -138,6 +138,26 @@ export const ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/v1/operators/{operatorId}/wallet',
+    handler: 'get-operator-wallet',
+    roles: ALL,
+    // The operator record (game table) and its changes (audit table).
+    data: { principals: 'read', game: 'read', audit: 'read' },
+    kms: [],
+  },
+  {
+    method: 'POST',
+    path: '/v1/operators/{operatorId}/wallet',
+    handler: 'set-operator-wallet',
+    // Admin keys reach the use case; it lets platform-admin keys only through (Actor.platform).
+    roles: ['admin'],
+    // Reads the operator's tables, open rounds' positions and seamless transactions (is it quiet?),
+    // writes the operator record; each change appended to the audit table in the same transaction.
+    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+    kms: [],
+  },
+  {
+    method: 'GET',
     path: '/v1/tables/{tableId}/scoreboard',
     handler: 'get-scoreboard',
     roles: ALL,

@@ -17,8 +17,9 @@ import { tablePreset } from '@pyb/engine';
 import { SeamlessWalletClient } from '@pyb/seamless-wallet';
 import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator, regulator } from '../support/actors';
+import { admin, operator, platformAdmin, regulator } from '../support/actors';
 import { codeOf, playShoe } from '../support/game';
+import { prng, seedFrom, withSeed } from '../support/prng';
 import { createTestStack, type TestStack } from '../support/stack';
 
 const SECRET = 'seamless-test-secret-0123456789abcdef';
@@ -64,7 +65,7 @@ beforeAll(async () => {
   outbox.attach(async (txId) => {
     await core.deliverSeamlessTx(txId);
   });
-  await core.setOperatorWallet({
+  await core.setOperatorWallet(platformAdmin(), {
     operatorId: OP,
     walletMode: 'seamless',
     seamless: { baseUrl: wallet.url, secretRef: 'env:TEST_WALLET_SECRET' },
@@ -284,112 +285,121 @@ describe('seamless credits', () => {
   });
 });
 
+/**
+ * The whole shoe's faults (which debits are lost, which credits time out) are drawn from this seed, so
+ * a failure is replayed with the same faults at the same calls (the cards are the shoe's own: a new
+ * server seed each run). SEAMLESS_FAULT_SEED=<n> runs another; a failure names the seed it ran with.
+ */
+const FAULT_SEED_VAR = 'SEAMLESS_FAULT_SEED';
+const FAULT_SEED = seedFrom(FAULT_SEED_VAR, 1_502_026);
+
 describe('a whole shoe in seamless mode', () => {
-  it('reconciles to the unit with the operator wallet books, and every round replays VERIFIED', async () => {
-    const table = await core.createTable(admin(OP), { name: 'Seamless shoe', variant: 'mini' });
-    const shoe = await core.openShoe(admin(OP), { tableId: table.tableId });
-    const crowd = [player(1_000_000), player(1_000_000), player(1_000_000), player(1_000_000)];
-    const start = new Date(stack.clock.now().getTime() - 1_000).toISOString();
-    // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
-    const config = tablePreset('mini');
-    const rounds = await playShoe({
-      core: {
-        ...core,
-        placeBet: async (actor, input) => {
-          if (Math.random() < 0.1)
-            wallet.inject({ operation: 'debit', fault: { kind: 'status', status: 500, apply: true } });
-          try {
-            return await core.placeBet(actor, input);
-          } catch (error) {
-            if ((error as { code?: string }).code === 'WALLET_UNAVAILABLE') return undefined as never;
-            throw error;
-          }
+  it('reconciles to the unit with the operator wallet books, and every round replays VERIFIED', () =>
+    withSeed(FAULT_SEED_VAR, FAULT_SEED, async () => {
+      const random = prng(FAULT_SEED);
+      const table = await core.createTable(admin(OP), { name: 'Seamless shoe', variant: 'mini' });
+      const shoe = await core.openShoe(admin(OP), { tableId: table.tableId });
+      const crowd = [player(1_000_000), player(1_000_000), player(1_000_000), player(1_000_000)];
+      const start = new Date(stack.clock.now().getTime() - 1_000).toISOString();
+      // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
+      const config = tablePreset('mini');
+      const rounds = await playShoe({
+        core: {
+          ...core,
+          placeBet: async (actor, input) => {
+            if (random() < 0.1)
+              wallet.inject({ operation: 'debit', fault: { kind: 'status', status: 500, apply: true } });
+            try {
+              return await core.placeBet(actor, input);
+            } catch (error) {
+              if ((error as { code?: string }).code === 'WALLET_UNAVAILABLE') return undefined as never;
+              throw error;
+            }
+          },
         },
-      },
-      actor: op,
-      tableId: table.tableId,
-      players: crowd,
-      config,
-      seed: 'seamless-shoe',
-      patterns: [['PLAYER'], ['BANKER'], ['PLAYER', 'TIE'], ['BANKER', 'TIE']],
-      afterRound: async () => {
-        if (Math.random() < 0.3)
-          wallet.inject({ operation: 'credit', fault: { kind: 'timeout', apply: true } });
-      },
-    });
-    await outbox.idle();
-    expect(outbox.deadLetters).toEqual([]);
-    const end = new Date(stack.clock.now().getTime() + 1_000).toISOString();
-    // The platform's books: every record of the period, each final.
-    const records: SeamlessTxRecord[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await stack.store.listSeamlessTxs(
-        OP,
-        { from: start, to: end },
-        { limit: 50, ...(cursor && { cursor }) },
+        actor: op,
+        tableId: table.tableId,
+        players: crowd,
+        config,
+        seed: 'seamless-shoe',
+        patterns: [['PLAYER'], ['BANKER'], ['PLAYER', 'TIE'], ['BANKER', 'TIE']],
+        afterRound: async () => {
+          if (random() < 0.3) wallet.inject({ operation: 'credit', fault: { kind: 'timeout', apply: true } });
+        },
+      });
+      await outbox.idle();
+      expect(outbox.deadLetters).toEqual([]);
+      const end = new Date(stack.clock.now().getTime() + 1_000).toISOString();
+      // The platform's books: every record of the period, each final.
+      const records: SeamlessTxRecord[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await stack.store.listSeamlessTxs(
+          OP,
+          { from: start, to: end },
+          { limit: 50, ...(cursor && { cursor }) },
+        );
+        records.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      const roundIds = new Set(rounds.map((r) => r.roundId));
+      const mine = records.filter((r) => roundIds.has(r.roundId));
+      expect(mine.filter((r) => r.state.endsWith('_PENDING'))).toEqual([]);
+      // The faults did happen: debits rolled back, credits delivered on a later attempt.
+      expect(mine.filter((r) => r.op === 'ROLLBACK').length).toBeGreaterThan(0);
+      expect(mine.filter((r) => r.op === 'CREDIT' && r.attempts > 1).length).toBeGreaterThan(0);
+      // Each booking of the operator matches a record to the unit, and each moving record a booking.
+      const books = wallet.books().filter((b) => roundIds.has(b.roundId));
+      const byTx = new Map(mine.map((r) => [r.txId, r]));
+      for (const b of books) {
+        const r = byTx.get(b.txId)!;
+        expect(r, b.txId).toBeDefined();
+        const signed = r.op === 'DEBIT' ? -r.amount : r.op === 'CREDIT' ? r.amount : b.amount;
+        expect(b.amount).toBe(signed);
+      }
+      const moving = mine.filter((r) => r.state === 'DEBITED' || r.state === 'CREDITED');
+      for (const r of moving) expect(books.some((b) => b.txId === r.txId)).toBe(true);
+      // Per player: the wallet's balance = funds − debits + credits of the platform's records (net of rollbacks).
+      for (const p of crowd) {
+        const net = mine
+          .filter((r) => r.playerId === p && (r.state === 'DEBITED' || r.state === 'CREDITED'))
+          .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
+        expect(wallet.balanceOf(p)).toBe(1_000_000 + net);
+      }
+      bookedOnce();
+      // The reconciliation of the period (docs/seamless-wallet.md §9) says the same: nothing unresolved,
+      // and its net is, to the unit, what the operator's books hold for the period's txIds.
+      const { summary } = await core.listSeamlessTransactions(regulator(OP), {
+        operatorId: OP,
+        from: start,
+        to: end,
+      });
+      const periodTxIds = new Set(records.map((r) => r.txId));
+      const booked = wallet
+        .books()
+        .filter((b) => periodTxIds.has(b.txId))
+        .reduce((s, b) => s + b.amount, 0);
+      expect(summary!.count).toBe(records.length);
+      expect(summary!.unresolved).toEqual({ count: 0, transactions: [] });
+      expect(summary!.net.map((n) => [n.currency, n.net])).toEqual([['EUR', booked]]);
+      expect(summary!.net[0]!.debited).toBe(
+        records.filter((r) => r.state === 'DEBITED').reduce((s, r) => s + r.amount, 0),
       );
-      records.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    const roundIds = new Set(rounds.map((r) => r.roundId));
-    const mine = records.filter((r) => roundIds.has(r.roundId));
-    expect(mine.filter((r) => r.state.endsWith('_PENDING'))).toEqual([]);
-    // The faults did happen: debits rolled back, credits delivered on a later attempt.
-    expect(mine.filter((r) => r.op === 'ROLLBACK').length).toBeGreaterThan(0);
-    expect(mine.filter((r) => r.op === 'CREDIT' && r.attempts > 1).length).toBeGreaterThan(0);
-    // Each booking of the operator matches a record to the unit, and each moving record a booking.
-    const books = wallet.books().filter((b) => roundIds.has(b.roundId));
-    const byTx = new Map(mine.map((r) => [r.txId, r]));
-    for (const b of books) {
-      const r = byTx.get(b.txId)!;
-      expect(r, b.txId).toBeDefined();
-      const signed = r.op === 'DEBIT' ? -r.amount : r.op === 'CREDIT' ? r.amount : b.amount;
-      expect(b.amount).toBe(signed);
-    }
-    const moving = mine.filter((r) => r.state === 'DEBITED' || r.state === 'CREDITED');
-    for (const r of moving) expect(books.some((b) => b.txId === r.txId)).toBe(true);
-    // Per player: the wallet's balance = funds − debits + credits of the platform's records (net of rollbacks).
-    for (const p of crowd) {
-      const net = mine
-        .filter((r) => r.playerId === p && (r.state === 'DEBITED' || r.state === 'CREDITED'))
+      // Replay shows seamless rounds with the same verification as hosted ones.
+      await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
+      for (const r of rounds) {
+        const replay = await core.replayRound(regulator(OP), { roundId: r.roundId });
+        expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
+      }
+      // Recall and the player's history read seamless players (no wallet item) like hosted ones.
+      const recall = await core.recallPlayerRounds(op, { playerId: crowd[0]!, limit: 3 });
+      expect(recall.rounds.length).toBeGreaterThan(0);
+      for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
+      const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
+      expect(history.totals).toMatchObject({ currency: 'EUR' });
+      const ownNet = mine
+        .filter((r) => r.playerId === crowd[0] && (r.state === 'DEBITED' || r.state === 'CREDITED'))
         .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
-      expect(wallet.balanceOf(p)).toBe(1_000_000 + net);
-    }
-    bookedOnce();
-    // The reconciliation of the period (docs/seamless-wallet.md §9) says the same: nothing unresolved,
-    // and its net is, to the unit, what the operator's books hold for the period's txIds.
-    const { summary } = await core.listSeamlessTransactions(regulator(OP), {
-      operatorId: OP,
-      from: start,
-      to: end,
-    });
-    const periodTxIds = new Set(records.map((r) => r.txId));
-    const booked = wallet
-      .books()
-      .filter((b) => periodTxIds.has(b.txId))
-      .reduce((s, b) => s + b.amount, 0);
-    expect(summary!.count).toBe(records.length);
-    expect(summary!.unresolved).toEqual({ count: 0, transactions: [] });
-    expect(summary!.net.map((n) => [n.currency, n.net])).toEqual([['EUR', booked]]);
-    expect(summary!.net[0]!.debited).toBe(
-      records.filter((r) => r.state === 'DEBITED').reduce((s, r) => s + r.amount, 0),
-    );
-    // Replay shows seamless rounds with the same verification as hosted ones.
-    await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
-    for (const r of rounds) {
-      const replay = await core.replayRound(regulator(OP), { roundId: r.roundId });
-      expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
-    }
-    // Recall and the player's history read seamless players (no wallet item) like hosted ones.
-    const recall = await core.recallPlayerRounds(op, { playerId: crowd[0]!, limit: 3 });
-    expect(recall.rounds.length).toBeGreaterThan(0);
-    for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
-    const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
-    expect(history.totals).toMatchObject({ currency: 'EUR' });
-    const ownNet = mine
-      .filter((r) => r.playerId === crowd[0] && (r.state === 'DEBITED' || r.state === 'CREDITED'))
-      .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
-    expect(history.totals.winLoss).toBe(ownNet);
-  });
+      expect(history.totals.winLoss).toBe(ownNet);
+    }));
 });

@@ -11,20 +11,9 @@ import {
   type WriteOp,
 } from '@pyb/core';
 import { DelegatingStore, InjectedCrash } from '../support/faulty-store';
+import { prng } from '../support/prng';
 
 export { InjectedCrash };
-
-/** A small seeded PRNG (mulberry32): the faults of a run follow from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Cancels a share of transactions as a collision would (before anything is written), and lets each

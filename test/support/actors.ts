@@ -7,3 +7,11 @@ export const regulator = (...supervises: string[]): Actor => ({
   role: 'regulator',
   supervises,
 });
+/** An admin key of the platform itself (it alone sets operators' wallet modes). */
+export const platformAdmin = (): Actor => ({
+  operatorId: 'platform',
+  role: 'admin',
+  supervises: [],
+  platform: true,
+  keyId: 'key-platform',
+});

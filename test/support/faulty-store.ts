@@ -30,6 +30,7 @@ export class DelegatingStore implements Store {
   listAudit: Store['listAudit'] = (...a) => this.inner.listAudit(...a);
   listTables: Store['listTables'] = (...a) => this.inner.listTables(...a);
   listTableEvents: Store['listTableEvents'] = (...a) => this.inner.listTableEvents(...a);
+  listOperatorEvents: Store['listOperatorEvents'] = (...a) => this.inner.listOperatorEvents(...a);
   auditHead: Store['auditHead'] = (...a) => this.inner.auditHead(...a);
   listSeats: Store['listSeats'] = (...a) => this.inner.listSeats(...a);
   listBatches: Store['listBatches'] = (...a) => this.inner.listBatches(...a);

@@ -21,10 +21,10 @@ import {
 } from '@pyb/store-dynamodb/local';
 import { buildWeb } from '@pyb/web/build';
 import { beaconOf } from '../beacon';
-import type { AppContext } from '../context';
+import { type AppContext, useCases } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
-import { provisionOperator } from './provision';
+import { provisionOperator, provisionWallet } from './provision';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DATA = join(ROOT, '.data');
@@ -150,7 +150,9 @@ async function seed(context: AppContext, wallet: ReferenceWallet): Promise<Requi
   // The seamless operator: the same players, their money in the reference wallet (its books in memory:
   // every start funds them again), reached at WALLET_PORT with the secret named by its record.
   const seamlessKeys = await demoKeys(context, SEAMLESS_OPERATOR, previous?.seamless?.keys);
-  await core.setOperatorWallet({
+  // As `./scripts/provision --operator demo-seamless --wallet seamless …` would: the same use case, on
+  // the local server's use-case context (it sees the mode at once).
+  await provisionWallet(useCases(context), {
     operatorId: SEAMLESS_OPERATOR,
     walletMode: 'seamless',
     seamless: { baseUrl: wallet.url, secretRef: `env:${SEAMLESS_SECRET_ENV}` },

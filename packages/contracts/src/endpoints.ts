@@ -1,6 +1,7 @@
 import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { PlayerHistory, PlayerHistoryParams, PlayerHistoryQuery } from './history';
+import { OperatorWallet, OperatorWalletParams, SetOperatorWalletRequest } from './operators';
 import type { ProblemCode } from './problems';
 import {
   AuditParams,
@@ -90,6 +91,7 @@ export const TAGS = {
   Wallets: 'Wallets and their ledgers, in integer minor units.',
   Regulators: 'Round replay, game recall and the audit export (docs/regulators.md).',
   Keys: 'The public keys that sign shoe statements and audit heads.',
+  Operators: "An operator's wallet mode (hosted or seamless), set by platform-admin keys.",
   Meta: 'This API described.',
 } as const;
 export type Tag = keyof typeof TAGS;
@@ -598,6 +600,32 @@ export const ENDPOINTS = {
       "What the daily job (00:30 UTC) found for one UTC day: the day's summary (as the transactions list gives it) and how many stuck credits and rollbacks it handed to the outbox again. 404 SEAMLESS_REPORT_NOT_FOUND before the job ran for that day (docs/seamless-wallet.md §9).",
     params: SeamlessReportParams,
     response: SeamlessReport,
+    status: 200,
+  },
+  'get-operator-wallet': {
+    tag: 'Operators',
+    problems: ['OPERATOR_NOT_FOUND'],
+    summary: "An operator's wallet mode, its seamless wallet and every change of them",
+    description:
+      "Hosted (the platform's wallets) or seamless (the operator's wallet API, its base URL and the reference of its signing secret — never the secret), with who changed it when. Readable by the operator's own keys, its regulators and platform-admin keys; an operator never set is hosted (`updatedAt: null`).",
+    params: OperatorWalletParams,
+    response: OperatorWallet,
+    status: 200,
+  },
+  'set-operator-wallet': {
+    tag: 'Operators',
+    problems: [
+      'PLATFORM_ADMIN_REQUIRED',
+      'SEAMLESS_CONFIG_INVALID',
+      'OPERATOR_WALLET_BUSY',
+      'CONCURRENT_UPDATE',
+    ],
+    summary: "Switch an operator's wallet mode, hosted or seamless (platform admin)",
+    description:
+      'Sets the operator\'s wallet mode (and, seamless, its wallet: https base URL, the operator\'s own Secrets Manager secret). The same mode and wallet again changes nothing. Changing the mode is refused (409 OPERATOR_WALLET_BUSY) while a round of the operator holds bets, or, leaving seamless, while a seamless transaction of the last 24 hours is not final; every change is recorded (who, when, old and new). Containers see it within 60 s (`effectiveBy`). Platform-admin keys only (docs/deploy.md, "Seamless operators").',
+    params: OperatorWalletParams,
+    body: SetOperatorWalletRequest,
+    response: OperatorWallet,
     status: 200,
   },
   'get-signing-key': {

@@ -3,6 +3,7 @@ export * from './currencies';
 export * from './endpoints';
 export * from './history';
 export * from './ids';
+export * from './operators';
 export * from './problems';
 export * from './replay';
 export * from './reports';

@@ -45,11 +45,16 @@ export const PROBLEMS = {
   BET_TYPE_INVALID: [400, 'A bet type the engine does not know.'],
   SEAT_INVALID: [400, 'A seat number outside 1..seats of the table.'],
   OPERATOR_ID_INVALID: [400, 'An operator id outside the grammar (provisioning).'],
+  SEAMLESS_CONFIG_INVALID: [
+    400,
+    "A seamless wallet that is not https (http only to a loopback host), or a secret that is not the operator's own (`…/seamless/<operatorId>`; `env:` only with a loopback wallet).",
+  ],
   // 401, 403: the caller.
   API_KEY_MISSING: [401, 'No `Authorization: Bearer <key>` header.'],
   API_KEY_INVALID: [401, 'An unknown or revoked API key, or a malformed Authorization header.'],
   ROLE_NOT_ALLOWED: [403, "The key's role may not call this endpoint."],
   READ_ONLY: [403, 'A regulator key asked to change something.'],
+  PLATFORM_ADMIN_REQUIRED: [403, "Only a platform-admin key may change an operator's wallet mode."],
   // 404, 405: nothing there (another tenant's resource looks the same).
   TABLE_NOT_FOUND: [404, 'No such table (or one of another operator).'],
   SHOE_NOT_FOUND: [404, 'No such shoe (or one of another operator).'],
@@ -97,6 +102,10 @@ export const PROBLEMS = {
     'A request with this Idempotency-Key is still being processed; retry later.',
   ],
   TABLE_NOT_LOCKED: [409, 'The table is not locked: there is no lock to clear.'],
+  OPERATOR_WALLET_BUSY: [
+    409,
+    'The wallet mode cannot change now: a round of the operator holds bets, or (leaving seamless) a recent seamless transaction is not final; `details` names them.',
+  ],
   // 413, 415: the body.
   PAYLOAD_TOO_LARGE: [413, 'The body is larger than 16 KiB.'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json in UTF-8.'],

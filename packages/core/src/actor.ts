@@ -12,7 +12,17 @@ export interface Actor {
   role: Role;
   /** Regulators only: the operators they supervise (read-only access). */
   supervises: readonly string[];
+  /**
+   * An admin key of the platform itself (provisioned with `--platform`): it alone may set any
+   * operator's wallet mode (docs/deploy.md, "Seamless operators"). Never set on other roles.
+   */
+  platform?: true;
+  /** The API key's public handle (audit records name it), when the actor comes from a key. */
+  keyId?: string;
 }
+
+/** A platform-admin key: an admin key provisioned for the platform, not for one operator. */
+export const isPlatformAdmin = (actor: Actor): boolean => actor.role === 'admin' && actor.platform === true;
 
 /** Operators and admins see their own tenant; regulators see the tenants they supervise. */
 export const canRead = (actor: Actor, operatorId: string): boolean =>

@@ -6,7 +6,7 @@ import type * as C from '@pyb/contracts';
 import type { ShoeBundle, ShoeProof } from '@pyb/fairness';
 import type * as z from 'zod';
 import type { Actor } from './actor';
-import type { KeyCertificateRecord, OperatorRecord, SeamlessTxRecord, ShoeRecord } from './model';
+import type { KeyCertificateRecord, SeamlessTxRecord, ShoeRecord } from './model';
 import type { PublicKey } from './ports/key-service';
 import type { SettlementBatch } from './ports/settlement-queue';
 import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/types';
@@ -141,6 +141,8 @@ export interface DeliveryResult {
   delivered: boolean;
 }
 
+export type OperatorWalletView = z.output<ReturnType<typeof C.OperatorWallet>>;
+
 export interface OperatorWalletInput {
   operatorId: string;
   walletMode: C.WalletMode;
@@ -256,8 +258,10 @@ export interface Core {
   getSeamlessReport(actor: Actor, input: { operatorId: string; date: string }): Promise<SeamlessReportView>;
   /** The daily job (no actor): the day's report stored, its stuck transactions re-sent to the outbox. */
   reconcileSeamlessDay(input: { operatorId: string; date?: string }): Promise<SeamlessReportView>;
-  /** Sets an operator's wallet mode (provisioning, the dev seed). */
-  setOperatorWallet(input: OperatorWalletInput): Promise<OperatorRecord>;
+  /** An operator's wallet mode and its changes (the operator's keys, its regulators, platform admins). */
+  getOperatorWallet(actor: Actor, input: { operatorId: string }): Promise<OperatorWalletView>;
+  /** Sets an operator's wallet mode (platform-admin keys: the route, scripts/provision, the dev seed). */
+  setOperatorWallet(actor: Actor, input: OperatorWalletInput): Promise<OperatorWalletView>;
   runSettlementBatch(batch: SettlementBatch): Promise<void>;
   /** A signing key (the current one, or the one named) with its certificate and validity (public). */
   signingKey(input: { keyId?: string | undefined }): Promise<SigningKeyAnswer>;

@@ -8,7 +8,7 @@ import { exportAudit, shoeProof } from './use-cases/export-audit';
 import { ggrReport } from './use-cases/ggr';
 import { leaveTable } from './use-cases/leave';
 import { listTableEvents, unlockTable } from './use-cases/lock-out';
-import { setOperatorWallet } from './use-cases/operators';
+import { getOperatorWallet, setOperatorWallet } from './use-cases/operators';
 import { playerHistory } from './use-cases/player-history';
 import { recallPlayerRounds } from './use-cases/player-rounds';
 import { replayRound } from './use-cases/replay';
@@ -68,7 +68,8 @@ export function createCore(deps: CoreDeps): Core {
     listSeamlessTransactions: (actor, input) => listSeamlessTransactions(ctx, actor, input),
     getSeamlessReport: (actor, input) => getSeamlessReport(ctx, actor, input),
     reconcileSeamlessDay: (input) => reconcileSeamlessDay(ctx, input),
-    setOperatorWallet: (input) => setOperatorWallet(ctx, input),
+    getOperatorWallet: (actor, input) => getOperatorWallet(ctx, actor, input),
+    setOperatorWallet: (actor, input) => setOperatorWallet(ctx, actor, input),
     signingKey: (input) => signingKey(ctx, input),
     checkCloseDeadline: (input) => checkCloseDeadline(ctx, input),
   };

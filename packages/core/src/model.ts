@@ -456,6 +456,26 @@ export interface OperatorRecord {
   };
   createdAt: string;
   updatedAt: string;
+  /** Changes recorded so far (OperatorEventRecord): numbers the next one. Absent: none yet. */
+  changes?: number;
+}
+
+/** An operator's wallet mode and wallet, as one change left or found them. */
+export type OperatorWalletState = Pick<OperatorRecord, 'walletMode' | 'seamless'>;
+
+/**
+ * One change of an operator's wallet mode or wallet (audit table, append-only): who, when, old → new.
+ * Written in the transaction that writes the operator's record.
+ */
+export interface OperatorEventRecord {
+  operatorId: string;
+  seq: number;
+  type: 'WALLET_SET';
+  at: string;
+  /** The key's role, operator and id (`provision:<user>` for the provisioning script). */
+  by: { role: string; operatorId: string; keyId?: string };
+  from: OperatorWalletState;
+  to: OperatorWalletState;
 }
 
 export type { CreditKind, SeamlessTxOp, SeamlessTxState };

@@ -48,6 +48,8 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   // A table's lock-outs and their clearing: append-only, beside the shoes' chains.
   tableEvent: (k) => ({ table: 'audit', pk: `TABLE#${k.tableId}`, sk: `E#${pad(k.seq, 6)}` }),
   operator: (k) => ({ table: 'game', pk: `OPERATOR#${k.operatorId}`, sk: 'OPERATOR' }),
+  // An operator's wallet-mode changes: append-only, beside the shoes' chains and the tables' events.
+  operatorEvent: (k) => ({ table: 'audit', pk: `OPERATOR#${k.operatorId}`, sk: `E#${pad(k.seq, 6)}` }),
   // A seamless transaction on its own partition (one item, read by txId): written beside the position
   // it pays in the game table, listed per operator through GSI1 (seamlessTxIndex).
   seamlessTx: (k) => ({ table: 'game', pk: `STX#${k.txId}`, sk: 'STX' }),
@@ -282,6 +284,11 @@ export const ACCESS = {
   tableEvents: (tableId: string): Access => ({
     table: 'audit',
     partition: `TABLE#${tableId}`,
+    sortPrefix: 'E#',
+  }),
+  operatorEvents: (operatorId: string): Access => ({
+    table: 'audit',
+    partition: `OPERATOR#${operatorId}`,
     sortPrefix: 'E#',
   }),
   seats: (tableId: string, eventual = false): Access => ({

@@ -57,6 +57,10 @@ export abstract class ListingStore {
     return this.queryAll<Entities['tableEvent']>(ACCESS.tableEvents(tableId));
   }
 
+  listOperatorEvents(operatorId: string) {
+    return this.queryAll<Entities['operatorEvent']>(ACCESS.operatorEvents(operatorId));
+  }
+
   listAudit(shoeId: string) {
     return this.queryAll<Entities['audit']>(ACCESS.audit(shoeId));
   }

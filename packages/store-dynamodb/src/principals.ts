@@ -57,5 +57,6 @@ function toPrincipal(item: Record<string, unknown>): Principal {
     createdAt: String(item.createdAt),
   };
   if (typeof item.revokedAt === 'string') principal.revokedAt = item.revokedAt;
+  if (item.platform === true) principal.platform = true;
   return principal;
 }

@@ -114,6 +114,11 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
     'The history range reaches too far back for one request: ask for a shorter or more recent range.',
   TABLE_LOCKED: 'The table is locked: the key service or the randomness failed. An admin must clear it.',
   TABLE_NOT_LOCKED: 'The table is not locked.',
+  PLATFORM_ADMIN_REQUIRED: "Only the platform's administrators may change an operator's wallet mode.",
+  SEAMLESS_CONFIG_INVALID:
+    "The operator's wallet must be an https URL and its secret the operator's own Secrets Manager secret.",
+  OPERATOR_WALLET_BUSY:
+    'The wallet mode cannot change while bets are in play or wallet transactions are still being delivered: try again once they are done.',
   KEY_SERVICE_UNAVAILABLE: 'The key service is busy. Try again in a moment.',
   OPERATOR_NOT_FOUND: 'No such operator.',
   FEED_RANGE_INVALID: 'The feed range is not valid: two UTC times (days for a listing), the start first.',

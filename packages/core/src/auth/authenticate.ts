@@ -33,7 +33,13 @@ export async function authenticate(store: PrincipalStore, authorization: string 
   if (principal === undefined || principal.revokedAt !== undefined) {
     throw new AuthenticationError('API_KEY_INVALID', 'unknown or revoked API key');
   }
-  return { operatorId: principal.operatorId, role: principal.role, supervises: [...principal.supervises] };
+  return {
+    operatorId: principal.operatorId,
+    role: principal.role,
+    supervises: [...principal.supervises],
+    keyId: principal.keyId,
+    ...(principal.platform && principal.role === 'admin' && { platform: true as const }),
+  };
 }
 
 /** The route's roles gate: a known key of the wrong role is a 403 (no resource is looked at). */

@@ -12,6 +12,8 @@ export interface Principal {
   /** Regulator keys: the operators they may read. Empty for operator and admin keys. */
   supervises: readonly string[];
   label: string;
+  /** Admin keys of the platform itself (Actor.platform): they may set any operator's wallet mode. */
+  platform?: true;
   createdAt: string;
   revokedAt?: string;
 }

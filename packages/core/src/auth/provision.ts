@@ -10,6 +10,8 @@ export interface IssueApiKeyInput {
   /** Regulators: the operators they supervise (defaults to their own operator). */
   supervises?: readonly string[];
   label?: string;
+  /** An admin key of the platform itself (only with role admin): it may set operators' wallet modes. */
+  platform?: boolean;
 }
 
 export interface IssuedApiKey {
@@ -33,6 +35,9 @@ export async function issueApiKey(
     if (!OPERATOR_ID.test(id))
       throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', `bad operator id ${id}`);
   }
+  if (input.platform && input.role !== 'admin') {
+    throw new DomainError('INVALID', 'INVALID_INPUT', 'only an admin key can be a platform key');
+  }
   const { key, keyHash, keyId } = await generateApiKey();
   const principal: Principal = {
     keyHash,
@@ -41,6 +46,7 @@ export async function issueApiKey(
     role: input.role,
     supervises,
     label: input.label ?? `${input.operatorId} ${input.role}`,
+    ...(input.platform && { platform: true as const }),
     createdAt: clock.now().toISOString(),
   };
   await store.putPrincipal(principal);

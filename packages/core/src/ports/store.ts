@@ -10,6 +10,7 @@ import type {
   GateRecord,
   KeyCertificateRecord,
   LedgerEntry,
+  OperatorEventRecord,
   OperatorRecord,
   PositionRecord,
   RoundRecord,
@@ -37,6 +38,8 @@ export interface Entities {
   keyCertificate: KeyCertificateRecord;
   tableEvent: TableEventRecord;
   operator: OperatorRecord;
+  /** A change of an operator's wallet mode (append-only, in the audit table). */
+  operatorEvent: OperatorEventRecord;
   seamlessTx: SeamlessTxRecord;
   /** A wallet movement outside rounds, by time (a copy of its ledger entry: wallet-ledger.ts). */
   movement: LedgerEntry;
@@ -58,6 +61,7 @@ export interface EntityKeys {
   keyCertificate: { generation: number };
   tableEvent: { tableId: string; seq: number };
   operator: { operatorId: string };
+  operatorEvent: { operatorId: string; seq: number };
   seamlessTx: { txId: string };
   movement: { operatorId: string; at: string; playerId: string; seq: number };
   seamlessReport: { operatorId: string; date: string };
@@ -180,6 +184,8 @@ export interface Store {
   listDebts(shoeId: string): Promise<DebtRecord[]>;
   /** A table's own events (lock-outs and their clearing) in order (strongly consistent). */
   listTableEvents(tableId: string): Promise<TableEventRecord[]>;
+  /** An operator's wallet-mode changes in order (strongly consistent). */
+  listOperatorEvents(operatorId: string): Promise<OperatorEventRecord[]>;
   /** The shoe's audit chain in order (strongly consistent). */
   listAudit(shoeId: string): Promise<AuditRecord[]>;
   /** The last event of the shoe's chain (strongly consistent). */

@@ -90,7 +90,17 @@ export interface CoreDeps {
    * request that wrote it, and left pending (reconciliation names it) if the wallet did not answer OK.
    */
   outboxQueue?: OutboxQueue;
+  /**
+   * The operator-record cache (OperatorCache), to share one between the contexts of a process: a
+   * wallet-mode change made in it is then seen at once by all of them. Default: this context's own.
+   */
+  operators?: OperatorCache;
 }
+
+/** Operator records read, with when they go stale (record undefined: none, a hosted operator). */
+export type OperatorCache = Lru<string, { record: OperatorRecord | undefined; until: number }>;
+
+export const operatorCache = (): OperatorCache => new Lru(CACHE_SIZES.operators);
 
 /** What never changes about a round once it is open: what a bet needs besides the live state. */
 export type RoundFacts = Pick<
@@ -125,7 +135,7 @@ export interface Ctx {
   wallets: Wallets;
   outbox: OutboxQueue | undefined;
   /** Operator records read, with when they go stale (undefined: no record, a hosted operator). */
-  operators: Lru<string, { record: OperatorRecord | undefined; until: number }>;
+  operators: OperatorCache;
   now(): string;
 }
 
@@ -163,7 +173,7 @@ export function context(deps: CoreDeps): Ctx {
     certificates: new Map(),
     wallets: deps.wallets ?? noWallets,
     outbox: deps.outboxQueue,
-    operators: new Lru(CACHE_SIZES.operators),
+    operators: deps.operators ?? operatorCache(),
     now: () => clock.now().toISOString(),
   };
 }

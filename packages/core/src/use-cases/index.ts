@@ -6,7 +6,7 @@
 export { placeBet, withdrawBets } from './bets';
 export { checkShoeChain } from './check-chain';
 export { checkCloseDeadline } from './close-deadline';
-export { type CoreDeps, type Ctx, context } from './context';
+export { type CoreDeps, type Ctx, context, type OperatorCache, operatorCache } from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
 export {
@@ -25,7 +25,7 @@ export {
 export { ggrReport } from './ggr';
 export { leaveTable } from './leave';
 export { listTableEvents, unlockTable } from './lock-out';
-export { operatorOf, setOperatorWallet } from './operators';
+export { getOperatorWallet, operatorOf, setOperatorWallet } from './operators';
 export { playerHistory } from './player-history';
 export { recallPlayerRounds } from './player-rounds';
 export { replayRound } from './replay';
