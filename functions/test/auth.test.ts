@@ -35,6 +35,7 @@ describe('API keys', () => {
       operatorId: 'acme',
       role: 'operator',
       supervises: [],
+      keyId: principal.keyId,
     });
     expect(principal.keyHash).toBe(await hashApiKey(key));
     const { Items = [] } = await doc.send(new ScanCommand({ TableName: names.principals }));
@@ -43,7 +44,7 @@ describe('API keys', () => {
   });
 
   it('gives regulators the operators they supervise', async () => {
-    const { key } = await issueApiKey(store, clock, {
+    const { key, principal } = await issueApiKey(store, clock, {
       operatorId: 'dgoj',
       role: 'regulator',
       supervises: ['acme', 'beta'],
@@ -52,7 +53,22 @@ describe('API keys', () => {
       operatorId: 'dgoj',
       role: 'regulator',
       supervises: ['acme', 'beta'],
+      keyId: principal.keyId,
     });
+  });
+
+  it('marks platform-admin keys (admin keys only): they alone set wallet modes', async () => {
+    const { key } = await issueApiKey(store, clock, {
+      operatorId: 'platform',
+      role: 'admin',
+      platform: true,
+    });
+    expect(await authenticate(store, `Bearer ${key}`)).toMatchObject({ role: 'admin', platform: true });
+    const { key: plain } = await issueApiKey(store, clock, { operatorId: 'acme', role: 'admin' });
+    expect(await authenticate(store, `Bearer ${plain}`)).not.toHaveProperty('platform');
+    expect(
+      await code(issueApiKey(store, clock, { operatorId: 'acme', role: 'operator', platform: true })),
+    ).toBe('INVALID_INPUT');
   });
 
   it('refuses no key, a malformed header, an unknown key and a revoked key', async () => {

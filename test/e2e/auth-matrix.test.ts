@@ -78,11 +78,13 @@ const BODIES: Record<string, unknown> = {
   'cancel-bets': { playerId: 'player-m', types: ['TIE'] },
   'void-round': { reason: 'MISDEAL' },
   'unlock-table': { reason: 'matrix' },
+  // The mode op-a has (never set: hosted): admitted, it changes nothing.
+  'set-operator-wallet': { walletMode: 'hosted' },
   // A debit: on another tenant the player has no wallet, so nothing of the owner's can be touched.
   'wallet-transaction': { type: 'DEBIT', amount: 1, currency: 'EUR' },
 };
 
-type Who = 'none' | 'unknown' | `${'a' | 'b'}.${keyof Keys}`;
+type Who = 'none' | 'unknown' | 'platform' | `${'a' | 'b'}.${keyof Keys}`;
 const CALLERS: Who[] = [
   'none',
   'unknown',
@@ -92,11 +94,16 @@ const CALLERS: Who[] = [
   'b.admin',
   'b.operator',
   'b.regulator',
+  'platform',
 ];
+
+/** The routes of an operator's wallet mode: a platform-admin key's, whichever the operator. */
+const OPERATOR_WALLET = new Set(['get-operator-wallet', 'set-operator-wallet']);
 
 function keyOf(who: Who): string | undefined {
   if (who === 'none') return undefined;
   if (who === 'unknown') return 'pyb_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  if (who === 'platform') return stack.platform;
   const [tenant, role] = who.split('.') as ['a' | 'b', keyof Keys];
   return stack[tenant][role];
 }
@@ -121,19 +128,35 @@ function expected(route: Route, who: Who, answer: { status: number; body: Json }
     ]);
     return;
   }
-  const [tenant, role] = who.split('.') as ['a' | 'b', keyof Keys];
+  // The platform key is an admin of operator `platform`: another tenant, but for the wallet-mode routes.
+  const [tenant, role] = (who === 'platform' ? ['p', 'admin'] : who.split('.')) as [
+    'a' | 'b' | 'p',
+    keyof Keys,
+  ];
   if (!route.roles.includes(role)) {
     expect([answer.status, answer.body.code], what).toEqual([403, 'ROLE_NOT_ALLOWED']);
     return;
   }
-  if (tenant === 'b' && !OWN_NAMESPACE.has(route.handler)) {
+  if (route.handler === 'set-operator-wallet' && tenant !== 'p') {
+    // Admin keys of operators, even the owner's, may not switch a wallet mode.
+    expect([answer.status, answer.body.code], what).toEqual([403, 'PLATFORM_ADMIN_REQUIRED']);
+    return;
+  }
+  if (tenant === 'p' && OPERATOR_WALLET.has(route.handler)) {
+    expect([answer.status, answer.body.operatorId], what).toEqual([200, 'op-a']);
+    return;
+  }
+  if (tenant !== 'a' && !OWN_NAMESPACE.has(route.handler)) {
     expect(answer.status, what).toBe(404);
     return;
   }
-  if (tenant === 'b') {
+  if (tenant !== 'a') {
     // Its own namespace: nothing there (404), or what it holds itself.
     if (answer.status !== 404)
-      expect([answer.status, answer.body.operatorId], what).toEqual([expect.any(Number), 'op-b']);
+      expect([answer.status, answer.body.operatorId], what).toEqual([
+        expect.any(Number),
+        tenant === 'p' ? 'platform' : 'op-b',
+      ]);
     expect([401, 403], what).not.toContain(answer.status);
     expect(answer.status, what).toBeLessThan(500);
     return;

@@ -812,6 +812,34 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(await store.listTableEvents(uid('tbl'))).toEqual([]);
     });
 
+    it("lists an operator's wallet-mode changes in order, apart from its tables; a change is written once", async () => {
+      const operatorId = uid('opw');
+      const event = (seq: number) => ({
+        operatorId,
+        seq,
+        type: 'WALLET_SET' as const,
+        at: '2026-12-01T00:00:00.000Z',
+        by: { role: 'admin', operatorId: 'platform', keyId: `k${seq}` },
+        from: { walletMode: 'hosted' as const },
+        to: { walletMode: 'seamless' as const, seamless: { baseUrl: 'https://w.example', secretRef: 's' } },
+      });
+      expect(await store.listOperatorEvents(operatorId)).toEqual([]);
+      for (const seq of [1, 0, 10]) {
+        await store.transact([
+          { kind: 'put', entity: 'operatorEvent', key: { operatorId, seq }, item: event(seq) },
+        ]);
+      }
+      expect(await store.listOperatorEvents(operatorId)).toEqual([event(0), event(1), event(10)]);
+      await canceled(
+        store.transact([
+          { kind: 'put', entity: 'operatorEvent', key: { operatorId, seq: 1 }, item: event(1) },
+        ]),
+      );
+      // A table's events under the same id are another partition.
+      expect(await store.listTableEvents(operatorId)).toEqual([]);
+      expect(await store.listOperatorEvents(uid('opw'))).toEqual([]);
+    });
+
     it("lists a shoe's audit chain in order, its head, and the shoe's debts", async () => {
       const shoeId = uid('shoe');
       expect(await store.auditHead(shoeId)).toBeUndefined();

@@ -32,6 +32,8 @@ export interface E2eStack {
   a: Keys;
   /** Operator B's keys: another tenant. */
   b: Keys;
+  /** A platform-admin key (operator `platform`): it alone sets operators' wallet modes. */
+  platform: string;
   /** The stack's local key service (to rotate the signing key, as a deploy would). */
   signing: LocalKeyService;
   stop(): Promise<void>;
@@ -88,12 +90,20 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   });
   const a = await keysOf('op-a');
   const b = await keysOf('op-b');
+  const platform = (
+    await issueApiKey(context.principals, context.clock, {
+      operatorId: 'platform',
+      role: 'admin',
+      platform: true,
+    })
+  ).key;
   return {
     url: server.url,
     context,
     feedDir,
     a,
     b,
+    platform,
     signing,
     stop: async () => {
       await server.close();

@@ -6,7 +6,14 @@
 export { placeBet, withdrawBets } from './bets';
 export { checkShoeChain } from './check-chain';
 export { checkCloseDeadline } from './close-deadline';
-export { type CoreDeps, type Ctx, context, type OperatorCache, operatorCache } from './context';
+export {
+  type CoreDeps,
+  type Ctx,
+  context,
+  OPERATOR_TTL_MS,
+  type OperatorCache,
+  operatorCache,
+} from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';
 export {
