@@ -275,6 +275,8 @@ the reference operator wallet at ${wallet} (docs/seamless-wallet.md). Its keys:
   export SEAMLESS_TABLE_ID=${state.seamless.tableId}
 A bet there is debited from the wallet, a payout credited to it; its books (balances, entries):
   curl -s ${wallet.replace(/\/pyb$/, '/_control')}/books
+Its wallet mode and who set it (./scripts/provision --wallet, docs/deploy.md "Seamless operators"):
+  curl -s ${url}/v1/operators/${state.seamless.operatorId}/wallet -H "Authorization: Bearer ${state.seamless.keys.regulator}"
 
 Shoes are provably fair (docs/provably-fair.md): each shoe's order waits for a round of the local
 randomness beacon (its key in .data/beacon; chain hash ${beacon}) published after the
