@@ -13,7 +13,7 @@ import {
 } from '@pyb/contracts';
 import { type Actor, canRead, isPlatformAdmin } from '../actor';
 import type { OperatorWalletInput, OperatorWalletView } from '../api';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import type { OperatorEventRecord, OperatorRecord, OperatorWalletState } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
@@ -93,8 +93,7 @@ function requirePlatformAdmin(actor: Actor): void {
 }
 
 function readable(actor: Actor, operatorId: string): void {
-  if (!isPlatformAdmin(actor) && !canRead(actor, operatorId))
-    throw new DomainError('NOT_FOUND', 'OPERATOR_NOT_FOUND', `operator ${operatorId} not found`);
+  if (!isPlatformAdmin(actor) && !canRead(actor, operatorId)) throw notFound('operator', operatorId);
 }
 
 const stateOf = (record: OperatorRecord | undefined): OperatorWalletState => ({
