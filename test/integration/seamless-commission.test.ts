@@ -22,7 +22,7 @@ import { type Bet, tablePreset } from '@pyb/engine';
 import { SeamlessWalletClient } from '@pyb/seamless-wallet';
 import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator, regulator } from '../support/actors';
+import { admin, operator, platformAdmin, regulator } from '../support/actors';
 import { codeOf } from '../support/game';
 import { backend, createTestStack, type TestStack } from '../support/stack';
 
@@ -72,7 +72,7 @@ beforeAll(async () => {
   outbox.attach(async (txId) => {
     await core.deliverSeamlessTx(txId);
   });
-  await core.setOperatorWallet({
+  await core.setOperatorWallet(platformAdmin(), {
     operatorId: OP,
     walletMode: 'seamless',
     seamless: { baseUrl: wallet.url, secretRef: 'env:TEST_WALLET_SECRET' },
