@@ -28,6 +28,7 @@ export default defineConfig({
           isolate: false,
           include: [
             'packages/*/test/**/*.test.ts',
+            'bench/test/**/*.test.ts',
             'functions/test/http.test.ts',
             'test/runtime/**/*.test.ts',
             'test/**/*.memory.test.ts',

@@ -39,17 +39,27 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import {
   type Actor,
+  betRefOf,
+  debitTxIdOf,
   type EntityKeys,
   gateOf,
   hashApiKey,
   INLINE_SETTLE_MAX,
+  type InProcessOutboxQueue,
   type InProcessSettlementQueue,
   SETTLE_BATCH_SIZE,
+  type Wallet,
 } from '@pyb/core';
-import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
+import { type Ctx, placeBet, setOperatorWallet, walletTransaction } from '@pyb/core/use-cases';
 import type { AppContext } from '@pyb/functions/context';
 import { provisionOperator } from '@pyb/functions/provision';
-import { LOCATE, ledgerEntryAt, ledgerKeyTarget, MARKER_SEQ } from '@pyb/store-dynamodb/layout';
+import {
+  indexAttributes,
+  LOCATE,
+  ledgerEntryAt,
+  ledgerKeyTarget,
+  MARKER_SEQ,
+} from '@pyb/store-dynamodb/layout';
 import {
   createTableInput,
   createTables,
@@ -65,14 +75,19 @@ import {
 /** The wallets table of the bet before #11, which had the ledger index (created by startStack). */
 const legacyWalletsTable = (names: TableNames) => `${names.wallets}-lsi`;
 
+import { SeamlessWalletClient } from '@pyb/seamless-wallet';
+import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import autocannon from 'autocannon';
-import { BENCHMARKS_DOC, writeDocSection } from './doc-section';
+import { BENCHMARKS_DOC, HAND_WRITTEN, writeDocSection } from './doc-section';
 
 const SECTION = '## API on DynamoDB Local';
 const DOC = BENCHMARKS_DOC;
 const QUICK = process.argv.includes('--quick');
 
 const OPERATOR = 'bench';
+/** A second operator in seamless mode: its players' money is in the reference operator wallet. */
+const SEAMLESS_OPERATOR = 'bench-seamless';
+const SEAMLESS_SECRET = `bench-wallet-secret-${randomBytes(16).toString('hex')}`;
 const PREFIX = 'bench';
 /** Bet tables: bets spread over them (as over a thousand tables: no two players share anything). */
 const TABLES = 16;
@@ -80,6 +95,11 @@ const TABLES = 16;
 const HANDLER_PLAYERS = 7;
 const RAW_PLAYERS = 7;
 const LEGACY_PLAYERS = 2;
+/**
+ * Per table of the seamless operator: players the handlers bet for, and as many raw. A seamless
+ * position takes at most MAX_SEAMLESS_POSITION_CALLS calls: enough players that no run gets near it.
+ */
+const SEAMLESS_PLAYERS = 12;
 const STAKE = 5_000; // the full table's minimum
 const FUNDS = 1_000_000_000;
 const CONNECTIONS = 8;
@@ -92,6 +112,8 @@ const CROWD = QUICK ? 300 : 2_000;
 const CROWD_CONNECTIONS = 32;
 /** Rounds of these many positions are resolved and settled (the crowd's round is one more). */
 const SETTLE_SIZES = QUICK ? [1, 14, 50, 200, 1_000] : [1, 14, 50, 200, 10_000];
+/** Rounds of a seamless operator resolved the same way (inline: their credits go through the outbox). */
+const SEAMLESS_SETTLE_SIZES = [14, 50];
 const SETTLE_REPS = (n: number) =>
   n <= INLINE_SETTLE_MAX ? (QUICK ? 2 : 6) : n <= 200 ? (QUICK ? 1 : 3) : 1;
 /** The core's default settleConcurrency: positions settled at once by one process (one batch). */
@@ -183,6 +205,8 @@ const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand']);
 class Recorder {
   calls: Call[] = [];
   capacity = false;
+  /** The operator wallet's calls (seamless bets), each from the client's send to its checked answer. */
+  walletCalls: Array<[number, number]> = [];
 
   constructor(
     doc: DynamoDBDocumentClient,
@@ -250,6 +274,32 @@ class Recorder {
     this.calls = [];
     return calls;
   }
+
+  /** Times one call to the operator's wallet. */
+  async wallet<T>(call: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await call();
+    } finally {
+      this.walletCalls.push([start, performance.now()]);
+    }
+  }
+
+  takeWallet(): Array<[number, number]> {
+    const calls = this.walletCalls;
+    this.walletCalls = [];
+    return calls;
+  }
+}
+
+/** A wallet client whose every call the recorder times (the seamless operator's, handler and raw). */
+function timedWallet(wallet: Wallet, recorder: Recorder): Wallet {
+  return {
+    balance: (r) => recorder.wallet(() => wallet.balance(r)),
+    debit: (r) => recorder.wallet(() => wallet.debit(r)),
+    credit: (r) => recorder.wallet(() => wallet.credit(r)),
+    rollback: (r) => recorder.wallet(() => wallet.rollback(r)),
+  };
 }
 
 /**
@@ -331,9 +381,15 @@ interface Profile {
   capacity: number;
   /** AWS's model (RCU + WCU) from the items' sizes. */
   aws: { read: number; write: number; total: number };
+  /** Calls to the operator's wallet (a seamless bet's debit), between the DynamoDB round trips. */
+  walletCalls: number;
 }
 
-function profile(calls: readonly Call[], aws: Profile['aws'] = { read: 0, write: 0, total: 0 }): Profile {
+function profile(
+  calls: readonly Call[],
+  aws: Profile['aws'] = { read: 0, write: 0, total: 0 },
+  walletCalls = 0,
+): Profile {
   const name = (c: Call) =>
     `${c.command.replace(/Command$/, '')}(${[...c.tables].sort().join(',')})`.replace('Items(', '(');
   return {
@@ -347,6 +403,7 @@ function profile(calls: readonly Call[], aws: Profile['aws'] = { read: 0, write:
     ),
     capacity: sum(calls.map((c) => c.capacity)),
     aws,
+    walletCalls,
   };
 }
 
@@ -358,6 +415,10 @@ interface Stack {
   endpoint: string;
   names: TableNames;
   keys: { admin: string; operator: string };
+  /** The seamless operator's keys (its players' money is in the reference operator wallet). */
+  seamlessKeys: { admin: string; operator: string };
+  /** The reference operator wallet, over HTTP on 127.0.0.1 (the seamless operator's). */
+  wallet: ReferenceWallet;
   recorder: Recorder;
   /** The server's composition root (its store, for checks). */
   context: AppContext;
@@ -405,9 +466,15 @@ async function startStack(): Promise<Stack> {
   const { useCases } = await import('@pyb/functions/context');
   const { keysOf } = await import('@pyb/functions/keys');
   const { queueOf } = await import('@pyb/functions/queue');
+  const { seamlessOf, walletsOf } = await import('@pyb/functions/seamless');
+  // The seamless operator's wallet: the reference operator wallet (as ./scripts/dev and
+  // test/integration/seamless.test.ts run it), in this process, on a loopback port.
+  const wallet = await ReferenceWallet.start({ secrets: [SEAMLESS_SECRET] });
   const context = buildContext({
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     TABLE_PREFIX: PREFIX,
+    // The seamless operator's secretRef is `env:BENCH_WALLET_SECRET` (read from this environment).
+    BENCH_WALLET_SECRET: SEAMLESS_SECRET,
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
     // A shoe's first coup waits for its beacon round: 1-second rounds and no margin keep that wait
@@ -416,6 +483,10 @@ async function startStack(): Promise<Stack> {
     BEACON_MARGIN_SECONDS: '0',
   });
   const recorder = new Recorder(context.doc, PREFIX);
+  // The handlers' own wallet clients (functions/src/seamless.ts: signed, checked, the secret from the
+  // operator's secretRef), each call timed: the operator's part of a seamless bet, separable.
+  const wallets = walletsOf(context);
+  context.wallets = (operator) => timedWallet(wallets(operator), recorder);
   const server = await startLocalServer({ port: 0, host: '127.0.0.1', context });
   // autocannon only ever talks to this loopback address.
   if (new URL(server.url).hostname !== '127.0.0.1') throw new Error(`not loopback: ${server.url}`);
@@ -425,18 +496,33 @@ async function startStack(): Promise<Stack> {
     label: 'bench',
   });
   const key = (role: string) => issued.find((k) => k.role === role)!.key;
+  const seamlessIssued = await provisionOperator(context.principals, context.clock, {
+    operatorId: SEAMLESS_OPERATOR,
+    roles: ['admin', 'operator'],
+    label: 'bench seamless',
+  });
+  const seamlessKey = (role: string) => seamlessIssued.find((k) => k.role === role)!.key;
+  // The very context and queue the resolve handler uses (one per key service).
+  const setup = useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) });
+  await setOperatorWallet(setup, {
+    operatorId: SEAMLESS_OPERATOR,
+    walletMode: 'seamless',
+    seamless: { baseUrl: wallet.url, secretRef: 'env:BENCH_WALLET_SECRET' },
+  });
   return {
     url: server.url,
     endpoint: dynamodb.endpoint,
     names,
     keys: { admin: key('admin'), operator: key('operator') },
+    seamlessKeys: { admin: seamlessKey('admin'), operator: seamlessKey('operator') },
+    wallet,
     recorder,
     context,
-    // The very context and queue the resolve handler uses (one per key service).
-    setup: useCases(context, keysOf(context), { queue: queueOf(context) }),
+    setup,
     queue: queueOf(context) as InProcessSettlementQueue,
     stop: async () => {
       await server.close();
+      await wallet.close();
       context.doc.destroy();
       await dynamodb.stop();
       rmSync(keysDir, { recursive: true, force: true });
@@ -503,12 +589,17 @@ interface World {
   /** Players of the pre-#11 raw bet (own positions: it appends to their betKeys). */
   legacy: Seat[];
   rounds: string[];
+  /** The seamless operator's players: through the handler, and raw (same tables, own positions). */
+  seamless: Seat[];
+  seamlessRaw: Seat[];
   /** Templates of real items, so the raw writes carry items of the same size. */
   ledgerItem: Record<string, unknown>;
+  /** A seamless debit's record as the handler wrote it (DEBITED). */
+  seamlessTxItem: Record<string, unknown>;
   betResponse: string;
 }
 
-async function openTable(api: Api, keys: Stack['keys'], name: string, variant = 'full') {
+async function openTable(api: Api, keys: { admin: string }, name: string, variant = 'full') {
   const table = await expectOk(api('POST', '/v1/tables', keys.admin, { name, variant }), 'table');
   const tableId: string = table.body.tableId;
   await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, keys.admin), 'shoe');
@@ -530,33 +621,48 @@ async function fundAll(stack: Stack, playerIds: readonly string[]) {
 
 const BET = (type = 'PLAYER') => ({ bets: [{ type, amount: STAKE }] });
 
-async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
-  const { keys } = stack;
+/** TABLES full tables of an operator, one open round each. */
+async function openRounds(api: Api, keys: { admin: string; operator: string }, label: string) {
   const tables: string[] = [];
   const rounds: string[] = [];
   await bounded(TABLES, 4, async (t) => {
-    const tableId = await openTable(api, keys, `bench ${t}`);
+    const tableId = await openTable(api, keys, `${label} ${t}`);
     const round = await expectOk(api('POST', `/v1/tables/${tableId}/rounds`, keys.operator, {}), 'round');
     tables[t] = tableId;
     rounds[t] = round.body.roundId;
   });
-  const seats = (label: string, count: number): Seat[] =>
-    Array.from({ length: count * TABLES }, (_, i) => {
-      const t = i % TABLES;
-      return {
-        playerId: `${label}-${t}-${Math.floor(i / TABLES)}`,
-        tableId: tables[t]!,
-        roundId: rounds[t]!,
-      };
-    });
-  const players = seats('h', HANDLER_PLAYERS);
-  const rawSeats = seats('r', RAW_PLAYERS);
-  const legacy = seats('l', LEGACY_PLAYERS);
+  return { tables, rounds };
+}
+
+/** `count` players per table, ordered so that neighbours sit at different tables. */
+function seatsAt(at: { tables: string[]; rounds: string[] }, label: string, count: number): Seat[] {
+  return Array.from({ length: count * TABLES }, (_, i) => {
+    const t = i % TABLES;
+    return {
+      playerId: `${label}-${t}-${Math.floor(i / TABLES)}`,
+      tableId: at.tables[t]!,
+      roundId: at.rounds[t]!,
+    };
+  });
+}
+
+async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
+  const { keys } = stack;
+  const hosted = await openRounds(api, keys, 'bench');
+  const { rounds } = hosted;
+  const players = seatsAt(hosted, 'h', HANDLER_PLAYERS);
+  const rawSeats = seatsAt(hosted, 'r', RAW_PLAYERS);
+  const legacy = seatsAt(hosted, 'l', LEGACY_PLAYERS);
   const everyone = [...players, ...rawSeats, ...legacy];
   await fundAll(
     stack,
     everyone.map((s) => s.playerId),
   );
+  // The seamless operator's tables and players, funded in the operator's wallet.
+  const seamlessAt = await openRounds(api, stack.seamlessKeys, 'bench seamless');
+  const seamless = seatsAt(seamlessAt, 'sh', SEAMLESS_PLAYERS);
+  const seamlessRaw = seatsAt(seamlessAt, 'sr', SEAMLESS_PLAYERS);
+  for (const seat of [...seamless, ...seamlessRaw]) stack.wallet.fund(seat.playerId, 'EUR', FUNDS);
   let betResponse = '';
   const firstKey = freshKey('first');
   // Every player has a position after one bet: the load then runs the steady state (a raise).
@@ -575,6 +681,26 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
     );
     if (seat === rawSeats[0]) betResponse = bet.text;
   });
+  const seamlessKey = freshKey('first');
+  await bounded(seamless.length + seamlessRaw.length, CONNECTIONS, async (i) => {
+    const seat = [...seamless, ...seamlessRaw][i]!;
+    const idem = seat === seamlessRaw[0] ? seamlessKey : freshKey('first');
+    await expectOk(
+      api(
+        'POST',
+        `/v1/rounds/${seat.roundId}/bets`,
+        stack.seamlessKeys.operator,
+        { playerId: seat.playerId, ...BET() },
+        idem,
+      ),
+      'first seamless bet',
+    );
+  });
+  const firstSeamless = seamlessRaw[0]!;
+  const seamlessTxItem = await raw.item('seamlessTx', {
+    txId: debitTxIdOf(SEAMLESS_OPERATOR, firstSeamless.roundId, firstSeamless.playerId, seamlessKey),
+  });
+  if (seamlessTxItem.state !== 'DEBITED') throw new Error(`a seamless first bet is ${seamlessTxItem.state}`);
   // The pre-#11 bet's players get the position shape of that time: in the player index (GSI) from
   // their first bet, so each of their raises rewrote the index entry too.
   await bounded(legacy.length, CONNECTIONS, (i) => raw.legacyShape(legacy[i]!));
@@ -588,7 +714,17 @@ async function setUp(stack: Stack, api: Api, raw: Raw): Promise<World> {
       new GetCommand({ TableName: stack.names.wallets, Key: { pk: entryAt.pk, sk: entryAt.sk } }),
     )
   ).Item!;
-  return { players, raw: rawSeats, legacy, rounds, ledgerItem, betResponse };
+  return {
+    players,
+    raw: rawSeats,
+    legacy,
+    rounds,
+    seamless,
+    seamlessRaw,
+    ledgerItem,
+    seamlessTxItem,
+    betResponse,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -603,6 +739,8 @@ class Raw {
   readonly recorder: Recorder;
   keyHash = '';
   world?: World;
+  /** The raw side's client of the seamless operator's wallet (the same class the handlers use). */
+  wallet?: Wallet;
 
   constructor(
     endpoint: string,
@@ -822,6 +960,144 @@ class Raw {
     );
   }
 
+  /**
+   * POST bets of a seamless operator's player with a position (a raise; core's seamless-bets.ts):
+   * round 1 — the round (eventual), the position, the table's seats (eventual) and the debit's record
+   * by its txId (none: a first attempt) in parallel; round 2 — the record put DEBIT_PENDING
+   * (conditional); then the debit, signed, over HTTP to the operator's wallet; round 3 — one
+   * transaction: the record → DEBITED, the position's next version (its debits list + this txId), the
+   * ConditionCheck of the player's gate.
+   */
+  async seamlessBet(seat: Seat): Promise<void> {
+    const wallet = this.wallet;
+    if (!wallet) throw new Error('raw seamless bet: no wallet client');
+    const positionKey = { roundId: seat.roundId, playerId: seat.playerId };
+    const txId = debitTxIdOf(SEAMLESS_OPERATOR, seat.roundId, seat.playerId, freshKey('raw-seamless'));
+    const txAt = this.where('seamlessTx', { txId });
+    const [round, position, , existing] = await Promise.all([
+      this.get('round', { roundId: seat.roundId }, false),
+      this.get('position', positionKey),
+      this.queryAll(this.collection('seat', { tableId: seat.tableId, seat: 0 }), false),
+      this.get('seamlessTx', { txId }),
+    ]);
+    if (!round || !position || existing) throw new Error('raw seamless bet: unexpected state');
+    const at = new Date().toISOString();
+    const {
+      balanceAfter: _balance,
+      operatorTxId: _operatorTx,
+      resolvedAt: _resolved,
+      ...template
+    } = this.world!.seamlessTxItem;
+    const record = {
+      ...template,
+      ...txAt.Key,
+      txId,
+      playerId: seat.playerId,
+      roundId: seat.roundId,
+      tableId: seat.tableId,
+      amount: STAKE,
+      betRef: betRefOf(seat.roundId, seat.playerId, `bet-${txId.slice(4, 20)}`),
+      state: 'DEBIT_PENDING',
+      createdAt: at,
+      updatedAt: at,
+      attemptedAt: at,
+      requestHash: randomBytes(32).toString('hex'),
+      bets: { PLAYER: STAKE },
+    };
+    const indexed = { ...record, ...indexAttributes('seamlessTx', record as never) };
+    await this.doc.send(
+      new PutCommand({
+        TableName: txAt.TableName,
+        Item: indexed,
+        ConditionExpression: 'attribute_not_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+      }),
+    );
+    const answer = await this.recorder.wallet(() =>
+      wallet.debit({
+        txId,
+        playerId: seat.playerId,
+        currency: 'EUR',
+        amount: STAKE,
+        roundId: seat.roundId,
+        tableId: seat.tableId,
+        betRef: record.betRef,
+      }),
+    );
+    if (answer.outcome !== 'OK') throw new Error(`raw seamless debit: ${JSON.stringify(answer)}`);
+    const bets = position.bets as Record<string, number>;
+    const done = new Date().toISOString();
+    await this.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              ...txAt,
+              UpdateExpression: 'SET #st = :debited, #ba = :ba, #ot = :ot, #ra = :at, #u = :at',
+              ConditionExpression: 'attribute_exists(#pk) AND #st = :pending',
+              ExpressionAttributeNames: {
+                '#pk': 'pk',
+                '#st': 'state',
+                '#ba': 'balanceAfter',
+                '#ot': 'operatorTxId',
+                '#ra': 'resolvedAt',
+                '#u': 'updatedAt',
+              },
+              ExpressionAttributeValues: {
+                ':debited': 'DEBITED',
+                ':pending': 'DEBIT_PENDING',
+                ':ba': answer.answer.balance,
+                ':ot': answer.answer.operatorTxId ?? txId,
+                ':at': done,
+              },
+            },
+          },
+          {
+            Update: {
+              ...this.where('position', positionKey),
+              UpdateExpression:
+                'SET #bets = :bets, #st = :st, #re = :re, #c = :c1, #ls = :c1, #u = :at, #d = list_append(#d, :d)',
+              ConditionExpression:
+                'attribute_exists(#pk) AND #c = :c0 AND attribute_not_exists(#sa) AND attribute_not_exists(#ra)',
+              ExpressionAttributeNames: {
+                '#pk': 'pk',
+                '#bets': 'bets',
+                '#st': 'stake',
+                '#re': 'reserve',
+                '#c': 'calls',
+                '#ls': 'lastSeq',
+                '#u': 'updatedAt',
+                '#d': 'debits',
+                '#sa': 'settledAt',
+                '#ra': 'refundedAt',
+              },
+              ExpressionAttributeValues: {
+                ':bets': { ...bets, PLAYER: (bets.PLAYER ?? 0) + STAKE },
+                ':st': Number(position.stake) + STAKE,
+                ':re': 0,
+                ':c1': Number(position.calls) + 1,
+                ':c0': position.calls,
+                ':at': done,
+                ':d': [txId],
+              },
+            },
+          },
+          {
+            ConditionCheck: {
+              ...this.where('gate', {
+                roundId: seat.roundId,
+                gate: gateOf(seat.playerId, Number(round.gates)),
+              }),
+              ConditionExpression: 'attribute_exists(#pk) AND #s = :open',
+              ExpressionAttributeNames: { '#pk': 'pk', '#s': 'status' },
+              ExpressionAttributeValues: { ':open': 'OPEN' },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
   /** A position as pre-#11 bets left it: indexed in the player index from its first bet. */
   async legacyShape(seat: Seat): Promise<void> {
     const wallet = await this.item('wallet', { operatorId: OPERATOR, playerId: seat.playerId });
@@ -968,6 +1244,10 @@ interface Pass {
   perCommand: Record<string, number[]>;
   /** DynamoDB calls that failed (a canceled transaction: a retry follows). */
   failedCalls: number;
+  /** DynamoDB time in flight alone (busyMs also counts the operator wallet's calls). */
+  dynamoMs: number;
+  /** Each operator wallet call's duration (seamless bets), as the platform saw it. */
+  wallet: number[];
 }
 
 function byCommand(calls: readonly Call[]): Record<string, number[]> {
@@ -997,6 +1277,18 @@ function merge(a: Pass, b: Pass): Pass {
     calls: a.calls + b.calls,
     perCommand,
     failedCalls: a.failedCalls + b.failedCalls,
+    dynamoMs: a.dynamoMs + b.dynamoMs,
+    wallet: [...a.wallet, ...b.wallet],
+  };
+}
+
+/** What a pass's DynamoDB and wallet calls add up to (busyMs: time with either in flight). */
+function inFlight(calls: readonly Call[], wallet: ReadonlyArray<[number, number]>) {
+  const dynamo = calls.map((c): [number, number] => [c.start, c.end]);
+  return {
+    busyMs: busy([...dynamo, ...wallet]),
+    dynamoMs: busy(dynamo),
+    wallet: wallet.map(([a, b]) => b - a),
   };
 }
 
@@ -1004,6 +1296,8 @@ interface Target {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** The API key (default: the hosted operator's). */
+  key?: string;
 }
 
 async function cannon(
@@ -1014,6 +1308,7 @@ async function cannon(
 ): Promise<Pass> {
   const key = stack.keys.operator;
   stack.recorder.take();
+  stack.recorder.takeWallet();
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((done, fail) => {
     const instance = autocannon(
@@ -1033,7 +1328,7 @@ async function cannon(
                 method: target.method,
                 path: target.path,
                 headers: {
-                  authorization: `Bearer ${key}`,
+                  authorization: `Bearer ${target.key ?? key}`,
                   ...(target.method === 'POST' && {
                     'content-type': 'application/json',
                     'idempotency-key': freshKey('load'),
@@ -1053,6 +1348,7 @@ async function cannon(
   // still in the server, so they count here and not in whatever runs next.
   await quiet(stack.recorder);
   const calls = stack.recorder.take();
+  const wallet = stack.recorder.takeWallet();
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s?.count ?? 0]),
   );
@@ -1063,7 +1359,7 @@ async function cannon(
     seconds: result.duration,
     failures: result.non2xx + result.errors,
     statuses,
-    busyMs: busy(calls.map((c) => [c.start, c.end])),
+    ...inFlight(calls, wallet),
     calls: calls.length,
     perCommand: byCommand(calls),
     failedCalls: calls.filter((c) => c.failed).length,
@@ -1086,6 +1382,7 @@ async function pool(
   task: (i: number) => Promise<void>,
 ): Promise<Pass> {
   recorder.take();
+  recorder.takeWallet();
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -1114,7 +1411,7 @@ async function pool(
     seconds,
     failures,
     statuses: {},
-    busyMs: busy(calls.map((c) => [c.start, c.end])),
+    ...inFlight(calls, recorder.takeWallet()),
     calls: calls.length,
     perCommand: byCommand(calls),
     failedCalls: calls.filter((c) => c.failed).length,
@@ -1190,7 +1487,9 @@ interface OperationResult {
   load: Paired;
 }
 
-function operations(world: World, raw: Raw): Operation[] {
+const SEAMLESS_BET = 'POST /v1/rounds/{roundId}/bets, seamless operator';
+
+function operations(world: World, raw: Raw, seamlessKey: string): Operation[] {
   const { players, rounds } = world;
   const betBody = (seat: Seat) => JSON.stringify({ playerId: seat.playerId, ...BET() });
   return [
@@ -1218,6 +1517,25 @@ function operations(world: World, raw: Raw): Operation[] {
       },
       raw: (i) => raw.bet(world.raw[i % world.raw.length]!),
     },
+    {
+      name: SEAMLESS_BET,
+      storage:
+        '4 reads in parallel (GetItem round, eventually consistent; GetItem position; Query seats, ' +
+        "eventually consistent; GetItem the debit's record by its txId: none) → PutItem the record " +
+        "DEBIT_PENDING (conditional) → **the debit, over HTTP to the operator's wallet** → " +
+        "TransactWriteItems (the record → DEBITED, position with the debit's txId, ConditionCheck of " +
+        "the player's gate)",
+      target: (i) => {
+        const seat = world.seamless[i % world.seamless.length]!;
+        return {
+          method: 'POST',
+          path: `/v1/rounds/${seat.roundId}/bets`,
+          body: betBody(seat),
+          key: seamlessKey,
+        };
+      },
+      raw: (i) => raw.seamlessBet(world.seamlessRaw[i % world.seamlessRaw.length]!),
+    },
   ];
 }
 
@@ -1240,11 +1558,12 @@ async function recordOne(
 ) {
   await once();
   recorder.take();
+  recorder.takeWallet();
   recorder.capacity = true;
   await once();
   recorder.capacity = false;
   const calls = recorder.take();
-  return profile(calls, await price(calls));
+  return profile(calls, await price(calls), recorder.takeWallet().length);
 }
 
 /** One handler request and one raw mirror, with capacity: they must make the same calls. */
@@ -1257,7 +1576,7 @@ async function compareProfiles(stack: Stack, raw: Raw, op: Operation): Promise<[
       const answer = await fetch(`${stack.url}${target.path}`, {
         method: target.method,
         headers: {
-          authorization: `Bearer ${stack.keys.operator}`,
+          authorization: `Bearer ${target.key ?? stack.keys.operator}`,
           ...(target.method === 'POST' && {
             'content-type': 'application/json',
             'idempotency-key': freshKey('profile'),
@@ -1272,10 +1591,14 @@ async function compareProfiles(stack: Stack, raw: Raw, op: Operation): Promise<[
   );
   let r = 0;
   const mirror = await recordOne(raw.recorder, () => op.raw(r++), pricer(raw));
-  if (handler.signature.join(' ') !== mirror.signature.join(' ')) {
+  if (
+    handler.signature.join(' ') !== mirror.signature.join(' ') ||
+    handler.walletCalls !== mirror.walletCalls
+  ) {
     throw new Error(
       `${op.name}: the raw mirror no longer makes the handler's calls\n` +
-        `  handler: ${handler.signature.join(' ')}\n  raw:     ${mirror.signature.join(' ')}`,
+        `  handler: ${handler.signature.join(' ')} + ${handler.walletCalls} wallet call(s)\n` +
+        `  raw:     ${mirror.signature.join(' ')} + ${mirror.walletCalls} wallet call(s)`,
     );
   }
   return [handler, mirror];
@@ -1357,7 +1680,12 @@ interface SettleRun {
   busyMs: number;
   profile: Profile;
   paid: number;
+  /** Whose money: the platform's wallets, or the operator's (credits through the outbox). */
+  wallet: 'hosted' | 'seamless';
 }
+
+/** Where a seamless operator's credits wait to be delivered (built by the first seamless request). */
+const outboxOfStack = (stack: Stack) => stack.context.outboxQueue as InProcessOutboxQueue | undefined;
 
 async function settleRound(
   stack: Stack,
@@ -1365,21 +1693,32 @@ async function settleRound(
   roundId: string,
   n: number,
   price?: Raw,
+  wallet: SettleRun['wallet'] = 'hosted',
 ): Promise<SettleRun> {
   const queue = stack.queue;
+  const operatorKey = wallet === 'seamless' ? stack.seamlessKeys.operator : stack.keys.operator;
   await queue.idle();
+  await outboxOfStack(stack)?.idle();
   stack.recorder.take();
+  stack.recorder.takeWallet();
   stack.recorder.capacity = true;
   const t0 = performance.now();
-  const answer = await expectOk(api('POST', `/v1/rounds/${roundId}/resolve`, stack.keys.operator), 'resolve');
+  const answer = await expectOk(api('POST', `/v1/rounds/${roundId}/resolve`, operatorKey), 'resolve');
   const answerMs = performance.now() - t0;
   await queue.idle();
+  // A seamless round is settled when its round is; its credits are delivered after, by the outbox
+  // (in Lambda: the deliver-seamless function) — counted here too, up to the last one acknowledged.
+  await outboxOfStack(stack)?.idle();
   const round = await stack.context.store.get('round', { roundId });
   const settledMs = performance.now() - t0;
   stack.recorder.capacity = false;
   const calls = stack.recorder.take();
+  const walletCalls = stack.recorder.takeWallet().length;
   if (round?.status !== 'SETTLED') throw new Error(`round of ${n} not settled: ${round?.status}`);
   if (queue.deadLetters.length > 0) throw new Error(`${queue.deadLetters.length} batch(es) dead-lettered`);
+  const outbox = outboxOfStack(stack);
+  if (outbox && outbox.deadLetters.length > 0)
+    throw new Error(`${outbox.deadLetters.length} seamless credit(s) dead-lettered`);
   const positions = await stack.context.store.listPositions(roundId);
   return {
     n,
@@ -1387,27 +1726,35 @@ async function settleRound(
     answerPhase: answer.body.status,
     settledMs,
     busyMs: busy(calls.map((c) => [c.start, c.end])),
-    profile: profile(calls, price ? await pricer(price)(calls) : undefined),
+    profile: profile(calls, price ? await pricer(price)(calls) : undefined, walletCalls),
     paid: positions.filter((p) => (p.settlement?.payout ?? 0) > 0 || (p.settlement?.commissionOwed ?? 0) > 0)
       .length,
+    wallet,
   };
 }
 
-async function measureSettlement(stack: Stack, api: Api, raw: Raw): Promise<SettleRun[]> {
-  const players = Array.from({ length: Math.max(...SETTLE_SIZES) }, (_, i) => `s-${i}`);
-  await fundAll(stack, players);
+async function measureSettlement(
+  stack: Stack,
+  api: Api,
+  raw: Raw,
+  wallet: SettleRun['wallet'] = 'hosted',
+): Promise<SettleRun[]> {
+  const sizes = wallet === 'seamless' ? SEAMLESS_SETTLE_SIZES : SETTLE_SIZES;
+  const keys = wallet === 'seamless' ? stack.seamlessKeys : stack.keys;
+  const actor: Actor = wallet === 'seamless' ? { ...ACTOR, operatorId: SEAMLESS_OPERATOR } : ACTOR;
+  const players = Array.from({ length: Math.max(...sizes) }, (_, i) => `s-${i}`);
+  if (wallet === 'seamless') for (const p of players) stack.wallet.fund(p, 'EUR', FUNDS);
+  else await fundAll(stack, players);
   const runs: SettleRun[] = [];
-  for (const n of SETTLE_SIZES) {
-    const tableId = await openTable(api, stack.keys, `bench settle ${n}`);
+  for (const n of sizes) {
+    const tableId = await openTable(api, keys, `bench settle ${wallet} ${n}`);
     for (let rep = 0; rep < SETTLE_REPS(n); rep++) {
-      const round = await expectOk(
-        api('POST', `/v1/tables/${tableId}/rounds`, stack.keys.operator, {}),
-        'round',
-      );
+      const round = await expectOk(api('POST', `/v1/tables/${tableId}/rounds`, keys.operator, {}), 'round');
       const roundId: string = round.body.roundId;
-      // Half on Punto, half on Banca: some positions are paid (wallet + ledger), some lost (position only).
+      // Half on Punto, half on Banca: some positions are paid (wallet + ledger, or a credit to the
+      // operator's wallet), some lost (position only).
       await bounded(n, SETUP_CONCURRENCY, async (i) => {
-        await placeBet(stack.setup, ACTOR, {
+        await placeBet(stack.setup, actor, {
           roundId,
           playerId: players[i]!,
           bets: [{ type: i % 2 ? 'BANKER' : 'PLAYER', amount: STAKE }],
@@ -1415,16 +1762,17 @@ async function measureSettlement(stack: Stack, api: Api, raw: Raw): Promise<Sett
         });
       });
       // AWS-model pricing reads back every written item: done on the rounds of up to 200 positions.
-      const run = await settleRound(stack, api, roundId, n, n <= 200 ? raw : undefined);
+      const run = await settleRound(stack, api, roundId, n, n <= 200 ? raw : undefined, wallet);
       runs.push(run);
       console.log(
-        `  settle N=${String(n).padStart(5)}: answer ${ms(run.answerMs)} ms (${run.answerPhase}), settled in ` +
-          `${ms(run.settledMs)} ms, ${run.profile.calls} calls, ${run.profile.writes} write items`,
+        `  settle N=${String(n).padStart(5)}${wallet === 'seamless' ? ' seamless' : ''}: answer ` +
+          `${ms(run.answerMs)} ms (${run.answerPhase}), settled in ${ms(run.settledMs)} ms, ` +
+          `${run.profile.calls} calls, ${run.profile.writes} write items, ${run.profile.walletCalls} wallet calls`,
       );
       const view = await stack.context.store.get('round', { roundId });
       if (view?.coup?.last) {
-        await expectOk(api('POST', `/v1/shoes/${view.shoeId}/close`, stack.keys.admin), 'close shoe');
-        await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, stack.keys.admin), 'shoe');
+        await expectOk(api('POST', `/v1/shoes/${view.shoeId}/close`, keys.admin), 'close shoe');
+        await expectOk(api('POST', `/v1/tables/${tableId}/shoes`, keys.admin), 'shoe');
       }
     }
   }
@@ -1455,11 +1803,15 @@ const awsText = (p: Profile) => `${p.aws.total} (${p.aws.read} + ${p.aws.write})
 
 /** Per N, the median of each figure over the rounds of that size. */
 function settleMedians(runs: readonly SettleRun[]) {
-  return [...new Set(runs.map((r) => r.n))].map((n) => {
-    const rs = runs.filter((r) => r.n === n);
+  const groups = [...new Set(runs.map((r) => `${r.wallet} ${r.n}`))];
+  return groups.map((group) => {
+    const rs = runs.filter((r) => `${r.wallet} ${r.n}` === group);
     const priced = rs.filter((r) => r.profile.aws.total > 0);
+    const n = rs[0]!.n;
     return {
       n,
+      wallet: rs[0]!.wallet,
+      walletCalls: median(rs.map((r) => r.profile.walletCalls)),
       phase: rs[0]!.answerPhase,
       answerMs: median(rs.map((r) => r.answerMs)),
       settledMs: median(rs.map((r) => r.settledMs)),
@@ -1478,14 +1830,32 @@ interface Report {
   legacy: { profile: Profile; latency: Pass };
   crowd: CrowdResult;
   settle: SettleRun[];
-  startLoad: number;
+  /** The 1-, 5- and 15-minute load averages when the run started and when it ended. */
+  startLoad: number[];
+  endLoad: number[];
+}
+
+const loads = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : sum(xs) / xs.length);
+
+/** A bet's one-connection latency taken apart: DynamoDB in flight, the wallet's calls, the rest. */
+function parts(p: Pass) {
+  const latency = mean(p.latencies);
+  const dynamo = p.dynamoMs / p.count;
+  const wallet = sum(p.wallet) / p.count;
+  return { latency, dynamo, wallet, rest: latency - dynamo - wallet };
 }
 
 function section(r: Report): string {
   const { ops, legacy, crowd } = r;
   const bet = ops.find((o) => o.name.startsWith('POST'))!;
+  const seamless = ops.find((o) => o.name === SEAMLESS_BET)!;
+  const sl = seamless.latency;
+  const slParts = parts(sl.handler);
   const p50 = (p: Pass) => median(p.latencies);
-  const byN = settleMedians(r.settle);
+  const all = settleMedians(r.settle);
+  const byN = all.filter((x) => x.wallet === 'hosted');
+  const seamlessN = all.filter((x) => x.wallet === 'seamless');
   const big = byN.at(-1)!;
   const fanned = byN.filter((x) => x.phase === 'SETTLING');
   const writes = fit(fanned.map((x) => [x.n, x.writes]));
@@ -1496,9 +1866,10 @@ function section(r: Report): string {
     SECTION,
     '',
     `Measured by \`bench/api.ts\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}; load average ` +
-      `${r.startLoad.toFixed(2)} at the start (other work was running on the box). Everything shares the ` +
-      'same 2 cores: DynamoDB Local (Java), the local HTTP server running the Lambda handlers, autocannon, ' +
-      'the raw client and the settlement queue’s batches.',
+      `(1 / 5 / 15 minutes) ${loads(r.startLoad)} at the start and ${loads(r.endLoad)} at the end — other ` +
+      'engineers’ work was running on the box. Everything shares the same 2 cores: DynamoDB Local (Java), ' +
+      'the local HTTP server running the Lambda handlers, the reference operator wallet, autocannon, the ' +
+      'raw client and the settlement queue’s batches.',
     '',
     '**DynamoDB Local on one small box is not DynamoDB.** Its latency profile differs: a call is a ' +
       'millisecond or so of Java on the very cores the API runs on, not a network round trip to a ' +
@@ -1527,6 +1898,18 @@ function section(r: Report): string {
       `**${writes.b.toFixed(2)} write items and ${capacity.b.toFixed(1)} DynamoDB Local capacity units ` +
       `per position**${awsFit ? ` (${awsFit.b.toFixed(1)} WCU per position in AWS’s model)` : ''}.`,
     '',
+    `**A seamless bet** (the player’s money in the operator’s wallet, docs/seamless-wallet.md §5) is ` +
+      `**${seamless.handler.calls} DynamoDB calls in ${seamless.handler.roundTrips} round trips plus ` +
+      `${seamless.handler.walletCalls} HTTP call to the operator’s wallet** (the reference operator wallet, ` +
+      `signed, over loopback), **${seamless.handler.capacity} capacity units as DynamoDB Local counts ` +
+      `them, ${awsText(seamless.handler)} RCU + WCU in AWS’s model**; at one connection the handler ` +
+      `takes ${ms(p50(sl.handler))} ms at p50 (the hosted bet ${ms(p50(bet.latency.handler))} ms), ` +
+      `**${times(p50(sl.handler) / p50(sl.raw))} the time of its raw calls** (the same DynamoDB calls and ` +
+      `the same debit through the same client), of which the wallet call took ` +
+      `${ms(median(sl.handler.wallet))} ms at p50; on average ${ms(slParts.latency)} ms a bet: ` +
+      `${ms(slParts.wallet)} ms the operator’s wallet call, **${ms(slParts.latency - slParts.wallet)} ms the ` +
+      `platform’s part** (${ms(slParts.dynamo)} ms with a DynamoDB call in flight).`,
+    '',
     `Issue #11 asked for a bet of at most half the capacity units of the bet before it (31.5): ` +
       `${bet.handler.capacity <= 31.5 / 2 ? 'met' : 'not met'}, ${bet.handler.capacity} is ` +
       `${((100 * bet.handler.capacity) / 31.5).toFixed(0)}% of it. The ledger entries moved to ` +
@@ -1536,6 +1919,8 @@ function section(r: Report): string {
       'transaction 8 units instead of 16; in AWS’s model it is the same 10 WCU (the marker costs the ' +
       '2 WCU the index copy did), so on AWS the gain is storage (0.1 KB a marker vs. a 0.7 KB index copy ' +
       'per entry) and no 10 GB cap per wallet, not write units.',
+    '',
+    HAND_WRITTEN,
     '',
     '**Method.** Each operation is measured two ways in one process: through the local HTTP server ' +
       '(`functions/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth ' +
@@ -1552,14 +1937,21 @@ function section(r: Report): string {
       `(${HANDLER_PLAYERS} players bet through the handler, ${RAW_PLAYERS} raw, ${LEGACY_PLAYERS} with ` +
       'the pre-#11 calls), the players taken in turn so concurrent bets never share a wallet; every ' +
       'player has a position from a first bet, so each bet raises it by 50.00 EUR (the steady state), ' +
-      'standing, with a fresh Idempotency-Key. ' +
+      'standing, with a fresh Idempotency-Key. The seamless bet likewise, on the same number of full ' +
+      `tables of a second operator whose record says \`walletMode: 'seamless'\` (${SEAMLESS_PLAYERS} ` +
+      'players per table through the handler, as many raw): its players’ money is in the reference ' +
+      'operator wallet (`packages/seamless-wallet`, the server `./scripts/dev` and the seamless tests ' +
+      'run), started in the same process on a loopback port; the handlers reach it through their own ' +
+      'client (`functions/src/seamless.ts`: signed requests, every answer’s signature and schema checked, ' +
+      'the secret from the operator’s `secretRef`), the raw mirror through the same client class with ' +
+      'the same secret. Each wallet call is timed from the client’s send to its checked answer. ' +
       (TURNS > 1
         ? `Ratios in brackets: their lowest and highest over the ${TURNS} turns, i.e. how much they ` +
           'move within one run. '
         : '') +
       '*Handler ÷ own DynamoDB time* needs no raw mirror: the handler latency over the time during which ' +
-      'at least one of its DynamoDB calls was outstanding, in the same requests (timed at the document ' +
-      'client inside the server, one connection). *AWS model*: a strongly consistent read is 1 RCU per ' +
+      'at least one of its DynamoDB calls (or, for the seamless bet, its wallet call) was outstanding, in ' +
+      'the same requests (timed at the document client inside the server, one connection). *AWS model*: a strongly consistent read is 1 RCU per ' +
       '4 KB (eventually consistent: half), a write 1 WCU per KB, a transactional write (ConditionCheck ' +
       'included) 2 WCU per KB per item, and an item copied into an index costs that write again ' +
       '(docs/data-model.md), sizes from the items themselves.',
@@ -1570,8 +1962,9 @@ function section(r: Report): string {
   for (const op of ops) {
     const h = op.latency.handler;
     const w = op.latency.raw;
+    const http = op.handler.walletCalls > 0 ? ` + ${op.handler.walletCalls} wallet call` : '';
     lines.push(
-      `| ${op.name} | ${op.handler.calls} (${op.handler.roundTrips}) | ${op.handler.reads} | ` +
+      `| ${op.name} | ${op.handler.calls} (${op.handler.roundTrips})${http} | ${op.handler.reads} | ` +
         `${op.handler.writes} | ${op.handler.capacity} | ${awsText(op.handler)} | ` +
         `${ms(median(h.latencies))} / ${ms(pct(h.latencies, 99))} | ` +
         `${ms(median(w.latencies))} / ${ms(pct(w.latencies, 99))} | ` +
@@ -1585,6 +1978,37 @@ function section(r: Report): string {
     `| POST bets before #11 (its raw calls, for comparison) | ${legacy.profile.calls} (${legacy.profile.roundTrips}) | ` +
       `${legacy.profile.reads} | ${legacy.profile.writes} | ${legacy.profile.capacity} | ${awsText(legacy.profile)} | – | ` +
       `${ms(median(l.latencies))} / ${ms(pct(l.latencies, 99))} | – | – | – |`,
+  );
+  lines.push(
+    '',
+    'The two bets taken apart (one connection, the same requests as above): the mean latency, the time ' +
+      'with a DynamoDB call in flight, the operator wallet’s call, and the rest (the handler’s own work ' +
+      '— HTTP, middy, zod, auth, the use case — or the raw client’s).',
+    '',
+    '| bet | side | p50 / p99 ms | mean ms | DynamoDB in flight, mean ms | wallet call p50 / p99 ms | wallet call, mean ms | the rest, mean ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const [label, op] of [
+    ['hosted', bet],
+    ['seamless', seamless],
+  ] as const) {
+    for (const side of ['handler', 'raw'] as const) {
+      const p = op.latency[side];
+      const x = parts(p);
+      lines.push(
+        `| ${label} | ${side} | ${ms(median(p.latencies))} / ${ms(pct(p.latencies, 99))} | ${ms(x.latency)} | ` +
+          `${ms(x.dynamo)} | ${p.wallet.length > 0 ? `${ms(median(p.wallet))} / ${ms(pct(p.wallet, 99))}` : '–'} | ` +
+          `${p.wallet.length > 0 ? ms(x.wallet) : '–'} | ${ms(x.rest)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    `So a seamless bet costs the platform ${ms(slParts.latency - slParts.wallet)} ms on average besides ` +
+      `the operator’s ${ms(slParts.wallet)} ms (the hosted bet: ${ms(parts(bet.latency.handler).latency)} ms ` +
+      'in all); on AWS the wallet call is a request over the internet to the operator, typically tens of ' +
+      'milliseconds, and it is the operator’s to make fast — the debit sits between the record’s put and ' +
+      'the transaction, so it adds to the bet’s latency whole.',
   );
   lines.push(
     '',
@@ -1624,7 +2048,8 @@ function section(r: Report): string {
         .sort((a, b) => median(a[1]) - median(b[1]))
         .map(([k, v]) => `${k} ${ms(median(v))} / ${ms(median(rawCalls[k] ?? []))} ms`)
         .join(', ') +
-      '.',
+      `; the seamless bet’s wallet debit (signed HTTP to the reference wallet, answer checked) ` +
+      `${ms(median(seamless.latency.handler.wallet))} / ${ms(median(seamless.latency.raw.wallet))} ms.`,
     '',
     'Calls per operation, in order (→ waits for the previous):',
     '',
@@ -1659,16 +2084,40 @@ function section(r: Report): string {
       `batches of ${SETTLE_BATCH_SIZE} (4 batches at once in the local adapter, ${SETTLE_CONCURRENCY} ` +
       'positions at a time in each). Every DynamoDB call of the request and of the batches is counted. ' +
       'Medians over the rounds of each size; AWS-model write units measured on rounds of up to 200 ' +
-      'positions (they read back every item written).',
+      'positions (they read back every item written). The rows *seamless* are rounds of the seamless ' +
+      'operator, settled the same way: each paid position’s credit is a record written in its ' +
+      'settlement transaction and delivered by the outbox (the in-process adapter of `./scripts/dev`: the ' +
+      'delivery use case the deliver-seamless Lambda runs) — the signed credit to the reference wallet, ' +
+      'then the record → CREDITED; *settled after* and the counts run to the last credit acknowledged.',
     '',
-    '| N | answer | answered in | settled after | DynamoDB in flight | calls | write items | capacity units (DynamoDB Local) | WCU (AWS model) | paid positions | ms per position |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| N | wallet | answer | answered in | settled after | DynamoDB in flight | calls | write items | capacity units (DynamoDB Local) | WCU (AWS model) | paid positions | wallet calls | ms per position |',
+    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const x of byN) {
+  for (const x of [...byN, ...seamlessN].sort((a, b) => a.n - b.n || a.wallet.localeCompare(b.wallet))) {
     lines.push(
-      `| ${int(x.n)} | ${x.phase} | ${ms(x.answerMs)} ms | ${ms(x.settledMs)} ms | ${ms(x.busyMs)} ms | ` +
+      `| ${int(x.n)} | ${x.wallet} | ${x.phase} | ${ms(x.answerMs)} ms | ${ms(x.settledMs)} ms | ${ms(x.busyMs)} ms | ` +
         `${int(x.calls)} | ${int(x.writes)} | ${int(x.capacity)} | ${Number.isFinite(x.aws) ? int(x.aws) : '–'} | ` +
-        `${int(x.paid)} | ${ms(x.settledMs / x.n)} |`,
+        `${int(x.paid)} | ${int(x.walletCalls)} | ${ms(x.settledMs / x.n)} |`,
+    );
+  }
+  const pair = (n: number) => ({
+    hosted: byN.find((x) => x.n === n),
+    seamless: seamlessN.find((x) => x.n === n),
+  });
+  const fifty = pair(50);
+  if (
+    fifty.hosted &&
+    fifty.seamless &&
+    Number.isFinite(fifty.hosted.aws) &&
+    Number.isFinite(fifty.seamless.aws)
+  ) {
+    const extra = (fifty.seamless.aws - fifty.hosted.aws) / fifty.seamless.n;
+    lines.push(
+      '',
+      `Seamless against hosted, rounds of ${fifty.seamless.n}: ${int(fifty.seamless.aws)} WCU against ` +
+        `${int(fifty.hosted.aws)} in AWS’s model, **${extra >= 0 ? '+' : ''}${extra.toFixed(1)} WCU per ` +
+        `position** (${fifty.seamless.paid} and ${fifty.hosted.paid} paid positions: the coups differ), and ` +
+        `${int(fifty.seamless.walletCalls)} calls to the operator’s wallet, one credit per paid position.`,
     );
   }
   lines.push(
@@ -1704,9 +2153,16 @@ const summary = (p: Pass) => ({
   statuses: p.statuses,
 });
 
+const walletSummary = (p: Pass) => ({
+  count: p.wallet.length,
+  p50: +median(p.wallet).toFixed(3),
+  p99: +pct(p.wallet, 99).toFixed(3),
+  mean: +mean(p.wallet).toFixed(3),
+});
+
 /** The suite entry for bench/run.ts (`pnpm bench api`). */
 export async function run(): Promise<void> {
-  const startLoad = loadavg()[0]!;
+  const startLoad = loadavg();
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   console.log(`api bench — ${QUICK ? 'quick run, ' : ''}starting DynamoDB Local and the local server`);
@@ -1715,13 +2171,17 @@ export async function run(): Promise<void> {
   try {
     raw.keyHash = await hashApiKey(stack.keys.operator);
     const api = http(stack);
+    raw.wallet = new SeamlessWalletClient({
+      baseUrl: stack.wallet.url,
+      secrets: { current: SEAMLESS_SECRET },
+    });
     const world = await setUp(stack, api, raw);
     raw.world = world;
     console.log(
       `  ${world.players.length + world.raw.length + world.legacy.length} players at ${TABLES} tables (${elapsed()})`,
     );
     const ops: OperationResult[] = [];
-    for (const op of operations(world, raw)) {
+    for (const op of operations(world, raw, stack.seamlessKeys.operator)) {
       const r = await measureOperation(stack, raw, op);
       ops.push(r);
       const h = r.latency.handler;
@@ -1744,7 +2204,15 @@ export async function run(): Promise<void> {
         `${crowd.canceled} canceled; settled ${crowd.settle.n} in ${ms(crowd.settle.settledMs / 1000)} s (${elapsed()})`,
     );
     const settle = await measureSettlement(stack, api, raw);
-    const report: Report = { ops, legacy, crowd, settle: [...settle, crowd.settle], startLoad };
+    const seamlessSettle = await measureSettlement(stack, api, raw, 'seamless');
+    const report: Report = {
+      ops,
+      legacy,
+      crowd,
+      settle: [...settle, ...seamlessSettle, crowd.settle],
+      startLoad,
+      endLoad: loadavg(),
+    };
     report.settle.sort((a, b) => a.n - b.n);
     const text = section(report);
     console.log(
@@ -1755,6 +2223,14 @@ export async function run(): Promise<void> {
             profile: { ...r.handler, signature: r.handler.signature.join(' ') },
             latency: { handler: summary(r.latency.handler), raw: summary(r.latency.raw) },
             load: { handler: summary(r.load.handler), raw: summary(r.load.raw) },
+            ...(r.handler.walletCalls > 0 && {
+              walletCall: {
+                handler: walletSummary(r.latency.handler),
+                raw: walletSummary(r.latency.raw),
+                handlerUnderLoad: walletSummary(r.load.handler),
+              },
+              parts: { handler: parts(r.latency.handler), raw: parts(r.latency.raw) },
+            }),
           })),
           legacyBet: {
             profile: { ...legacy.profile, signature: legacy.profile.signature.join(' ') },
@@ -1769,7 +2245,7 @@ export async function run(): Promise<void> {
           settle: report.settle.map((s) => ({ ...s, profile: { ...s.profile, signature: undefined } })),
         },
         node: process.version,
-        loadAverage: startLoad,
+        loadAverage: { start: startLoad, end: report.endLoad },
         seconds: +((performance.now() - started) / 1000).toFixed(1),
       }),
     );
