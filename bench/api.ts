@@ -1248,6 +1248,8 @@ interface Pass {
   dynamoMs: number;
   /** Each operator wallet call's duration (seamless bets), as the platform saw it. */
   wallet: number[];
+  /** CPU time of this Node process over the pass (user + system, ms): all but DynamoDB Local's. */
+  cpuMs: number;
 }
 
 function byCommand(calls: readonly Call[]): Record<string, number[]> {
@@ -1279,8 +1281,15 @@ function merge(a: Pass, b: Pass): Pass {
     failedCalls: a.failedCalls + b.failedCalls,
     dynamoMs: a.dynamoMs + b.dynamoMs,
     wallet: [...a.wallet, ...b.wallet],
+    cpuMs: a.cpuMs + b.cpuMs,
   };
 }
+
+/** CPU time this process has used (ms), for the difference over a pass. */
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 /** What a pass's DynamoDB and wallet calls add up to (busyMs: time with either in flight). */
 function inFlight(calls: readonly Call[], wallet: ReadonlyArray<[number, number]>) {
@@ -1310,6 +1319,7 @@ async function cannon(
   stack.recorder.take();
   stack.recorder.takeWallet();
   const latencies: number[] = [];
+  const cpu0 = cpuNow();
   const result = await new Promise<autocannon.Result>((done, fail) => {
     const instance = autocannon(
       {
@@ -1347,6 +1357,8 @@ async function cannon(
   // autocannon reports when its time is up, not when the server is done: wait for the requests
   // still in the server, so they count here and not in whatever runs next.
   await quiet(stack.recorder);
+  // quiet() waits 100 ms with nothing in flight: that wait costs no CPU worth counting.
+  const cpuMs = cpuNow() - cpu0;
   const calls = stack.recorder.take();
   const wallet = stack.recorder.takeWallet();
   const statuses = Object.fromEntries(
@@ -1359,6 +1371,7 @@ async function cannon(
     seconds: result.duration,
     failures: result.non2xx + result.errors,
     statuses,
+    cpuMs,
     ...inFlight(calls, wallet),
     calls: calls.length,
     perCommand: byCommand(calls),
@@ -1386,6 +1399,7 @@ async function pool(
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
+  const cpu0 = cpuNow();
   const started = performance.now();
   const deadline = started + bounds.seconds * 1000;
   const worker = async () => {
@@ -1411,6 +1425,7 @@ async function pool(
     seconds,
     failures,
     statuses: {},
+    cpuMs: cpuNow() - cpu0,
     ...inFlight(calls, recorder.takeWallet()),
     calls: calls.length,
     perCommand: byCommand(calls),
@@ -1840,10 +1855,13 @@ const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : sum(xs) 
 
 /** A bet's one-connection latency taken apart: DynamoDB in flight, the wallet's calls, the rest. */
 function parts(p: Pass) {
+  // Per request that ran: a bet makes one transaction (the last one, cut off when its pass ended,
+  // has its DynamoDB calls recorded but no latency).
+  const ran = p.perCommand.TransactWriteItems?.length ?? p.count;
   const latency = mean(p.latencies);
-  const dynamo = p.dynamoMs / p.count;
-  const wallet = sum(p.wallet) / p.count;
-  return { latency, dynamo, wallet, rest: latency - dynamo - wallet };
+  const dynamo = p.dynamoMs / ran;
+  const wallet = sum(p.wallet) / ran;
+  return { latency, dynamo, wallet, rest: latency - dynamo - wallet, cpu: p.cpuMs / ran };
 }
 
 function section(r: Report): string {
@@ -1983,10 +2001,14 @@ function section(r: Report): string {
     '',
     'The two bets taken apart (one connection, the same requests as above): the mean latency, the time ' +
       'with a DynamoDB call in flight, the operator wallet’s call, and the rest (the handler’s own work ' +
-      '— HTTP, middy, zod, auth, the use case — or the raw client’s).',
+      '— HTTP, middy, zod, auth, the use case — or the raw client’s), per request that ran. *Node CPU* is ' +
+      'the CPU time of the bench’s Node process per request (user + system: for the handler, autocannon, ' +
+      'the local server, the handler, the SDK and, when seamless, the reference wallet’s side too; for ' +
+      'raw, the SDK and the client), everything but DynamoDB Local’s Java — less moved by other work on ' +
+      'the box than the wall times.',
     '',
-    '| bet | side | p50 / p99 ms | mean ms | DynamoDB in flight, mean ms | wallet call p50 / p99 ms | wallet call, mean ms | the rest, mean ms |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| bet | side | p50 / p99 ms | mean ms | DynamoDB in flight, mean ms | wallet call p50 / p99 ms | wallet call, mean ms | the rest, mean ms | Node CPU per request, ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const [label, op] of [
     ['hosted', bet],
@@ -1998,7 +2020,7 @@ function section(r: Report): string {
       lines.push(
         `| ${label} | ${side} | ${ms(median(p.latencies))} / ${ms(pct(p.latencies, 99))} | ${ms(x.latency)} | ` +
           `${ms(x.dynamo)} | ${p.wallet.length > 0 ? `${ms(median(p.wallet))} / ${ms(pct(p.wallet, 99))}` : '–'} | ` +
-          `${p.wallet.length > 0 ? ms(x.wallet) : '–'} | ${ms(x.rest)} |`,
+          `${p.wallet.length > 0 ? ms(x.wallet) : '–'} | ${ms(x.rest)} | ${ms(x.cpu)} |`,
       );
     }
   }
