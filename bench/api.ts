@@ -2133,11 +2133,11 @@ function section(r: Report): string {
     Number.isFinite(fifty.hosted.aws) &&
     Number.isFinite(fifty.seamless.aws)
   ) {
-    const extra = (fifty.seamless.aws - fifty.hosted.aws) / fifty.seamless.n;
+    const extra = (fifty.seamless.aws - fifty.hosted.aws) / fifty.seamless.n || 0;
     lines.push(
       '',
       `Seamless against hosted, rounds of ${fifty.seamless.n}: ${int(fifty.seamless.aws)} WCU against ` +
-        `${int(fifty.hosted.aws)} in AWS’s model, **${extra >= 0 ? '+' : ''}${extra.toFixed(1)} WCU per ` +
+        `${int(fifty.hosted.aws)} in AWS’s model, **${extra > 0.05 ? '+' : ''}${Math.abs(extra) < 0.05 ? '0.0' : extra.toFixed(1)} WCU per ` +
         `position** (${fifty.seamless.paid} and ${fifty.hosted.paid} paid positions: the coups differ), and ` +
         `${int(fifty.seamless.walletCalls)} calls to the operator’s wallet, one credit per paid position.`,
     );
