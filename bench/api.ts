@@ -1848,6 +1848,8 @@ interface Report {
   /** The 1-, 5- and 15-minute load averages when the run started and when it ended. */
   startLoad: number[];
   endLoad: number[];
+  /** How long the run took. */
+  seconds: number;
 }
 
 const loads = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' / ');
@@ -2157,8 +2159,9 @@ function section(r: Report): string {
       'source’s maximum concurrency, docs/deploy.md) and each batch is about seven waves of one ' +
       'transaction round trip.',
     '',
-    '**Rerun:** `pnpm bench api` (about 15 minutes: it funds and places 12,000 positions; needs Java 17 ' +
-      'for DynamoDB Local; close other heavy work first). `node_modules/.bin/tsx bench/api.ts --quick ' +
+    `**Rerun:** \`pnpm bench api\` (this run took ${int(r.seconds / 60)} minutes; about 15 on a quiet box: ` +
+      'it funds and places some 12,000 positions; needs Java 17 for DynamoDB Local; close other heavy ' +
+      'work first). `node_modules/.bin/tsx bench/api.ts --quick ' +
       '--no-write` is a short smoke run that prints the section instead of writing it. Every run prints ' +
       'one JSON line with all the figures.',
   );
@@ -2234,6 +2237,7 @@ export async function run(): Promise<void> {
       settle: [...settle, ...seamlessSettle, crowd.settle],
       startLoad,
       endLoad: loadavg(),
+      seconds: (performance.now() - started) / 1000,
     };
     report.settle.sort((a, b) => a.n - b.n);
     const text = section(report);
@@ -2266,6 +2270,8 @@ export async function run(): Promise<void> {
           },
           settle: report.settle.map((s) => ({ ...s, profile: { ...s.profile, signature: undefined } })),
         },
+        // Bytes as DynamoDB counts them: a hosted bet's ledger entry, a seamless debit's record.
+        itemBytes: { ledgerEntry: itemSize(world.ledgerItem), seamlessTx: itemSize(world.seamlessTxItem) },
         node: process.version,
         loadAverage: { start: startLoad, end: report.endLoad },
         seconds: +((performance.now() - started) / 1000).toFixed(1),
