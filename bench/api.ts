@@ -50,9 +50,9 @@ import {
   SETTLE_BATCH_SIZE,
   type Wallet,
 } from '@pyb/core';
-import { type Ctx, placeBet, setOperatorWallet, walletTransaction } from '@pyb/core/use-cases';
+import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
 import type { AppContext } from '@pyb/functions/context';
-import { provisionOperator } from '@pyb/functions/provision';
+import { provisionOperator, provisionWallet } from '@pyb/functions/provision';
 import {
   indexAttributes,
   LOCATE,
@@ -504,7 +504,7 @@ async function startStack(): Promise<Stack> {
   const seamlessKey = (role: string) => seamlessIssued.find((k) => k.role === role)!.key;
   // The very context and queue the resolve handler uses (one per key service).
   const setup = useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) });
-  await setOperatorWallet(setup, {
+  await provisionWallet(setup, {
     operatorId: SEAMLESS_OPERATOR,
     walletMode: 'seamless',
     seamless: { baseUrl: wallet.url, secretRef: 'env:BENCH_WALLET_SECRET' },
