@@ -311,6 +311,8 @@ export const ROUTES: readonly Route[] = [
     data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
     kms: [],
     queues: ['outbox'],
+    // A seamless player's balance is the operator's wallet's answer (a signed balance call).
+    operatorWallets: true,
   },
   {
     method: 'GET',

@@ -29,8 +29,8 @@ const OPERATORS = ['casino-b', 'acme'];
 const SEAMLESS_WORKERS = WORKERS.filter((w) =>
   ['deliver-seamless', 'reconcile-seamless'].includes(w.handler),
 );
-/** The route that debits a seamless operator's wallet (stack.test.ts has every route's grants). */
-const BET = ROUTES.filter((r) => r.handler === 'place-bet');
+/** The routes that call a seamless operator's wallet (stack.test.ts has every route's grants). */
+const BET = ROUTES.filter((r) => r.operatorWallets);
 
 let outdir: string;
 let template: Template;
@@ -188,12 +188,11 @@ describe('operator secrets', () => {
         [s.Action].flat().includes('secretsmanager:GetSecretValue'),
       ),
     );
-    // The bet (its debit) and the delivery (credits, rollbacks); not the reconciliation job.
-    expect(readers.map((f) => props(f).FunctionName).sort()).toEqual([
-      'pyb-dev-deliver-seamless',
-      'pyb-dev-place-bet',
-    ]);
-    for (const handler of ['deliver-seamless', 'place-bet']) {
+    // The bet (its debit), reduce and cancel (their refund, tried in the request), leave (the
+    // balance) and the delivery (credits, rollbacks); not the reconciliation job.
+    const callers = ['cancel-bets', 'deliver-seamless', 'leave-table', 'place-bet', 'reduce-bets'];
+    expect(readers.map((f) => props(f).FunctionName).sort()).toEqual(callers.map((h) => `pyb-dev-${h}`));
+    for (const handler of callers) {
       const statement = statementsOf(refId(props(fn(handler)).Role)!).find(
         (s) => s.Sid === 'OperatorWalletSecrets',
       )!;
