@@ -49,6 +49,7 @@ import {
   type InProcessSettlementQueue,
   SETTLE_BATCH_SIZE,
   type Wallet,
+  withdrawTxIdOf,
 } from '@pyb/core';
 import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
 import type { AppContext } from '@pyb/functions/context';
@@ -972,15 +973,19 @@ class Raw {
     const wallet = this.wallet;
     if (!wallet) throw new Error('raw seamless bet: no wallet client');
     const positionKey = { roundId: seat.roundId, playerId: seat.playerId };
-    const txId = debitTxIdOf(SEAMLESS_OPERATOR, seat.roundId, seat.playerId, freshKey('raw-seamless'));
+    const key = freshKey('raw-seamless');
+    const txId = debitTxIdOf(SEAMLESS_OPERATOR, seat.roundId, seat.playerId, key);
     const txAt = this.where('seamlessTx', { txId });
-    const [round, position, , existing] = await Promise.all([
+    // The same key's withdrawal record too: a key names one call (a bet reusing a withdraw's is refused).
+    const withdrawId = withdrawTxIdOf(SEAMLESS_OPERATOR, seat.roundId, seat.playerId, key);
+    const [round, position, , existing, withdrawal] = await Promise.all([
       this.get('round', { roundId: seat.roundId }, false),
       this.get('position', positionKey),
       this.queryAll(this.collection('seat', { tableId: seat.tableId, seat: 0 }), false),
       this.get('seamlessTx', { txId }),
+      this.get('seamlessTx', { txId: withdrawId }),
     ]);
-    if (!round || !position || existing) throw new Error('raw seamless bet: unexpected state');
+    if (!round || !position || existing || withdrawal) throw new Error('raw seamless bet: unexpected state');
     const at = new Date().toISOString();
     const {
       balanceAfter: _balance,
