@@ -254,10 +254,13 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     const params = parsePart(contract.params, event.pathParameters ?? {}, 'path');
     const query = parsePart(contract.query, event.queryStringParameters ?? {}, 'query');
     emptyBodyOk ??= acceptsEmptyBody(contract.body);
-    const rawBody: unknown = event.body ?? (emptyBodyOk ? {} : undefined);
+    // Only an absent body stands for `{}`: a JSON `null` is a body, and the contract's schema refuses
+    // it (`??` would have read it as no body and run a body-less POST such as resolve).
+    const rawBody: unknown = event.body === undefined ? (emptyBodyOk ? {} : undefined) : event.body;
     const idempotencyKey =
       route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
-    const body = route.method === 'POST' ? parsePart(contract.body, rawBody ?? {}, 'body') : {};
+    const body =
+      route.method === 'POST' ? parsePart(contract.body, rawBody === undefined ? {} : rawBody, 'body') : {};
     const input = {
       get actor(): Actor {
         if (!state.actor) throw new Error(`${name} is public: there is no actor`);

@@ -94,6 +94,16 @@ const CASES: Case[] = [
   ['a JSON string body', 'POST', bets, { raw: '"hello"' }, 400, 'VALIDATION_FAILED'],
   ['a JSON array body', 'POST', bets, { raw: '[]' }, 400, 'VALIDATION_FAILED'],
   ['no body where one is required', 'POST', bets, {}, 400, 'VALIDATION_FAILED'],
+  ['a JSON null body', 'POST', bets, { raw: 'null' }, 400, 'VALIDATION_FAILED'],
+  // A route that takes no body must not read a JSON null as "no body" (the fuzzer once resolved a round so).
+  [
+    'a JSON null body to resolve',
+    'POST',
+    () => `/v1/rounds/${roundId}/resolve`,
+    { raw: 'null' },
+    400,
+    'VALIDATION_FAILED',
+  ],
   [
     'not JSON',
     'POST',
