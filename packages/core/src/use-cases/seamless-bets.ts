@@ -57,6 +57,31 @@ export const stakeAndReserve = (config: TableConfig, bets: Bets): { stake: numbe
 });
 
 /**
+ * Whether a seamless bet or withdrawal may be made on this position now (the same rules for both): the
+ * round still takes bets, the position is seamless, not over, and under its call limit.
+ */
+export function assertCallable(
+  facts: RoundFacts,
+  round: RoundRecord | undefined,
+  position: PositionRecord | undefined,
+): asserts round is RoundRecord {
+  if (round?.status !== 'OPEN' || round.closingAt)
+    throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
+  if (position && position.wallet !== 'seamless')
+    throw conflict('WALLET_MODE_MISMATCH', 'this position was made from the hosted wallet');
+  if (position?.settledAt || position?.refundedAt)
+    throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+  if (position && position.calls >= MAX_SEAMLESS_POSITION_CALLS) {
+    throw new DomainError(
+      'UNPROCESSABLE',
+      'POSITION_CALL_LIMIT',
+      `a seamless position takes at most ${MAX_SEAMLESS_POSITION_CALLS} calls per coup`,
+      { limit: MAX_SEAMLESS_POSITION_CALLS },
+    );
+  }
+}
+
+/**
  * A call's answer: its record stands in for the ledger entry (its seq is the call's number in the
  * position) — a bet's debit (BET), or a reduce/withdraw's REFUND credit (BET_WITHDRAWAL); its amount
  * the stake part, as a hosted entry's (a reserve moves with it, outside the amount). `balance`: the
@@ -158,20 +183,7 @@ export async function placeSeamlessBet(
     if (existing) return fromRecord(ctx, existing, change);
     if (sameKey) throw keyReused();
     const at = ctx.now();
-    if (round?.status !== 'OPEN' || round.closingAt)
-      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
-    if (position && position.wallet !== 'seamless')
-      throw conflict('WALLET_MODE_MISMATCH', 'this position was made from the hosted wallet');
-    if (position?.settledAt || position?.refundedAt)
-      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
-    if (position && position.calls >= MAX_SEAMLESS_POSITION_CALLS) {
-      throw new DomainError(
-        'UNPROCESSABLE',
-        'POSITION_CALL_LIMIT',
-        `a seamless position takes at most ${MAX_SEAMLESS_POSITION_CALLS} calls per coup`,
-        { limit: MAX_SEAMLESS_POSITION_CALLS },
-      );
-    }
+    assertCallable(facts, round, position);
     const outcome = change.apply(position);
     const { stake, reserve } = stakeAndReserve(config, outcome.bets);
     // A DEFERRED table's Banca bet is debited its commission reserve with its stake (docs/rules.md).

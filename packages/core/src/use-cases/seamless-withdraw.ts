@@ -16,14 +16,13 @@
  */
 import type { TableConfig } from '@pyb/engine';
 import type { PlaceBetResult } from '../api';
-import { DomainError } from '../errors';
 import type { Bets, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
 import { betRefOf } from '../seamless-tx';
 import { type Change, gatePart, positionPart } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts } from './context';
-import { callResult, MAX_SEAMLESS_POSITION_CALLS, stakeAndReserve } from './seamless-bets';
+import { assertCallable, callResult, stakeAndReserve } from './seamless-bets';
 import { deliverSeamlessTx, sendToOutbox } from './seamless-delivery';
 
 /**
@@ -63,20 +62,7 @@ export async function withdrawSeamless(
     // A retry: the first answer again, whatever happened to the round since.
     if (existing) return replayed(ctx, existing, change);
     if (sameKey) throw keyReused();
-    if (round?.status !== 'OPEN' || round.closingAt)
-      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
-    if (position && position.wallet !== 'seamless')
-      throw conflict('WALLET_MODE_MISMATCH', 'this position was made from the hosted wallet');
-    if (position?.settledAt || position?.refundedAt)
-      throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
-    if (position && position.calls >= MAX_SEAMLESS_POSITION_CALLS) {
-      throw new DomainError(
-        'UNPROCESSABLE',
-        'POSITION_CALL_LIMIT',
-        `a seamless position takes at most ${MAX_SEAMLESS_POSITION_CALLS} calls per coup`,
-        { limit: MAX_SEAMLESS_POSITION_CALLS },
-      );
-    }
+    assertCallable(facts, round, position);
     const outcome = change.apply(position); // BET_NOT_PLACED without a position
     const held = position!;
     const money = seamlessWithdrawal(config, held, outcome.bets);
