@@ -6,27 +6,26 @@
  * the withdraw; the books reconcile to the unit and the rounds replay VERIFIED.
  */
 import {
-  type Core,
-  InProcessOutboxQueue,
-  type OperatorRecord,
   type PlaceBetResult,
   type SeamlessTxRecord,
   type Store,
-  type Wallet,
   type WriteOp,
   withdrawTxIdOf,
 } from '@pyb/core';
-import { SeamlessWalletClient } from '@pyb/seamless-wallet';
-import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator, platformAdmin, regulator } from '../support/actors';
+import { admin } from '../support/actors';
 import { DelegatingStore } from '../support/faulty-store';
 import { codeOf } from '../support/game';
-import { createTestStack, type TestStack } from '../support/stack';
+import {
+  expectBookedOnce,
+  expectBooksReconcile,
+  expectRecallVerified,
+  expectReplaysVerified,
+  type SeamlessFixture,
+  seamlessFixture,
+} from '../support/seamless';
 
-const SECRET = 'seamless-withdraw-secret-0123456789abcdef';
 const OP = 'op-seamless-wd';
-const op = operator(OP);
 const FUNDS = 100_000;
 
 /** Runs `hook` once, just before the next transaction that writes a withdrawal's refund. */
@@ -49,59 +48,33 @@ class HookStore extends DelegatingStore {
   }
 }
 
-let stack: TestStack;
+let f: SeamlessFixture;
+let stack: SeamlessFixture['stack'];
 let store: HookStore;
-let wallet: ReferenceWallet;
-let core: Core;
-let outbox: InProcessOutboxQueue;
+let wallet: SeamlessFixture['wallet'];
+let core: SeamlessFixture['core'];
+let outbox: SeamlessFixture['outbox'];
+let op: SeamlessFixture['op'];
 let start: string;
-let deadline: 'long' | 'short' = 'long';
 
 beforeAll(async () => {
-  stack = await createTestStack('seamless-withdraw');
-  start = new Date(stack.clock.now().getTime() - 1_000).toISOString();
-  wallet = await ReferenceWallet.start({ secrets: [SECRET], holdMs: 400 });
-  outbox = new InProcessOutboxQueue({ retryDelayMs: 5, maxRetryDelayMs: 40, maxReceives: 30 });
-  store = new HookStore(stack.store);
-  // A deadline long enough for a loaded machine, and a short one a test switches to around a timeout.
-  let clients: Record<'long' | 'short', SeamlessWalletClient> | undefined;
-  const of = (o: OperatorRecord) => {
-    const make = (timeoutMs: number) =>
-      new SeamlessWalletClient({ baseUrl: o.seamless!.baseUrl, secrets: { current: SECRET }, timeoutMs });
-    clients ??= { long: make(3_000), short: make(150) };
-    return clients;
-  };
-  core = stack.coreWith({
-    store,
-    outboxQueue: outbox,
-    wallets: (o): Wallet => ({
-      balance: (r) => of(o)[deadline].balance(r),
-      debit: (r) => of(o)[deadline].debit(r),
-      credit: (r) => of(o)[deadline].credit(r),
-      rollback: (r) => of(o)[deadline].rollback(r),
-    }),
-  });
-  outbox.attach(async (txId) => {
-    await core.deliverSeamlessTx(txId);
-  });
-  await core.setOperatorWallet(platformAdmin(), {
+  f = await seamlessFixture({
+    label: 'seamless-withdraw',
     operatorId: OP,
-    walletMode: 'seamless',
-    seamless: { baseUrl: wallet.url, secretRef: 'env:TEST_WALLET_SECRET' },
+    secret: 'seamless-withdraw-secret-0123456789abcdef',
+    players: { prefix: 'wp', funds: FUNDS },
+    store: (inner) => {
+      store = new HookStore(inner);
+      return store;
+    },
   });
+  ({ stack, wallet, core, outbox, op } = f);
+  start = f.at(-1_000);
 });
 
-afterAll(async () => {
-  await wallet?.close();
-  await stack?.cleanup();
-});
+afterAll(() => f?.close());
 
-let players = 0;
-const player = () => {
-  const id = `wp-${++players}`;
-  wallet.fund(id, 'EUR', FUNDS);
-  return id;
-};
+const player = () => f.player();
 
 /** One table and shoe for the file (each test settles its rounds); the last test replays them all. */
 let table: { tableId: string; shoeId: string } | undefined;
@@ -136,11 +109,7 @@ const creditsSent = (txId: string) =>
   wallet.received.filter((r) => r.operation === 'credit' && (r.body as { txId?: string }).txId === txId)
     .length;
 
-/** Each txId booked at most once by the wallet. */
-function bookedOnce() {
-  const ids = wallet.books().map((b) => b.txId);
-  expect(ids).toHaveLength(new Set(ids).size);
-}
+const bookedOnce = () => expectBookedOnce(wallet);
 
 describe('reducing and withdrawing a seamless bet', () => {
   it('gives the stake back as a REFUND credit, keeps the rules, is idempotent, and a raise after it works', async () => {
@@ -232,9 +201,7 @@ describe('reducing and withdrawing a seamless bet', () => {
       // The first 503 hits the request's attempt and the queue's first delivery too. One at a time:
       // a fault hits whichever credit comes next.
       wallet.inject({ operation: 'credit', fault, times: i === 0 ? 2 : 1 });
-      if (fault.kind === 'timeout') deadline = 'short';
       answers.push(await reduce(roundId, crowd[i]!, [['BANKER', 1_000]], 'r'));
-      deadline = 'long';
       if (i === 0) {
         // A retry while the refund may still be on its way answers the first answer again.
         const retried = await reduce(roundId, crowd[0]!, [['BANKER', 1_000]], 'r');
@@ -321,62 +288,24 @@ describe('reducing and withdrawing a seamless bet', () => {
 
 describe('the books of this file', () => {
   it("reconcile to the unit with the operator wallet's, the reconciliation's net equals them, and the rounds replay VERIFIED", async () => {
-    const end = new Date(stack.clock.now().getTime() + 1_000).toISOString();
-    const records: SeamlessTxRecord[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await stack.store.listSeamlessTxs(
-        OP,
-        { from: start, to: end },
-        { limit: 100, ...(cursor && { cursor }) },
-      );
-      records.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    expect(records.filter((r) => r.state.endsWith('_PENDING'))).toEqual([]);
-    const refunds = records.filter((r) => r.op === 'CREDIT' && r.requestHash !== undefined);
-    expect(refunds.length).toBeGreaterThanOrEqual(8);
-    // Each of the operator's bookings is a record, to the unit; each moving record is booked.
-    const byTx = new Map(records.map((r) => [r.txId, r]));
-    for (const b of wallet.books()) {
-      const r = byTx.get(b.txId);
-      expect(r, b.txId).toBeDefined();
-      expect(b.amount).toBe(r!.op === 'DEBIT' ? -r!.amount : r!.amount);
-    }
-    const moving = records.filter((r) => r.state === 'DEBITED' || r.state === 'CREDITED');
-    expect(moving.map((r) => r.txId).sort()).toEqual(
-      wallet
-        .books()
-        .map((b) => b.txId)
-        .sort(),
-    );
-    for (let n = 1; n <= players; n++) {
-      const p = `wp-${n}`;
-      const net = moving
-        .filter((r) => r.playerId === p)
-        .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
-      expect(wallet.balanceOf(p), p).toBe(FUNDS + net);
-    }
-    const { summary } = await core.listSeamlessTransactions(regulator(OP), {
-      operatorId: OP,
+    const end = f.at(1_000);
+    // Each of the operator's bookings is a record, to the unit; each moving record is booked; each
+    // player's balance is what his records moved; the reconciliation's net equals the books.
+    const { records, summary } = await expectBooksReconcile(f, {
       from: start,
       to: end,
+      players: { ids: f.players, funds: FUNDS },
     });
-    expect(summary!.count).toBe(records.length);
-    expect(summary!.unresolved).toEqual({ count: 0, transactions: [] });
-    const booked = wallet.books().reduce((s, b) => s + b.amount, 0);
-    expect(summary!.net.map((n) => [n.currency, n.net])).toEqual([['EUR', booked]]);
-    const refunded = summary!.totals.find((t) => t.kind === 'REFUND' && t.state === 'CREDITED');
+    // No debit of this file was given up: every booking stands.
+    expect(records.filter((r) => r.op === 'ROLLBACK' || r.rollbackTxId !== undefined)).toEqual([]);
+    const refunds = records.filter((r) => r.op === 'CREDIT' && r.requestHash !== undefined);
+    expect(refunds.length).toBeGreaterThanOrEqual(8);
+    const refunded = summary.totals.find((t) => t.kind === 'REFUND' && t.state === 'CREDITED');
     expect(refunded?.amount).toBe(refunds.reduce((s, r) => s + r.amount, 0));
     // Replay and recall check the refunds as the positions' calls (BET_WITHDRAWAL), like hosted ones.
     await core.closeShoe(admin(OP), { shoeId: table!.shoeId, reason: 'END_OF_SESSION' });
-    for (const roundId of rounds) {
-      const replay = await core.replayRound(regulator(OP), { roundId });
-      expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
-    }
-    const recall = await core.recallPlayerRounds(op, { playerId: refunds[0]!.playerId, limit: 5 });
-    expect(recall.rounds.length).toBeGreaterThan(0);
-    for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
+    await expectReplaysVerified(f, rounds);
+    await expectRecallVerified(f, refunds[0]!.playerId, 5);
     // The player's history: his win/loss is what his records moved (bets, refunds, payouts).
     const history = await core.playerHistory(op, { playerId: 'wp-1', from: start, to: end, limit: 5 });
     expect(history.totals.winLoss).toBe(wallet.balanceOf('wp-1')! - FUNDS);

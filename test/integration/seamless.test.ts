@@ -5,84 +5,52 @@
  * credit delivered once the wallet recovers — and a whole shoe reconciles to the unit with the
  * wallet's books.
  */
-import {
-  type Core,
-  creditTxIdOf,
-  debitTxIdOf,
-  InProcessOutboxQueue,
-  type SeamlessTxRecord,
-  type Wallet,
-} from '@pyb/core';
+import { creditTxIdOf, debitTxIdOf } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
-import { SeamlessWalletClient } from '@pyb/seamless-wallet';
-import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator, platformAdmin, regulator } from '../support/actors';
+import { admin } from '../support/actors';
 import { codeOf, playShoe } from '../support/game';
 import { prng, seedFrom, withSeed } from '../support/prng';
-import { createTestStack, type TestStack } from '../support/stack';
+import {
+  expectBookedOnce,
+  expectBooksReconcile,
+  expectRecallVerified,
+  expectReplaysVerified,
+  type SeamlessFixture,
+  seamlessFixture,
+} from '../support/seamless';
 
-const SECRET = 'seamless-test-secret-0123456789abcdef';
 const OP = 'op-seamless';
-const op = operator(OP);
 
-let stack: TestStack;
-let wallet: ReferenceWallet;
-let core: Core;
-let outbox: InProcessOutboxQueue;
+let f: SeamlessFixture;
+let stack: SeamlessFixture['stack'];
+let wallet: SeamlessFixture['wallet'];
+let core: SeamlessFixture['core'];
+let outbox: SeamlessFixture['outbox'];
+let op: SeamlessFixture['op'];
 /** Runs before each debit reaches the wallet (a test's way to act "meanwhile"). */
 let beforeDebit: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  stack = await createTestStack('seamless');
-  wallet = await ReferenceWallet.start({ secrets: [SECRET], holdMs: 1_000 });
-  outbox = new InProcessOutboxQueue({ retryDelayMs: 5, maxRetryDelayMs: 40, maxReceives: 30 });
-  const clients = new Map<string, Wallet>();
-  core = stack.coreWith({
-    outboxQueue: outbox,
-    wallets: (o) => {
-      let client = clients.get(o.operatorId);
-      if (!client) {
-        const http = new SeamlessWalletClient({
-          baseUrl: o.seamless!.baseUrl,
-          secrets: { current: SECRET },
-          timeoutMs: 300,
-        });
-        client = {
-          balance: (r) => http.balance(r),
-          debit: async (r) => {
-            await beforeDebit?.();
-            return http.debit(r);
-          },
-          credit: (r) => http.credit(r),
-          rollback: (r) => http.rollback(r),
-        };
-        clients.set(o.operatorId, client);
-      }
-      return client;
-    },
-  });
-  outbox.attach(async (txId) => {
-    await core.deliverSeamlessTx(txId);
-  });
-  await core.setOperatorWallet(platformAdmin(), {
+  f = await seamlessFixture({
+    label: 'seamless',
     operatorId: OP,
-    walletMode: 'seamless',
-    seamless: { baseUrl: wallet.url, secretRef: 'env:TEST_WALLET_SECRET' },
+    secret: 'seamless-test-secret-0123456789abcdef',
+    players: { prefix: 'sp', funds: 100_000 },
+    wallet: (client) => ({
+      ...client,
+      debit: async (r) => {
+        await beforeDebit?.();
+        return client.debit(r);
+      },
+    }),
   });
+  ({ stack, wallet, core, outbox, op } = f);
 });
 
-afterAll(async () => {
-  await wallet?.close();
-  await stack?.cleanup();
-});
+afterAll(() => f?.close());
 
-let players = 0;
-const player = (funds = 100_000) => {
-  const id = `sp-${++players}`;
-  wallet.fund(id, 'EUR', funds);
-  return id;
-};
+const player = (funds?: number) => f.player(funds);
 
 async function openRound() {
   const table = await core.createTable(admin(OP), { name: 'Seamless', variant: 'mini' });
@@ -94,12 +62,7 @@ async function openRound() {
 const debitOf = (roundId: string, playerId: string, key: string) =>
   stack.store.get('seamlessTx', { txId: debitTxIdOf(OP, roundId, playerId, key) });
 
-/** Each txId booked at most once by the wallet; a rollback's debit never also standing. */
-function bookedOnce() {
-  const books = wallet.books();
-  const ids = books.map((b) => b.txId);
-  expect(ids).toHaveLength(new Set(ids).size);
-}
+const bookedOnce = () => expectBookedOnce(wallet);
 
 const bet = (roundId: string, playerId: string, amount = 1_000, key = 'k1') =>
   core.placeBet(op, { roundId, playerId, bets: [{ type: 'BANKER', amount }], idempotencyKey: key });
@@ -174,7 +137,7 @@ describe('a seamless bet', () => {
     expect(await codeOf(bet(roundId, p))).toBe('INSUFFICIENT_FUNDS');
     expect(wallet.received.length).toBe(calls);
     expect((await debitOf(roundId, p, 'k1'))?.state).toBe('DEBIT_REFUSED');
-    const unknown = `sp-nobody-${players}`;
+    const unknown = `sp-nobody-${f.players.length}`;
     expect(await codeOf(bet(roundId, unknown))).toBe('WALLET_REFUSED');
   });
 
@@ -300,7 +263,7 @@ describe('a whole shoe in seamless mode', () => {
       const table = await core.createTable(admin(OP), { name: 'Seamless shoe', variant: 'mini' });
       const shoe = await core.openShoe(admin(OP), { tableId: table.tableId });
       const crowd = [player(1_000_000), player(1_000_000), player(1_000_000), player(1_000_000)];
-      const start = new Date(stack.clock.now().getTime() - 1_000).toISOString();
+      const start = f.at(-1_000);
       // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
       const config = tablePreset('mini');
       const rounds = await playShoe({
@@ -329,77 +292,26 @@ describe('a whole shoe in seamless mode', () => {
       });
       await outbox.idle();
       expect(outbox.deadLetters).toEqual([]);
-      const end = new Date(stack.clock.now().getTime() + 1_000).toISOString();
-      // The platform's books: every record of the period, each final.
-      const records: SeamlessTxRecord[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await stack.store.listSeamlessTxs(
-          OP,
-          { from: start, to: end },
-          { limit: 50, ...(cursor && { cursor }) },
-        );
-        records.push(...page.items);
-        cursor = page.cursor;
-      } while (cursor);
+      const end = f.at(1_000);
+      // The platform's books (every record of the period, each final) against the operator's, to the
+      // unit, and the reconciliation of the period (docs/seamless-wallet.md §9) saying the same.
       const roundIds = new Set(rounds.map((r) => r.roundId));
-      const mine = records.filter((r) => roundIds.has(r.roundId));
-      expect(mine.filter((r) => r.state.endsWith('_PENDING'))).toEqual([]);
+      const { mine, netOf } = await expectBooksReconcile(f, {
+        from: start,
+        to: end,
+        roundIds,
+        players: { ids: crowd, funds: 1_000_000 },
+      });
       // The faults did happen: debits rolled back, credits delivered on a later attempt.
       expect(mine.filter((r) => r.op === 'ROLLBACK').length).toBeGreaterThan(0);
       expect(mine.filter((r) => r.op === 'CREDIT' && r.attempts > 1).length).toBeGreaterThan(0);
-      // Each booking of the operator matches a record to the unit, and each moving record a booking.
-      const books = wallet.books().filter((b) => roundIds.has(b.roundId));
-      const byTx = new Map(mine.map((r) => [r.txId, r]));
-      for (const b of books) {
-        const r = byTx.get(b.txId)!;
-        expect(r, b.txId).toBeDefined();
-        const signed = r.op === 'DEBIT' ? -r.amount : r.op === 'CREDIT' ? r.amount : b.amount;
-        expect(b.amount).toBe(signed);
-      }
-      const moving = mine.filter((r) => r.state === 'DEBITED' || r.state === 'CREDITED');
-      for (const r of moving) expect(books.some((b) => b.txId === r.txId)).toBe(true);
-      // Per player: the wallet's balance = funds − debits + credits of the platform's records (net of rollbacks).
-      for (const p of crowd) {
-        const net = mine
-          .filter((r) => r.playerId === p && (r.state === 'DEBITED' || r.state === 'CREDITED'))
-          .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
-        expect(wallet.balanceOf(p)).toBe(1_000_000 + net);
-      }
-      bookedOnce();
-      // The reconciliation of the period (docs/seamless-wallet.md §9) says the same: nothing unresolved,
-      // and its net is, to the unit, what the operator's books hold for the period's txIds.
-      const { summary } = await core.listSeamlessTransactions(regulator(OP), {
-        operatorId: OP,
-        from: start,
-        to: end,
-      });
-      const periodTxIds = new Set(records.map((r) => r.txId));
-      const booked = wallet
-        .books()
-        .filter((b) => periodTxIds.has(b.txId))
-        .reduce((s, b) => s + b.amount, 0);
-      expect(summary!.count).toBe(records.length);
-      expect(summary!.unresolved).toEqual({ count: 0, transactions: [] });
-      expect(summary!.net.map((n) => [n.currency, n.net])).toEqual([['EUR', booked]]);
-      expect(summary!.net[0]!.debited).toBe(
-        records.filter((r) => r.state === 'DEBITED').reduce((s, r) => s + r.amount, 0),
-      );
       // Replay shows seamless rounds with the same verification as hosted ones.
       await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
-      for (const r of rounds) {
-        const replay = await core.replayRound(regulator(OP), { roundId: r.roundId });
-        expect(replay.verification.status, JSON.stringify(replay.verification)).toBe('VERIFIED');
-      }
+      await expectReplaysVerified(f, roundIds);
       // Recall and the player's history read seamless players (no wallet item) like hosted ones.
-      const recall = await core.recallPlayerRounds(op, { playerId: crowd[0]!, limit: 3 });
-      expect(recall.rounds.length).toBeGreaterThan(0);
-      for (const r of recall.rounds) expect(r.verification.status).toBe('VERIFIED');
+      await expectRecallVerified(f, crowd[0]!, 3);
       const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
       expect(history.totals).toMatchObject({ currency: 'EUR' });
-      const ownNet = mine
-        .filter((r) => r.playerId === crowd[0] && (r.state === 'DEBITED' || r.state === 'CREDITED'))
-        .reduce((s, r) => s + (r.op === 'DEBIT' ? -r.amount : r.amount), 0);
-      expect(history.totals.winLoss).toBe(ownNet);
+      expect(history.totals.winLoss).toBe(netOf(crowd[0]!));
     }));
 });
