@@ -256,62 +256,73 @@ describe('seamless credits', () => {
 const FAULT_SEED_VAR = 'SEAMLESS_FAULT_SEED';
 const FAULT_SEED = seedFrom(FAULT_SEED_VAR, 1_502_026);
 
+/**
+ * A whole shoe on DynamoDB Local took 40–52 s at a load of 7 (2026-12-01): the default 60 s failed it
+ * at a load of 10, so it gets more. A guard against a hang, not a speed check.
+ */
+const SHOE_TIMEOUT_MS = 300_000;
+
 describe('a whole shoe in seamless mode', () => {
-  it('reconciles to the unit with the operator wallet books, and every round replays VERIFIED', () =>
-    withSeed(FAULT_SEED_VAR, FAULT_SEED, async () => {
-      const random = prng(FAULT_SEED);
-      const table = await core.createTable(admin(OP), { name: 'Seamless shoe', variant: 'mini' });
-      const shoe = await core.openShoe(admin(OP), { tableId: table.tableId });
-      const crowd = [player(1_000_000), player(1_000_000), player(1_000_000), player(1_000_000)];
-      const start = f.at(-1_000);
-      // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
-      const config = tablePreset('mini');
-      const rounds = await playShoe({
-        core: {
-          ...core,
-          placeBet: async (actor, input) => {
-            if (random() < 0.1)
-              wallet.inject({ operation: 'debit', fault: { kind: 'status', status: 500, apply: true } });
-            try {
-              return await core.placeBet(actor, input);
-            } catch (error) {
-              if ((error as { code?: string }).code === 'WALLET_UNAVAILABLE') return undefined as never;
-              throw error;
-            }
+  it(
+    'reconciles to the unit with the operator wallet books, and every round replays VERIFIED',
+    { timeout: SHOE_TIMEOUT_MS },
+    () =>
+      withSeed(FAULT_SEED_VAR, FAULT_SEED, async () => {
+        const random = prng(FAULT_SEED);
+        const table = await core.createTable(admin(OP), { name: 'Seamless shoe', variant: 'mini' });
+        const shoe = await core.openShoe(admin(OP), { tableId: table.tableId });
+        const crowd = [player(1_000_000), player(1_000_000), player(1_000_000), player(1_000_000)];
+        const start = f.at(-1_000);
+        // Some faults along the way: lost debits (rolled back: the bet is then refused) and slow credits.
+        const config = tablePreset('mini');
+        const rounds = await playShoe({
+          core: {
+            ...core,
+            placeBet: async (actor, input) => {
+              if (random() < 0.1)
+                wallet.inject({ operation: 'debit', fault: { kind: 'status', status: 500, apply: true } });
+              try {
+                return await core.placeBet(actor, input);
+              } catch (error) {
+                if ((error as { code?: string }).code === 'WALLET_UNAVAILABLE') return undefined as never;
+                throw error;
+              }
+            },
           },
-        },
-        actor: op,
-        tableId: table.tableId,
-        players: crowd,
-        config,
-        seed: 'seamless-shoe',
-        patterns: [['PLAYER'], ['BANKER'], ['PLAYER', 'TIE'], ['BANKER', 'TIE']],
-        afterRound: async () => {
-          if (random() < 0.3) wallet.inject({ operation: 'credit', fault: { kind: 'timeout', apply: true } });
-        },
-      });
-      await outbox.idle();
-      expect(outbox.deadLetters).toEqual([]);
-      const end = f.at(1_000);
-      // The platform's books (every record of the period, each final) against the operator's, to the
-      // unit, and the reconciliation of the period (docs/seamless-wallet.md §9) saying the same.
-      const roundIds = new Set(rounds.map((r) => r.roundId));
-      const { mine, netOf } = await expectBooksReconcile(f, {
-        from: start,
-        to: end,
-        roundIds,
-        players: { ids: crowd, funds: 1_000_000 },
-      });
-      // The faults did happen: debits rolled back, credits delivered on a later attempt.
-      expect(mine.filter((r) => r.op === 'ROLLBACK').length).toBeGreaterThan(0);
-      expect(mine.filter((r) => r.op === 'CREDIT' && r.attempts > 1).length).toBeGreaterThan(0);
-      // Replay shows seamless rounds with the same verification as hosted ones.
-      await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
-      await expectReplaysVerified(f, roundIds);
-      // Recall and the player's history read seamless players (no wallet item) like hosted ones.
-      await expectRecallVerified(f, crowd[0]!, 3);
-      const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
-      expect(history.totals).toMatchObject({ currency: 'EUR' });
-      expect(history.totals.winLoss).toBe(netOf(crowd[0]!));
-    }));
+          actor: op,
+          tableId: table.tableId,
+          players: crowd,
+          config,
+          seed: 'seamless-shoe',
+          patterns: [['PLAYER'], ['BANKER'], ['PLAYER', 'TIE'], ['BANKER', 'TIE']],
+          afterRound: async () => {
+            if (random() < 0.3)
+              wallet.inject({ operation: 'credit', fault: { kind: 'timeout', apply: true } });
+          },
+        });
+        await outbox.idle();
+        expect(outbox.deadLetters).toEqual([]);
+        const end = f.at(1_000);
+        // The platform's books (every record of the period, each final) against the operator's, to the
+        // unit, and the reconciliation of the period (docs/seamless-wallet.md §9) saying the same.
+        const roundIds = new Set(rounds.map((r) => r.roundId));
+        const { mine, netOf } = await expectBooksReconcile(f, {
+          from: start,
+          to: end,
+          roundIds,
+          players: { ids: crowd, funds: 1_000_000 },
+        });
+        // The faults did happen: debits rolled back, credits delivered on a later attempt.
+        expect(mine.filter((r) => r.op === 'ROLLBACK').length).toBeGreaterThan(0);
+        expect(mine.filter((r) => r.op === 'CREDIT' && r.attempts > 1).length).toBeGreaterThan(0);
+        // Replay shows seamless rounds with the same verification as hosted ones.
+        await core.closeShoe(admin(OP), { shoeId: shoe.shoeId });
+        await expectReplaysVerified(f, roundIds);
+        // Recall and the player's history read seamless players (no wallet item) like hosted ones.
+        await expectRecallVerified(f, crowd[0]!, 3);
+        const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
+        expect(history.totals).toMatchObject({ currency: 'EUR' });
+        expect(history.totals.winLoss).toBe(netOf(crowd[0]!));
+      }),
+  );
 });
