@@ -18,6 +18,7 @@ import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, platformAdmin, regulator } from '../support/actors';
 import { codeOf } from '../support/game';
+import { WALLET_DEADLINE_MS } from '../support/seamless';
 import { createTestStack, type TestStack } from '../support/stack';
 
 const SECRET = 'operator-wallet-test-secret-0123456789';
@@ -271,7 +272,7 @@ describe('a switch to hosted while a container still thinks seamless', () => {
           new SeamlessWalletClient({
             baseUrl: o.seamless!.baseUrl,
             secrets: { current: SECRET },
-            timeoutMs: 2_000,
+            timeoutMs: WALLET_DEADLINE_MS,
           }),
       });
     const switcher = container();
