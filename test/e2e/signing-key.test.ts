@@ -62,7 +62,10 @@ describe('GET /v1/signing-key', () => {
     const old = await api.get(`/v1/signing-key?keyId=${encodeURIComponent(first.body.keyId)}`);
     expect(old.status).toBe(200);
     expect(old.body).toEqual({ ...first.body, validUntil: now.body.validFrom });
-    const chain = verifyKeyChain([old.body.certificate, now.body.certificate] as SignedKeyCertificate[]);
+    const chain = await verifyKeyChain([
+      old.body.certificate,
+      now.body.certificate,
+    ] as SignedKeyCertificate[]);
     expect(chain.ok).toBe(true);
   });
 

@@ -90,7 +90,7 @@ describe('seed contributions', () => {
     });
     const key = await stack.keys.publicKey(shoe.keyId);
     expect(
-      verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key.spki),
+      await verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key.spki),
     ).toBe(true);
     expect(await codeOf(core.contributeSeed(op, { shoeId: shoe.shoeId, seed: 'too late' }))).toBe(
       'CONTRIBUTIONS_CLOSED',
@@ -194,9 +194,9 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
         roundId: view.roundId,
         keyId: first.keyId,
       });
-      expect(verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key)).toBe(
-        true,
-      );
+      expect(
+        await verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key),
+      ).toBe(true);
     }
     // A second call answers the same head (it is signed once).
     expect((await core.resolveRound(op, { roundId: rounds[0]!.view.roundId })).head).toEqual(

@@ -106,9 +106,9 @@ async function signedOnce(view: RoundView, type: 'ROUND_SETTLED' | 'ROUND_VOIDED
   expect(head.statement).toMatchObject({ type, roundId: view.roundId, seq, head: events[0]!.hash });
   expect(stored.head).toEqual(head);
   const key = parsePublicKey((await stack.keys.publicKey(head.statement.keyId)).pem);
-  expect(verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key)).toBe(
-    true,
-  );
+  expect(
+    await verifyDerSignature(headStatementBytes(head.statement), base64ToBytes(head.signature), key),
+  ).toBe(true);
 }
 
 describe('settlement fan-out', () => {

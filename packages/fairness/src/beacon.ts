@@ -8,6 +8,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, isHex } from './bytes';
+import { loadedOnFirstUse } from './first-use';
 
 export const BEACON_SCHEME = 'bls-unchained-g1-rfc9380';
 
@@ -40,26 +41,15 @@ export interface BeaconRound {
   signature: string;
 }
 
-type Bls = typeof import('@noble/curves/bls12-381.js')['bls12_381']['shortSignatures'];
-let curve: Promise<Bls> | undefined;
-
 /**
- * The BLS12-381 curve, loaded on first use with `import()` and kept: computing its fields and
- * constants takes several milliseconds of CPU, which every Lambda bundle holding this file would
- * otherwise pay at load (docs/benchmarks.md, "Lambda bundles"). Loading a package is not I/O: the
- * library stays pure and runs in a browser (the bundler splits the curve into a chunk of its own).
- * A failed load is not kept, so the next call tries again.
+ * The BLS12-381 curve, loaded on first use: computing its fields and constants takes several
+ * milliseconds of CPU, which every Lambda bundle holding this file would otherwise pay at load
+ * (docs/benchmarks.md, "Lambda bundles"). Loading a package is not I/O: the library stays pure and
+ * runs in a browser.
  */
-function bls(): Promise<Bls> {
-  curve ??= import('@noble/curves/bls12-381.js').then(
-    (m) => m.bls12_381.shortSignatures,
-    (error: unknown) => {
-      curve = undefined;
-      throw error;
-    },
-  );
-  return curve;
-}
+const bls = loadedOnFirstUse(() =>
+  import('@noble/curves/bls12-381.js').then((m) => m.bls12_381.shortSignatures),
+);
 
 /** Unix seconds at which round `round` (≥ 1) is published. */
 export function roundTime(network: BeaconNetwork, round: number): number {

@@ -5,9 +5,9 @@
  * n is valid from its `validFrom` until generation n + 1's: a statement, head or close must be signed
  * by the generation valid at its own timestamp, so a later key cannot sign something dated earlier.
  */
-import { base64ToBytes, bytesToBase64 } from './bytes';
+import { bytesToBase64 } from './bytes';
 import { canonicalJson } from './canonical';
-import { keyFingerprint, parsePublicKey, verifyDerSignature } from './signature';
+import { keyFingerprint, parsePublicKey, verifyBase64Signature } from './signature';
 
 export const KEY_SCHEME = 'pyb-key/1';
 
@@ -64,9 +64,10 @@ export type KeyChainVerdict =
 /**
  * Checks the certificates of every generation, oldest first: numbered 1, 2, 3, … without gaps, each
  * naming the one before, each signed by the one before (generation 1 by itself), validFrom strictly
- * increasing. Returns the keys that checked out up to the first problem.
+ * increasing. Resolves the keys that checked out up to the first problem; rejects only if the curve
+ * cannot be loaded (`verifyDerSignature`).
  */
-export function verifyKeyChain(signed: readonly SignedKeyCertificate[]): KeyChainVerdict {
+export async function verifyKeyChain(signed: readonly SignedKeyCertificate[]): Promise<KeyChainVerdict> {
   const keys: ValidKey[] = [];
   const fail = (detail: string): KeyChainVerdict => ({ ok: false, detail, keys });
   if (signed.length === 0) return fail('no key certificate');
@@ -94,13 +95,7 @@ export function verifyKeyChain(signed: readonly SignedKeyCertificate[]): KeyChai
       );
     }
     const signer = previous?.spki ?? spki;
-    let valid = false;
-    try {
-      valid = verifyDerSignature(keyCertificateBytes(c), base64ToBytes(signature), signer);
-    } catch {
-      valid = false;
-    }
-    if (!valid) {
+    if (!(await verifyBase64Signature(keyCertificateBytes(c), signature, signer))) {
       return fail(
         `the certificate of generation ${c.generation} (${c.keyId}) is not signed by ${previous ? `generation ${previous.generation} (${previous.keyId})` : 'its own key'}`,
       );

@@ -3,9 +3,17 @@
  * MessageType RAW): the signature is over SHA-256 of the message bytes, DER-encoded, and the public
  * key is a DER SubjectPublicKeyInfo (what GetPublicKey returns).
  */
-import { p256 } from '@noble/curves/nist.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64ToBytes, bytesToBase64, bytesToHex, equalBytes } from './bytes';
+import { loadedOnFirstUse } from './first-use';
+
+/**
+ * The P-256 curve, loaded on the first signature check: most requests of the functions that can verify
+ * (replay, game recall) never get that far or verify late, and parsing the curve's code (38 KiB) would
+ * otherwise be part of every cold start (docs/benchmarks.md, "Lambda bundles"). The bundler splits it
+ * into a chunk of its own, which it shares with the beacon's BLS curve.
+ */
+const p256 = loadedOnFirstUse(() => import('./p256').then((m) => m.p256));
 
 /** SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused bits) } of an uncompressed point. */
 const P256_SPKI_PREFIX = Uint8Array.from([
@@ -44,19 +52,44 @@ export function spkiToPem(spki: Uint8Array): string {
 export const keyFingerprint = (spki: Uint8Array): string => bytesToHex(sha256(spki));
 
 /**
- * True when `der` is a valid ECDSA P-256 signature of SHA-256(message) under `spki`. High-S
- * signatures are accepted: KMS and OpenSSL do not normalise S.
+ * Resolves true when `der` is a valid ECDSA P-256 signature of SHA-256(message) under `spki`, false
+ * when it is not or anything is malformed; rejects only if the curve's code cannot be loaded (a broken
+ * install, never a verdict on the signature). High-S signatures are accepted: KMS and OpenSSL do not
+ * normalise S. Asynchronous because the curve is loaded on first use (`p256`).
  */
-export function verifyDerSignature(message: Uint8Array, der: Uint8Array, spki: Uint8Array): boolean {
+export async function verifyDerSignature(
+  message: Uint8Array,
+  der: Uint8Array,
+  spki: Uint8Array,
+): Promise<boolean> {
   let point: Uint8Array;
   try {
     point = p256PointOfSpki(spki);
   } catch {
     return false;
   }
+  const curve = await p256();
   try {
-    return p256.verify(der, message, point, { format: 'der', lowS: false, prehash: true });
+    return curve.verify(der, message, point, { format: 'der', lowS: false, prehash: true });
   } catch {
     return false;
   }
+}
+
+/**
+ * `verifyDerSignature` of a signature as evidence carries it, base64 DER: false when it is not base64.
+ * Rejects, like it, only if the curve cannot be loaded.
+ */
+export function verifyBase64Signature(
+  message: Uint8Array,
+  signature: string,
+  spki: Uint8Array,
+): Promise<boolean> {
+  let der: Uint8Array;
+  try {
+    der = base64ToBytes(signature);
+  } catch {
+    return Promise.resolve(false);
+  }
+  return verifyDerSignature(message, der, spki);
 }

@@ -37,7 +37,7 @@ export const dataOf = (event: Event | undefined): Record<string, unknown> =>
 const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
   problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
 
-export function checkAudit(
+export async function checkAudit(
   report: Report,
   evidence: Evidence,
   raw: { statement: ShoeStatement; close: ShoeCloseStatement; heads: readonly SignedHead[] },
@@ -109,8 +109,8 @@ export function checkAudit(
         : 'SHOE_CLOSED reveals another server seed than the evidence',
   );
 
-  checkHeads(report, evidence, raw.heads, list, keys);
-  checkClose(report, evidence, raw.close, closedEvent, keys);
+  await checkHeads(report, evidence, raw.heads, list, keys);
+  await checkClose(report, evidence, raw.close, closedEvent, keys);
 }
 
 /** The seeds SEED_CONTRIBUTED recorded, their close, and the beacon round that close chose. */
@@ -282,14 +282,14 @@ function checkBurnEvent(
  * One signed head against the chain: by a key valid when it signed, of this shoe, and its head is the
  * hash of the event it names. Used for the evidence's own heads and for receipts a caller kept.
  */
-export function headProblem(
+export async function headProblem(
   evidence: Evidence,
   head: SignedHead,
   list: Event[],
   keys: KeyRing,
-): [ok: boolean, detail: string] {
+): Promise<[ok: boolean, detail: string]> {
   const s: HeadStatement = head.statement;
-  const signed = keys.signed(s.keyId, headStatementBytes(s), head.signature);
+  const signed = await keys.signed(s.keyId, headStatementBytes(s), head.signature);
   if (!signed.ok) return [false, signed.detail];
   const invalid = keys.invalidAt(s.keyId, s.at);
   if (invalid) return [false, invalid];
@@ -317,7 +317,7 @@ export function headProblem(
   ];
 }
 
-function checkHeads(
+async function checkHeads(
   report: Report,
   evidence: Evidence,
   raw: readonly SignedHead[],
@@ -330,7 +330,7 @@ function checkHeads(
     const s = head.statement;
     const label = s.roundId ? `heads.round.${numberOf.get(s.roundId) ?? s.roundId}` : 'heads.contributions';
     seen.add(s.seq);
-    report.try(label, () => headProblem(evidence, head, list, keys));
+    await report.tryAsync(label, () => headProblem(evidence, head, list, keys));
   }
   // Every close of contributions and every finished round has its signed head.
   const missing = list.filter(
@@ -347,7 +347,7 @@ function checkHeads(
   );
 }
 
-function checkClose(
+async function checkClose(
   report: Report,
   evidence: Evidence,
   rawClose: ShoeCloseStatement,
@@ -374,7 +374,7 @@ function checkClose(
       ? `closed at ${close.closedAt} with head ${close.head} over ${close.length} events`
       : `the close statement does not match: ${problems.join('; ')}`,
   );
-  const signed = keys.signed(close.keyId, closeStatementBytes(rawClose), audit.signature);
+  const signed = await keys.signed(close.keyId, closeStatementBytes(rawClose), audit.signature);
   report.add(
     'audit.close.signature',
     signed.ok,

@@ -2,28 +2,36 @@
  * The keys of a bundle or proof: their certificates (generation chain and validity intervals), which
  * of them the caller trusts, and the signature checks that name a key and a time.
  */
-import { base64ToBytes } from './bytes';
 import { intervalText, type SignedKeyCertificate, type ValidKey, validAt, verifyKeyChain } from './keys';
-import { keyFingerprint, parsePublicKey, verifyDerSignature } from './signature';
+import { keyFingerprint, parsePublicKey, verifyBase64Signature } from './signature';
 import type { Report } from './verify-report';
 
 export class KeyRing {
   /** Generations whose certificates checked out, by key id. */
   readonly byId = new Map<string, ValidKey>();
   /** Ids of the keys the caller trusts (directly, or certified by a trusted predecessor). */
-  readonly trusted = new Set<string>();
+  readonly trusted: Set<string>;
   /** Whether the caller named any key to trust. */
   readonly pinned: boolean;
   /** Key ids that signed something in the evidence. */
   readonly used = new Set<string>();
 
-  constructor(
+  private constructor(trusted: Set<string>, pinned: boolean, keys: readonly ValidKey[]) {
+    this.trusted = trusted;
+    this.pinned = pinned;
+    for (const key of keys) this.byId.set(key.keyId, key);
+  }
+
+  /**
+   * Checks the certificates (`keys.chain`) and which generations the caller trusts. Asynchronous
+   * because the certificates' signatures are (`verifyDerSignature`).
+   */
+  static async of(
     report: Report,
     certificates: readonly SignedKeyCertificate[],
     trustedPublicKey: string | readonly string[] | undefined,
-  ) {
-    const chain = verifyKeyChain(certificates);
-    for (const key of chain.keys) this.byId.set(key.keyId, key);
+  ): Promise<KeyRing> {
+    const chain = await verifyKeyChain(certificates);
     report.add(
       'keys.chain',
       chain.ok,
@@ -37,36 +45,31 @@ export class KeyRing {
         : typeof trustedPublicKey === 'string'
           ? [trustedPublicKey]
           : trustedPublicKey;
-    this.pinned = list.length > 0;
     const fingerprints = new Set(list.map((k) => keyFingerprint(parsePublicKey(k))));
     // A generation certified by a trusted one is trusted too: the predecessor vouched for it at the
     // handover, and a retired generation can no longer sign.
+    const trusted = new Set<string>();
     let previousTrusted = false;
     for (const key of chain.keys) {
-      if (fingerprints.has(key.fingerprint) || previousTrusted) this.trusted.add(key.keyId);
-      previousTrusted = this.trusted.has(key.keyId);
+      if (fingerprints.has(key.fingerprint) || previousTrusted) trusted.add(key.keyId);
+      previousTrusted = trusted.has(key.keyId);
     }
+    return new KeyRing(trusted, list.length > 0, chain.keys);
   }
 
   /**
    * Checks a signature by the key `keyId` over `message`: the key has a certificate and the signature
    * verifies. Records the key as used. Whether the key was valid when it signed is `validAt`.
    */
-  signed(
+  async signed(
     keyId: string,
     message: Uint8Array,
     signature: string,
-  ): { ok: true; key: ValidKey } | { ok: false; detail: string } {
+  ): Promise<{ ok: true; key: ValidKey } | { ok: false; detail: string }> {
     const key = this.byId.get(keyId);
     if (!key) return { ok: false, detail: `key ${keyId} has no valid certificate in the evidence` };
     this.used.add(keyId);
-    let valid = false;
-    try {
-      valid = verifyDerSignature(message, base64ToBytes(signature), key.spki);
-    } catch {
-      valid = false;
-    }
-    return valid
+    return (await verifyBase64Signature(message, signature, key.spki))
       ? { ok: true, key }
       : { ok: false, detail: `the signature does not verify with key ${keyId}` };
   }

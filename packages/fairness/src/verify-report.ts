@@ -49,6 +49,15 @@ export class Report {
     }
   }
 
+  /** `try` for a check that awaits (a signature: the curve is loaded on first use). */
+  async tryAsync(id: string, check: () => Promise<[ok: boolean, detail: string]>): Promise<boolean> {
+    try {
+      return this.add(id, ...(await check()));
+    } catch (error) {
+      return this.add(id, false, error instanceof Error ? error.message : String(error));
+    }
+  }
+
   get verdict(): Verdict {
     if (this.checks.length === 0 || this.checks.some((c) => !c.ok)) return 'failed';
     return this.checks.some((c) => c.untrusted) ? 'untrusted' : 'verified';

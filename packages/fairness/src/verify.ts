@@ -83,8 +83,8 @@ function parseEvidence(input: unknown, report: Report): Evidence | undefined {
 
 /**
  * Resolves the verification of a bundle or proof; never rejects for bad evidence (a failed check
- * says what is wrong). Asynchronous only because the beacon's curve is loaded on first use
- * (`verifyBeaconRound`).
+ * says what is wrong; rejects only if a curve's code cannot be loaded). Asynchronous because the
+ * curves are loaded on first use (`verifyBeaconRound`, `verifyDerSignature`).
  */
 export async function verifyShoe(input: unknown, options: VerifyOptions = {}): Promise<Verification> {
   const report = new Report();
@@ -104,8 +104,8 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     `${evidence.format}, shoe ${statement.shoeId} (number ${statement.number} at table ${statement.tableId}), ${evidence.rounds.length} round(s)`,
   );
 
-  const keys = new KeyRing(report, evidence.keys, options.trustedPublicKey);
-  checkStatement(report, evidence, raw.statement, keys, options);
+  const keys = await KeyRing.of(report, evidence.keys, options.trustedPublicKey);
+  await checkStatement(report, evidence, raw.statement, keys, options);
   report.try('seed.commitment', () => {
     const commitment = commitmentOf(hexToBytes(evidence.serverSeed));
     return commitment === statement.commitment
@@ -155,8 +155,13 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     if (evidence.format === BUNDLE_FORMAT)
       checkVoidReport(report, evidence.voids, table, shoe, evidence.rounds);
   }
-  checkAudit(report, evidence, { statement: raw.statement, close: raw.audit.close, heads: raw.heads }, keys);
-  checkReceipts(report, evidence, options.receipts ?? [], keys);
+  await checkAudit(
+    report,
+    evidence,
+    { statement: raw.statement, close: raw.audit.close, heads: raw.heads },
+    keys,
+  );
+  await checkReceipts(report, evidence, options.receipts ?? [], keys);
   keys.report(report);
   return {
     verdict: report.verdict,
@@ -166,7 +171,7 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
   };
 }
 
-function checkStatement(
+async function checkStatement(
   report: Report,
   evidence: Evidence,
   rawStatement: ShoeStatement,
@@ -188,7 +193,7 @@ function checkStatement(
         ? 'decks or cut-card bounds differ from the table configuration in the same statement'
         : `${statement.decks} decks, ${statement.cutCard.minCardsBehind}..${statement.cutCard.maxCardsBehind} cards behind the cut card, rules ${RULES_VERSION}, code ${statement.codeVersion}`,
   );
-  const signed = keys.signed(statement.keyId, statementBytes(rawStatement), evidence.signature);
+  const signed = await keys.signed(statement.keyId, statementBytes(rawStatement), evidence.signature);
   report.add(
     'statement.signature',
     signed.ok,
@@ -289,16 +294,21 @@ function checkShoe(report: Report, evidence: Evidence, shoe: Shoe) {
 }
 
 /** Receipts a caller kept: each must be a valid signed head of this very chain. */
-function checkReceipts(report: Report, evidence: Evidence, receipts: readonly unknown[], keys: KeyRing) {
+async function checkReceipts(
+  report: Report,
+  evidence: Evidence,
+  receipts: readonly unknown[],
+  keys: KeyRing,
+) {
   const list = evidence.audit.events.map((e) => e.event as Record<string, unknown>);
-  receipts.forEach((input, i) => {
+  for (const [i, input] of receipts.entries()) {
     const parsed = SignedHeadSchema().safeParse(input);
-    report.try(`receipt.${i + 1}`, () =>
+    await report.tryAsync(`receipt.${i + 1}`, async () =>
       parsed.success
         ? headProblem(evidence, parsed.data as SignedHead, list, keys)
         : [false, `not a signed head: ${parsed.error.issues[0]?.message}`],
     );
-  });
+  }
 }
 
 /** Throws TypeError for a trusted key that is not a P-256 public key (a caller's mistake, not a check). */

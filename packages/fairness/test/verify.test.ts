@@ -327,14 +327,14 @@ describe('verifyShoe catches tampering and names it', () => {
 });
 
 describe('signatures', () => {
-  it('accept a high-S signature as KMS may return it, and its low-S twin', () => {
+  it('accept a high-S signature as KMS may return it, and its low-S twin', async () => {
     const spki = parsePublicKey(KEY.pem);
     const message = statementBytes(bundle.statement);
     const sig = p256.Signature.fromBytes(base64ToBytes(bundle.signature), 'der');
     const twin = new p256.Signature(sig.r, p256.Point.CURVE().n - sig.s).toBytes('der');
-    expect(verifyDerSignature(message, base64ToBytes(bundle.signature), spki)).toBe(true);
-    expect(verifyDerSignature(message, twin, spki)).toBe(true);
-    expect(verifyDerSignature(new Uint8Array([1, ...message]), twin, spki)).toBe(false);
+    expect(await verifyDerSignature(message, base64ToBytes(bundle.signature), spki)).toBe(true);
+    expect(await verifyDerSignature(message, twin, spki)).toBe(true);
+    expect(await verifyDerSignature(new Uint8Array([1, ...message]), twin, spki)).toBe(false);
   });
 
   it('refuse a key that is not P-256 SPKI', () => {

@@ -3,12 +3,11 @@
  * the key the API publishes for its key id, and the commitment the shoe shows is the signed one.
  */
 import {
-  base64ToBytes,
   keyFingerprint,
   parsePublicKey,
   type ShoeStatement,
   statementBytes,
-  verifyDerSignature,
+  verifyBase64Signature,
 } from '@pyb/fairness';
 import { get, seg } from './api';
 import type { Shoe, SigningKey } from './types';
@@ -36,7 +35,7 @@ export async function checkShoeStatement(
   const spki = parsePublicKey(key.pem);
   // The contract types the statement loosely (scheme: string); the bytes signed are its canonical JSON.
   const statement = shoe.statement as unknown as ShoeStatement;
-  const ok = verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), spki);
+  const ok = await verifyBase64Signature(statementBytes(statement), shoe.signature, spki);
   const fingerprint = keyFingerprint(spki).slice(0, 16);
   return ok
     ? { ok, text: `signature valid (ECDSA P-256, key ${shoe.keyId}, SHA-256 ${fingerprint}…)` }

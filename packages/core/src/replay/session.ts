@@ -122,7 +122,7 @@ export class ReplaySession {
     const evidence = await this.roundEvidence(round, shows);
     const { shoe, log, keys, positions, ledgers, reveal } = evidence;
     const shown = positions.filter(shows);
-    const verification = verifyRound(evidence);
+    const verification = await verifyRound(evidence);
     return {
       roundId: round.roundId,
       tableId: round.tableId,

@@ -38,23 +38,27 @@ export class SigningKeys {
 /**
  * Whether a signature verifies with the key it names (current or retired); 'unknown', told to
  * `unknown` as a SIGNING_KEY_UNKNOWN detail, when the key service cannot give that key: the signature
- * cannot be checked, which is not the same as forged.
+ * cannot be checked, which is not the same as forged. `verify` throwing is a signature that does not
+ * verify; its promise rejecting (the curve's code did not load) rejects: that is no verdict on the
+ * signature.
  */
-export function verifiedWith(
+export async function verifiedWith(
   lookup: KeyLookup,
   what: string,
-  verify: (spki: Uint8Array) => boolean,
+  verify: (spki: Uint8Array) => Promise<boolean>,
   unknown: (detail: string) => void,
-): boolean | 'unknown' {
+): Promise<boolean | 'unknown'> {
   if (!lookup.key) {
     unknown(
       `${what} names signing key ${lookup.keyId}, which the key service does not know or may not read: its signature cannot be checked`,
     );
     return 'unknown';
   }
+  let verdict: Promise<boolean>;
   try {
-    return verify(lookup.key.spki);
+    verdict = verify(lookup.key.spki);
   } catch {
     return false;
   }
+  return verdict;
 }

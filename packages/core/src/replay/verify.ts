@@ -22,13 +22,12 @@ import {
   worstCaseCommission,
 } from '@pyb/engine';
 import {
-  base64ToBytes,
   betsDigest,
   closeStatementBytes,
   refundsDigest,
   settlementsDigest,
   statementBytes,
-  verifyDerSignature,
+  verifyBase64Signature,
 } from '@pyb/fairness';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPositions, totalsOf } from '../recorded';
@@ -82,16 +81,17 @@ const checked = (problems: readonly ReplayProblem[], passed: string): ReplayChec
 
 const other = (status: CheckStatus, detail: string): ReplayCheck => ({ status, detail, problems: [] });
 
-export function verifyRound(e: RoundEvidence): RoundVerification {
+/** Asynchronous because signatures are: the P-256 curve is loaded on the first (`verifyDerSignature`). */
+export async function verifyRound(e: RoundEvidence): Promise<RoundVerification> {
   const checks = {
-    statementSignature: statementCheck(e),
+    statementSignature: await statementCheck(e),
     commitment: commitmentCheck(e),
     cards: cardsCheck(e),
     tableau: tableauCheck(e),
     auditChain: chainCheck(e),
     bets: betsCheck(e),
     settlement: settlementCheck(e),
-    chainHead: headCheck(e),
+    chainHead: await headCheck(e),
   };
   const entries = Object.entries(checks) as [keyof typeof checks, ReplayCheck][];
   const pendingReveal = entries.filter(([, c]) => c.status === 'PENDING_REVEAL').map(([name]) => name);
@@ -109,16 +109,16 @@ export function verifyRound(e: RoundEvidence): RoundVerification {
  * The signed statement: its signature by the key it names, the shoe record and the chain's
  * SHOE_OPENED agreeing with it, and naming the shoe, the table and the operator `of` (the round's).
  */
-export function statementProblems(
+export async function statementProblems(
   { shoe, log, keys }: ShoeEvidence,
   of: { tableId: string; operatorId: string } = shoe,
-): ReplayProblem[] {
+): Promise<ReplayProblem[]> {
   const p = new Problems();
   const { statement } = shoe;
-  const valid = verifiedWith(
+  const valid = await verifiedWith(
     keys.statement,
     'the shoe statement',
-    (spki) => verifyDerSignature(statementBytes(statement), base64ToBytes(shoe.signature), spki),
+    (spki) => verifyBase64Signature(statementBytes(statement), shoe.signature, spki),
     (detail) => p.add('SIGNING_KEY_UNKNOWN', detail),
   );
   if (valid === false) {
@@ -180,7 +180,7 @@ export function dealProblems({ shoe, reveal }: ShoeEvidence): ReplayProblem[] {
 }
 
 /** The chain head signed at close: over the whole chain, by the key the close statement names. */
-export function headProblems({ shoe, log, keys }: ShoeEvidence): ReplayProblem[] {
+export async function headProblems({ shoe, log, keys }: ShoeEvidence): Promise<ReplayProblem[]> {
   const p = new Problems();
   const close = shoe.close;
   const events = log.events;
@@ -202,10 +202,10 @@ export function headProblems({ shoe, log, keys }: ShoeEvidence): ReplayProblem[]
   }
   // The shoe's evidence looked up the key this close statement names.
   const lookup = keys.close ?? { keyId: close.statement.keyId, key: undefined };
-  const valid = verifiedWith(
+  const valid = await verifiedWith(
     lookup,
     'the close statement',
-    (spki) => verifyDerSignature(closeStatementBytes(close.statement), base64ToBytes(close.signature), spki),
+    (spki) => verifyBase64Signature(closeStatementBytes(close.statement), close.signature, spki),
     (detail) => p.add('SIGNING_KEY_UNKNOWN', detail),
   );
   if (valid === false)
@@ -614,10 +614,10 @@ export const roundProblems = (e: RoundEvidence): ReplayProblem[] => [
 
 // ---- the replay's verification block: the same problems, grouped, with what passed ----------------
 
-function statementCheck(e: RoundEvidence): ReplayCheck {
+async function statementCheck(e: RoundEvidence): Promise<ReplayCheck> {
   const { shoe } = e;
   return checked(
-    statementProblems(e, e.round),
+    await statementProblems(e, e.round),
     `ECDSA P-256/SHA-256 signature by ${shoe.statement.keyId} of the RFC 8785 statement is valid; SHOE_OPENED published it (commitment ${shoe.commitment}) at ${shoe.statement.createdAt}, before any bet`,
   );
 }
@@ -733,14 +733,14 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
   );
 }
 
-function headCheck(e: RoundEvidence): ReplayCheck {
+async function headCheck(e: RoundEvidence): Promise<ReplayCheck> {
   const { shoe } = e;
   if (shoe.status !== 'CLOSED')
     return other('PENDING_REVEAL', 'the chain head is signed when the shoe is closed (with the reveal)');
   const close = shoe.close;
   const rotated = close !== undefined && close.statement.keyId !== shoe.statement.keyId;
   return checked(
-    [...wholeChainProblems(e), ...headProblems(e)],
+    [...wholeChainProblems(e), ...(await headProblems(e))],
     close
       ? `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}) by ${close.statement.keyId}${rotated ? ' (the key that replaced the statement’s)' : ''}, verifies`
       : '',

@@ -61,7 +61,7 @@ export async function checkShoeChain(
 
   const problems: ChainProblem[] = [
     ...named((x) => roundOf(x.seq))(wholeChainProblems(evidence)),
-    ...named(() => null)(statementProblems(evidence)),
+    ...named(() => null)(await statementProblems(evidence)),
   ];
   const closed = shoe.status === 'CLOSED';
   const ordered = events.map((p) => p.event ?? {});
@@ -74,7 +74,7 @@ export async function checkShoeChain(
   }
   if (closed && reveal.status === 'REVEALED') {
     problems.push(
-      ...named(() => null)([...reveal.seed, ...dealProblems(evidence), ...headProblems(evidence)]),
+      ...named(() => null)([...reveal.seed, ...dealProblems(evidence), ...(await headProblems(evidence))]),
     );
   }
 
