@@ -34,6 +34,16 @@ export function p256PointOfSpki(spki: Uint8Array): Uint8Array {
   return point;
 }
 
+/**
+ * Starts loading the curve and checks nothing: a caller that will check a signature after some I/O (a
+ * replay reads the shoe, its chain and its key first) calls it before the I/O, so the curve's code is
+ * parsed while the reads are in flight instead of on the request's path. Never rejects: a failed load
+ * is not kept, and the check itself tries again and rejects.
+ */
+export function prepareSignatureChecks(): void {
+  p256().catch(() => undefined);
+}
+
 /** Accepts a PEM "PUBLIC KEY" block or bare base64 of the DER SPKI. */
 export function parsePublicKey(text: string): Uint8Array {
   const pem = /-----BEGIN PUBLIC KEY-----([\s\S]*?)-----END PUBLIC KEY-----/.exec(text);

@@ -4,7 +4,7 @@
  * player's rounds, often several of the same shoe).
  */
 import { playCoup } from '@pyb/engine';
-import { houseNet } from '@pyb/fairness';
+import { houseNet, prepareSignatureChecks } from '@pyb/fairness';
 import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import type { KeyService } from '../ports/key-service';
 import type { Store } from '../ports/store';
@@ -82,6 +82,9 @@ export class ReplaySession {
   }
 
   private async loadShoe(shoeId: string, record: ShoeRecord | undefined): Promise<ShoeEvidence> {
+    // The shoe's signatures are checked once the reads below are in: the P-256 curve, loaded on first
+    // use, loads meanwhile.
+    prepareSignatureChecks();
     const [shoe, records] = await Promise.all([
       record ?? this.deps.store.get('shoe', { shoeId }),
       this.deps.store.listAudit(shoeId),
