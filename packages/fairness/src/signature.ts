@@ -8,10 +8,12 @@ import { base64ToBytes, bytesToBase64, bytesToHex, equalBytes } from './bytes';
 import { loadedOnFirstUse } from './first-use';
 
 /**
- * The P-256 curve, loaded on the first signature check: most requests of the functions that can verify
- * (replay, game recall) never get that far or verify late, and parsing the curve's code (38 KiB) would
- * otherwise be part of every cold start (docs/benchmarks.md, "Lambda bundles"). The bundler splits it
- * into a chunk of its own, which it shares with the beacon's BLS curve.
+ * The P-256 curve, loaded on the first signature check rather than with the package: parsing its code
+ * (38 KiB) was part of every cold start of the functions that hold the verifier (replay-round,
+ * player-rounds, player-history; docs/benchmarks.md, "Lambda bundles"), though a refused request checks
+ * no signature and a replay checks one only after reading the shoe, its chain and its key — and starts
+ * the load before those reads (`prepareSignatureChecks`). The bundler splits it into a chunk of its own
+ * (its field and point code shared with the beacon's BLS curve).
  */
 const p256 = loadedOnFirstUse(() => import('./p256').then((m) => m.p256));
 
