@@ -3,7 +3,8 @@
  * use (packages/engine/src/lazily.ts): bundled like a handler, imported, then `buildSchemas(name)`
  * builds that endpoint's params, query, body and response schemas — what its first request builds.
  */
-import { ENDPOINTS, type EndpointContract } from '@pyb/contracts';
+import type { EndpointContract } from '@pyb/contracts';
+import { ENDPOINTS } from '@pyb/contracts/endpoints';
 
 export function buildSchemas(name: string): void {
   const contract = (ENDPOINTS as Record<string, EndpointContract>)[name];

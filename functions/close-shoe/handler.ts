@@ -1,12 +1,10 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { closeShoeContract } from '@pyb/contracts';
 import { closeShoe } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { closeShoeRoute } from '../src/routes';
 
-export const handler = httpHandler(
-  'close-shoe',
-  ENDPOINTS['close-shoe'],
-  ({ context, actor, params, body }) =>
-    closeShoe(useCases(context, keysOf(context)), actor, { ...params, ...body }),
+export const handler = httpHandler(closeShoeRoute, closeShoeContract, ({ context, actor, params, body }) =>
+  closeShoe(useCases(context, keysOf(context)), actor, { ...params, ...body }),
 );

@@ -1,10 +1,9 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { exportFeedContract } from '@pyb/contracts';
 import { exportFeed } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { exportFeedRoute } from '../src/routes';
 
-export const handler = httpHandler(
-  'export-feed',
-  ENDPOINTS['export-feed'],
-  ({ context, actor, params, query }) => exportFeed(useCases(context), actor, { ...params, ...query }),
+export const handler = httpHandler(exportFeedRoute, exportFeedContract, ({ context, actor, params, query }) =>
+  exportFeed(useCases(context), actor, { ...params, ...query }),
 );

@@ -1,8 +1,9 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getFeedFileContract } from '@pyb/contracts';
 import { getFeedFile } from '@pyb/core/use-cases';
 import { feedFiles } from '../src/feed-files';
 import { httpHandler } from '../src/http';
+import { getFeedFileRoute } from '../src/routes';
 
-export const handler = httpHandler('get-feed-file', ENDPOINTS['get-feed-file'], ({ actor, params }) =>
+export const handler = httpHandler(getFeedFileRoute, getFeedFileContract, ({ actor, params }) =>
   getFeedFile(feedFiles(), actor, params),
 );

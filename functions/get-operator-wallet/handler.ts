@@ -1,10 +1,11 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getOperatorWalletContract } from '@pyb/contracts';
 import { getOperatorWallet } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { getOperatorWalletRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'get-operator-wallet',
-  ENDPOINTS['get-operator-wallet'],
+  getOperatorWalletRoute,
+  getOperatorWalletContract,
   ({ context, actor, params }) => getOperatorWallet(useCases(context), actor, params),
 );

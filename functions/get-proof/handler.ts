@@ -1,8 +1,9 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getProofContract } from '@pyb/contracts';
 import { shoeProof } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { getProofRoute } from '../src/routes';
 
-export const handler = httpHandler('get-proof', ENDPOINTS['get-proof'], ({ context, params }) =>
+export const handler = httpHandler(getProofRoute, getProofContract, ({ context, params }) =>
   shoeProof(useCases(context), params),
 );

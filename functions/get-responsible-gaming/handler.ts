@@ -1,10 +1,11 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getResponsibleGamingContract } from '@pyb/contracts';
 import { getResponsibleGaming } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { getResponsibleGamingRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'get-responsible-gaming',
-  ENDPOINTS['get-responsible-gaming'],
+  getResponsibleGamingRoute,
+  getResponsibleGamingContract,
   ({ context, actor, params }) => getResponsibleGaming(useCases(context), actor, params),
 );

@@ -1,7 +1,8 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getSeatsContract } from '@pyb/contracts';
 import { getSeats } from '@pyb/core/use-cases';
 import { httpHandler } from '../src/http';
+import { getSeatsRoute } from '../src/routes';
 
-export const handler = httpHandler('get-seats', ENDPOINTS['get-seats'], ({ context, actor, params }) =>
+export const handler = httpHandler(getSeatsRoute, getSeatsContract, ({ context, actor, params }) =>
   getSeats(context, actor, params),
 );

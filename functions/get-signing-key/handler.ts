@@ -1,17 +1,15 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getSigningKeyContract } from '@pyb/contracts';
 import { signingKey } from '@pyb/core/use-cases';
 import { beaconOf } from '../src/beacon';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { getSigningKeyRoute } from '../src/routes';
 import { signingKeyView } from '../src/views';
 
-export const handler = httpHandler(
-  'get-signing-key',
-  ENDPOINTS['get-signing-key'],
-  async ({ context, query }) =>
-    signingKeyView(
-      await signingKey(useCases(context, keysOf(context)), query),
-      await beaconOf(context).network(),
-    ),
+export const handler = httpHandler(getSigningKeyRoute, getSigningKeyContract, async ({ context, query }) =>
+  signingKeyView(
+    await signingKey(useCases(context, keysOf(context)), query),
+    await beaconOf(context).network(),
+  ),
 );

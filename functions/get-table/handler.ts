@@ -1,8 +1,9 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { getTableContract } from '@pyb/contracts';
 import { getTable } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { getTableRoute } from '../src/routes';
 
-export const handler = httpHandler('get-table', ENDPOINTS['get-table'], ({ context, actor, params }) =>
+export const handler = httpHandler(getTableRoute, getTableContract, ({ context, actor, params }) =>
   getTable(useCases(context), actor, params),
 );

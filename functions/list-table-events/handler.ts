@@ -1,10 +1,11 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { listTableEventsContract } from '@pyb/contracts';
 import { listTableEvents } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { listTableEventsRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'list-table-events',
-  ENDPOINTS['list-table-events'],
+  listTableEventsRoute,
+  listTableEventsContract,
   ({ context, actor, params }) => listTableEvents(useCases(context), actor, params),
 );

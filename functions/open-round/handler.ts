@@ -1,12 +1,13 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { openRoundContract } from '@pyb/contracts';
 import { openRound } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { openRoundRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'open-round',
-  ENDPOINTS['open-round'],
+  openRoundRoute,
+  openRoundContract,
   // Signs the head of the contributions' close when it opens a shoe's first round.
   ({ context, actor, params, body }) =>
     openRound(useCases(context, keysOf(context)), actor, { ...params, ...body }),

@@ -1,10 +1,11 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { openShoeContract } from '@pyb/contracts';
 import { openShoe } from '@pyb/core/use-cases';
 import { beaconOf } from '../src/beacon';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { openShoeRoute } from '../src/routes';
 
-export const handler = httpHandler('open-shoe', ENDPOINTS['open-shoe'], ({ context, actor, params }) =>
+export const handler = httpHandler(openShoeRoute, openShoeContract, ({ context, actor, params }) =>
   openShoe(useCases(context, keysOf(context), { beacon: beaconOf(context) }), actor, params),
 );

@@ -1,12 +1,13 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { placeBetContract } from '@pyb/contracts';
 import { placeBet } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { placeBetRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
 
 export const handler = httpHandler(
-  'place-bet',
-  ENDPOINTS['place-bet'],
+  placeBetRoute,
+  placeBetContract,
   ({ context, actor, params, body, idempotencyKey }) =>
     placeBet(useCases(context, undefined, seamlessOf(context)), actor, {
       ...params,

@@ -1,12 +1,13 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { reduceBetsContract } from '@pyb/contracts';
 import { withdrawBets } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { reduceBetsRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
 
 export const handler = httpHandler(
-  'reduce-bets',
-  ENDPOINTS['reduce-bets'],
+  reduceBetsRoute,
+  reduceBetsContract,
   ({ context, actor, params, body, idempotencyKey }) =>
     withdrawBets(useCases(context, undefined, seamlessOf(context)), actor, {
       ...params,

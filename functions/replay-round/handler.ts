@@ -1,9 +1,10 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { replayRoundContract } from '@pyb/contracts';
 import { replayRound } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { replayRoundRoute } from '../src/routes';
 
-export const handler = httpHandler('replay-round', ENDPOINTS['replay-round'], ({ context, actor, params }) =>
+export const handler = httpHandler(replayRoundRoute, replayRoundContract, ({ context, actor, params }) =>
   replayRound(useCases(context, keysOf(context)), actor, params),
 );

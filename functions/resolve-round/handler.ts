@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { resolveRoundContract } from '@pyb/contracts';
 import { resolveRound } from '@pyb/core/use-cases';
 import { beaconOf } from '../src/beacon';
 import { closeDeadlinesOf } from '../src/close-deadlines';
@@ -6,20 +6,18 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
+import { resolveRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
 
-export const handler = httpHandler(
-  'resolve-round',
-  ENDPOINTS['resolve-round'],
-  ({ context, actor, params }) =>
-    resolveRound(
-      useCases(context, keysOf(context), {
-        beacon: beaconOf(context),
-        closeDeadlines: closeDeadlinesOf(context),
-        queue: queueOf(context),
-        ...seamlessOf(context),
-      }),
-      actor,
-      params,
-    ),
+export const handler = httpHandler(resolveRoundRoute, resolveRoundContract, ({ context, actor, params }) =>
+  resolveRound(
+    useCases(context, keysOf(context), {
+      beacon: beaconOf(context),
+      closeDeadlines: closeDeadlinesOf(context),
+      queue: queueOf(context),
+      ...seamlessOf(context),
+    }),
+    actor,
+    params,
+  ),
 );

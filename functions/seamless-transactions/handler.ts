@@ -1,11 +1,12 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { seamlessTransactionsContract } from '@pyb/contracts';
 import { listSeamlessTransactions } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { seamlessTransactionsRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'seamless-transactions',
-  ENDPOINTS['seamless-transactions'],
+  seamlessTransactionsRoute,
+  seamlessTransactionsContract,
   ({ context, actor, params, query }) =>
     listSeamlessTransactions(useCases(context), actor, { ...params, ...query }),
 );

@@ -1,11 +1,12 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { setResponsibleGamingContract } from '@pyb/contracts';
 import { setResponsibleGaming } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { setResponsibleGamingRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'set-responsible-gaming',
-  ENDPOINTS['set-responsible-gaming'],
+  setResponsibleGamingRoute,
+  setResponsibleGamingContract,
   ({ context, actor, params, body, idempotencyKey }) =>
     setResponsibleGaming(useCases(context), actor, { ...params, ...body, idempotencyKey }),
 );

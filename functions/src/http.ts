@@ -10,10 +10,12 @@ import { requestFingerprint, runIdempotent } from './idempotency';
 import { logger } from './logger';
 import { flushMetrics, recordLatency } from './metrics';
 import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
-import { ROUTES, type Route } from './routes';
+import type { Route } from './routes';
 
 /**
- * The one handler factory. Every endpoint is `httpHandler(name, contract, run)`: this file does the
+ * The one handler factory. Every endpoint is `httpHandler(route, contract, run)` with its own route
+ * (routes.ts, `<handler>Route`) and its own contract (@pyb/contracts, `<handler>Contract`) — never a
+ * table of them all, which would put every endpoint's schemas and grants in each bundle: this file does the
  * HTTP part once — correlation id and structured logs, header normalisation, API-key auth and the
  * route's roles, body size limit, JSON parsing, zod validation of path/query/body and of the
  * response, `Idempotency-Key` on POSTs, problem+json errors — and `run` calls one use case. A route
@@ -81,12 +83,6 @@ const stateOf = (event: HttpEvent): RequestState => {
   if (!state) throw new Error('request state missing (middleware order)');
   return state;
 };
-
-function routeNamed(name: string): Route {
-  const route = ROUTES.find((r) => r.handler === name);
-  if (!route) throw new Error(`no route for handler ${name} in functions/src/routes.ts`);
-  return route;
-}
 
 function correlation(): Middleware {
   return {
@@ -243,8 +239,13 @@ function problems(route: Route): Middleware {
   };
 }
 
-export function httpHandler<C extends EndpointContract>(name: string, contract: C, run: Run<C>) {
-  const route = routeNamed(name);
+/**
+ * The Lambda handler of one endpoint. It keeps its route and contract (`handler.route`,
+ * `handler.contract`): functions/test/handlers.test.ts checks that each function's are the ones
+ * routes.ts and the contracts' registry name for it.
+ */
+export function httpHandler<C extends EndpointContract>(route: Route, contract: C, run: Run<C>) {
+  const name = route.handler;
   // Built on the first request, like the contract's schemas (nothing is built when the bundle loads).
   let emptyBodyOk: boolean | undefined;
 
@@ -326,7 +327,7 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
     });
   };
 
-  return middy<HttpEvent, HttpResult, Error, Context>()
+  const handler = middy<HttpEvent, HttpResult, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(problems(route))
     .use(httpHeaderNormalizer())
@@ -342,4 +343,5 @@ export function httpHandler<C extends EndpointContract>(name: string, contract: 
       },
     })
     .handler(core);
+  return Object.assign(handler, { route, contract });
 }

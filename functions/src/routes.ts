@@ -1,6 +1,9 @@
 /**
  * The one list of endpoints. The local HTTP server routes with it, the CDK app creates one
  * NodejsFunction and one HTTP API route per entry from it, and the auth-matrix test walks it.
+ * Each route is an export of its own (`<handler>Route`, e.g. `getWalletRoute`) that `ROUTES` lists:
+ * a handler passes its own to `httpHandler` (http.ts) and its bundle holds that entry, not the
+ * table of every function's grants.
  *
  * `handler` is the folder under functions/ holding `handler.ts` (export `handler`).
  * `roles` are the API-key roles allowed to call it; an empty list means public (no key). `data` and `kms` are the least-privilege grants
@@ -51,355 +54,442 @@ export interface Route {
 const ALL: readonly Role[] = ROLES;
 const WRITERS: readonly Role[] = ['operator', 'admin'];
 
+export const createTableRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables',
+  handler: 'create-table',
+  roles: ['admin'],
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: [],
+};
+
+export const getTableRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}',
+  handler: 'get-table',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const unlockTableRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/unlock',
+  handler: 'unlock-table',
+  roles: ['admin'],
+  // The table item and its TABLE_UNLOCKED event (append-only, beside the shoes' chains).
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: [],
+};
+
+export const listTableEventsRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/events',
+  handler: 'list-table-events',
+  roles: ALL,
+  data: { principals: 'read', game: 'read', audit: 'read' },
+  kms: [],
+};
+
+export const ggrReportRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/ggr',
+  handler: 'ggr-report',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const exportFeedRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/feed',
+  handler: 'export-feed',
+  roles: ALL,
+  data: { principals: 'read', game: 'read', wallets: 'read' },
+  kms: [],
+};
+
+export const seamlessTransactionsRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/seamless-transactions',
+  handler: 'seamless-transactions',
+  roles: ALL,
+  // The seamless transaction records (and their listing index) are in the game table.
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const listFeedFilesRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/feed/files',
+  handler: 'list-feed-files',
+  roles: ALL,
+  data: { principals: 'read' },
+  kms: [],
+  buckets: ['feed'],
+};
+
+export const getFeedFileRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/feed/files/{date}/{name}',
+  handler: 'get-feed-file',
+  roles: ALL,
+  data: { principals: 'read' },
+  kms: [],
+  buckets: ['feed'],
+};
+
+export const seamlessReportRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/seamless-reports/{date}',
+  handler: 'seamless-report',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const getOperatorWalletRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/wallet',
+  handler: 'get-operator-wallet',
+  roles: ALL,
+  // The operator record (game table) and its changes (audit table).
+  data: { principals: 'read', game: 'read', audit: 'read' },
+  kms: [],
+};
+
+export const setOperatorWalletRoute: Route = {
+  method: 'POST',
+  path: '/v1/operators/{operatorId}/wallet',
+  handler: 'set-operator-wallet',
+  // Admin keys reach the use case; it lets platform-admin keys only through (Actor.platform).
+  roles: ['admin'],
+  // Reads the operator's tables, open rounds' positions and seamless transactions (is it quiet?),
+  // writes the operator record; each change appended to the audit table in the same transaction.
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: [],
+};
+
+export const getScoreboardRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/scoreboard',
+  handler: 'get-scoreboard',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const getSeatsRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/seats',
+  handler: 'get-seats',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const openShoeRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/shoes',
+  handler: 'open-shoe',
+  roles: ['admin'],
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
+};
+
+export const listShoesRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/shoes',
+  handler: 'list-shoes',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const contributeSeedRoute: Route = {
+  method: 'POST',
+  path: '/v1/shoes/{shoeId}/contributions',
+  handler: 'contribute-seed',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: [],
+};
+
+export const getProofRoute: Route = {
+  method: 'GET',
+  path: '/v1/shoes/{shoeId}/proof',
+  handler: 'get-proof',
+  roles: [],
+  data: { game: 'read', audit: 'read' },
+  kms: [],
+};
+
+export const getShoeRoute: Route = {
+  method: 'GET',
+  path: '/v1/shoes/{shoeId}',
+  handler: 'get-shoe',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const closeShoeRoute: Route = {
+  method: 'POST',
+  path: '/v1/shoes/{shoeId}/close',
+  handler: 'close-shoe',
+  roles: ['admin'],
+  data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+  kms: ['Decrypt', 'Sign', 'GetPublicKey'],
+};
+
+export const openRoundRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/rounds',
+  handler: 'open-round',
+  roles: WRITERS,
+  // The first round closes the seed contributions and signs that head (kms:Sign).
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: ['Sign', 'GetPublicKey'],
+};
+
+export const getRoundRoute: Route = {
+  method: 'GET',
+  path: '/v1/rounds/{roundId}',
+  handler: 'get-round',
+  roles: ALL,
+  data: { principals: 'read', game: 'read' },
+  kms: [],
+};
+
+export const placeBetRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/bets',
+  handler: 'place-bet',
+  roles: WRITERS,
+  // The bet path: the wallet, its ledger entry (the idempotency record), the position, the gate check
+  // and the seat; no audit event and no HTTP idempotency item.
+  data: { principals: 'read', game: 'write', wallets: 'write' },
+  kms: [],
+  ownIdempotency: true,
+  queues: ['outbox'],
+  operatorWallets: true,
+};
+
+export const reduceBetsRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/bets/reduce',
+  handler: 'reduce-bets',
+  roles: WRITERS,
+  data: { principals: 'read', game: 'write', wallets: 'write' },
+  kms: [],
+  ownIdempotency: true,
+  // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
+  queues: ['outbox'],
+  operatorWallets: true,
+};
+
+export const cancelBetsRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/bets/cancel',
+  handler: 'cancel-bets',
+  roles: WRITERS,
+  data: { principals: 'read', game: 'write', wallets: 'write' },
+  kms: [],
+  ownIdempotency: true,
+  // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
+  queues: ['outbox'],
+  operatorWallets: true,
+};
+
+export const resolveRoundRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/resolve',
+  handler: 'resolve-round',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+  // Decrypt deals; Sign signs the round head it finishes (and the beacon step's pending receipts).
+  kms: ['Decrypt', 'Sign', 'GetPublicKey'],
+  queues: ['settlement', 'outbox'],
+};
+
+export const voidRoundRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/void',
+  handler: 'void-round',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+  // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
+  // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
+  kms: ['Decrypt', 'Sign', 'GetPublicKey'],
+  queues: ['settlement', 'outbox'],
+};
+
+export const replayRoundRoute: Route = {
+  method: 'GET',
+  path: '/v1/rounds/{roundId}/replay',
+  handler: 'replay-round',
+  roles: ['operator', 'regulator'],
+  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  kms: ['GetPublicKey'],
+};
+
+export const leaveTableRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/players/{playerId}/leave',
+  handler: 'leave-table',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
+  kms: [],
+  queues: ['outbox'],
+  // A seamless player's balance is the operator's wallet's answer (a signed balance call).
+  operatorWallets: true,
+};
+
+export const playerRoundsRoute: Route = {
+  method: 'GET',
+  path: '/v1/players/{playerId}/rounds',
+  handler: 'player-rounds',
+  roles: ['operator', 'regulator'],
+  // Each recalled round is replayed: its shoe's audit chain, and the keys that signed the shoe.
+  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  kms: ['GetPublicKey'],
+};
+
+export const playerHistoryRoute: Route = {
+  method: 'GET',
+  path: '/v1/players/{playerId}/history',
+  handler: 'player-history',
+  roles: WRITERS,
+  // The recall's replay of each round: its shoe's audit chain, and the keys that signed the shoe.
+  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  kms: ['GetPublicKey'],
+};
+
+export const getWalletRoute: Route = {
+  method: 'GET',
+  path: '/v1/wallets/{playerId}',
+  handler: 'get-wallet',
+  roles: WRITERS,
+  data: { principals: 'read', wallets: 'read' },
+  kms: [],
+};
+
+export const walletTransactionRoute: Route = {
+  method: 'POST',
+  path: '/v1/wallets/{playerId}/transactions',
+  handler: 'wallet-transaction',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'append' },
+  kms: [],
+};
+
+export const getLedgerRoute: Route = {
+  method: 'GET',
+  path: '/v1/wallets/{playerId}/ledger',
+  handler: 'get-ledger',
+  roles: ALL,
+  data: { principals: 'read', wallets: 'read' },
+  kms: [],
+};
+
+export const setResponsibleGamingRoute: Route = {
+  method: 'POST',
+  path: '/v1/wallets/{playerId}/responsible-gaming',
+  handler: 'set-responsible-gaming',
+  roles: WRITERS,
+  // An RG_SETTINGS ledger entry of amount 0 with the wallet's new state (one transaction); the
+  // entry under the client's key is the idempotency record (a replay answers the state now).
+  data: { principals: 'read', wallets: 'write' },
+  kms: [],
+  ownIdempotency: true,
+};
+
+export const getResponsibleGamingRoute: Route = {
+  method: 'GET',
+  path: '/v1/wallets/{playerId}/responsible-gaming',
+  handler: 'get-responsible-gaming',
+  roles: WRITERS,
+  data: { principals: 'read', wallets: 'read' },
+  kms: [],
+};
+
+export const exportAuditRoute: Route = {
+  method: 'GET',
+  path: '/v1/shoes/{shoeId}/audit',
+  handler: 'export-audit',
+  roles: ['operator', 'regulator'],
+  // The keys come with their certificates from the audit table: no KMS call.
+  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  kms: [],
+};
+
+export const getSigningKeyRoute: Route = {
+  method: 'GET',
+  path: '/v1/signing-key',
+  handler: 'get-signing-key',
+  roles: [],
+  // The keys' certificates live in the audit table.
+  data: { audit: 'read' },
+  kms: ['GetPublicKey'],
+};
+
+export const getOpenapiRoute: Route = {
+  method: 'GET',
+  path: '/v1/openapi.json',
+  handler: 'get-openapi',
+  roles: [],
+  data: {},
+  kms: [],
+};
+
+export const getSeamlessOpenapiRoute: Route = {
+  method: 'GET',
+  path: '/v1/seamless-wallet.openapi.json',
+  handler: 'get-seamless-openapi',
+  roles: [],
+  data: {},
+  kms: [],
+};
+
 export const ROUTES: readonly Route[] = [
-  {
-    method: 'POST',
-    path: '/v1/tables',
-    handler: 'create-table',
-    roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/tables/{tableId}',
-    handler: 'get-table',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/tables/{tableId}/unlock',
-    handler: 'unlock-table',
-    roles: ['admin'],
-    // The table item and its TABLE_UNLOCKED event (append-only, beside the shoes' chains).
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/tables/{tableId}/events',
-    handler: 'list-table-events',
-    roles: ALL,
-    data: { principals: 'read', game: 'read', audit: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/ggr',
-    handler: 'ggr-report',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/feed',
-    handler: 'export-feed',
-    roles: ALL,
-    data: { principals: 'read', game: 'read', wallets: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/seamless-transactions',
-    handler: 'seamless-transactions',
-    roles: ALL,
-    // The seamless transaction records (and their listing index) are in the game table.
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/feed/files',
-    handler: 'list-feed-files',
-    roles: ALL,
-    data: { principals: 'read' },
-    kms: [],
-    buckets: ['feed'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/feed/files/{date}/{name}',
-    handler: 'get-feed-file',
-    roles: ALL,
-    data: { principals: 'read' },
-    kms: [],
-    buckets: ['feed'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/seamless-reports/{date}',
-    handler: 'seamless-report',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/operators/{operatorId}/wallet',
-    handler: 'get-operator-wallet',
-    roles: ALL,
-    // The operator record (game table) and its changes (audit table).
-    data: { principals: 'read', game: 'read', audit: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/operators/{operatorId}/wallet',
-    handler: 'set-operator-wallet',
-    // Admin keys reach the use case; it lets platform-admin keys only through (Actor.platform).
-    roles: ['admin'],
-    // Reads the operator's tables, open rounds' positions and seamless transactions (is it quiet?),
-    // writes the operator record; each change appended to the audit table in the same transaction.
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/tables/{tableId}/scoreboard',
-    handler: 'get-scoreboard',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/tables/{tableId}/seats',
-    handler: 'get-seats',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/tables/{tableId}/shoes',
-    handler: 'open-shoe',
-    roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/tables/{tableId}/shoes',
-    handler: 'list-shoes',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/shoes/{shoeId}/contributions',
-    handler: 'contribute-seed',
-    roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/shoes/{shoeId}/proof',
-    handler: 'get-proof',
-    roles: [],
-    data: { game: 'read', audit: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/shoes/{shoeId}',
-    handler: 'get-shoe',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/shoes/{shoeId}/close',
-    handler: 'close-shoe',
-    roles: ['admin'],
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
-  },
-  {
-    method: 'POST',
-    path: '/v1/tables/{tableId}/rounds',
-    handler: 'open-round',
-    roles: WRITERS,
-    // The first round closes the seed contributions and signs that head (kms:Sign).
-    data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-    kms: ['Sign', 'GetPublicKey'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/rounds/{roundId}',
-    handler: 'get-round',
-    roles: ALL,
-    data: { principals: 'read', game: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/rounds/{roundId}/bets',
-    handler: 'place-bet',
-    roles: WRITERS,
-    // The bet path: the wallet, its ledger entry (the idempotency record), the position, the gate check
-    // and the seat; no audit event and no HTTP idempotency item.
-    data: { principals: 'read', game: 'write', wallets: 'write' },
-    kms: [],
-    ownIdempotency: true,
-    queues: ['outbox'],
-    operatorWallets: true,
-  },
-  {
-    method: 'POST',
-    path: '/v1/rounds/{roundId}/bets/reduce',
-    handler: 'reduce-bets',
-    roles: WRITERS,
-    data: { principals: 'read', game: 'write', wallets: 'write' },
-    kms: [],
-    ownIdempotency: true,
-    // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
-    queues: ['outbox'],
-    operatorWallets: true,
-  },
-  {
-    method: 'POST',
-    path: '/v1/rounds/{roundId}/bets/cancel',
-    handler: 'cancel-bets',
-    roles: WRITERS,
-    data: { principals: 'read', game: 'write', wallets: 'write' },
-    kms: [],
-    ownIdempotency: true,
-    // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
-    queues: ['outbox'],
-    operatorWallets: true,
-  },
-  {
-    method: 'POST',
-    path: '/v1/rounds/{roundId}/resolve',
-    handler: 'resolve-round',
-    roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-    // Decrypt deals; Sign signs the round head it finishes (and the beacon step's pending receipts).
-    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
-    queues: ['settlement', 'outbox'],
-  },
-  {
-    method: 'POST',
-    path: '/v1/rounds/{roundId}/void',
-    handler: 'void-round',
-    roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-    // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
-    // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
-    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
-    queues: ['settlement', 'outbox'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/rounds/{roundId}/replay',
-    handler: 'replay-round',
-    roles: ['operator', 'regulator'],
-    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
-    kms: ['GetPublicKey'],
-  },
-  {
-    method: 'POST',
-    path: '/v1/tables/{tableId}/players/{playerId}/leave',
-    handler: 'leave-table',
-    roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-    kms: [],
-    queues: ['outbox'],
-    // A seamless player's balance is the operator's wallet's answer (a signed balance call).
-    operatorWallets: true,
-  },
-  {
-    method: 'GET',
-    path: '/v1/players/{playerId}/rounds',
-    handler: 'player-rounds',
-    roles: ['operator', 'regulator'],
-    // Each recalled round is replayed: its shoe's audit chain, and the keys that signed the shoe.
-    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
-    kms: ['GetPublicKey'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/players/{playerId}/history',
-    handler: 'player-history',
-    roles: WRITERS,
-    // The recall's replay of each round: its shoe's audit chain, and the keys that signed the shoe.
-    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
-    kms: ['GetPublicKey'],
-  },
-  {
-    method: 'GET',
-    path: '/v1/wallets/{playerId}',
-    handler: 'get-wallet',
-    roles: WRITERS,
-    data: { principals: 'read', wallets: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/wallets/{playerId}/transactions',
-    handler: 'wallet-transaction',
-    roles: WRITERS,
-    data: { principals: 'read', idempotency: 'write', wallets: 'write', audit: 'append' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/wallets/{playerId}/ledger',
-    handler: 'get-ledger',
-    roles: [...ALL],
-    data: { principals: 'read', wallets: 'read' },
-    kms: [],
-  },
-  {
-    method: 'POST',
-    path: '/v1/wallets/{playerId}/responsible-gaming',
-    handler: 'set-responsible-gaming',
-    roles: WRITERS,
-    // An RG_SETTINGS ledger entry of amount 0 with the wallet's new state (one transaction); the
-    // entry under the client's key is the idempotency record (a replay answers the state now).
-    data: { principals: 'read', wallets: 'write' },
-    kms: [],
-    ownIdempotency: true,
-  },
-  {
-    method: 'GET',
-    path: '/v1/wallets/{playerId}/responsible-gaming',
-    handler: 'get-responsible-gaming',
-    roles: WRITERS,
-    data: { principals: 'read', wallets: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/shoes/{shoeId}/audit',
-    handler: 'export-audit',
-    roles: ['operator', 'regulator'],
-    // The keys come with their certificates from the audit table: no KMS call.
-    data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
-    kms: [],
-  },
-  {
-    method: 'GET',
-    path: '/v1/signing-key',
-    handler: 'get-signing-key',
-    roles: [],
-    // The keys' certificates live in the audit table.
-    data: { audit: 'read' },
-    kms: ['GetPublicKey'],
-  },
-  { method: 'GET', path: '/v1/openapi.json', handler: 'get-openapi', roles: [], data: {}, kms: [] },
-  {
-    method: 'GET',
-    path: '/v1/seamless-wallet.openapi.json',
-    handler: 'get-seamless-openapi',
-    roles: [],
-    data: {},
-    kms: [],
-  },
+  createTableRoute,
+  getTableRoute,
+  unlockTableRoute,
+  listTableEventsRoute,
+  ggrReportRoute,
+  exportFeedRoute,
+  seamlessTransactionsRoute,
+  listFeedFilesRoute,
+  getFeedFileRoute,
+  seamlessReportRoute,
+  getOperatorWalletRoute,
+  setOperatorWalletRoute,
+  getScoreboardRoute,
+  getSeatsRoute,
+  openShoeRoute,
+  listShoesRoute,
+  contributeSeedRoute,
+  getProofRoute,
+  getShoeRoute,
+  closeShoeRoute,
+  openRoundRoute,
+  getRoundRoute,
+  placeBetRoute,
+  reduceBetsRoute,
+  cancelBetsRoute,
+  resolveRoundRoute,
+  voidRoundRoute,
+  replayRoundRoute,
+  leaveTableRoute,
+  playerRoundsRoute,
+  playerHistoryRoute,
+  getWalletRoute,
+  walletTransactionRoute,
+  getLedgerRoute,
+  setResponsibleGamingRoute,
+  getResponsibleGamingRoute,
+  exportAuditRoute,
+  getSigningKeyRoute,
+  getOpenapiRoute,
+  getSeamlessOpenapiRoute,
 ];

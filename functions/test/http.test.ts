@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { type HttpEvent, httpHandler } from '../src/http';
 import { matchRoute } from '../src/local-server';
+import { getSigningKeyRoute } from '../src/routes';
 
 // The logger reads its level when it loads: quiet before any import runs.
 vi.hoisted(() => {
@@ -48,7 +49,7 @@ const contract = {
 
 describe('httpHandler', () => {
   it('answers the contract, echoing the caller’s request id (or API Gateway’s)', async () => {
-    const handler = httpHandler('get-signing-key', contract, async () => GOOD);
+    const handler = httpHandler(getSigningKeyRoute, contract, async () => GOOD);
     const mine = await handler(event({ 'X-Request-Id': 'req-42' }), context);
     expect([mine.statusCode, mine.headers['X-Request-Id'], JSON.parse(mine.body)]).toEqual([
       200,
@@ -62,7 +63,10 @@ describe('httpHandler', () => {
   });
 
   it('strips what the contract does not name from an answer', async () => {
-    const handler = httpHandler('get-signing-key', contract, async () => ({ ...GOOD, privateKey: 'secret' }));
+    const handler = httpHandler(getSigningKeyRoute, contract, async () => ({
+      ...GOOD,
+      privateKey: 'secret',
+    }));
     const answer = await handler(event(), context);
     expect(answer.statusCode).toBe(200);
     expect(answer.body).not.toContain('secret');
@@ -70,7 +74,7 @@ describe('httpHandler', () => {
 
   it('turns an answer that breaks its contract into a 500 that says nothing inside', async () => {
     const handler = httpHandler(
-      'get-signing-key',
+      getSigningKeyRoute,
       contract,
       async () => ({ ...GOOD, curve: 'P-384' }) as never,
     );
@@ -86,7 +90,7 @@ describe('httpHandler', () => {
   });
 
   it('hides the message of an unexpected error', async () => {
-    const handler = httpHandler('get-signing-key', contract, async () => {
+    const handler = httpHandler(getSigningKeyRoute, contract, async () => {
       throw new Error('connection string postgres://user:pw@host');
     });
     const answer = await handler(event(), context);

@@ -1,10 +1,11 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { unlockTableContract } from '@pyb/contracts';
 import { unlockTable } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { unlockTableRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'unlock-table',
-  ENDPOINTS['unlock-table'],
+  unlockTableRoute,
+  unlockTableContract,
   ({ context, actor, params, body }) => unlockTable(useCases(context), actor, { ...params, ...body }),
 );

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { voidRoundContract } from '@pyb/contracts';
 import { voidRound } from '@pyb/core/use-cases';
 import { beaconOf } from '../src/beacon';
 import { closeDeadlinesOf } from '../src/close-deadlines';
@@ -6,11 +6,12 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
+import { voidRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
 
 export const handler = httpHandler(
-  'void-round',
-  ENDPOINTS['void-round'],
+  voidRoundRoute,
+  voidRoundContract,
   // Signs the round head after ROUND_VOIDED (the receipt in the answer), or hands refunds to the queue.
   // A void with burnCards burns the coup's cards: the shoe order (the unsealed seed, and the beacon
   // round for a shoe's first coup), and the close deadline when the burn ends the shoe.

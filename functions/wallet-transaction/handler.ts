@@ -1,11 +1,12 @@
-import { ENDPOINTS } from '@pyb/contracts';
+import { walletTransactionContract } from '@pyb/contracts';
 import { walletTransaction } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { walletTransactionRoute } from '../src/routes';
 
 export const handler = httpHandler(
-  'wallet-transaction',
-  ENDPOINTS['wallet-transaction'],
+  walletTransactionRoute,
+  walletTransactionContract,
   ({ context, actor, params, body, idempotencyKey }) =>
     walletTransaction(useCases(context), actor, { ...params, ...body, idempotencyKey }),
 );

@@ -10,7 +10,7 @@ import { PROBLEM_CODES } from './problems';
  */
 
 /** An amount of money in integer minor units (cents). Safe integers only: anything else is a 400. */
-export const Amount = lazily(() =>
+export const Amount = /* @__PURE__ */ lazily(() =>
   z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
     id: 'Amount',
     description: 'Integer minor units (e.g. cents), > 0, a safe integer.',
@@ -19,10 +19,12 @@ export const Amount = lazily(() =>
 );
 
 /** A balance or signed movement in minor units (may be zero; never fractional). */
-export const MinorUnits = lazily(() => z.int().meta({ description: 'Integer minor units.', example: 10000 }));
+export const MinorUnits = /* @__PURE__ */ lazily(() =>
+  z.int().meta({ description: 'Integer minor units.', example: 10000 }),
+);
 
 /** Typed as a string (stored records hold strings); the document lists the codes as its enum. */
-export const Currency = lazily(() =>
+export const Currency = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .refine((code): boolean => isCurrency(code), 'an ISO 4217 currency code, e.g. EUR')
@@ -51,7 +53,7 @@ export const FreeText = (max: number) =>
     });
 
 /** The client seed: 1-256 UTF-8 bytes of clean text (docs/provably-fair.md §5; @pyb/fairness). */
-export const ClientSeed = lazily(() =>
+export const ClientSeed = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .superRefine((seed, ctx) => {
@@ -85,12 +87,12 @@ export const QueryInt = (min: number, max: number, fallback: number) =>
       description: `${min}-${max}, default ${fallback}.`,
     } as Record<string, unknown>);
 
-export const Timestamp = lazily(() =>
+export const Timestamp = /* @__PURE__ */ lazily(() =>
   z.iso.datetime().meta({ description: 'ISO 8601, UTC', example: '2025-01-01T12:00:00.000Z' }),
 );
 
 /** The engine's bet types (`BET_TYPES`): the one list. */
-export const BetType = lazily(() =>
+export const BetType = /* @__PURE__ */ lazily(() =>
   z.enum(BET_TYPES as readonly EngineBetType[] as [EngineBetType, ...EngineBetType[]]).meta({
     id: 'BetType',
     description:
@@ -100,7 +102,7 @@ export const BetType = lazily(() =>
 );
 
 /** Card in notation: rank A,2..9,T,J,Q,K then suit S,H,D,C (e.g. `AS`, `TD`, `KH`). */
-export const Card = lazily(() =>
+export const Card = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(/^[A2-9TJQK][SHDC]$/)
@@ -108,10 +110,10 @@ export const Card = lazily(() =>
 );
 
 /** An empty JSON object: POSTs that need no input still take `{}` (or no body at all). */
-export const EmptyBody = lazily(() => z.strictObject({}).meta({ id: 'EmptyBody' }));
+export const EmptyBody = /* @__PURE__ */ lazily(() => z.strictObject({}).meta({ id: 'EmptyBody' }));
 
 /** A field-level validation failure inside a problem. */
-export const FieldError = lazily(() =>
+export const FieldError = /* @__PURE__ */ lazily(() =>
   z
     .object({
       in: z.enum(['body', 'path', 'query', 'header']),
@@ -124,7 +126,7 @@ export const FieldError = lazily(() =>
 export type FieldError = z.infer<ReturnType<typeof FieldError>>;
 
 /** RFC 9457 problem details, with our stable `code` (the registry of problems.ts; docs/api.md lists them). */
-export const Problem = lazily(() =>
+export const Problem = /* @__PURE__ */ lazily(() =>
   z
     .object({
       type: z
@@ -153,7 +155,7 @@ export type Problem = z.infer<ReturnType<typeof Problem>>;
 export const PAGE_DEFAULT_LIMIT = 50;
 export const PAGE_MAX_LIMIT = 100;
 
-export const Cursor = lazily(() =>
+export const Cursor = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .min(1)
@@ -162,7 +164,7 @@ export const Cursor = lazily(() =>
     .meta({ description: 'Opaque: the `nextCursor` of the previous page, as it came.' }),
 );
 
-export const Pagination = lazily(() =>
+export const Pagination = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     limit: QueryInt(1, PAGE_MAX_LIMIT, PAGE_DEFAULT_LIMIT),
     cursor: Cursor().optional(),

@@ -14,9 +14,9 @@ export const HISTORY_MAX_DAYS = 366;
 /** Rounds one range may hold: the totals read each of them (their position items) in one request. */
 export const HISTORY_MAX_ROUNDS = 2000;
 
-export const PlayerHistoryParams = lazily(() => z.strictObject({ playerId: PlayerId() }));
+export const PlayerHistoryParams = /* @__PURE__ */ lazily(() => z.strictObject({ playerId: PlayerId() }));
 
-export const PlayerHistoryQuery = lazily(() =>
+export const PlayerHistoryQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     from: Timestamp().meta({ description: 'Rounds opened at or after this time (UTC).' }),
     to: Timestamp().meta({
@@ -28,7 +28,7 @@ export const PlayerHistoryQuery = lazily(() =>
   }),
 );
 
-export const HistoryTotals = lazily(() =>
+export const HistoryTotals = /* @__PURE__ */ lazily(() =>
   z
     .object({
       currency: z.string().nullable().meta({ description: "The wallet's currency; null with no rounds." }),
@@ -46,7 +46,7 @@ export const HistoryTotals = lazily(() =>
     .meta({ id: 'HistoryTotals' }),
 );
 
-export const PlayerHistory = lazily(() =>
+export const PlayerHistory = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: z.string(),

@@ -21,7 +21,7 @@ export const ID_GRAMMAR = {
   operator: '2-63 of a-z, 0-9 and "-", not starting with "-"',
 } as const;
 
-export const ResourceId = lazily(() =>
+export const ResourceId = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(RESOURCE_ID_PATTERN, ID_GRAMMAR.resource)
@@ -31,7 +31,7 @@ export const ResourceId = lazily(() =>
     }),
 );
 
-export const PlayerId = lazily(() =>
+export const PlayerId = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(PLAYER_ID_PATTERN, ID_GRAMMAR.player)
@@ -42,7 +42,7 @@ export const PlayerId = lazily(() =>
     }),
 );
 
-export const OperatorId = lazily(() =>
+export const OperatorId = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(OPERATOR_ID_PATTERN, ID_GRAMMAR.operator)

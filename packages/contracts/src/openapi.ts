@@ -2,7 +2,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import { lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { Problem } from './common';
-import { acceptsEmptyBody, ENDPOINTS, type EndpointContract, TAGS } from './endpoints';
+import { acceptsEmptyBody, type EndpointContract, TAGS } from './endpoint-contract';
+import { ENDPOINTS } from './endpoints';
 import { HTTP_PROBLEMS, PROBLEMS, type ProblemCode } from './problems';
 
 /** What the builder needs of a route (functions/src/routes.ts `Route`; kept structural so that
@@ -14,7 +15,7 @@ export interface RouteLike {
   roles: readonly string[];
 }
 
-const REQUEST_ID = lazily(() =>
+const REQUEST_ID = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(/^[\x21-\x7e]{1,128}$/)
@@ -26,14 +27,14 @@ const REQUEST_ID = lazily(() =>
     }),
 );
 
-const CommonHeaders = lazily(() =>
+const CommonHeaders = /* @__PURE__ */ lazily(() =>
   z.object({
     'X-Request-Id': REQUEST_ID(),
     'X-Correlation-Id': REQUEST_ID().meta({ description: 'Read when X-Request-Id is absent.' }),
   }),
 );
 
-const IdempotencyHeaders = lazily(() =>
+const IdempotencyHeaders = /* @__PURE__ */ lazily(() =>
   CommonHeaders().extend({
     'Idempotency-Key': z
       .string()

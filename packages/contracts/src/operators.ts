@@ -16,9 +16,11 @@ export const WALLET_URL_MAX = 500;
 export const SECRET_REF_PATTERN =
   /^(?:arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:)?[A-Za-z0-9/_+=.@-]{1,512}$|^env:[A-Z_][A-Z0-9_]{0,127}$/;
 
-export const OperatorWalletParams = lazily(() => z.strictObject({ operatorId: OperatorId() }));
+export const OperatorWalletParams = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ operatorId: OperatorId() }),
+);
 
-export const SeamlessWalletConfig = lazily(() =>
+export const SeamlessWalletConfig = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       baseUrl: z
@@ -42,7 +44,7 @@ export const SeamlessWalletConfig = lazily(() =>
     .meta({ id: 'SeamlessWalletConfig' }),
 );
 
-export const SetOperatorWalletRequest = lazily(() =>
+export const SetOperatorWalletRequest = /* @__PURE__ */ lazily(() =>
   z
     .discriminatedUnion('walletMode', [
       z.strictObject({ walletMode: z.literal('hosted') }),
@@ -55,14 +57,14 @@ export const SetOperatorWalletRequest = lazily(() =>
     }),
 );
 
-const WalletState = lazily(() =>
+const WalletState = /* @__PURE__ */ lazily(() =>
   z.object({
     walletMode: z.enum(WALLET_MODES),
     seamless: SeamlessWalletConfig().optional(),
   }),
 );
 
-export const OperatorWalletChange = lazily(() =>
+export const OperatorWalletChange = /* @__PURE__ */ lazily(() =>
   z
     .object({
       seq: z.int().min(0),
@@ -80,7 +82,7 @@ export const OperatorWalletChange = lazily(() =>
     .meta({ id: 'OperatorWalletChange' }),
 );
 
-export const OperatorWallet = lazily(() =>
+export const OperatorWallet = /* @__PURE__ */ lazily(() =>
   z
     .object({
       operatorId: z.string(),

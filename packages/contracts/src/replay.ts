@@ -24,22 +24,24 @@ import {
  * into a 500. The export is checked strictly by `baccarat verify` (fairness ShoeBundleSchema).
  */
 
-const ShoeStatement = lazily(() => Shoe().shape.statement);
-const ShoeClose = lazily(() => Shoe().shape.close.unwrap());
+const ShoeStatement = /* @__PURE__ */ lazily(() => Shoe().shape.statement);
+const ShoeClose = /* @__PURE__ */ lazily(() => Shoe().shape.close.unwrap());
 
 /** A card as stored, in notation (`AS`, `TD`, `KH`); a stored value that is no card shows as `?<n>`. */
-const StoredCard = lazily(() => z.string().meta({ description: 'Card notation, e.g. KH', example: 'KH' }));
+const StoredCard = /* @__PURE__ */ lazily(() =>
+  z.string().meta({ description: 'Card notation, e.g. KH', example: 'KH' }),
+);
 
-export const ReplayParams = lazily(() => z.strictObject({ roundId: ResourceId() }));
+export const ReplayParams = /* @__PURE__ */ lazily(() => z.strictObject({ roundId: ResourceId() }));
 
-export const CheckStatus = lazily(() =>
+export const CheckStatus = /* @__PURE__ */ lazily(() =>
   z.enum(['PASSED', 'FAILED', 'PENDING_REVEAL', 'NOT_APPLICABLE']).meta({
     id: 'CheckStatus',
     description: 'PENDING_REVEAL: needs the server seed, revealed when the shoe is closed.',
   }),
 );
 
-export const ReplayProblem = lazily(() =>
+export const ReplayProblem = /* @__PURE__ */ lazily(() =>
   z
     .object({
       code: z
@@ -52,13 +54,13 @@ export const ReplayProblem = lazily(() =>
     .meta({ id: 'ReplayProblem' }),
 );
 
-export const ReplayCheck = lazily(() =>
+export const ReplayCheck = /* @__PURE__ */ lazily(() =>
   z
     .object({ status: CheckStatus(), detail: z.string(), problems: z.array(ReplayProblem()) })
     .meta({ id: 'ReplayCheck' }),
 );
 
-export const RoundVerification = lazily(() =>
+export const RoundVerification = /* @__PURE__ */ lazily(() =>
   z
     .object({
       status: z.enum(['VERIFIED', 'PENDING_REVEAL', 'FAILED']),
@@ -87,9 +89,9 @@ export const RoundVerification = lazily(() =>
     .meta({ id: 'RoundVerification' }),
 );
 
-const Hand = lazily(() => z.object({ cards: z.array(StoredCard()), total: z.int() }));
+const Hand = /* @__PURE__ */ lazily(() => z.object({ cards: z.array(StoredCard()), total: z.int() }));
 
-export const ReplayStep = lazily(() =>
+export const ReplayStep = /* @__PURE__ */ lazily(() =>
   z
     .object({
       step: z.int().min(1),
@@ -107,7 +109,7 @@ export const ReplayStep = lazily(() =>
     .meta({ id: 'ReplayStep' }),
 );
 
-export const ReplayCoup = lazily(() =>
+export const ReplayCoup = /* @__PURE__ */ lazily(() =>
   z
     .object({
       index: z.int().meta({ description: '0-based number of the coup in the shoe.' }),
@@ -129,7 +131,7 @@ export const ReplayCoup = lazily(() =>
     .meta({ id: 'ReplayCoup' }),
 );
 
-export const ReplayBet = lazily(() =>
+export const ReplayBet = /* @__PURE__ */ lazily(() =>
   z
     .object({
       type: BetType(),
@@ -142,7 +144,7 @@ export const ReplayBet = lazily(() =>
     .meta({ id: 'ReplayBet' }),
 );
 
-export const ReplayMovement = lazily(() =>
+export const ReplayMovement = /* @__PURE__ */ lazily(() =>
   z
     .object({
       seq: z.int(),
@@ -155,7 +157,7 @@ export const ReplayMovement = lazily(() =>
     .meta({ id: 'ReplayMovement' }),
 );
 
-export const ReplayPosition = lazily(() =>
+export const ReplayPosition = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: z.string(),
@@ -181,7 +183,7 @@ export const ReplayPosition = lazily(() =>
     .meta({ id: 'ReplayPosition' }),
 );
 
-export const ReplayShoe = lazily(() =>
+export const ReplayShoe = /* @__PURE__ */ lazily(() =>
   z
     .object({
       shoeId: z.string(),
@@ -226,13 +228,13 @@ export const ReplayShoe = lazily(() =>
     .meta({ id: 'ReplayShoe' }),
 );
 
-export const ReplayEvent = lazily(() =>
+export const ReplayEvent = /* @__PURE__ */ lazily(() =>
   z
     .object({ seq: z.int(), type: AuditEventType(), at: z.string(), hash: z.string(), prevHash: z.string() })
     .meta({ id: 'ReplayEvent' }),
 );
 
-export const RoundTotals = lazily(() =>
+export const RoundTotals = /* @__PURE__ */ lazily(() =>
   z.object({
     positions: z.int(),
     stake: MinorUnits(),
@@ -242,7 +244,7 @@ export const RoundTotals = lazily(() =>
   }),
 );
 
-export const RoundReplay = lazily(() =>
+export const RoundReplay = /* @__PURE__ */ lazily(() =>
   z
     .object({
       roundId: z.string(),
@@ -281,9 +283,9 @@ export const RoundReplay = lazily(() =>
 export const RECALL_DEFAULT_LIMIT = 10;
 export const RECALL_MAX_LIMIT = 50;
 
-export const PlayerRoundsParams = lazily(() => z.strictObject({ playerId: PlayerId() }));
+export const PlayerRoundsParams = /* @__PURE__ */ lazily(() => z.strictObject({ playerId: PlayerId() }));
 
-export const PlayerRoundsQuery = lazily(() =>
+export const PlayerRoundsQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     limit: QueryInt(1, RECALL_MAX_LIMIT, RECALL_DEFAULT_LIMIT),
     cursor: Pagination().shape.cursor,
@@ -293,7 +295,7 @@ export const PlayerRoundsQuery = lazily(() =>
   }),
 );
 
-export const PlayerRecall = lazily(() =>
+export const PlayerRecall = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: z.string(),
@@ -306,10 +308,10 @@ export const PlayerRecall = lazily(() =>
     .meta({ id: 'PlayerRecall' }),
 );
 
-export const AuditParams = lazily(() => z.strictObject({ shoeId: ResourceId() }));
+export const AuditParams = /* @__PURE__ */ lazily(() => z.strictObject({ shoeId: ResourceId() }));
 
 /** The audit bundle: the verifier's input, defined once in @pyb/fairness (docs/provably-fair.md §8). */
-export const ShoeBundle = lazily(() =>
+export const ShoeBundle = /* @__PURE__ */ lazily(() =>
   ShoeBundleSchema().meta({
     id: 'ShoeBundle',
     description: 'A closed shoe, verifiable offline: `baccarat verify bundle.json` (docs/regulators.md).',
@@ -317,7 +319,7 @@ export const ShoeBundle = lazily(() =>
 );
 
 /** The public proof: the verifier's input too, defined once in @pyb/fairness (docs/provably-fair.md §12). */
-export const ShoeProof = lazily(() =>
+export const ShoeProof = /* @__PURE__ */ lazily(() =>
   ShoeProofSchema().meta({
     id: 'ShoeProof',
     description:

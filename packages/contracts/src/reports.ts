@@ -4,9 +4,9 @@ import { Currency, Timestamp } from './common';
 import { OperatorId } from './ids';
 
 /** The regulator reports (docs/regulators.md, "GGR report"). */
-export const GgrParams = lazily(() => z.strictObject({ operatorId: OperatorId() }));
+export const GgrParams = /* @__PURE__ */ lazily(() => z.strictObject({ operatorId: OperatorId() }));
 
-export const GgrQuery = lazily(() =>
+export const GgrQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     date: z
       .string()
@@ -15,9 +15,11 @@ export const GgrQuery = lazily(() =>
   }),
 );
 
-const Minor = lazily(() => z.int().meta({ description: 'Integer minor units of `currency`.' }));
+const Minor = /* @__PURE__ */ lazily(() =>
+  z.int().meta({ description: 'Integer minor units of `currency`.' }),
+);
 
-const sums = lazily(() => ({
+const sums = /* @__PURE__ */ lazily(() => ({
   currency: Currency(),
   rounds: z.int().min(0).meta({ description: 'Rounds settled that day.' }),
   positions: z.int().min(0).meta({ description: 'Their settled positions.' }),
@@ -39,10 +41,12 @@ const sums = lazily(() => ({
   }),
 }));
 
-export const GgrRow = lazily(() => z.object({ tableId: z.string(), ...sums() }).meta({ id: 'GgrRow' }));
-export const GgrTotal = lazily(() => z.object(sums()).meta({ id: 'GgrTotal' }));
+export const GgrRow = /* @__PURE__ */ lazily(() =>
+  z.object({ tableId: z.string(), ...sums() }).meta({ id: 'GgrRow' }),
+);
+export const GgrTotal = /* @__PURE__ */ lazily(() => z.object(sums()).meta({ id: 'GgrTotal' }));
 
-export const GgrReport = lazily(() =>
+export const GgrReport = /* @__PURE__ */ lazily(() =>
   z
     .object({
       operatorId: z.string(),
@@ -59,14 +63,14 @@ export const GgrReport = lazily(() =>
 );
 
 /** The regulator data feed (docs/regulators.md, "Regulator data feed"). */
-export const FeedParams = lazily(() => z.strictObject({ operatorId: OperatorId() }));
+export const FeedParams = /* @__PURE__ */ lazily(() => z.strictObject({ operatorId: OperatorId() }));
 
 const instant = () =>
   z
     .string()
     .meta({ description: 'A UTC instant, YYYY-MM-DDTHH:MM:SS[.sss]Z.', example: '2026-12-01T00:00:00.000Z' });
 
-export const FeedQuery = lazily(() =>
+export const FeedQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     from: instant().meta({ description: 'Start of the range (included), UTC.' }),
     to: instant().meta({ description: 'End of the range (excluded), UTC; at most 24 hours after `from`.' }),
@@ -79,7 +83,7 @@ export const FeedQuery = lazily(() =>
 
 const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a calendar day YYYY-MM-DD (UTC)');
 
-export const FeedFilesQuery = lazily(() =>
+export const FeedFilesQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     from: day().meta({ description: 'First day listed (UTC).', example: '2026-12-01' }),
     to: day().meta({
@@ -89,13 +93,15 @@ export const FeedFilesQuery = lazily(() =>
   }),
 );
 
-export const FeedFileName = lazily(() => z.enum(['feed.ndjson', 'feed.csv']).meta({ id: 'FeedFileName' }));
+export const FeedFileName = /* @__PURE__ */ lazily(() =>
+  z.enum(['feed.ndjson', 'feed.csv']).meta({ id: 'FeedFileName' }),
+);
 
-export const FeedFileParams = lazily(() =>
+export const FeedFileParams = /* @__PURE__ */ lazily(() =>
   z.strictObject({ operatorId: OperatorId(), date: day(), name: FeedFileName() }),
 );
 
-export const FeedFileList = lazily(() =>
+export const FeedFileList = /* @__PURE__ */ lazily(() =>
   z
     .object({
       operatorId: z.string(),
@@ -113,6 +119,6 @@ export const FeedFileList = lazily(() =>
 );
 
 /** The body of a feed answer: NDJSON or CSV text (not JSON). */
-export const FeedText = lazily(() =>
+export const FeedText = /* @__PURE__ */ lazily(() =>
   z.string().meta({ description: 'NDJSON (one record per line) or CSV text.' }),
 );

@@ -21,16 +21,16 @@ export const RG_LIMITS = [
 ] as const;
 export type RgLimit = (typeof RG_LIMITS)[number];
 
-const limitValue = lazily(() => z.int().min(1).max(Number.MAX_SAFE_INTEGER));
+const limitValue = /* @__PURE__ */ lazily(() => z.int().min(1).max(Number.MAX_SAFE_INTEGER));
 
-const limitsShape = lazily(
+const limitsShape = /* @__PURE__ */ lazily(
   () =>
     Object.fromEntries(RG_LIMITS.map((name) => [name, limitValue().nullable().optional()])) as {
       [K in RgLimit]: z.ZodOptional<z.ZodNullable<ReturnType<typeof limitValue>>>;
     },
 );
 
-export const RgLimits = lazily(() =>
+export const RgLimits = /* @__PURE__ */ lazily(() =>
   z.strictObject(limitsShape()).meta({
     id: 'RgLimits',
     description:
@@ -38,11 +38,11 @@ export const RgLimits = lazily(() =>
   }),
 );
 
-export const RgExclusionKind = lazily(() =>
+export const RgExclusionKind = /* @__PURE__ */ lazily(() =>
   z.enum(['SELF_EXCLUSION', 'COOLING_OFF']).meta({ id: 'RgExclusionKind' }),
 );
 
-export const RgSettingsRequest = lazily(() =>
+export const RgSettingsRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       limits: RgLimits().optional(),
@@ -62,7 +62,7 @@ export const RgSettingsRequest = lazily(() =>
     .meta({ id: 'RgSettingsRequest' }),
 );
 
-const Counter = lazily(() =>
+const Counter = /* @__PURE__ */ lazily(() =>
   z.object({
     period: z
       .string()
@@ -74,7 +74,7 @@ const Counter = lazily(() =>
   }),
 );
 
-export const RgSession = lazily(() =>
+export const RgSession = /* @__PURE__ */ lazily(() =>
   z
     .object({
       sessionId: z.string(),
@@ -91,7 +91,7 @@ export const RgSession = lazily(() =>
     .meta({ id: 'RgSession' }),
 );
 
-export const RgStatus = lazily(() =>
+export const RgStatus = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: z.string(),

@@ -14,13 +14,13 @@ import {
 } from './vocabulary';
 import { LedgerEntry } from './wallets';
 
-export const RoundParams = lazily(() => z.strictObject({ roundId: ResourceId() }));
+export const RoundParams = /* @__PURE__ */ lazily(() => z.strictObject({ roundId: ResourceId() }));
 
-export const OpenRoundRequest = lazily(() =>
+export const OpenRoundRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({ clientSeed: ClientSeed().optional() }).meta({ id: 'OpenRoundRequest' }),
 );
 
-export const Seat = lazily(() =>
+export const Seat = /* @__PURE__ */ lazily(() =>
   z.int().min(1).max(14).meta({
     id: 'Seat',
     description:
@@ -28,11 +28,11 @@ export const Seat = lazily(() =>
   }),
 );
 
-export const BetInput = lazily(() =>
+export const BetInput = /* @__PURE__ */ lazily(() =>
   z.strictObject({ type: BetType(), amount: Amount() }).meta({ id: 'BetInput' }),
 );
 
-export const PlaceBetRequest = lazily(() =>
+export const PlaceBetRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       playerId: PlayerId(),
@@ -53,7 +53,7 @@ export const PlaceBetRequest = lazily(() =>
     .meta({ id: 'PlaceBetRequest' }),
 );
 
-export const ReduceBetsRequest = lazily(() =>
+export const ReduceBetsRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       playerId: PlayerId(),
@@ -66,7 +66,7 @@ export const ReduceBetsRequest = lazily(() =>
     .meta({ id: 'ReduceBetsRequest' }),
 );
 
-export const CancelBetsRequest = lazily(() =>
+export const CancelBetsRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       playerId: PlayerId(),
@@ -80,7 +80,7 @@ export const CancelBetsRequest = lazily(() =>
     .meta({ id: 'CancelBetsRequest' }),
 );
 
-export const VoidRoundRequest = lazily(() =>
+export const VoidRoundRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       reason: VoidReason(),
@@ -93,13 +93,15 @@ export const VoidRoundRequest = lazily(() =>
     .meta({ id: 'VoidRoundRequest' }),
 );
 
-export const ResolveRoundRequest = lazily(() => z.strictObject({}).meta({ id: 'ResolveRoundRequest' }));
+export const ResolveRoundRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({}).meta({ id: 'ResolveRoundRequest' }),
+);
 
-export const Hand = lazily(() =>
+export const Hand = /* @__PURE__ */ lazily(() =>
   z.object({ cards: z.array(Card()), total: z.int().min(0).max(9) }).meta({ id: 'Hand' }),
 );
 
-export const CoupStep = lazily(() =>
+export const CoupStep = /* @__PURE__ */ lazily(() =>
   z
     .object({
       card: Card().nullable().meta({ description: 'null for a stand decision' }),
@@ -111,7 +113,7 @@ export const CoupStep = lazily(() =>
     .meta({ id: 'CoupStep' }),
 );
 
-export const Coup = lazily(() =>
+export const Coup = /* @__PURE__ */ lazily(() =>
   z
     .object({
       player: Hand(),
@@ -128,7 +130,7 @@ export const Coup = lazily(() =>
     .meta({ id: 'Coup' }),
 );
 
-export const BetView = lazily(() =>
+export const BetView = /* @__PURE__ */ lazily(() =>
   z
     .object({
       type: BetType(),
@@ -141,7 +143,7 @@ export const BetView = lazily(() =>
     .meta({ id: 'Bet' }),
 );
 
-export const Position = lazily(() =>
+export const Position = /* @__PURE__ */ lazily(() =>
   z
     .object({
       roundId: z.string(),
@@ -160,7 +162,7 @@ export const Position = lazily(() =>
     .meta({ id: 'Position' }),
 );
 
-export const BurnedCoup = lazily(() =>
+export const BurnedCoup = /* @__PURE__ */ lazily(() =>
   z
     .object({
       start: z.int().min(0).meta({ description: 'Position of its first card in the shoe order.' }),
@@ -174,7 +176,7 @@ export const BurnedCoup = lazily(() =>
     }),
 );
 
-export const Round = lazily(() =>
+export const Round = /* @__PURE__ */ lazily(() =>
   z
     .object({
       roundId: z.string(),
@@ -206,7 +208,7 @@ export const Round = lazily(() =>
     .meta({ id: 'Round' }),
 );
 
-export const PlaceBetResponse = lazily(() =>
+export const PlaceBetResponse = /* @__PURE__ */ lazily(() =>
   z
     .object({
       position: Position().meta({ description: "The player's whole position in the round after this call." }),
@@ -216,9 +218,13 @@ export const PlaceBetResponse = lazily(() =>
     .meta({ id: 'PlaceBetResponse' }),
 );
 
-export const LeaveParams = lazily(() => z.strictObject({ tableId: ResourceId(), playerId: PlayerId() }));
-export const LeaveTableRequest = lazily(() => z.strictObject({}).meta({ id: 'LeaveTableRequest' }));
-export const LeaveTableResponse = lazily(() =>
+export const LeaveParams = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ tableId: ResourceId(), playerId: PlayerId() }),
+);
+export const LeaveTableRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({}).meta({ id: 'LeaveTableRequest' }),
+);
+export const LeaveTableResponse = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),

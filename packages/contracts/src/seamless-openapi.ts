@@ -13,7 +13,7 @@ import {
   SeamlessRollbackRequest,
 } from './seamless-wallet';
 
-const SignedHeaders = lazily(() =>
+const SignedHeaders = /* @__PURE__ */ lazily(() =>
   z.object({
     [SEAMLESS_HEADERS.timestamp]: z
       .string()
@@ -35,7 +35,7 @@ const SignedHeaders = lazily(() =>
   }),
 );
 
-const OPERATIONS = lazily(
+const OPERATIONS = /* @__PURE__ */ lazily(
   () =>
     [
       {

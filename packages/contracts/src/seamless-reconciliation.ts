@@ -21,9 +21,9 @@ export const SEAMLESS_UNRESOLVED_NAMED_MAX = 500;
 export const SEAMLESS_TX_KINDS = ['DEBIT', ...CREDIT_KINDS, 'ROLLBACK'] as const;
 export type SeamlessTxKind = (typeof SEAMLESS_TX_KINDS)[number];
 
-export const SeamlessParams = lazily(() => z.strictObject({ operatorId: OperatorId() }));
+export const SeamlessParams = /* @__PURE__ */ lazily(() => z.strictObject({ operatorId: OperatorId() }));
 
-export const SeamlessTransactionsQuery = lazily(() =>
+export const SeamlessTransactionsQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     from: Timestamp().meta({ description: 'Transactions created at or after this time (UTC).' }),
     to: Timestamp().meta({
@@ -37,7 +37,7 @@ export const SeamlessTransactionsQuery = lazily(() =>
   }),
 );
 
-export const SeamlessReportParams = lazily(() =>
+export const SeamlessReportParams = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     operatorId: OperatorId(),
     date: z
@@ -47,7 +47,7 @@ export const SeamlessReportParams = lazily(() =>
   }),
 );
 
-export const SeamlessTransaction = lazily(() =>
+export const SeamlessTransaction = /* @__PURE__ */ lazily(() =>
   z
     .object({
       txId: SeamlessTxId(),
@@ -73,7 +73,7 @@ export const SeamlessTransaction = lazily(() =>
     .meta({ id: 'SeamlessTransaction' }),
 );
 
-export const SeamlessTotal = lazily(() =>
+export const SeamlessTotal = /* @__PURE__ */ lazily(() =>
   z
     .object({
       state: z.enum(SEAMLESS_TX_STATES),
@@ -85,7 +85,7 @@ export const SeamlessTotal = lazily(() =>
     .meta({ id: 'SeamlessTotal' }),
 );
 
-export const SeamlessNet = lazily(() =>
+export const SeamlessNet = /* @__PURE__ */ lazily(() =>
   z
     .object({
       currency: Currency(),
@@ -99,7 +99,7 @@ export const SeamlessNet = lazily(() =>
     .meta({ id: 'SeamlessNet' }),
 );
 
-export const SeamlessUnresolved = lazily(() =>
+export const SeamlessUnresolved = /* @__PURE__ */ lazily(() =>
   z
     .object({
       txId: SeamlessTxId(),
@@ -116,7 +116,7 @@ export const SeamlessUnresolved = lazily(() =>
     .meta({ id: 'SeamlessUnresolved' }),
 );
 
-export const SeamlessSummary = lazily(() =>
+export const SeamlessSummary = /* @__PURE__ */ lazily(() =>
   z
     .object({
       count: z.int().min(0).meta({ description: 'Transactions created in the period.' }),
@@ -132,7 +132,7 @@ export const SeamlessSummary = lazily(() =>
     .meta({ id: 'SeamlessSummary' }),
 );
 
-export const SeamlessTransactions = lazily(() =>
+export const SeamlessTransactions = /* @__PURE__ */ lazily(() =>
   z
     .object({
       operatorId: z.string(),
@@ -151,7 +151,7 @@ export const SeamlessTransactions = lazily(() =>
     .meta({ id: 'SeamlessTransactions' }),
 );
 
-export const SeamlessReport = lazily(() =>
+export const SeamlessReport = /* @__PURE__ */ lazily(() =>
   z
     .object({
       operatorId: z.string(),

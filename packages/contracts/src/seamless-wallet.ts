@@ -28,7 +28,7 @@ export const SEAMLESS_OPERATIONS = ['balance', 'debit', 'credit', 'rollback'] as
 export type SeamlessOperation = (typeof SEAMLESS_OPERATIONS)[number];
 
 /** A seamless transaction id: stable across every retry of the same call, unique per call. */
-export const SeamlessTxId = lazily(() =>
+export const SeamlessTxId = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .regex(
@@ -43,7 +43,7 @@ export const SeamlessTxId = lazily(() =>
     }),
 );
 
-const References = lazily(() => ({
+const References = /* @__PURE__ */ lazily(() => ({
   txId: SeamlessTxId(),
   playerId: PlayerId(),
   currency: Currency(),
@@ -66,7 +66,7 @@ const References = lazily(() => ({
     }),
 }));
 
-export const SeamlessBalanceRequest = lazily(() =>
+export const SeamlessBalanceRequest = /* @__PURE__ */ lazily(() =>
   z.object({ playerId: PlayerId(), currency: Currency() }).strict().meta({ id: 'SeamlessBalanceRequest' }),
 );
 
@@ -74,7 +74,7 @@ export const SeamlessBalanceRequest = lazily(() =>
  * The part of `amount` that is a commission reserve (deferred-commission tables): optional and
  * additive, so a wallet that ignores it books exactly the same.
  */
-const CommissionReserve = lazily(() =>
+const CommissionReserve = /* @__PURE__ */ lazily(() =>
   z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({
     description:
       'The part of `amount` that is a commission reserve (minor units; absent = 0). On a table that defers commission to the end of the shoe, a Banca bet is debited its stake plus the commission it would owe if it won; the reserve is kept as that commission when it wins, else given back by a COMMISSION_RELEASE credit. Informational: book `amount` as a whole.',
@@ -82,7 +82,7 @@ const CommissionReserve = lazily(() =>
   }),
 );
 
-export const SeamlessDebitRequest = lazily(() =>
+export const SeamlessDebitRequest = /* @__PURE__ */ lazily(() =>
   z
     .object({ ...References(), commissionReserve: CommissionReserve() })
     .strict()
@@ -95,7 +95,7 @@ export const SeamlessDebitRequest = lazily(() =>
 
 export const CREDIT_KINDS = ['PAYOUT', 'REFUND', 'COMMISSION_RELEASE'] as const;
 
-export const SeamlessCreditRequest = lazily(() =>
+export const SeamlessCreditRequest = /* @__PURE__ */ lazily(() =>
   z
     .object({
       ...References(),
@@ -117,7 +117,7 @@ export const SeamlessCreditRequest = lazily(() =>
     }),
 );
 
-export const SeamlessRollbackRequest = lazily(() =>
+export const SeamlessRollbackRequest = /* @__PURE__ */ lazily(() =>
   z
     .object({
       ...References(),
@@ -133,7 +133,7 @@ export const SeamlessRollbackRequest = lazily(() =>
 );
 
 /** The answer of every operation that succeeded (200). */
-export const SeamlessOk = lazily(() =>
+export const SeamlessOk = /* @__PURE__ */ lazily(() =>
   z
     .object({
       txId: SeamlessTxId().optional().meta({ description: 'The request’s txId (absent on balance).' }),
@@ -172,7 +172,7 @@ export const SEAMLESS_REFUSALS = [
 ] as const;
 export type SeamlessRefusalCode = (typeof SEAMLESS_REFUSALS)[number];
 
-export const SeamlessRefusal = lazily(() =>
+export const SeamlessRefusal = /* @__PURE__ */ lazily(() =>
   z
     .object({
       code: z.enum(SEAMLESS_REFUSALS).meta({
@@ -186,7 +186,7 @@ export const SeamlessRefusal = lazily(() =>
 );
 
 /** 401 when a request's signature or timestamp is not accepted (nothing was booked). */
-export const SeamlessAuthError = lazily(() =>
+export const SeamlessAuthError = /* @__PURE__ */ lazily(() =>
   z
     .object({ code: z.enum(['BAD_SIGNATURE', 'STALE_TIMESTAMP']), message: z.string().max(500).optional() })
     .strict()
@@ -202,7 +202,7 @@ export type SeamlessRefusal = z.infer<ReturnType<typeof SeamlessRefusal>>;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 
 /** The request schema of each operation. */
-export const SEAMLESS_REQUESTS = lazily(
+export const SEAMLESS_REQUESTS = /* @__PURE__ */ lazily(
   () =>
     ({
       balance: SeamlessBalanceRequest(),

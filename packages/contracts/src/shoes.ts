@@ -12,11 +12,13 @@ import { Card, Pagination, Timestamp } from './common';
 import { ResourceId } from './ids';
 import { ContributionKind, ShoeCloseReason, ShoeStatus } from './vocabulary';
 
-export const ShoeParams = lazily(() => z.strictObject({ shoeId: ResourceId() }));
+export const ShoeParams = /* @__PURE__ */ lazily(() => z.strictObject({ shoeId: ResourceId() }));
 
-export const OpenShoeRequest = lazily(() => z.strictObject({}).meta({ id: 'OpenShoeRequest' }));
+export const OpenShoeRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({}).meta({ id: 'OpenShoeRequest' }),
+);
 
-export const CloseShoeRequest = lazily(() =>
+export const CloseShoeRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       reason: ShoeCloseReason().optional().meta({
@@ -28,7 +30,7 @@ export const CloseShoeRequest = lazily(() =>
 );
 
 /** A seed a player contributes: the client seed's grammar (@pyb/fairness clientSeedProblem). */
-export const ContributeSeedRequest = lazily(() =>
+export const ContributeSeedRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       seed: z
@@ -46,7 +48,7 @@ export const ContributeSeedRequest = lazily(() =>
     .meta({ id: 'ContributeSeedRequest' }),
 );
 
-export const Contribution = lazily(() =>
+export const Contribution = /* @__PURE__ */ lazily(() =>
   z
     .object({
       shoeId: z.string(),
@@ -60,7 +62,7 @@ export const Contribution = lazily(() =>
     .meta({ id: 'Contribution' }),
 );
 
-export const SignedHead = lazily(() =>
+export const SignedHead = /* @__PURE__ */ lazily(() =>
   SignedHeadSchema().meta({
     id: 'SignedHead',
     description:
@@ -71,21 +73,21 @@ export const SignedHead = lazily(() =>
 // Signed objects are the verifier's (@pyb/fairness), strict: a field the schema does not know makes the
 // response fail loudly instead of being stripped, which would silently break every client's signature
 // check.
-export const ShoeStatement = lazily(() =>
+export const ShoeStatement = /* @__PURE__ */ lazily(() =>
   ShoeStatementSchema().meta({
     id: 'ShoeStatement',
     description: 'Signed (RFC 8785 JSON) and published before any bet.',
   }),
 );
 
-export const ShoeCloseStatement = lazily(() =>
+export const ShoeCloseStatement = /* @__PURE__ */ lazily(() =>
   ShoeCloseStatementSchema().meta({
     id: 'ShoeCloseStatement',
     description: "The audit-chain head (hex hash of the shoe's last event, `head`), signed at close.",
   }),
 );
 
-export const Shoe = lazily(() =>
+export const Shoe = /* @__PURE__ */ lazily(() =>
   z
     .object({
       shoeId: z.string(),
@@ -138,10 +140,10 @@ export const Shoe = lazily(() =>
     .meta({ id: 'Shoe' }),
 );
 
-export const TableShoesParams = lazily(() => z.strictObject({ tableId: ResourceId() }));
-export const TableShoesQuery = lazily(() => Pagination());
+export const TableShoesParams = /* @__PURE__ */ lazily(() => z.strictObject({ tableId: ResourceId() }));
+export const TableShoesQuery = /* @__PURE__ */ lazily(() => Pagination());
 
-export const ShoeSummary = lazily(() =>
+export const ShoeSummary = /* @__PURE__ */ lazily(() =>
   z
     .object({
       shoeId: z.string(),
@@ -160,13 +162,13 @@ export const ShoeSummary = lazily(() =>
     .meta({ id: 'ShoeSummary' }),
 );
 
-export const ShoePage = lazily(() =>
+export const ShoePage = /* @__PURE__ */ lazily(() =>
   z
     .object({ tableId: z.string(), shoes: z.array(ShoeSummary()), nextCursor: z.string().nullable() })
     .meta({ id: 'ShoePage' }),
 );
 
-export const SigningKeyQuery = lazily(() =>
+export const SigningKeyQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     keyId: z
       .string()
@@ -183,7 +185,7 @@ export const SigningKeyQuery = lazily(() =>
   }),
 );
 
-export const KeyCertificate = lazily(() =>
+export const KeyCertificate = /* @__PURE__ */ lazily(() =>
   SignedKeyCertificateSchema().meta({
     id: 'KeyCertificate',
     description:
@@ -191,7 +193,7 @@ export const KeyCertificate = lazily(() =>
   }),
 );
 
-export const SigningKey = lazily(() =>
+export const SigningKey = /* @__PURE__ */ lazily(() =>
   z
     .object({
       keyId: z.string(),

@@ -4,17 +4,19 @@ import { Amount, Currency, FreeText, Timestamp } from './common';
 import { ResourceId } from './ids';
 import { BET_RESULTS, Winner } from './vocabulary';
 
-const Limit = lazily(() => z.strictObject({ min: Amount(), max: Amount() }).meta({ id: 'BetLimit' }));
+const Limit = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ min: Amount(), max: Amount() }).meta({ id: 'BetLimit' }),
+);
 
 /** The engine's side bets (`SIDE_BET_TYPES`): the ones a table offers one by one in `sideBets`. */
-export const SideBetType = lazily(() =>
+export const SideBetType = /* @__PURE__ */ lazily(() =>
   z
     .enum(SIDE_BET_TYPES as readonly EngineSideBetType[] as [EngineSideBetType, ...EngineSideBetType[]])
     .meta({ id: 'SideBetType', description: 'A side bet a table may offer (docs/rules.md, "Side bets").' }),
 );
 
 /** A payout "win : per" (engine `Pays`): 40:1 is {win: 40, per: 1}, 0.54:1 is {win: 54, per: 100}. */
-export const Pays = lazily(() =>
+export const Pays = /* @__PURE__ */ lazily(() =>
   z.strictObject({ win: z.int().min(1).max(10_000), per: z.int().min(1).max(10_000) }).meta({
     id: 'Pays',
     description:
@@ -23,7 +25,7 @@ export const Pays = lazily(() =>
   }),
 );
 
-const Margins = lazily(() =>
+const Margins = /* @__PURE__ */ lazily(() =>
   z.strictObject({ 4: Pays(), 5: Pays(), 6: Pays(), 7: Pays(), 8: Pays(), 9: Pays() }),
 );
 
@@ -52,9 +54,9 @@ const sideBetEntries = <P extends z.ZodType, M extends z.ZodType>(pays: P, margi
   };
 };
 
-const stored = lazily(() => sideBetEntries(Pays(), Margins()));
+const stored = /* @__PURE__ */ lazily(() => sideBetEntries(Pays(), Margins()));
 /** The side bets a table offers, as stored (pay tables filled in). */
-export const SideBets = lazily(() =>
+export const SideBets = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       EITHER_PAIR: stored().EITHER_PAIR.optional(),
@@ -74,9 +76,9 @@ export const SideBets = lazily(() =>
     }),
 );
 
-const input = lazily(() => sideBetEntries(Pays().optional(), Margins().optional()));
+const input = /* @__PURE__ */ lazily(() => sideBetEntries(Pays().optional(), Margins().optional()));
 /** Side bets to offer on a new table: the limit is required, each pay table defaults (docs/rules.md). */
-export const SideBetsInput = lazily(() =>
+export const SideBetsInput = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       EITHER_PAIR: input().EITHER_PAIR.optional(),
@@ -97,7 +99,7 @@ export const SideBetsInput = lazily(() =>
 );
 
 /** How the Banca bet pays at a table that takes no commission (absent: 1:1 less commission). */
-export const BankerMode = lazily(() =>
+export const BankerMode = /* @__PURE__ */ lazily(() =>
   z.enum(['EZ', 'SUPER_6']).meta({
     id: 'BankerMode',
     description:
@@ -109,7 +111,7 @@ const CUT_CARD_HELP =
   'Cards left behind the cut card, 7 (seed 003) up to decks × 52 − 17; the shoe draws the cut position in [min, max]. Raise it on tables offering DRAGON_7 or PANDA_8 (e.g. 78-90 on 8 decks): a shoe dealt deep makes them countable (docs/rules.md, "Dealing depth on EZ tables").';
 
 /** The table configuration as the engine defines it (docs/architecture.md, TableConfig). */
-export const TableConfig = lazily(() =>
+export const TableConfig = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       variant: z.enum(['mini', 'midi', 'full', 'custom']),
@@ -145,10 +147,12 @@ export const TableConfig = lazily(() =>
     .meta({ id: 'TableConfig' }),
 );
 
-const LimitOverride = lazily(() => z.strictObject({ min: Amount().optional(), max: Amount().optional() }));
+const LimitOverride = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ min: Amount().optional(), max: Amount().optional() }),
+);
 
 /** Overrides of a preset: any subset of the configuration (the variant comes from `variant`). */
-export const TableConfigOverrides = lazily(() =>
+export const TableConfigOverrides = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       seats: z.int().min(1).max(14).optional(),
@@ -185,7 +189,7 @@ export const TableConfigOverrides = lazily(() =>
     .meta({ id: 'TableConfigOverrides' }),
 );
 
-export const CreateTableRequest = lazily(() =>
+export const CreateTableRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       name: z.string().trim().min(1).pipe(FreeText(80)).meta({ example: 'Mini Punto Banco 1' }),
@@ -209,10 +213,10 @@ export const CreateTableRequest = lazily(() =>
     .meta({ id: 'CreateTableRequest' }),
 );
 
-export const TableParams = lazily(() => z.strictObject({ tableId: ResourceId() }));
+export const TableParams = /* @__PURE__ */ lazily(() => z.strictObject({ tableId: ResourceId() }));
 
 /** Why a table is locked (docs/regulators.md, "Lock-out"). */
-export const TableLock = lazily(() =>
+export const TableLock = /* @__PURE__ */ lazily(() =>
   z
     .object({
       source: z.enum(['KEY_SERVICE', 'RANDOMNESS']).meta({
@@ -234,7 +238,7 @@ export const TableLock = lazily(() =>
     .meta({ id: 'TableLock' }),
 );
 
-export const Table = lazily(() =>
+export const Table = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),
@@ -253,7 +257,7 @@ export const Table = lazily(() =>
 );
 
 /** An admin clears a lock once the failure is fixed, saying why. */
-export const UnlockTableRequest = lazily(() =>
+export const UnlockTableRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       reason: FreeText(500).meta({
@@ -264,7 +268,7 @@ export const UnlockTableRequest = lazily(() =>
     .meta({ id: 'UnlockTableRequest' }),
 );
 
-export const TableEvent = lazily(() =>
+export const TableEvent = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),
@@ -286,19 +290,19 @@ export const TableEvent = lazily(() =>
     .meta({ id: 'TableEvent' }),
 );
 
-export const TableEvents = lazily(() =>
+export const TableEvents = /* @__PURE__ */ lazily(() =>
   z.object({ tableId: z.string(), events: z.array(TableEvent()) }).meta({ id: 'TableEvents' }),
 );
 
 /** A side bet's result in a coup (the same for every stake; what a win pays follows its pay table). */
-export const SideBetOutcome = lazily(() =>
+export const SideBetOutcome = /* @__PURE__ */ lazily(() =>
   z
     // The enum inline: the BetResult component is rendered nullable (a bet's result before settlement).
     .object({ type: SideBetType(), result: z.enum(BET_RESULTS) })
     .meta({ id: 'SideBetOutcome' }),
 );
 
-export const ScoreboardCoup = lazily(() =>
+export const ScoreboardCoup = /* @__PURE__ */ lazily(() =>
   z
     .object({
       roundId: z.string(),
@@ -318,12 +322,12 @@ export const ScoreboardCoup = lazily(() =>
     .meta({ id: 'ScoreboardCoup' }),
 );
 
-const RoadMarks = lazily(() => ({
+const RoadMarks = /* @__PURE__ */ lazily(() => ({
   natural: z.boolean(),
   playerPair: z.boolean(),
   bankerPair: z.boolean(),
 }));
-const BeadCell = lazily(() =>
+const BeadCell = /* @__PURE__ */ lazily(() =>
   z
     .object({
       winner: Winner(),
@@ -335,7 +339,7 @@ const BeadCell = lazily(() =>
     })
     .meta({ id: 'BeadCell' }),
 );
-const BigRoadCell = lazily(() =>
+const BigRoadCell = /* @__PURE__ */ lazily(() =>
   z
     .object({
       index: z.int(),
@@ -347,13 +351,13 @@ const BigRoadCell = lazily(() =>
     })
     .meta({ id: 'BigRoadCell' }),
 );
-const DerivedCell = lazily(() =>
+const DerivedCell = /* @__PURE__ */ lazily(() =>
   z
     .object({ color: z.enum(['RED', 'BLUE']), col: z.int(), row: z.int() })
     .meta({ id: 'DerivedCell', description: 'RED: the big road repeats; BLUE: it is choppy.' }),
 );
 
-export const ResultsPanel = lazily(() =>
+export const ResultsPanel = /* @__PURE__ */ lazily(() =>
   z
     .object({
       coups: z.int(),
@@ -378,7 +382,7 @@ export const ResultsPanel = lazily(() =>
     .meta({ id: 'ResultsPanel', description: 'Grids are 6 rows high; columns fill top to bottom.' }),
 );
 
-export const ScoreboardQuery = lazily(() =>
+export const ScoreboardQuery = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     shoeId: ResourceId().optional().meta({
       description: "A shoe of this table (default: the table's current shoe).",
@@ -386,7 +390,7 @@ export const ScoreboardQuery = lazily(() =>
   }),
 );
 
-export const Scoreboard = lazily(() =>
+export const Scoreboard = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),
@@ -401,7 +405,7 @@ export const Scoreboard = lazily(() =>
 );
 
 /** A seat of the table and its holder (seed 004: a holder without a bet for more than 3 coups loses it to a claim). */
-export const SeatView = lazily(() =>
+export const SeatView = /* @__PURE__ */ lazily(() =>
   z
     .object({
       seat: z.int().min(1).max(14),
@@ -421,7 +425,7 @@ export const SeatView = lazily(() =>
     .meta({ id: 'SeatView' }),
 );
 
-export const SeatMap = lazily(() =>
+export const SeatMap = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),

@@ -11,7 +11,7 @@ import * as z from 'zod';
 /** API-key roles. */
 export const ROLES = ['operator', 'admin', 'regulator'] as const;
 export type Role = (typeof ROLES)[number];
-export const RoleSchema = lazily(() =>
+export const RoleSchema = /* @__PURE__ */ lazily(() =>
   z.enum(ROLES).meta({ id: 'Role', description: 'The role of an API key: operator, admin or regulator.' }),
 );
 
@@ -24,7 +24,7 @@ export const VOID_REASONS = [
   'TECHNICAL_FAULT',
 ] as const;
 export type VoidReason = (typeof VOID_REASONS)[number];
-export const VoidReason = lazily(() =>
+export const VoidReason = /* @__PURE__ */ lazily(() =>
   z
     .enum(VOID_REASONS)
     .meta({ id: 'VoidReason', description: 'Irregularities (seed 004) and operator causes.' }),
@@ -46,7 +46,7 @@ export const ROUND_STATUSES = [
   'VOIDED',
 ] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
-export const RoundStatus = lazily(() =>
+export const RoundStatus = /* @__PURE__ */ lazily(() =>
   z.enum(ROUND_STATUSES).meta({
     id: 'RoundStatus',
     description:
@@ -57,7 +57,7 @@ export const RoundStatus = lazily(() =>
 /** A shoe's state: OPEN (rounds may open), ENDED (the cut card came out), CLOSING, CLOSED (seed revealed). */
 export const SHOE_STATUSES = ['OPEN', 'ENDED', 'CLOSING', 'CLOSED'] as const;
 export type ShoeStatus = (typeof SHOE_STATUSES)[number];
-export const ShoeStatus = lazily(() =>
+export const ShoeStatus = /* @__PURE__ */ lazily(() =>
   z.enum(SHOE_STATUSES).meta({
     id: 'ShoeStatus',
     description:
@@ -78,7 +78,7 @@ export const LEDGER_KINDS = [
   'SESSION_END',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
-export const LedgerKind = lazily(() =>
+export const LedgerKind = /* @__PURE__ */ lazily(() =>
   z.enum(LEDGER_KINDS).meta({
     id: 'LedgerKind',
     description:
@@ -89,17 +89,21 @@ export const LedgerKind = lazily(() =>
 /** A player's position in a round. */
 export const POSITION_STATUSES = ['OPEN', 'SETTLED', 'REFUNDED'] as const;
 export type PositionStatus = (typeof POSITION_STATUSES)[number];
-export const PositionStatus = lazily(() => z.enum(POSITION_STATUSES).meta({ id: 'PositionStatus' }));
+export const PositionStatus = /* @__PURE__ */ lazily(() =>
+  z.enum(POSITION_STATUSES).meta({ id: 'PositionStatus' }),
+);
 
 /** What a settled bet did. */
 export const BET_RESULTS = ['WIN', 'LOSE', 'PUSH'] as const;
 export type BetResult = (typeof BET_RESULTS)[number];
-export const BetResult = lazily(() => z.enum(BET_RESULTS).meta({ id: 'BetResult' }));
+export const BetResult = /* @__PURE__ */ lazily(() => z.enum(BET_RESULTS).meta({ id: 'BetResult' }));
 
 /** The events of a shoe's audit chain (docs/provably-fair.md §11; the verifier's list, @pyb/fairness). */
 export { AUDIT_EVENT_TYPES };
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
-export const AuditEventType = lazily(() => z.enum(AUDIT_EVENT_TYPES).meta({ id: 'AuditEventType' }));
+export const AuditEventType = /* @__PURE__ */ lazily(() =>
+  z.enum(AUDIT_EVENT_TYPES).meta({ id: 'AuditEventType' }),
+);
 
 /** Why a shoe is closed before its cut card came out (recorded in SHOE_CLOSED). */
 export const SHOE_CLOSE_REASONS = [
@@ -111,7 +115,7 @@ export const SHOE_CLOSE_REASONS = [
   'REGULATOR_REQUEST',
 ] as const;
 export type ShoeCloseReason = (typeof SHOE_CLOSE_REASONS)[number];
-export const ShoeCloseReason = lazily(() =>
+export const ShoeCloseReason = /* @__PURE__ */ lazily(() =>
   z.enum(SHOE_CLOSE_REASONS).meta({
     id: 'ShoeCloseReason',
     description:
@@ -122,15 +126,17 @@ export const ShoeCloseReason = lazily(() =>
 /** Who gave a seed to a shoe: a player (through the operator's front end) or the operator (its client seed). */
 export { CONTRIBUTION_KINDS };
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
-export const ContributionKind = lazily(() => z.enum(CONTRIBUTION_KINDS).meta({ id: 'ContributionKind' }));
+export const ContributionKind = /* @__PURE__ */ lazily(() =>
+  z.enum(CONTRIBUTION_KINDS).meta({ id: 'ContributionKind' }),
+);
 
 /** A hand of the coup, and a winner. */
 export const HAND_SIDES = ['PLAYER', 'BANKER'] as const;
-export const HandSide = lazily(() =>
+export const HandSide = /* @__PURE__ */ lazily(() =>
   z.enum(HAND_SIDES).meta({ id: 'HandSide', description: 'PLAYER = Punto, BANKER = Banca.' }),
 );
 export const WINNERS = ['PLAYER', 'BANKER', 'TIE'] as const;
-export const Winner = lazily(() => z.enum(WINNERS).meta({ id: 'Winner' }));
+export const Winner = /* @__PURE__ */ lazily(() => z.enum(WINNERS).meta({ id: 'Winner' }));
 /** A step of the coup: the four first cards, a third card, or a stand decision. */
 export const STEP_ACTIONS = ['DEAL', 'DRAW', 'STAND'] as const;
-export const StepAction = lazily(() => z.enum(STEP_ACTIONS).meta({ id: 'StepAction' }));
+export const StepAction = /* @__PURE__ */ lazily(() => z.enum(STEP_ACTIONS).meta({ id: 'StepAction' }));

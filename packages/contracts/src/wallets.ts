@@ -4,9 +4,9 @@ import { Amount, Currency, FreeText, MinorUnits, Pagination, Timestamp } from '.
 import { OperatorId, PlayerId } from './ids';
 import { LedgerKind } from './vocabulary';
 
-export const WalletParams = lazily(() => z.strictObject({ playerId: PlayerId() }));
+export const WalletParams = /* @__PURE__ */ lazily(() => z.strictObject({ playerId: PlayerId() }));
 
-export const Wallet = lazily(() =>
+export const Wallet = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: z.string(),
@@ -25,7 +25,7 @@ export const Wallet = lazily(() =>
     .meta({ id: 'Wallet' }),
 );
 
-export const WalletTransactionRequest = lazily(() =>
+export const WalletTransactionRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       type: z.enum(['CREDIT', 'DEBIT']),
@@ -39,7 +39,7 @@ export const WalletTransactionRequest = lazily(() =>
     .meta({ id: 'WalletTransactionRequest' }),
 );
 
-export const LedgerEntry = lazily(() =>
+export const LedgerEntry = /* @__PURE__ */ lazily(() =>
   z
     .object({
       entryId: z.string(),
@@ -60,11 +60,11 @@ export const LedgerEntry = lazily(() =>
     .meta({ id: 'LedgerEntry' }),
 );
 
-export const WalletTransactionResponse = lazily(() =>
+export const WalletTransactionResponse = /* @__PURE__ */ lazily(() =>
   z.object({ entry: LedgerEntry(), wallet: Wallet() }).meta({ id: 'WalletTransactionResponse' }),
 );
 
-export const LedgerQuery = lazily(() =>
+export const LedgerQuery = /* @__PURE__ */ lazily(() =>
   Pagination().extend({
     operatorId: OperatorId().optional().meta({
       description: 'Regulators: the supervised operator whose wallet to read (default: the key’s own).',
@@ -72,6 +72,6 @@ export const LedgerQuery = lazily(() =>
   }),
 );
 
-export const LedgerPage = lazily(() =>
+export const LedgerPage = /* @__PURE__ */ lazily(() =>
   z.object({ entries: z.array(LedgerEntry()), nextCursor: z.string().nullable() }).meta({ id: 'LedgerPage' }),
 );

@@ -148,22 +148,22 @@ export const DEFAULT_SIDE_BET_PAYS = {
   SMALL: { pays: pays(3, 2) },
 } as const;
 
-const amount = lazily(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
-const limit = lazily(() =>
+const amount = /* @__PURE__ */ lazily(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const limit = /* @__PURE__ */ lazily(() =>
   z
     .object({ min: amount(), max: amount() })
     .strict()
     .refine((l) => l.min <= l.max, { message: 'min must not exceed max' }),
 );
 // Bounded so stake × win never leaves BigInt-free comfort and a pay table stays a pay table.
-const paysSchema = lazily(() =>
+const paysSchema = /* @__PURE__ */ lazily(() =>
   z.object({ win: z.number().int().min(1).max(10_000), per: z.number().int().min(1).max(10_000) }).strict(),
 );
 const copy = <T>(value: T): T => structuredClone(value);
 const sideBet = (defaults: { pays: Pays }) =>
   z.object({ pays: paysSchema().default(() => copy(defaults.pays)), limit: limit() }).strict();
 const { DRAGON_BONUS } = DEFAULT_SIDE_BET_PAYS;
-const dragonBonus = lazily(() =>
+const dragonBonus = /* @__PURE__ */ lazily(() =>
   z
     .object({
       natural: paysSchema().default(() => copy(DRAGON_BONUS.natural)),
@@ -184,7 +184,7 @@ const dragonBonus = lazily(() =>
 );
 
 /** Side bets: each optional; `pays` may be left out for the default pay table (filled in on parse). */
-export const SideBetsSchema = lazily(() =>
+export const SideBetsSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       EITHER_PAIR: sideBet(DEFAULT_SIDE_BET_PAYS.EITHER_PAIR).optional(),
@@ -212,7 +212,7 @@ export const SideBetsSchema = lazily(() =>
  * invisible marks) or line/paragraph separator characters: a name shown to players.
  */
 const DISPLAY_TEXT = /^[^\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]*$/u;
-const tableName = lazily(() =>
+const tableName = /* @__PURE__ */ lazily(() =>
   z
     .string()
     .min(1)
@@ -222,7 +222,7 @@ const tableName = lazily(() =>
     }),
 );
 
-export const TableConfigSchema = lazily(
+export const TableConfigSchema = /* @__PURE__ */ lazily(
   () =>
     z
       .object({

@@ -28,18 +28,18 @@ import { clientSeedProblem } from './text';
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
 export const PROOF_FORMAT = 'pyb-shoe-proof/1';
 
-const hex32 = lazily(() => z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'));
+const hex32 = /* @__PURE__ */ lazily(() => z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'));
 const hexBytes = (n: number) =>
   z.string().regex(new RegExp(`^[0-9a-f]{${2 * n}}$`), `${2 * n} lowercase hex digits`);
-const base64 = lazily(() => z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'));
-const id = lazily(() => z.string().min(1).max(128));
-const isoTime = lazily(() => z.iso.datetime({ offset: true }));
-const count = lazily(() => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+const base64 = /* @__PURE__ */ lazily(() => z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'));
+const id = /* @__PURE__ */ lazily(() => z.string().min(1).max(128));
+const isoTime = /* @__PURE__ */ lazily(() => z.iso.datetime({ offset: true }));
+const count = /* @__PURE__ */ lazily(() => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 /** Money may be negative in a house result. */
-const signedAmount = lazily(() =>
+const signedAmount = /* @__PURE__ */ lazily(() =>
   z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
 );
-const card = lazily(() =>
+const card = /* @__PURE__ */ lazily(() =>
   z.string().refine(
     (text) => {
       try {
@@ -52,16 +52,16 @@ const card = lazily(() =>
     { message: 'a card such as AS, TD, 10D, KH' },
   ),
 );
-const betType = lazily(() => z.enum(BET_TYPES as [string, ...string[]]));
+const betType = /* @__PURE__ */ lazily(() => z.enum(BET_TYPES as [string, ...string[]]));
 /** A contributed seed (docs/provably-fair.md §5.2): 1..256 UTF-8 bytes of clean text (text.ts). */
-const seedText = lazily(() =>
+const seedText = /* @__PURE__ */ lazily(() =>
   z.string().superRefine((seed, ctx) => {
     const problem = clientSeedProblem(seed);
     if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
   }),
 );
 
-export const BeaconNetworkSchema = lazily(() =>
+export const BeaconNetworkSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       scheme: z.literal(BEACON_SCHEME),
@@ -73,7 +73,7 @@ export const BeaconNetworkSchema = lazily(() =>
     .strict(),
 );
 
-export const ShoeStatementSchema = lazily(() =>
+export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       scheme: z.literal(SHOE_SCHEME),
@@ -100,7 +100,7 @@ export const ShoeStatementSchema = lazily(() =>
     .strict(),
 );
 
-export const ShoeCloseStatementSchema = lazily(() =>
+export const ShoeCloseStatementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       scheme: z.literal(SHOE_CLOSE_SCHEME),
@@ -114,7 +114,7 @@ export const ShoeCloseStatementSchema = lazily(() =>
     .strict(),
 );
 
-export const KeyCertificateSchema = lazily(() =>
+export const KeyCertificateSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       scheme: z.literal(KEY_SCHEME),
@@ -127,11 +127,11 @@ export const KeyCertificateSchema = lazily(() =>
     .strict(),
 );
 
-export const SignedKeyCertificateSchema = lazily(() =>
+export const SignedKeyCertificateSchema = /* @__PURE__ */ lazily(() =>
   z.object({ certificate: KeyCertificateSchema(), signature: base64() }).strict(),
 );
 
-export const HeadStatementSchema = lazily(() =>
+export const HeadStatementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       scheme: z.literal(HEAD_SCHEME),
@@ -148,23 +148,23 @@ export const HeadStatementSchema = lazily(() =>
 );
 
 /** A signed chain head: in a bundle or proof, and as the receipt a resolve or void answers with. */
-export const SignedHeadSchema = lazily(() =>
+export const SignedHeadSchema = /* @__PURE__ */ lazily(() =>
   z.object({ statement: HeadStatementSchema(), signature: base64() }).strict(),
 );
 
-export const ContributionSchema = lazily(() =>
+export const ContributionSchema = /* @__PURE__ */ lazily(() =>
   z.object({ index: count(), kind: z.enum(CONTRIBUTION_KINDS), seed: seedText() }).strict(),
 );
 
-export const BeaconRoundSchema = lazily(() =>
+export const BeaconRoundSchema = /* @__PURE__ */ lazily(() =>
   z.object({ round: z.number().int().min(1), signature: hexBytes(48) }).strict(),
 );
 
-const HandSchema = lazily(() =>
+const HandSchema = /* @__PURE__ */ lazily(() =>
   z.object({ cards: z.array(card()).min(2).max(3), total: z.number().int().min(0).max(9) }).strict(),
 );
 
-export const RecordedCoupSchema = lazily(() =>
+export const RecordedCoupSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       /** 0-based number of the coup in the shoe (voided rounds deal no coup). */
@@ -187,7 +187,7 @@ export const RecordedCoupSchema = lazily(() =>
  * The cards of a coup voided for a dealer error and burned unplayed (seed 004; engine `burnCoup`): as
  * many as the tableau would have dealt from `start`. Absent on a void that left its cards in the shoe.
  */
-export const RecordedBurnSchema = lazily(() =>
+export const RecordedBurnSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       /** Position of its first card in the shoe order. */
@@ -198,7 +198,7 @@ export const RecordedBurnSchema = lazily(() =>
     .strict(),
 );
 
-const BetSettlementSchema = lazily(() =>
+const BetSettlementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       type: betType(),
@@ -212,7 +212,7 @@ const BetSettlementSchema = lazily(() =>
 );
 
 /** engine PositionSettlement, as recorded. */
-export const RecordedSettlementSchema = lazily(() =>
+export const RecordedSettlementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       // Empty when the player withdrew every bet before "no va más" (the position stays, stake 0).
@@ -226,7 +226,7 @@ export const RecordedSettlementSchema = lazily(() =>
 );
 
 /** One player's position in a round (one per player per round). */
-export const RecordedPositionSchema = lazily(() =>
+export const RecordedPositionSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       playerId: id(),
@@ -246,7 +246,7 @@ export const RecordedPositionSchema = lazily(() =>
     .strict(),
 );
 
-export const RecordedRoundSchema = lazily(() =>
+export const RecordedRoundSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       roundId: id(),
@@ -263,7 +263,7 @@ export const RecordedRoundSchema = lazily(() =>
     .strict(),
 );
 
-export const ChainEventSchema = lazily(() =>
+export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       hash: hex32(),
@@ -275,14 +275,14 @@ export const ChainEventSchema = lazily(() =>
 );
 
 /** A round of the public proof: the recorded round without its positions (strict like it). */
-export const ProofRoundSchema = lazily(() => RecordedRoundSchema().omit({ positions: true }));
+export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
  * dealt round then dealt; null when the shoe had no coup left) and the house's net result had it been
  * played with the positions it had. Sums per shoe for regulators.
  */
-export const VoidReportSchema = lazily(() =>
+export const VoidReportSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       count: count(),
@@ -304,7 +304,7 @@ export const VoidReportSchema = lazily(() =>
     .strict(),
 );
 
-const AuditSchema = lazily(() =>
+const AuditSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       /** The shoe's chain from its genesis (the commitment) to the head signed at close. */
@@ -317,7 +317,7 @@ const AuditSchema = lazily(() =>
 );
 
 /** What the bundle and the proof share: everything needed to re-deal the shoe and re-walk its chain. */
-const evidence = lazily(() => ({
+const evidence = /* @__PURE__ */ lazily(() => ({
   statement: ShoeStatementSchema(),
   /** base64 DER ECDSA signature of the statement bytes. */
   signature: base64(),
@@ -333,7 +333,7 @@ const evidence = lazily(() => ({
   audit: AuditSchema(),
 }));
 
-export const ShoeBundleSchema = lazily(() =>
+export const ShoeBundleSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       format: z.literal(BUNDLE_FORMAT),
@@ -344,7 +344,7 @@ export const ShoeBundleSchema = lazily(() =>
     .strict(),
 );
 
-export const ShoeProofSchema = lazily(() =>
+export const ShoeProofSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
       format: z.literal(PROOF_FORMAT),

@@ -1,0 +1,80 @@
+import type { EndpointContract } from '../endpoint-contract';
+import {
+  CreateTableRequest,
+  Scoreboard,
+  ScoreboardQuery,
+  SeatMap,
+  Table,
+  TableEvents,
+  TableParams,
+  UnlockTableRequest,
+} from '../tables';
+
+/** The endpoint contracts of the Tables tag: tables and their results panel (one export per endpoint: endpoint-contract.ts). */
+
+export const createTableContract = {
+  tag: 'Tables',
+  description:
+    'Creates a table from a preset (mini, midi, full) with optional overrides; the configuration is validated as a whole. Admin keys only.',
+  problems: ['TABLE_CONFIG_INVALID'],
+  summary: 'Create a table from a preset (admin)',
+  body: CreateTableRequest,
+  response: Table,
+  status: 201,
+} satisfies EndpointContract;
+
+export const getTableContract = {
+  tag: 'Tables',
+  description: 'A table with its configuration, its shoe in play and its round in play.',
+  problems: ['TABLE_NOT_FOUND'],
+  summary: 'Read a table',
+  params: TableParams,
+  response: Table,
+  status: 200,
+} satisfies EndpointContract;
+
+export const getScoreboardContract = {
+  tag: 'Tables',
+  description:
+    "The coups of one shoe and the roads drawn from them. Default: the table's current shoe — after a close the table has none, and the answer is empty (`shoeId: null`): pass `shoeId` to see a closed shoe's.",
+  problems: ['TABLE_NOT_FOUND', 'SHOE_NOT_FOUND'],
+  summary: "The results panel (bead plate, big road, derived roads) of the table's current shoe",
+  params: TableParams,
+  query: ScoreboardQuery,
+  response: Scoreboard,
+  status: 200,
+} satisfies EndpointContract;
+
+export const getSeatsContract = {
+  tag: 'Tables',
+  description:
+    "The table's seats and who holds them, read for the round open now (else the next one). A holder without a bet for more than 3 coups is `idle`: his seat goes to the first player who claims it with a bet's `seat` (seed 004). Every other player bets standing.",
+  problems: ['TABLE_NOT_FOUND'],
+  summary: 'The seat map of a table',
+  params: TableParams,
+  response: SeatMap,
+  status: 200,
+} satisfies EndpointContract;
+
+export const unlockTableContract = {
+  tag: 'Tables',
+  description:
+    'Clears the lock a key-service or randomness failure put on the table (docs/regulators.md, "Lock-out"), once the cause is fixed, with a reason recorded in the TABLE_UNLOCKED event. Admin keys only.',
+  problems: ['TABLE_NOT_FOUND', 'TABLE_NOT_LOCKED', 'INVALID_INPUT', 'CONCURRENT_UPDATE'],
+  summary: 'Clear a table lock with a reason (admin)',
+  params: TableParams,
+  body: UnlockTableRequest,
+  response: Table,
+  status: 200,
+} satisfies EndpointContract;
+
+export const listTableEventsContract = {
+  tag: 'Tables',
+  description:
+    "The table's own audit events in order: each TABLE_LOCKED (what failed, where, when) and the TABLE_UNLOCKED that cleared it (reason, by which key role).",
+  problems: ['TABLE_NOT_FOUND'],
+  summary: "A table's lock-outs and their clearing",
+  params: TableParams,
+  response: TableEvents,
+  status: 200,
+} satisfies EndpointContract;
