@@ -56,6 +56,14 @@ module.exports = {
       },
     },
     {
+      name: 'handler-takes-its-own-contract',
+      severity: 'error',
+      comment:
+        'A function\'s bundle parses what its handler reaches: a handler takes its own contract (`<handler>Contract` from @pyb/contracts) and its own route (`<handler>Route`), never the registry of every endpoint\'s schemas (`ENDPOINTS`, @pyb/contracts/endpoints), which only the OpenAPI document and the tests need (docs/architecture.md, "Per-endpoint contracts").',
+      from: { path: '^functions/[^/]+/handler\\.ts$', pathNot: '^functions/get-openapi/' },
+      to: { path: '^packages/contracts/src/endpoints\\.ts$', reachable: true },
+    },
+    {
       name: 'contracts-below-core',
       severity: 'error',
       comment: 'The contracts are the source of the shapes the core returns: they never import the core.',

@@ -1,5 +1,5 @@
 import { getSeamlessOpenapiContract } from '@pyb/contracts';
-import { buildSeamlessWalletOpenApi } from '@pyb/contracts/openapi';
+import { buildSeamlessWalletOpenApi } from '@pyb/contracts/seamless-openapi';
 import { httpHandler } from '../src/http';
 import { getSeamlessOpenapiRoute } from '../src/routes';
 

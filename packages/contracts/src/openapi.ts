@@ -169,5 +169,3 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
 }
 
 const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
-export { buildSeamlessWalletOpenApi } from './seamless-openapi';

@@ -6,7 +6,7 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSeamlessWalletOpenApi } from '@pyb/contracts/openapi';
+import { buildSeamlessWalletOpenApi } from '@pyb/contracts/seamless-openapi';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeamlessWalletClient } from '../src/client';
