@@ -2,8 +2,9 @@
  * The problem-code registry: every `code` an answer of the API can carry (application/problem+json,
  * RFC 9457), with its HTTP status and what it means. The core's DomainError and the HTTP layer take
  * their codes from here (a code not in it does not type-check), and the OpenAPI document lists, for
- * each route and status, the codes that route can answer (ENDPOINTS[...].problems plus the ones the
- * HTTP layer adds; see `routeProblems`). Add a new code here first.
+ * each route and status, the codes that route can answer (its contract's `problems` plus the ones the
+ * HTTP layer adds; see `routeProblems`). Add a new code here first. Of the functions, only get-openapi
+ * reads the statuses and descriptions: no other bundle holds them (test/contracts/bundles.test.ts).
  */
 export const PROBLEMS = {
   // 400: the request itself is wrong.
@@ -192,11 +193,13 @@ export const PROBLEMS = {
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
-export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+// Marked pure so that a bundle that does not use the list drops the registry with it: the descriptions
+// are the OpenAPI document's, and the HTTP layer needs the codes as types only.
+export const PROBLEM_CODES = /* @__PURE__ */ Object.keys(PROBLEMS) as ProblemCode[];
 
 export const problemStatus = (code: ProblemCode): number => PROBLEMS[code][0];
 
-/** What the HTTP layer adds to every route of a kind (the use case's own codes come from ENDPOINTS). */
+/** What the HTTP layer adds to every route of a kind (the use case's own codes are in its contract). */
 export const HTTP_PROBLEMS = {
   /** Every route. */
   any: ['INTERNAL_ERROR'],
