@@ -11,6 +11,7 @@ export * from './idempotency';
 export * from './ledger-keys';
 export { Lru } from './lru';
 export type * from './model';
+export { onFirstUse } from './on-first-use';
 export * from './ports/audit-archive';
 export * from './ports/beacon';
 export * from './ports/close-deadlines';

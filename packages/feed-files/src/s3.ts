@@ -7,7 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { FeedFile, FeedFileInfo, FeedFiles, FeedFileWritten } from '@pyb/core';
+import {
+  type FeedFile,
+  type FeedFileInfo,
+  type FeedFiles,
+  type FeedFileWritten,
+  onFirstUse,
+} from '@pyb/core';
 
 /** S3's smallest part is 5 MiB (the last excepted); 8 MiB keeps a day of 10,000 parts above 78 GiB. */
 export const PART_BYTES = 8 * 1024 * 1024;
@@ -25,31 +31,23 @@ type S3 = typeof import('@aws-sdk/client-s3');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
 export class S3FeedFiles implements FeedFiles {
-  private sdk: Promise<{ s3: S3; client: S3Client }> | undefined;
   private readonly partBytes: number;
+  /**
+   * The S3 client and its commands, loaded on first use (`onFirstUse`): the client is the largest
+   * package of the feed functions' bundles, which then do not parse it at a cold start's import
+   * (docs/architecture.md, "What a function loads").
+   */
+  private readonly load: () => Promise<{ s3: S3; client: S3Client }>;
 
   constructor(private readonly options: S3FeedFilesOptions) {
     this.partBytes = options.partBytes ?? PART_BYTES;
-  }
-
-  /**
-   * The S3 client and its commands, loaded with `import()` on first use: the client is the largest
-   * package of the feed functions' bundles, which then do not parse it at a cold start's import
-   * (docs/benchmarks.md, "Lambda bundles"). A failed load is not kept.
-   */
-  private load(): Promise<{ s3: S3; client: S3Client }> {
-    this.sdk ??= import('@aws-sdk/client-s3').then(
-      (s3) => ({
+    this.load = onFirstUse(async () => {
+      const s3 = await import('@aws-sdk/client-s3');
+      return {
         s3,
-        client:
-          this.options.client ?? new s3.S3Client(this.options.region ? { region: this.options.region } : {}),
-      }),
-      (error: unknown) => {
-        this.sdk = undefined;
-        throw error;
-      },
-    );
-    return this.sdk;
+        client: options.client ?? new s3.S3Client(options.region ? { region: options.region } : {}),
+      };
+    });
   }
 
   async write(key: string, contentType: string, chunks: AsyncIterable<Uint8Array>): Promise<FeedFileWritten> {

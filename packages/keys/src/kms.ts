@@ -5,7 +5,7 @@
  * No game rules here: bytes in, bytes out, errors mapped to KeyServiceError.
  */
 import type { GetPublicKeyCommandOutput, KMSClient } from '@aws-sdk/client-kms';
-import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
+import { type KeyService, onFirstUse, type PublicKey, type SeedContext, type Signature } from '@pyb/core';
 import { KeyServiceError } from './errors';
 import { spkiToPem } from './pem';
 import { SEED_BYTES } from './seed';
@@ -81,34 +81,26 @@ export const encryptionContext = (context: SeedContext): Record<string, string> 
 type Kms = typeof import('@aws-sdk/client-kms');
 
 export class KmsKeyService implements KeyService {
-  private sdk: Promise<{ kms: Kms; client: KMSClient }> | undefined;
   /** The configured (current) signing key. */
   private current: Promise<PublicKey> | undefined;
   /** Keys asked for by id: public keys never change, so a retired key's stays cached too. */
   private readonly byId = new Map<string, Promise<PublicKey>>();
 
-  constructor(private readonly options: KmsKeyServiceOptions) {}
-
   /**
-   * The KMS client and its commands, loaded with `import()` on the first call: the bundles of the
+   * The KMS client and its commands, loaded on the first call (`onFirstUse`): the bundles of the
    * functions that hold a key service then neither parse nor evaluate the client at a cold start's
-   * import, only when they first seal, sign or read a key (docs/benchmarks.md, "Lambda bundles").
-   * A failed load is not kept.
+   * import, only when they first seal, sign or read a key (docs/architecture.md, "What a function loads").
    */
-  private load(): Promise<{ kms: Kms; client: KMSClient }> {
-    this.sdk ??= import('@aws-sdk/client-kms').then(
-      (kms) => ({
+  private readonly load: () => Promise<{ kms: Kms; client: KMSClient }>;
+
+  constructor(private readonly options: KmsKeyServiceOptions) {
+    this.load = onFirstUse(async () => {
+      const kms = await import('@aws-sdk/client-kms');
+      return {
         kms,
-        client:
-          this.options.client ??
-          new kms.KMSClient(this.options.region ? { region: this.options.region } : {}),
-      }),
-      (error: unknown) => {
-        this.sdk = undefined;
-        throw error;
-      },
-    );
-    return this.sdk;
+        client: options.client ?? new kms.KMSClient(options.region ? { region: options.region } : {}),
+      };
+    });
   }
 
   private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {

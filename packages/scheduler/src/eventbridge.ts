@@ -4,7 +4,7 @@
  * A second call for the same shoe meets the schedule already there (ConflictException) and leaves it.
  */
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { CloseDeadlines, ShoeRef } from '@pyb/core';
+import { type CloseDeadlines, onFirstUse, type ShoeRef } from '@pyb/core';
 
 export interface SchedulerCloseDeadlinesOptions {
   /** ARN of the function that checks the shoe (check-shoe-closed). */
@@ -33,29 +33,22 @@ export function atExpression(dueAt: string): string {
 type Scheduler = typeof import('@aws-sdk/client-scheduler');
 
 export class SchedulerCloseDeadlines implements CloseDeadlines {
-  private sdk: Promise<{ scheduler: Scheduler; client: SchedulerClient }> | undefined;
-
-  constructor(private readonly options: SchedulerCloseDeadlinesOptions) {}
-
   /**
-   * The client and its commands, loaded with `import()` when a shoe first ends: the functions that
+   * The client and its commands, loaded when a shoe first ends (`onFirstUse`): the functions that
    * may end one (resolve, void) then do not parse the client at a cold start's import
-   * (docs/benchmarks.md, "Lambda bundles"). A failed load is not kept.
+   * (docs/architecture.md, "What a function loads").
    */
-  private load(): Promise<{ scheduler: Scheduler; client: SchedulerClient }> {
-    this.sdk ??= import('@aws-sdk/client-scheduler').then(
-      (scheduler) => ({
+  private readonly load: () => Promise<{ scheduler: Scheduler; client: SchedulerClient }>;
+
+  constructor(private readonly options: SchedulerCloseDeadlinesOptions) {
+    this.load = onFirstUse(async () => {
+      const scheduler = await import('@aws-sdk/client-scheduler');
+      return {
         scheduler,
         client:
-          this.options.client ??
-          new scheduler.SchedulerClient(this.options.region ? { region: this.options.region } : {}),
-      }),
-      (error: unknown) => {
-        this.sdk = undefined;
-        throw error;
-      },
-    );
-    return this.sdk;
+          options.client ?? new scheduler.SchedulerClient(options.region ? { region: options.region } : {}),
+      };
+    });
   }
 
   async schedule(shoe: ShoeRef, dueAt: string): Promise<void> {
