@@ -5,7 +5,9 @@
  * - `walletsOf`: an operator's wallet client (`SeamlessWalletClient`) from its record's base URL and
  *   secret reference — `env:<NAME>` reads the secret from the process environment (the local stack),
  *   anything else is a Secrets Manager secret id (AWSCURRENT signs, AWSPREVIOUS still verifies: a
- *   rotation without downtime; the SDK is loaded only when such a secret is used).
+ *   rotation without downtime; the SDK is loaded only when such a secret is used). The client itself
+ *   (@pyb/seamless-wallet: HTTP, signatures, the answers' schemas) is loaded on the first call to a
+ *   seamless wallet (`onFirstUse`): a function serving hosted operators never parses it.
  * - `outboxOf`: where pending credits and rollbacks go: the SQS outbox queue in Lambda
  *   (`OUTBOX_QUEUE_URL`, @pyb/outbox-sqs; the deliver-seamless function consumes it), or set by tests;
  *   outside Lambda, an in-process queue running the same delivery use case (`deliverSeamlessTx`).
@@ -14,12 +16,14 @@ import {
   InProcessOutboxQueue,
   type OperatorRecord,
   type OutboxQueue,
+  onFirstUse,
   type Wallet,
+  type WalletOutcome,
   type Wallets,
 } from '@pyb/core';
 import { deliverSeamlessTx } from '@pyb/core/use-cases';
 import { SqsOutboxQueue } from '@pyb/outbox-sqs';
-import { type SeamlessSecrets, SeamlessWalletClient } from '@pyb/seamless-wallet';
+import type { SeamlessSecrets } from '@pyb/seamless-wallet';
 import { type AppContext, useCases } from './context';
 
 /** The secret of an operator's wallet, read on every call (the Secrets Manager reader caches it 60 s). */
@@ -32,12 +36,39 @@ export function secretsOf(context: AppContext, secretRef: string): () => Promise
       return { current };
     };
   }
-  let reader: Promise<() => Promise<SeamlessSecrets>> | undefined;
-  return async () => {
-    reader ??= import('@pyb/seamless-wallet/secrets-manager').then((m) =>
-      m.secretsManagerSecrets({ secretId: secretRef }),
-    );
-    return (await reader)();
+  const reader = onFirstUse(async () =>
+    (await import('@pyb/seamless-wallet/secrets-manager')).secretsManagerSecrets({ secretId: secretRef }),
+  );
+  return async () => (await reader())();
+}
+
+/** The wallet client module, loaded on the first seamless call of the process. */
+const walletClient = onFirstUse(() => import('@pyb/seamless-wallet'));
+
+/**
+ * A Wallet whose client is made on its first call (`make`), then kept. A client that cannot be made
+ * (its module not loaded, a base URL that does not parse) answers UNKNOWN, as the client itself does
+ * for every failure (the port never rejects): nothing was sent, so a debit is rolled back and a credit
+ * or rollback goes back to the outbox, exactly as for a wallet that did not answer.
+ */
+export function walletOnFirstUse(make: () => Promise<Wallet>): Wallet {
+  const wallet = onFirstUse(make);
+  const call =
+    <O extends keyof Wallet>(operation: O): Wallet[O] =>
+    async (request: never): Promise<WalletOutcome> => {
+      let client: Wallet;
+      try {
+        client = await wallet();
+      } catch (error) {
+        return { outcome: 'UNKNOWN', reason: `no wallet client: ${(error as Error).message}` };
+      }
+      return client[operation](request);
+    };
+  return {
+    balance: call('balance'),
+    debit: call('debit'),
+    credit: call('credit'),
+    rollback: call('rollback'),
   };
 }
 
@@ -50,10 +81,10 @@ export function walletsOf(context: AppContext): Wallets {
     const key = `${operator.operatorId}\n${config.baseUrl}\n${config.secretRef}`;
     let client = clients.get(key);
     if (!client) {
-      client = new SeamlessWalletClient({
-        baseUrl: config.baseUrl,
-        secrets: secretsOf(context, config.secretRef),
-      });
+      const secrets = secretsOf(context, config.secretRef);
+      client = walletOnFirstUse(
+        async () => new (await walletClient()).SeamlessWalletClient({ baseUrl: config.baseUrl, secrets }),
+      );
       clients.set(key, client);
     }
     return client;
@@ -64,17 +95,18 @@ export function walletsOf(context: AppContext): Wallets {
 export function outboxOf(context: AppContext): OutboxQueue {
   if (context.outboxQueue) return context.outboxQueue;
   const url = context.env.OUTBOX_QUEUE_URL;
-  if (url || context.env.AWS_LAMBDA_FUNCTION_NAME) {
-    // A record left in a frozen container's in-process queue would never be delivered.
+  // A record left in a frozen container's in-process queue would never be delivered; a Lambda bundle
+  // holds no in-process queue (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE).
+  if (process.env.PYB_LAMBDA_BUNDLE === '1' || url || context.env.AWS_LAMBDA_FUNCTION_NAME) {
     context.outboxQueue = new SqsOutboxQueue({ queueUrl: url ?? '' });
-    return context.outboxQueue;
+  } else {
+    const local = new InProcessOutboxQueue();
+    context.outboxQueue = local;
+    local.attach(async (txId) => {
+      await deliverSeamlessTx(useCases(context, undefined, seamlessOf(context)), txId);
+    });
   }
-  const local = new InProcessOutboxQueue();
-  context.outboxQueue = local;
-  local.attach(async (txId) => {
-    await deliverSeamlessTx(useCases(context, undefined, seamlessOf(context)), txId);
-  });
-  return local;
+  return context.outboxQueue;
 }
 
 /** The extras a function that moves seamless money passes to `useCases`. */

@@ -14,7 +14,7 @@ import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppContext, buildContext } from '../src/context';
-import { secretsOf, walletsOf } from '../src/seamless';
+import { secretsOf, walletOnFirstUse, walletsOf } from '../src/seamless';
 
 const SECRET = 'a-local-secret-of-at-least-32-characters';
 let wallet: ReferenceWallet;
@@ -59,6 +59,55 @@ describe('walletsOf', () => {
     expect(() => wallets({ operatorId: 'h', walletMode: 'hosted', createdAt: 't', updatedAt: 't' })).toThrow(
       /no seamless wallet/,
     );
+  });
+});
+
+describe('walletOnFirstUse', () => {
+  const request = { playerId: 'ana', currency: 'EUR' };
+
+  it('makes the client on the first call only, and every method goes to it', async () => {
+    let made = 0;
+    const calls: string[] = [];
+    const answer = (op: string) => async () => {
+      calls.push(op);
+      return { outcome: 'UNKNOWN' as const, reason: op };
+    };
+    const wallet = walletOnFirstUse(async () => {
+      made++;
+      return {
+        balance: answer('balance'),
+        debit: answer('debit'),
+        credit: answer('credit'),
+        rollback: answer('rollback'),
+      };
+    });
+    expect(made).toBe(0);
+    await wallet.balance(request);
+    await wallet.rollback({} as never);
+    expect(made).toBe(1);
+    expect(calls).toEqual(['balance', 'rollback']);
+  });
+
+  it('a client that cannot be made answers UNKNOWN (the port never rejects: a debit is then rolled back), and is tried again', async () => {
+    let attempts = 0;
+    const wallet = walletOnFirstUse(async () => {
+      attempts++;
+      throw new Error('chunk not loaded');
+    });
+    expect(await wallet.debit({} as never)).toEqual({
+      outcome: 'UNKNOWN',
+      reason: 'no wallet client: chunk not loaded',
+    });
+    await wallet.credit({} as never);
+    expect(attempts).toBe(2);
+  });
+
+  it('through walletsOf: a record whose base URL does not parse gets UNKNOWN answers, not a throw', async () => {
+    const wallets = walletsOf(context({ WALLET_SECRET: SECRET }));
+    expect(await wallets(record('env:WALLET_SECRET', 'not a url')).balance(request)).toMatchObject({
+      outcome: 'UNKNOWN',
+      reason: expect.stringMatching(/^no wallet client: /),
+    });
   });
 });
 
