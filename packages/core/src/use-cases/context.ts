@@ -21,7 +21,7 @@ import { type Clock, type Ids, randomIds, systemClock } from '../ports/runtime';
 import type { SettlementQueue } from '../ports/settlement-queue';
 import type { Store } from '../ports/store';
 import { noWallets, type Wallets } from '../ports/wallet';
-import { ShoeDecks } from '../shoe-decks';
+import type { ShoeDecks } from '../shoe-decks';
 
 /**
  * Cache sizes per process, from the capacity model of docs/deploy.md (1,000 tables): any container may
@@ -113,7 +113,12 @@ export interface Ctx {
   keys: KeyService;
   clock: Clock;
   ids: Ids;
-  decks: ShoeDecks;
+  /**
+   * Dealt shoe orders (unsealed seeds), made on first use by `decksOf` (shoe-order.ts): only the
+   * functions that deal or close a shoe then hold the dealing code (docs/architecture.md, "What a
+   * function loads").
+   */
+  decks: ShoeDecks | undefined;
   /** Shoe configurations (fixed for a shoe's life), so a bet does not read the shoe. */
   configs: Lru<string, TableConfig>;
   /** Round facts, so a bet does not need the round item before its reads (2 round trips). */
@@ -155,7 +160,7 @@ export function context(deps: CoreDeps): Ctx {
     keys,
     clock,
     ids: deps.ids ?? randomIds,
-    decks: new ShoeDecks(keys, CACHE_SIZES.shoeOrders),
+    decks: undefined,
     configs: new Lru(CACHE_SIZES.shoeConfigs),
     rounds: new Lru(CACHE_SIZES.rounds),
     settleConcurrency: deps.settleConcurrency ?? 8,

@@ -42,7 +42,7 @@ import { planPositionMovement } from './position-movement';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
 import { sendToOutbox } from './seamless-delivery';
-import { shoeWithOrder } from './shoe-order';
+import { decksOf, shoeWithOrder } from './shoe-order';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
@@ -165,7 +165,7 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
     async () => {
       const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
-      return { shoe, deck: await ctx.decks.order(shoe) };
+      return { shoe, deck: await decksOf(ctx).order(shoe) };
     },
   );
   const state = shoe.state ?? startShoe(deck.order);

@@ -11,8 +11,15 @@ import { RandomnessFailure } from '../key-failures';
 import type { ShoeRecord } from '../model';
 import type { BeaconAnswer } from '../ports/beacon';
 import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
-import { type Ctx, unavailable } from './context';
+import { ShoeDecks } from '../shoe-decks';
+import { CACHE_SIZES, type Ctx, unavailable } from './context';
 import { recordedContributions, signContributionsHead } from './contributions';
+
+/** The context's dealt shoe orders (made on its first deal, then kept with the context). */
+export const decksOf = (ctx: Ctx): ShoeDecks => {
+  ctx.decks ??= new ShoeDecks(ctx.keys, CACHE_SIZES.shoeOrders);
+  return ctx.decks;
+};
 
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

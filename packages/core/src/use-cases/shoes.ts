@@ -26,7 +26,7 @@ import { type Ctx, conflict, invalid, loadShoe } from './context';
 import { signContributionsHead } from './contributions';
 import { assertUnlocked, underLockOut } from './lock-out';
 import { signRoundHead } from './round-heads';
-import { shoeWithOrder } from './shoe-order';
+import { decksOf, shoeWithOrder } from './shoe-order';
 import { certifiedKey, signCertified } from './signing';
 import { loadTable } from './tables';
 
@@ -210,8 +210,8 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
       { problems: problems.slice(0, 20) },
     );
   }
-  const serverSeed = await ctx.decks.serverSeed(shoe);
-  const deck = shoe.entropy ? await ctx.decks.order(shoe) : undefined;
+  const serverSeed = await decksOf(ctx).serverSeed(shoe);
+  const deck = shoe.entropy ? await decksOf(ctx).order(shoe) : undefined;
   const voids = deck ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
   // Certified before the close is dated: a key signs only inside its validity interval.
   const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;

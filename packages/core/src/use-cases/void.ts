@@ -33,7 +33,7 @@ import { closeGates } from './resolve';
 import { signRoundHead } from './round-heads';
 import { loadRound } from './rounds';
 import { sendToOutbox } from './seamless-delivery';
-import { shoeWithOrder } from './shoe-order';
+import { decksOf, shoeWithOrder } from './shoe-order';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -114,7 +114,7 @@ async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): P
 async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBurn; shoe: WriteOp }> {
   // As a deal: the shoe's first use of its cards waits for the beacon round that fixes the order.
   const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
-  const deck = await ctx.decks.order(shoe);
+  const deck = await decksOf(ctx).order(shoe);
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
     throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
