@@ -32,6 +32,7 @@ import {
   BUNDLE_FILE,
   bundleHandlerWithMetafile,
   handlerEntry,
+  initialOutputs,
   type Metafile,
   REPO_ROOT,
 } from '@pyb/infra/esbuild-options';
@@ -132,22 +133,6 @@ function firstUseMs(probe: string, handler: string): number {
     { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
   );
   return Number(out);
-}
-
-/** The output files an import of index.mjs loads: itself and the chunks it imports statically, transitively. */
-function initialOutputs(metafile: Metafile): string[] {
-  const outputs = metafile.outputs;
-  const entry = Object.keys(outputs).find((o) => o.endsWith(`/${BUNDLE_FILE}`));
-  if (!entry) throw new Error(`no ${BUNDLE_FILE} in the metafile`);
-  const seen = new Set<string>();
-  const walk = (o: string) => {
-    if (seen.has(o)) return;
-    seen.add(o);
-    for (const i of outputs[o]?.imports ?? [])
-      if (i.kind === 'import-statement' && outputs[i.path]) walk(i.path);
-  };
-  walk(entry);
-  return [...seen];
 }
 
 /** Output bytes per npm package (or workspace package) in the files an import loads, from esbuild's metafile. */

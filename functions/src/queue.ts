@@ -14,7 +14,8 @@ import { keysOf } from './keys';
 export function queueOf(context: AppContext): SettlementQueue {
   if (context.settlementQueue) return context.settlementQueue;
   const url = context.env.SETTLEMENT_QUEUE_URL;
-  if (url || context.env.AWS_LAMBDA_FUNCTION_NAME) {
+  // A Lambda bundle holds no in-process queue (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE).
+  if (process.env.PYB_LAMBDA_BUNDLE === '1' || url || context.env.AWS_LAMBDA_FUNCTION_NAME) {
     context.settlementQueue = new SqsSettlementQueue({ queueUrl: url ?? '' });
   } else {
     const local = new InProcessSettlementQueue();

@@ -16,6 +16,16 @@ export const NODE_TARGET = 'node22';
 export const BUNDLE_FILE = 'index.mjs';
 export const LAMBDA_HANDLER = 'index.handler';
 
+/**
+ * Set in every Lambda bundle at build time (esbuild `define`): the composition's dev-only adapters —
+ * the local key service, the local beacon, the in-process settlement and outbox queues with their
+ * consumers, the recording close-deadline adapter, the local feed and archive folders — sit behind
+ * `process.env.PYB_LAMBDA_BUNDLE === '1'` tests, so esbuild drops them from the bundles (a Lambda never
+ * takes those branches: it runs on KMS, drand, SQS, EventBridge Scheduler and S3). Unbundled (the local
+ * stack, tests) the variable is unset and the same code picks them from the environment as before.
+ */
+export const LAMBDA_BUNDLE_DEFINE = { 'process.env.PYB_LAMBDA_BUNDLE': '"1"' } as const;
+
 /** `functions/<handler>/handler.ts` for a routes.ts entry. */
 export function handlerEntry(handler: string, root = REPO_ROOT): string {
   return join(root, 'functions', handler, 'handler.ts');
@@ -33,6 +43,7 @@ export function handlerEntry(handler: string, root = REPO_ROOT): string {
  *   them because the stack sets NODE_OPTIONS=--enable-source-maps).
  * - A `require` made from `import.meta.url`, for the few CommonJS dependencies that call require()
  *   inside an ESM bundle.
+ * - `LAMBDA_BUNDLE_DEFINE`: the dev-only adapters are not in the bundle.
  * - Code splitting: what a handler loads with `import()` on first use (the beacon's BLS curve, the
  *   Secrets Manager, SQS and KMS clients where not every request needs them) goes to a chunk of its
  *   own next to `index.mjs`, so a cold start neither parses nor evaluates it until it is used — in
@@ -57,6 +68,7 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
     sourcesContent: false,
     legalComments: 'none',
     external: [],
+    define: LAMBDA_BUNDLE_DEFINE,
     tsconfig: join(REPO_ROOT, 'tsconfig.json'),
     banner: {
       js: "import{createRequire as __pybCreateRequire}from'node:module';const require=__pybCreateRequire(import.meta.url);",
@@ -68,6 +80,25 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
 /** Bundles one handler entry into `outdir` (index.mjs + index.mjs.map), synchronously (CDK bundling). */
 export function bundleHandlerSync(entry: string, outdir: string): void {
   buildSync(lambdaBuildOptions(entry, outdir));
+}
+
+/**
+ * The output files an import of index.mjs loads: itself and the chunks it imports statically,
+ * transitively — what a cold start parses (the chunks behind `import()` are loaded on first use).
+ */
+export function initialOutputs(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  const entry = Object.keys(outputs).find((o) => o.endsWith(`/${BUNDLE_FILE}`));
+  if (!entry) throw new Error(`no ${BUNDLE_FILE} in the metafile`);
+  const seen = new Set<string>();
+  const walk = (o: string) => {
+    if (seen.has(o)) return;
+    seen.add(o);
+    for (const i of outputs[o]?.imports ?? [])
+      if (i.kind === 'import-statement' && outputs[i.path]) walk(i.path);
+  };
+  walk(entry);
+  return [...seen];
 }
 
 /** The same bundle, with esbuild's metafile (which input contributed how many bytes). */

@@ -35,9 +35,15 @@ export function archiveFromEnv(env: Record<string, string | undefined> = process
       description: `s3://${bucket} (Object Lock ${lockMode})`,
     };
   }
-  if (env.NODE_ENV === 'production' || env.AWS_LAMBDA_FUNCTION_NAME) {
+  // A Lambda bundle holds no local folder adapter (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE).
+  if (
+    process.env.PYB_LAMBDA_BUNDLE === '1' ||
+    env.NODE_ENV === 'production' ||
+    env.AWS_LAMBDA_FUNCTION_NAME
+  ) {
     throw new Error('the local audit archive is for development only: set ARCHIVE_BUCKET in production');
+  } else {
+    const dir = env.ARCHIVE_DIR ?? '.data/archive';
+    return { archive: new LocalAuditArchive(dir), retentionDays, description: `local folder ${dir}` };
   }
-  const dir = env.ARCHIVE_DIR ?? '.data/archive';
-  return { archive: new LocalAuditArchive(dir), retentionDays, description: `local folder ${dir}` };
 }

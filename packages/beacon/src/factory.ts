@@ -18,7 +18,8 @@ export function createBeacon(env: Record<string, string | undefined> = process.e
       .filter(Boolean);
     return new HttpBeacon({ relays: relays && relays.length > 0 ? relays : DRAND_RELAYS });
   }
-  if (kind === 'local') {
+  // A Lambda bundle holds no local beacon (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE).
+  if (kind === 'local' && process.env.PYB_LAMBDA_BUNDLE !== '1') {
     return new LocalBeacon({
       dir: env.LOCAL_BEACON_DIR ?? (env.LOCAL_KEYS_DIR ? join(env.LOCAL_KEYS_DIR, 'beacon') : '.data/beacon'),
       ...(env.LOCAL_BEACON_PERIOD ? { period: Number(env.LOCAL_BEACON_PERIOD) } : {}),
@@ -26,5 +27,6 @@ export function createBeacon(env: Record<string, string | undefined> = process.e
       env,
     });
   }
+  if (kind === 'local') throw new Error('the local beacon is for development only: set BEACON=drand');
   throw new Error(`BEACON must be drand or local, got ${kind}`);
 }

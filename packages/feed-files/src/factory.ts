@@ -20,9 +20,15 @@ export function feedFilesFromEnv(env: Record<string, string | undefined> = proce
       description: `s3://${bucket}`,
     };
   }
-  if (env.NODE_ENV === 'production' || env.AWS_LAMBDA_FUNCTION_NAME) {
+  // A Lambda bundle holds no local folder adapter (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE).
+  if (
+    process.env.PYB_LAMBDA_BUNDLE === '1' ||
+    env.NODE_ENV === 'production' ||
+    env.AWS_LAMBDA_FUNCTION_NAME
+  ) {
     throw new Error('the local feed folder is for development only: set FEED_BUCKET in production');
+  } else {
+    const dir = env.FEED_DIR ?? '.data/feed';
+    return { files: new LocalFeedFiles(dir), description: `local folder ${dir}` };
   }
-  const dir = env.FEED_DIR ?? '.data/feed';
-  return { files: new LocalFeedFiles(dir), description: `local folder ${dir}` };
 }

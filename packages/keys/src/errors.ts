@@ -18,6 +18,10 @@ export type KeyServiceErrorCode =
   | 'LOCAL_KEYS_IN_PRODUCTION'
   | 'KEY_SERVICE_FAILED';
 
+/** Why the local stand-in refuses to run (in production, in Lambda, in a Lambda bundle). */
+export const LOCAL_KEYS_REFUSED =
+  'the local key service is for development only; configure AWS KMS (KEY_SERVICE=kms) in production';
+
 export class KeyServiceError extends Error {
   override readonly name = 'KeyServiceError';
   constructor(

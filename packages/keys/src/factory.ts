@@ -4,10 +4,11 @@
  *   KEY_SERVICE=local -> LocalKeyService in LOCAL_KEYS_DIR (default .data/keys)
  *   unset             -> kms when SEED_KEY_ID is set, else local.
  * The local service itself refuses NODE_ENV=production or STAGE=prod, so a production function
- * missing its KMS settings fails at start instead of signing with a dev key.
+ * missing its KMS settings fails at start instead of signing with a dev key; a Lambda bundle does not
+ * even hold it (infra/src/esbuild-options.ts, LAMBDA_BUNDLE_DEFINE) and refuses the same way.
  */
 import type { KeyService } from '@pyb/core';
-import { KeyServiceError } from './errors';
+import { KeyServiceError, LOCAL_KEYS_REFUSED } from './errors';
 import { KmsKeyService, type KmsKeyServiceOptions } from './kms';
 import { LocalKeyService } from './local';
 
@@ -46,5 +47,6 @@ export function createKeyService(config: KeyServiceConfig = keyServiceConfigFrom
     const { kind: _kind, ...options } = config;
     return new KmsKeyService(options);
   }
-  return new LocalKeyService(config);
+  if (process.env.PYB_LAMBDA_BUNDLE !== '1') return new LocalKeyService(config);
+  throw new KeyServiceError('LOCAL_KEYS_IN_PRODUCTION', LOCAL_KEYS_REFUSED);
 }

@@ -23,7 +23,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
 import { createOnce } from './create-once';
-import { KeyServiceError } from './errors';
+import { KeyServiceError, LOCAL_KEYS_REFUSED } from './errors';
 import { SEED_BYTES } from './seed';
 
 const SEAL_VERSION = 1;
@@ -73,10 +73,7 @@ export class LocalKeyService implements KeyService {
     const env = options.env ?? process.env;
     // Lambda never runs the local service: dev and tests call handlers in-process.
     if (env.NODE_ENV === 'production' || options.stage === 'prod' || env.AWS_LAMBDA_FUNCTION_NAME) {
-      throw new KeyServiceError(
-        'LOCAL_KEYS_IN_PRODUCTION',
-        'the local key service is for development only; configure AWS KMS (KEY_SERVICE=kms) in production',
-      );
+      throw new KeyServiceError('LOCAL_KEYS_IN_PRODUCTION', LOCAL_KEYS_REFUSED);
     }
     this.dir = options.dir;
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
