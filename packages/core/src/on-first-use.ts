@@ -3,10 +3,12 @@
  * load; a failed load is not kept, so the next call tries again instead of replaying the error.
  *
  * The one way the adapters load what some requests never need — an AWS client (KMS, SQS, EventBridge
- * Scheduler, S3, Secrets Manager) or a dev-only adapter — with `import()`: a Lambda bundle then puts it
+ * Scheduler, S3, Secrets Manager) or the seamless wallet client — with `import()`: a Lambda bundle puts it
  * in a chunk of its own, which a cold start neither parses nor evaluates until it is used
- * (docs/architecture.md, "What a function loads").
+ * (docs/architecture.md, "What a function loads"). Marked free of side effects, so a module-level
+ * `onFirstUse(...)` a bundle never calls is dropped with its chunk.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => {
