@@ -43,7 +43,7 @@ export function secretsOf(context: AppContext, secretRef: string): () => Promise
 }
 
 /** The wallet client module, loaded on the first seamless call of the process. */
-const walletClient = onFirstUse(() => import('@pyb/seamless-wallet'));
+const walletClient = /* @__PURE__ */ onFirstUse(() => import('@pyb/seamless-wallet'));
 
 /**
  * A Wallet whose client is made on its first call (`make`), then kept. A client that cannot be made

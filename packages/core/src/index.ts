@@ -1,3 +1,4 @@
+export { onFirstUse } from '@pyb/engine';
 export { RULES_VERSION } from '@pyb/fairness';
 export * from './actor';
 export * from './api';
@@ -11,7 +12,6 @@ export * from './idempotency';
 export * from './ledger-keys';
 export { Lru } from './lru';
 export type * from './model';
-export { onFirstUse } from './on-first-use';
 export * from './ports/audit-archive';
 export * from './ports/beacon';
 export * from './ports/close-deadlines';

@@ -30,3 +30,29 @@ export function lazily<T>(build: () => T): () => T {
     return value;
   };
 }
+
+/**
+ * `load` run on the first call and its promise kept, so every later (or concurrent) call shares one
+ * load; a failed load is not kept, so the next call tries again instead of replaying the error. The
+ * asynchronous sibling of `lazily`, for what is loaded with `import()`.
+ *
+ * The one way the code loads what some callers never need — a curve of the verifier (fairness), an AWS
+ * client (KMS, SQS, EventBridge Scheduler, S3, Secrets Manager) or the seamless wallet client: a bundler
+ * puts it in a chunk of its own, which a Lambda cold start or a page load neither parses nor evaluates
+ * until it is used (docs/architecture.md, "What a function loads"). Loading a module is not I/O: the
+ * pure packages stay pure and run in a browser. A module-level call is marked `/* @__PURE__ *\/` where
+ * it is made (esbuild honours `@__NO_SIDE_EFFECTS__` only in the declaring file), so a bundle that never
+ * calls the result drops it and its chunk.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    // Through an async function: a `load` that throws before its promise is a failed load too.
+    loaded ??= (async () => load())().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
+}

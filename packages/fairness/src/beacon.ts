@@ -7,8 +7,8 @@
  * Nobody can compute a round's signature before the network's threshold of nodes publishes it.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { onFirstUse } from '@pyb/engine';
 import { bytesToHex, hexToBytes, isHex } from './bytes';
-import { loadedOnFirstUse } from './first-use';
 
 export const BEACON_SCHEME = 'bls-unchained-g1-rfc9380';
 
@@ -47,7 +47,7 @@ export interface BeaconRound {
  * (docs/benchmarks.md, "Lambda bundles"). Loading a package is not I/O: the library stays pure and
  * runs in a browser.
  */
-const bls = loadedOnFirstUse(() =>
+const bls = /* @__PURE__ */ onFirstUse(() =>
   import('@noble/curves/bls12-381.js').then((m) => m.bls12_381.shortSignatures),
 );
 

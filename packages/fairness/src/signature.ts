@@ -4,8 +4,8 @@
  * key is a DER SubjectPublicKeyInfo (what GetPublicKey returns).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { onFirstUse } from '@pyb/engine';
 import { base64ToBytes, bytesToBase64, bytesToHex, equalBytes } from './bytes';
-import { loadedOnFirstUse } from './first-use';
 
 /**
  * The P-256 curve, loaded on the first signature check rather than with the package: parsing its code
@@ -15,7 +15,7 @@ import { loadedOnFirstUse } from './first-use';
  * the load before those reads (`prepareSignatureChecks`). The bundler splits it into a chunk of its own
  * (its field and point code shared with the beacon's BLS curve).
  */
-const p256 = loadedOnFirstUse(() => import('./p256').then((m) => m.p256));
+const p256 = /* @__PURE__ */ onFirstUse(() => import('./p256').then((m) => m.p256));
 
 /** SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused bits) } of an uncompressed point. */
 const P256_SPKI_PREFIX = Uint8Array.from([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onFirstUse } from '../src/on-first-use';
+import { onFirstUse } from '../src/lazily';
 
 describe('onFirstUse', () => {
   it('loads once, on the first call, and every caller (concurrent or later) shares the load', async () => {
