@@ -1,11 +1,8 @@
 import { getSeamlessOpenapiContract } from '@pyb/contracts';
-import { buildSeamlessWalletOpenApi } from '@pyb/contracts/seamless-openapi';
 import { httpHandler } from '../src/http';
 import { getSeamlessOpenapiRoute } from '../src/routes';
+import { servedDocument } from '../src/served-document';
 
-let document: Record<string, unknown> | undefined;
-
-export const handler = httpHandler(getSeamlessOpenapiRoute, getSeamlessOpenapiContract, async () => {
-  document ??= buildSeamlessWalletOpenApi() as unknown as Record<string, unknown>;
-  return document;
-});
+export const handler = httpHandler(getSeamlessOpenapiRoute, getSeamlessOpenapiContract, () =>
+  servedDocument('get-seamless-openapi'),
+);

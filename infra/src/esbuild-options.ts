@@ -1,5 +1,6 @@
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVED_DOCUMENTS } from '@pyb/functions/documents';
 import { type BuildOptions, build, buildSync, type Metafile } from 'esbuild';
 
 // No aws-cdk-lib here: bench/bundles.ts builds with these options without loading the CDK.
@@ -26,6 +27,25 @@ export const LAMBDA_HANDLER = 'index.handler';
  */
 export const LAMBDA_BUNDLE_DEFINE = { 'process.env.PYB_LAMBDA_BUNDLE': '"1"' } as const;
 
+/**
+ * The defines of one handler's bundle: LAMBDA_BUNDLE_DEFINE, and for the Meta endpoints
+ * (functions/src/documents.ts) the document they serve, rendered now as `process.env.PYB_SERVED_DOCUMENT`:
+ * a pure function of the contracts, so rendering it at build time serves the same bytes and the bundle's
+ * cold start parses no schema (functions/src/served-document.ts).
+ */
+export function bundleDefines(entry: string): Record<string, string> {
+  const handler = basename(dirname(entry));
+  const document = Object.hasOwn(SERVED_DOCUMENTS, handler)
+    ? SERVED_DOCUMENTS[handler as keyof typeof SERVED_DOCUMENTS]()
+    : undefined;
+  return document === undefined
+    ? { ...LAMBDA_BUNDLE_DEFINE }
+    : {
+        ...LAMBDA_BUNDLE_DEFINE,
+        'process.env.PYB_SERVED_DOCUMENT': JSON.stringify(JSON.stringify(document)),
+      };
+}
+
 /** `functions/<handler>/handler.ts` for a routes.ts entry. */
 export function handlerEntry(handler: string, root = REPO_ROOT): string {
   return join(root, 'functions', handler, 'handler.ts');
@@ -43,7 +63,8 @@ export function handlerEntry(handler: string, root = REPO_ROOT): string {
  *   them because the stack sets NODE_OPTIONS=--enable-source-maps).
  * - A `require` made from `import.meta.url`, for the few CommonJS dependencies that call require()
  *   inside an ESM bundle.
- * - `LAMBDA_BUNDLE_DEFINE`: the dev-only adapters are not in the bundle.
+ * - `bundleDefines`: the dev-only adapters are not in the bundle; the Meta endpoints' documents are
+ *   rendered at build time.
  * - Code splitting: what a handler loads with `import()` on first use (the beacon's BLS curve, the
  *   Secrets Manager, SQS and KMS clients where not every request needs them) goes to a chunk of its
  *   own next to `index.mjs`, so a cold start neither parses nor evaluates it until it is used — in
@@ -68,7 +89,7 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
     sourcesContent: false,
     legalComments: 'none',
     external: [],
-    define: LAMBDA_BUNDLE_DEFINE,
+    define: bundleDefines(entry),
     tsconfig: join(REPO_ROOT, 'tsconfig.json'),
     banner: {
       js: "import{createRequire as __pybCreateRequire}from'node:module';const require=__pybCreateRequire(import.meta.url);",

@@ -8,9 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildOpenApi } from '@pyb/contracts/openapi';
+import { buildSeamlessWalletOpenApi } from '@pyb/contracts/seamless-openapi';
+import { ROUTES } from '@pyb/functions/routes';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  bundleDefines,
   bundleHandlerWithMetafile,
   handlerEntry,
   initialOutputs,
@@ -108,5 +112,28 @@ describe('a Lambda bundle holds what its function runs', () => {
     const { initial } = inputsOf(metafile);
     expect(initial.has('packages/keys/src/local.ts')).toBe(true);
     expect(initial.has('packages/core/src/settlement/in-process-queue.ts')).toBe(true);
+  });
+
+  it('the Meta endpoints serve the document rendered at build time: their import holds no schema module and no registry', async () => {
+    const rendered = (handler: string) => {
+      const define = bundleDefines(handlerEntry(handler))['process.env.PYB_SERVED_DOCUMENT'];
+      return define === undefined ? undefined : JSON.parse(JSON.parse(define) as string);
+    };
+    expect(rendered('get-openapi')).toEqual(buildOpenApi(ROUTES));
+    expect(rendered('get-seamless-openapi')).toEqual(buildSeamlessWalletOpenApi());
+    expect(rendered('get-wallet')).toBeUndefined();
+    for (const name of ['get-openapi', 'get-seamless-openapi']) {
+      const { initial, all } = await bundled(name);
+      for (const file of [
+        'functions/src/documents.ts',
+        'packages/contracts/src/endpoints.ts',
+        'packages/contracts/src/openapi.ts',
+        'packages/contracts/src/seamless-openapi.ts',
+        'packages/contracts/src/tables.ts',
+      ])
+        expect(initial.has(file), `${name}: ${file}`).toBe(false);
+      // The builders stay in a chunk the bundle never loads (the variable is always set in a bundle).
+      expect(all.has('functions/src/documents.ts'), name).toBe(true);
+    }
   });
 });
