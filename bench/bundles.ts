@@ -8,7 +8,7 @@
  * function), so a busy machine slows all of them alike and the ratio stays meaningful.
  *
  *   scripts/node22 ./node_modules/.bin/tsx bench/run.ts bundles     (Node 22, as Lambda)
- *   scripts/node22 ./node_modules/.bin/tsx bench/bundles.ts --runs=7 --no-write
+ *   scripts/node22 ./node_modules/.bin/tsx bench/bundles.ts --runs=21 --no-write
  *
  * Bundles are code-split (infra/src/esbuild-options.ts): *initial* bytes are `index.mjs` and the
  * chunks it imports statically — what an import parses; the chunks loaded with `import()` on first
@@ -265,7 +265,7 @@ function section(
 
 /** The suite entry for bench/run.ts (`pnpm bench bundles`). */
 export async function run(): Promise<void> {
-  const runs = Number(arg('--runs') ?? 7);
+  const runs = Number(arg('--runs') ?? 21);
   if (!Number.isSafeInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
   const present = ROUTES.filter((r) => existsSync(handlerEntry(r.handler))).map((r) => r.handler);
   const missing = ROUTES.map((r) => r.handler).filter((h) => !present.includes(h));
