@@ -33,6 +33,7 @@ import {
   bundleHandlerWithMetafile,
   handlerEntry,
   initialOutputs,
+  inputBytes,
   type Metafile,
   REPO_ROOT,
 } from '@pyb/infra/esbuild-options';
@@ -138,12 +139,10 @@ function firstUseMs(probe: string, handler: string): number {
 /** Output bytes per npm package (or workspace package) in the files an import loads, from esbuild's metafile. */
 function packagesBySize(metafile: Metafile): Array<[string, number]> {
   const sizes = new Map<string, number>();
-  for (const output of initialOutputs(metafile).map((o) => metafile.outputs[o]!)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const m = input.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
-      const name = m ? m[1]! : input.startsWith('packages/') ? `@pyb/${input.split('/')[1]}` : 'functions';
-      sizes.set(name, (sizes.get(name) ?? 0) + bytesInOutput);
-    }
+  for (const [input, bytes] of inputBytes(metafile, initialOutputs(metafile))) {
+    const m = input.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
+    const name = m ? m[1]! : input.startsWith('packages/') ? `@pyb/${input.split('/')[1]}` : 'functions';
+    sizes.set(name, (sizes.get(name) ?? 0) + bytes);
   }
   return [...sizes].sort((a, b) => b[1] - a[1]);
 }

@@ -122,6 +122,22 @@ export function initialOutputs(metafile: Metafile): string[] {
   return [...seen];
 }
 
+/**
+ * The bytes each source file contributes to `outputs` (by default every JavaScript file of the bundle,
+ * the chunks loaded on first use included), from esbuild's metafile; a file whose every export was
+ * shaken off is listed with 0. What the bundle tests and bench/bundles.ts read a bundle's contents from.
+ */
+export function inputBytes(
+  metafile: Metafile,
+  outputs: readonly string[] = Object.keys(metafile.outputs).filter((o) => o.endsWith('.mjs')),
+): Map<string, number> {
+  const bytes = new Map<string, number>();
+  for (const o of outputs)
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[o]?.inputs ?? {}))
+      bytes.set(input, (bytes.get(input) ?? 0) + bytesInOutput);
+  return bytes;
+}
+
 /** The same bundle, with esbuild's metafile (which input contributed how many bytes). */
 export async function bundleHandlerWithMetafile(entry: string, outdir: string): Promise<Metafile> {
   const { metafile } = await build({ ...lambdaBuildOptions(entry, outdir), metafile: true });

@@ -18,6 +18,7 @@ import {
   bundleHandlerWithMetafile,
   handlerEntry,
   initialOutputs,
+  inputBytes,
   lambdaBuildOptions,
   type Metafile,
   REPO_ROOT,
@@ -31,17 +32,11 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
  * with 0 bytes): those an import parses (`initial`) and all of them.
  */
 function inputsOf(metafile: Metafile): { initial: Set<string>; all: Set<string> } {
-  const files = (outputs: string[]) =>
-    new Set(
-      outputs.flatMap((o) =>
-        Object.entries(metafile.outputs[o]?.inputs ?? {})
-          .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-          .map(([input]) => input),
-      ),
-    );
+  const files = (outputs?: string[]) =>
+    new Set([...inputBytes(metafile, outputs)].filter(([, bytes]) => bytes > 0).map(([input]) => input));
   return {
     initial: files(initialOutputs(metafile)),
-    all: files(Object.keys(metafile.outputs).filter((o) => o.endsWith('.mjs'))),
+    all: files(),
   };
 }
 

@@ -14,6 +14,7 @@ import { ROUTES } from '@pyb/functions/routes';
 import {
   bundleHandlerWithMetafile,
   handlerEntry,
+  inputBytes,
   type Metafile,
   REPO_ROOT,
 } from '@pyb/infra/esbuild-options';
@@ -27,15 +28,11 @@ const contracts = ENDPOINTS as Record<string, EndpointContract>;
 /** The JavaScript an import of the bundle parses (all its files: the lazily loaded chunks included). */
 async function bundle(handler: string): Promise<{ text: string; inputs: Map<string, number> }> {
   const metafile: Metafile = await bundleHandlerWithMetafile(handlerEntry(handler), join(out, handler));
-  const inputs = new Map<string, number>();
-  let text = '';
-  for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith('.mjs')) continue;
-    text += readFileSync(join(REPO_ROOT, file), 'utf8');
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
-      inputs.set(input, (inputs.get(input) ?? 0) + bytesInOutput);
-  }
-  return { text, inputs };
+  const text = Object.keys(metafile.outputs)
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => readFileSync(join(REPO_ROOT, file), 'utf8'))
+    .join('');
+  return { text, inputs: inputBytes(metafile) };
 }
 
 /**
