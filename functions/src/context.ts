@@ -5,6 +5,7 @@ import {
   CachedPrincipalStore,
   type Clock,
   type CloseDeadlines,
+  type Deadline,
   type IdempotencyStore,
   type KeyService,
   type OutboxQueue,
@@ -20,6 +21,7 @@ import {
   type OperatorCache,
   operatorCache,
   context as useCaseContext,
+  withDeadline,
 } from '@pyb/core/use-cases';
 import {
   DynamoIdempotencyStore,
@@ -169,7 +171,28 @@ export function useCases(
   if (extras.queue) ctx.queue = extras.queue;
   if (extras.wallets) ctx.wallets = extras.wallets;
   if (extras.outbox) ctx.outbox = extras.outbox;
-  return ctx;
+  return startingRequest ? withDeadline(ctx, startingRequest) : ctx;
+}
+
+/** The deadline of the request whose handler is starting (synchronously) now, if any. */
+let startingRequest: Deadline | undefined;
+
+/**
+ * Starts a handler's work (`start`, the route's `run`) so that the use-case contexts it takes with
+ * `useCases` carry this request's deadline (core's `withDeadline`: retry loops stop before it, writes
+ * stop once it aborts). Every handler calls `useCases` synchronously as it starts (`run` is
+ * `(input) => useCase(useCases(context, ...), ...)`), so a slot set for that synchronous start is
+ * exact, with no async context to carry: a context taken later (the local settlement queue's
+ * consumer) is the container's own, with no request's deadline.
+ */
+export function startWithDeadline<T>(deadline: Deadline, start: () => T): T {
+  const outer = startingRequest;
+  startingRequest = deadline;
+  try {
+    return start();
+  } finally {
+    startingRequest = outer;
+  }
 }
 
 let current: AppContext | undefined;

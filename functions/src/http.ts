@@ -5,11 +5,19 @@ import { acceptsEmptyBody, type EndpointContract } from '@pyb/contracts';
 import { type Actor, authenticate, authorize, checkIdempotencyKey, type StoredResponse } from '@pyb/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { type AppContext, appContext } from './context';
-import { requestFingerprint, runIdempotent } from './idempotency';
+import { type AppContext, appContext, startWithDeadline } from './context';
+import { invocationDeadline } from './deadline';
+import { IDEMPOTENCY_LOCK_MS, requestFingerprint, runIdempotent } from './idempotency';
 import { logger } from './logger';
 import { flushMetrics, recordLatency } from './metrics';
-import { classify, HttpProblem, type ProblemResponse, problemResponse, validationProblem } from './problem';
+import {
+  classify,
+  deadlineProblem,
+  HttpProblem,
+  type ProblemResponse,
+  problemResponse,
+  validationProblem,
+} from './problem';
 import type { Route } from './routes';
 
 /**
@@ -249,7 +257,26 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
   // Built on the first request, like the contract's schemas (nothing is built when the bundle loads).
   let emptyBodyOk: boolean | undefined;
 
-  const core = async (event: HttpEvent): Promise<HttpResult> => {
+  const core = async (
+    event: HttpEvent,
+    lambda: Context,
+    options?: { signal?: AbortSignal },
+  ): Promise<HttpResult> => {
+    // The use case's time: it stops retrying before it, and its writes stop when it is up (then the
+    // answer is 503 DEADLINE_EXCEEDED, given here rather than by middy's timeout, so the key is released).
+    const deadline = invocationDeadline(lambda, options?.signal);
+    try {
+      return await answer(event, deadline);
+    } finally {
+      // Answered: whatever of the use case still runs (it lost the race with the deadline) writes nothing.
+      deadline.end();
+    }
+  };
+
+  const answer = async (
+    event: HttpEvent,
+    deadline: ReturnType<typeof invocationDeadline>,
+  ): Promise<HttpResult> => {
     const state = stateOf(event);
     const context = appContext();
     const params = parsePart(contract.params, event.pathParameters ?? {}, 'path');
@@ -279,7 +306,10 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
     let replayedByUseCase = false;
     const execute = async (): Promise<StoredResponse> => {
       try {
-        const output = await run(input);
+        const work = startWithDeadline(deadline, () => run(input));
+        // If the deadline wins, the work's later failure (its writes refused) is no one's answer.
+        work.catch(() => undefined);
+        const output = await Promise.race([work, deadline.expired]);
         if (contract.media) return mediaResponse(name, contract.media, contract.status, output);
         replayedByUseCase = (output as { replayed?: unknown }).replayed === true;
         const result = contract.response().safeParse(output);
@@ -317,7 +347,12 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
       body: rawBody ?? null,
     });
     const { response, replayed } = await runIdempotent(
-      { store: context.idempotency, clock: context.clock },
+      {
+        store: context.idempotency,
+        clock: context.clock,
+        // The lock need not outlive the function: past its end nothing of this request runs.
+        lockMs: Math.min(IDEMPOTENCY_LOCK_MS, Math.max(1, Math.ceil(deadline.lambdaRemainingMs()))),
+      },
       { operatorId: input.actor.operatorId, key: idempotencyKey, fingerprint },
       execute,
     );
@@ -327,7 +362,12 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
     });
   };
 
-  const handler = middy<HttpEvent, HttpResult, Error, Context>()
+  const handler = middy<HttpEvent, HttpResult, Error, Context>({
+    // If even the answer runs out of time: 503 "retry with the same key", never middy's TimeoutError.
+    timeoutEarlyResponse: () => {
+      throw deadlineProblem();
+    },
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(problems(route))
     .use(httpHeaderNormalizer())

@@ -1,5 +1,5 @@
 import type { FieldError, Problem, ProblemCode } from '@pyb/contracts';
-import { AuthenticationError, DomainError, type ErrorKind } from '@pyb/core';
+import { AuthenticationError, DomainError, deadlineExceeded, type ErrorKind } from '@pyb/core';
 import * as z from 'zod';
 
 /**
@@ -102,12 +102,17 @@ export function classify(error: unknown): HttpProblem {
   }
   // A use case validating a derived value (e.g. a table configuration after merging a preset).
   if (error instanceof z.ZodError) return validationProblem(error, 'body');
+  // A timeout (middy's, the AWS SDK's): the outcome is not known, a retry with the same key settles it.
+  if (error instanceof Error && error.name === 'TimeoutError') return deadlineProblem();
   return new HttpProblem(
     500,
     'INTERNAL_ERROR',
     'something went wrong on our side; the request id identifies it',
   );
 }
+
+/** 503 DEADLINE_EXCEEDED with its Retry-After (core's `deadlineExceeded`). */
+export const deadlineProblem = (): HttpProblem => classify(deadlineExceeded());
 
 export function problemResponse(problem: HttpProblem, requestId: string, path: string): ProblemResponse {
   const body: Problem = {

@@ -3,7 +3,8 @@ import middy from '@middy/core';
 import { deliverSeamlessTx } from '@pyb/core/use-cases';
 import { decodeOutboxMessage, SqsOutboxQueue } from '@pyb/outbox-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { appContext, useCases } from '../../src/context';
+import { appContext, startWithDeadline, useCases } from '../../src/context';
+import { invocationDeadline } from '../../src/deadline';
 import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
 import { walletsOf } from '../../src/seamless';
@@ -19,9 +20,13 @@ import { walletsOf } from '../../src/seamless';
  */
 export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .handler(async (event) => {
+  .handler(async (event, lambda, options) => {
     const context = appContext();
-    const ctx = useCases(context, undefined, { wallets: walletsOf(context) });
+    // The invocation's time: a delivery that runs out of it stops writing and is reported, so redelivered.
+    const deadline = invocationDeadline(lambda, options?.signal);
+    const ctx = startWithDeadline(deadline, () =>
+      useCases(context, undefined, { wallets: walletsOf(context) }),
+    );
     const failed: SQSRecord[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
@@ -37,6 +42,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
         }
       }),
     );
+    deadline.end();
     if (failed.length > 0) await backOff(context.env.OUTBOX_QUEUE_URL ?? '', failed);
     flushMetrics();
     return { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) };

@@ -3,7 +3,8 @@ import middy from '@middy/core';
 import { runSettlementBatch } from '@pyb/core/use-cases';
 import { decodeBatch } from '@pyb/settlement-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { appContext, useCases } from '../../src/context';
+import { appContext, startWithDeadline, useCases } from '../../src/context';
+import { invocationDeadline } from '../../src/deadline';
 import { keysOf } from '../../src/keys';
 import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
@@ -18,11 +19,15 @@ import { seamlessOf } from '../../src/seamless';
  */
 export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .handler(async (event) => {
+  .handler(async (event, lambda, options) => {
     const context = appContext();
+    // The invocation's time: a batch that runs out of it stops writing and is reported, so redelivered.
+    const deadline = invocationDeadline(lambda, options?.signal);
     // Keys: the batch that finishes a round signs its head. The queue: a shoe that ends with this
     // batch hands its debt collection to it.
-    const ctx = useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) });
+    const ctx = startWithDeadline(deadline, () =>
+      useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) }),
+    );
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     await Promise.all(
       event.Records.map(async (record) => {
@@ -38,6 +43,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
         }
       }),
     );
+    deadline.end();
     flushMetrics();
     return { batchItemFailures: failures };
   });

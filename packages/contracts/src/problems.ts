@@ -93,7 +93,10 @@ export const PROBLEMS = {
   SHOE_NOT_CLOSED: [409, 'The shoe is not closed yet: its seed and its audit export come with the close.'],
   SHOE_NEVER_PLAYED: [409, 'The shoe was closed before any round: there is nothing to export or verify.'],
   SIGNING_KEY_UNKNOWN: [409, 'The shoe names a signing key the key service does not know or may not read.'],
-  CONCURRENT_UPDATE: [409, 'Concurrent writes kept colliding; retry.'],
+  CONCURRENT_UPDATE: [
+    409,
+    'Concurrent writes kept colliding until the time for this request ran short: nothing of this step was written; retry after Retry-After (any Idempotency-Key).',
+  ],
   EXCLUSION_ACTIVE: [
     409,
     'A self-exclusion or cooling-off is in force: it can be extended, never shortened or lifted before its end.',
@@ -174,6 +177,10 @@ export const PROBLEMS = {
   // 500
   INTERNAL_ERROR: [500, 'Something went wrong on our side; `requestId` identifies it in our logs.'],
   // 503: not now; retry after `Retry-After` seconds.
+  DEADLINE_EXCEEDED: [
+    503,
+    'The request ran out of time before its outcome was known (its writes stopped when this answer was sent): retry after Retry-After, a POST with the SAME Idempotency-Key, which finishes or replays it and never applies it twice.',
+  ],
   BEACON_PENDING: [
     503,
     "The shoe's first coup waits for its beacon round, not published (or not served) yet: retry after Retry-After.",
@@ -202,7 +209,7 @@ export const problemStatus = (code: ProblemCode): number => PROBLEMS[code][0];
 /** What the HTTP layer adds to every route of a kind (the use case's own codes are in its contract). */
 export const HTTP_PROBLEMS = {
   /** Every route. */
-  any: ['INTERNAL_ERROR'],
+  any: ['INTERNAL_ERROR', 'DEADLINE_EXCEEDED'],
   /** Routes that take an API key. */
   authenticated: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ROLE_NOT_ALLOWED'],
   /** Routes with a path, query or body schema. */

@@ -4,6 +4,7 @@ export * from './actor';
 export * from './api';
 export * from './auth';
 export * from './core';
+export * from './deadline';
 export * from './errors';
 export * from './feed/format';
 export * from './feed/records';

@@ -1,8 +1,35 @@
+import { type Deadline, deadlineExceeded, RETRY_AFTER_SECONDS } from './deadline';
 import { DomainError } from './errors';
 import { type Store, TransactionCanceled, type WriteOp } from './ports/store';
 
-/** Attempts before a write that keeps colliding gives up (each collision means another write won). */
+/** Attempts at most before a write that keeps colliding gives up (each collision means another write won). */
 export const MAX_ATTEMPTS = 80;
+
+/**
+ * The one optimistic-retry helper: every read-check-write loop of the use cases is
+ * `for (const attempt of attempts(ctx)) { read; check; try the conditional write; await backoff(attempt) }`
+ * followed by `throw tooMuchContention(...)`. It yields attempt numbers while
+ * - fewer than MAX_ATTEMPTS were made, and
+ * - the deadline leaves time for one more as slow as the slowest so far (backoff included): a loop
+ *   that would otherwise run past it stops while its writes are still refused, so its answer, 409
+ *   CONCURRENT_UPDATE, is true (nothing of it was written) and comes before the deadline;
+ * and throws DEADLINE_EXCEEDED at once if the answer was already given (the signal aborted).
+ */
+export function* attempts(ctx: { deadline: Deadline }, max: number = MAX_ATTEMPTS): Generator<number, void> {
+  const { deadline } = ctx;
+  let before = deadline.remainingMs();
+  let slowest = 0;
+  for (let attempt = 0; attempt < max; attempt++) {
+    if (deadline.signal.aborted) throw deadlineExceeded();
+    if (attempt > 0) {
+      const left = deadline.remainingMs();
+      slowest = Math.max(slowest, before - left);
+      before = left;
+      if (left < slowest) return;
+    }
+    yield attempt;
+  }
+}
 
 /** Jittered exponential backoff, capped: spreads concurrent writers on one item. */
 export function backoff(attempt: number): Promise<void> {
@@ -10,8 +37,14 @@ export function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * cap));
 }
 
+/** The answer of a loop `attempts` stopped: none of its tries was written (a retry is safe). */
 export const tooMuchContention = (what: string): DomainError =>
-  new DomainError('CONFLICT', 'CONCURRENT_UPDATE', `${what} kept colliding with concurrent writes; retry`);
+  new DomainError(
+    'CONFLICT',
+    'CONCURRENT_UPDATE',
+    `${what} kept colliding with concurrent writes and was not done; retry after Retry-After`,
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
+  );
 
 /** Runs `fn` with a bounded number of items in flight; results in input order, first error thrown after all settle. */
 export async function mapBounded<T, R>(

@@ -26,7 +26,7 @@ import { clientKey } from '../ledger-keys';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeatRecord, WalletRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { checkBet } from '../responsible-gaming';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { debitTxIdOf, withdrawTxIdOf } from '../seamless-tx';
 import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
@@ -118,7 +118,7 @@ async function changePosition(
     if (used) return replay(ctx, used, change, facts.roundId);
     throw error;
   };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const state = await readState(ctx, facts, change, attempt === 0 ? fresh : undefined);
     const at = ctx.now();
     let parts: Parts;

@@ -10,7 +10,7 @@ import { nextAudit, putAudit } from '../audit-chain';
 import { commissionKey } from '../ledger-keys';
 import type { DebtRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
+import { attempts, backoff, mapBounded, tooMuchContention } from '../retry';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import { type Ctx, requestHash } from './context';
 
@@ -21,7 +21,7 @@ export async function collectDebt(
   leaving: { tableId: string } | undefined,
 ): Promise<number> {
   const key = { shoeId: listed.shoeId, operatorId: listed.operatorId, playerId: listed.playerId };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const debt = await ctx.store.get('debt', key);
     if (!debt || debt.owed === 0) return 0;
     if (debt.wallet === 'seamless') {

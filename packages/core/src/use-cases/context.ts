@@ -8,6 +8,7 @@ import {
 import type { TableConfig } from '@pyb/engine';
 import { textProblem } from '@pyb/fairness';
 import { type Actor, canRead, canWrite } from '../actor';
+import { type Deadline, deadlineStore, NO_DEADLINE } from '../deadline';
 import { DomainError, notFound, type Resource } from '../errors';
 import { classifiedKeys } from '../key-failures';
 import { Lru } from '../lru';
@@ -95,6 +96,8 @@ export interface CoreDeps {
    * wallet-mode change made in it is then seen at once by all of them. Default: this context's own.
    */
   operators?: OperatorCache;
+  /** The time the work has left (a request's, an invocation's). Default: none. Per request: `withDeadline`. */
+  deadline?: Deadline;
 }
 
 /** Operator records read, with when they go stale (record undefined: none, a hosted operator). */
@@ -141,6 +144,11 @@ export interface Ctx {
   outbox: OutboxQueue | undefined;
   /** Operator records read, with when they go stale (undefined: no record, a hosted operator). */
   operators: OperatorCache;
+  /**
+   * The time this request (or job invocation) has left, and its abort signal: every retry loop stops
+   * before it (retry.ts `attempts`), and `store` refuses writes once the signal fired (`withDeadline`).
+   */
+  deadline: Deadline;
   now(): string;
 }
 
@@ -179,8 +187,24 @@ export function context(deps: CoreDeps): Ctx {
     wallets: deps.wallets ?? noWallets,
     outbox: deps.outboxQueue,
     operators: deps.operators ?? operatorCache(),
+    deadline: deps.deadline ?? NO_DEADLINE,
     now: () => clock.now().toISOString(),
   };
+}
+
+/**
+ * The context of one request (or job invocation) with its deadline: the container's context (its
+ * caches, its adapters) seen through a view whose `deadline` is this request's and whose `store`
+ * refuses every write once the deadline's signal fired — the one path of all the request's writes,
+ * so no work of it lands after its answer went out. What a use case sets on the view (the dealt
+ * shoes, made on first use) lands on the container's context, for the next requests.
+ */
+export function withDeadline(ctx: Ctx, deadline: Deadline): Ctx {
+  const store = deadlineStore(ctx.store, deadline.signal);
+  return new Proxy(ctx, {
+    get: (target, name, receiver) =>
+      name === 'deadline' ? deadline : name === 'store' ? store : Reflect.get(target, name, receiver),
+  });
 }
 
 export type Access = 'read' | 'write';

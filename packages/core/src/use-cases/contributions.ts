@@ -21,7 +21,7 @@ import { chainRecord, eventAt, latest, nextAudit, putAudit } from '../audit-chai
 import type { AuditRecord, ShoeRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { parseAuditLog } from '../replay/audit-log';
-import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
+import { attempts, backoff, tooMuchContention, tryTransact } from '../retry';
 import { type Ctx, conflict, invalid, loadShoe } from './context';
 import { signHead } from './signing';
 
@@ -42,7 +42,7 @@ export async function contributeSeed(
   input: { shoeId: string; seed: string },
 ): Promise<ContributionView> {
   const seed = checkSeed(input.seed);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const shoe = await loadShoe(ctx, actor, input.shoeId, 'write');
     if (shoe.status !== 'OPEN') throw conflict('SHOE_NOT_OPEN', `shoe ${shoe.shoeId} is ${shoe.status}`);
     if (shoe.contributionsClosed) {

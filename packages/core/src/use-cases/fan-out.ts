@@ -8,7 +8,7 @@
  * redelivery or by calling resolve (void) again, which re-sends the batches not done once overdue.
  */
 import type { BatchKind, PositionRecord, RoundBatches, RoundRecord } from '../model';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
+import { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import type { Ctx } from './context';
 import { signRoundHead } from './round-heads';
 
@@ -141,7 +141,7 @@ export async function runBatch(
 }
 
 async function finishWithRetries(ctx: Ctx, roundId: string, work: PositionWork): Promise<void> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const round = (await ctx.store.get('round', { roundId }))!;
     // Finished by another caller: its head too, unless that caller crashed before signing it.
     if (work.finished(round)) {

@@ -13,6 +13,7 @@ export {
   OPERATOR_TTL_MS,
   type OperatorCache,
   operatorCache,
+  withDeadline,
 } from './context';
 export { contributeSeed } from './contributions';
 export { exportAudit, shoeProof } from './export-audit';

@@ -12,7 +12,7 @@ import { DomainError } from '../errors';
 import { LockingFailure } from '../key-failures';
 import type { TableEventRecord, TableLock, TableRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { tableView } from '../views';
 import { type Ctx, checkText, conflict, invalid } from './context';
 import { loadTable } from './tables';
@@ -63,7 +63,7 @@ async function lockTable(
   tableId: string,
   failure: Omit<TableLock, 'at' | 'seq'>,
 ): Promise<TableLock> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const table = (await ctx.store.get('table', { tableId }))!;
     if (table.lock) return table.lock;
     const seq = table.events ?? 0;
@@ -101,7 +101,7 @@ async function lockTable(
 export async function unlockTable(ctx: Ctx, actor: Actor, input: UnlockTableInput): Promise<TableView> {
   const reason = checkText('reason', input.reason, UNLOCK_REASON_MAX).trim();
   if (reason.length === 0) throw invalid('INVALID_INPUT', 'reason must say why the table may play again');
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
     if (!table.lock) throw conflict('TABLE_NOT_LOCKED', `table ${table.tableId} is not locked`);
     const seq = table.events ?? 0;

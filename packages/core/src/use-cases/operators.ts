@@ -16,7 +16,7 @@ import type { OperatorWalletInput, OperatorWalletView } from '../api';
 import { DomainError, notFound } from '../errors';
 import type { OperatorEventRecord, OperatorRecord, OperatorWalletState } from '../model';
 import { TransactionCanceled } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { sumOf } from './bet-parts';
 import { type Ctx, OPERATOR_TTL_MS } from './context';
 import { operatorTables } from './ggr';
@@ -212,7 +212,7 @@ export async function setOperatorWallet(
   if (typeof operatorId !== 'string' || !OPERATOR_ID_PATTERN.test(operatorId))
     throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', `operator ids are ${ID_GRAMMAR.operator}`);
   const seamless = input.walletMode === 'seamless' ? checkSeamless(operatorId, input.seamless) : undefined;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const existing = await ctx.store.get('operator', { operatorId });
     const from = stateOf(existing);
     const to: OperatorWalletState = seamless

@@ -29,7 +29,7 @@ import { settleKey } from '../ledger-keys';
 import type { PositionRecord, RoundCoup, RoundRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions, totalsOf } from '../recorded';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
+import { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { creditPart } from '../seamless-tx';
 import { roundView } from '../views';
 import { shoeConfig } from './bets';
@@ -53,7 +53,7 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
     const table = await ctx.store.get('table', { tableId: round.tableId });
     if (table) assertUnlocked(table);
   }
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     let progressed = true;
     switch (round.status) {
       case 'SETTLED':
@@ -248,7 +248,7 @@ export async function settlePosition(
   const coup = round.coup!.result;
   const key = { roundId: round.roundId, playerId: listed.playerId };
   const walletKey = { operatorId: round.operatorId, playerId: listed.playerId };
-  for (let n = 0; n < MAX_ATTEMPTS; n++) {
+  for (const n of attempts(ctx)) {
     const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
     if (!position || position.settledAt || position.refundedAt) return;
     const settlement = settle(config, betList(position.bets), coup);

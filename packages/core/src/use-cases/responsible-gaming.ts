@@ -22,7 +22,7 @@ import {
   tidyPending,
   type WalletRg,
 } from '../responsible-gaming';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { planMovement } from '../wallet-ledger';
 import {
   type Ctx,
@@ -138,7 +138,7 @@ export async function setResponsibleGaming(
   const key = clientKey(checkIdempotencyKey(input.idempotencyKey));
   const settings = checkSettings(input);
   const hash = requestHash('rg', settings);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const [used, wallet] = await Promise.all([
       ctx.store.get('ledger', { operatorId, playerId, key }),
       ctx.store.get('wallet', { operatorId, playerId }),
@@ -192,7 +192,7 @@ export async function closeTableSession(
   tableId: string,
 ): Promise<WalletRecord> {
   let current = wallet;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const at = ctx.now();
     const rg = endSession(current.rg, tableId, at);
     if (!rg) return current;

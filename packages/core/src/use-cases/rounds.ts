@@ -4,7 +4,7 @@ import { nextAudit, putAudit } from '../audit-chain';
 import { DEFAULT_BET_GATES } from '../gates';
 import type { RoundRecord, ShoeRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { roundView } from '../views';
 import { type Ctx, checkId, conflict, guard } from './context';
 import { checkSeed, closeContributions, signContributionsHead } from './contributions';
@@ -35,7 +35,7 @@ export async function getRound(ctx: Ctx, actor: Actor, input: { roundId: string 
 export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): Promise<RoundView> {
   const wanted =
     input.clientSeed === undefined ? undefined : checkSeed(input.clientSeed, 'CLIENT_SEED_INVALID');
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
     assertUnlocked(table);
     if (!table.currentShoeId) throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play`);

@@ -20,7 +20,7 @@ import type { PlaceBetResult } from '../api';
 import { DomainError } from '../errors';
 import type { Bets, OperatorRecord, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf, debitRequest, stakePart } from '../seamless-tx';
 import { positionView } from '../views';
 import { type Change, gatePart, planSeat, positionPart, type SeatPlan, sumOf } from './bet-parts';
@@ -170,7 +170,7 @@ export async function placeSeamlessBet(
 ): Promise<PlaceBetResult> {
   const wallet = ctx.wallets(operator);
   const key = { roundId: facts.roundId, playerId: change.playerId };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const [round, position, seats, existing, sameKey] = await Promise.all([
       attempt === 0 && fresh
         ? fresh
@@ -261,7 +261,7 @@ async function settleDebit(
     ...(answer.answer.operatorTxId !== undefined && { operatorTxId: answer.answer.operatorTxId }),
   };
   let { position, seat } = read;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const at = ctx.now();
     let ops: WriteOp[];
     let stored: PositionRecord;

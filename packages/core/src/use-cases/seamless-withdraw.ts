@@ -18,7 +18,7 @@ import type { TableConfig } from '@pyb/engine';
 import type { PlaceBetResult } from '../api';
 import type { Bets, PositionRecord, RoundRecord, SeamlessTxRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf } from '../seamless-tx';
 import { type Change, gatePart, positionPart } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts } from './context';
@@ -50,7 +50,7 @@ export async function withdrawSeamless(
 ): Promise<PlaceBetResult> {
   const key = { roundId: facts.roundId, playerId: change.playerId };
   const txId = txIds.refund;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const [round, position, existing, sameKey] = await Promise.all([
       attempt === 0 && fresh
         ? fresh

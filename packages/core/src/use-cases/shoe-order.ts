@@ -10,7 +10,7 @@ import { nextAudit, putAudit } from '../audit-chain';
 import { RandomnessFailure } from '../key-failures';
 import type { ShoeRecord } from '../model';
 import type { BeaconAnswer } from '../ports/beacon';
-import { backoff, MAX_ATTEMPTS, tooMuchContention, tryTransact } from '../retry';
+import { attempts, backoff, tooMuchContention, tryTransact } from '../retry';
 import { ShoeDecks } from '../shoe-decks';
 import { CACHE_SIZES, type Ctx, unavailable } from './context';
 import { recordedContributions, signContributionsHead } from './contributions';
@@ -47,7 +47,7 @@ async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
  * shoe given is the one just read; the one returned is as stored after the step.
  */
 export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRecord> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     if (shoe.entropy) return shoe;
     const closed = shoe.contributionsClosed;
     if (!closed) throw new Error(`shoe ${shoe.shoeId}: a coup before its contributions closed`);

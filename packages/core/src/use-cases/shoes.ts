@@ -18,7 +18,7 @@ import { DomainError } from '../errors';
 import type { ShoeRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { parseAuditLog } from '../replay/audit-log';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention } from '../retry';
+import { attempts, backoff, mapBounded, tooMuchContention } from '../retry';
 import { shoeView } from '../views';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { collectDebt } from './commission';
@@ -112,21 +112,20 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     { kind: 'put', entity: 'shoe', key: { shoeId }, item: shoe },
     putAudit(opened),
   ];
-  for (let attempt = 0; ; attempt++) {
+  for (const attempt of attempts(ctx)) {
     try {
       await ctx.store.transact(ops);
       return shoeView(shoe);
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
       // A collision alone (no condition failed) changed nothing: the same transaction may go again.
-      if (!error.transient || attempt + 1 >= MAX_ATTEMPTS) {
-        const now = await ctx.store.get('table', { tableId: table.tableId });
-        if (now) assertUnlocked(now); // locked meanwhile (another call's failure)
-        throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} opened another shoe meanwhile`);
-      }
+      if (!error.transient) break;
       await backoff(attempt);
     }
   }
+  const now = await ctx.store.get('table', { tableId: table.tableId });
+  if (now) assertUnlocked(now); // locked meanwhile (another call's failure)
+  throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} opened another shoe meanwhile`);
 }
 
 /**
@@ -140,7 +139,7 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: CloseShoeInput): 
     throw invalid('CLOSE_REASON_INVALID', `reason must be one of ${SHOE_CLOSE_REASONS.join(', ')}`);
   }
   let shoe = await loadShoe(ctx, actor, input.shoeId, 'write');
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     if (shoe.status === 'CLOSED') return shoeView(shoe);
     if (shoe.status === 'OPEN' || shoe.status === 'ENDED') {
       const table = await ctx.store.get('table', { tableId: shoe.tableId });

@@ -21,7 +21,7 @@ import { refundKey } from '../ledger-keys';
 import type { PositionRecord, RoundBurn, RoundRecord } from '../model';
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { recordedPositions } from '../recorded';
-import { backoff, MAX_ATTEMPTS, mapBounded, tooMuchContention, tryTransact } from '../retry';
+import { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from '../retry';
 import { creditPart } from '../seamless-tx';
 import { roundView } from '../views';
 import { shoeConfig } from './bet-parts';
@@ -51,7 +51,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   // which a lone surrogate cannot be (the round would stay VOIDING and the shoe could not close).
   if (input.note !== undefined) checkText('note', input.note, 500);
   let round = await loadRound(ctx, actor, input.roundId, 'write');
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     let progressed = true;
     switch (round.status) {
       case 'VOIDED':
@@ -159,7 +159,7 @@ async function refundPosition(
   listed: PositionRecord | { playerId: string },
 ): Promise<void> {
   const key = { roundId: round.roundId, playerId: listed.playerId };
-  for (let n = 0; n < MAX_ATTEMPTS; n++) {
+  for (const n of attempts(ctx)) {
     const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
     if (!position || position.settledAt || position.refundedAt) return;
     const at = ctx.now();

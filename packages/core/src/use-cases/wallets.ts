@@ -12,7 +12,7 @@ import type {
 import { DomainError, notFound } from '../errors';
 import { clientKey } from '../ledger-keys';
 import { TransactionCanceled } from '../ports/store';
-import { backoff, MAX_ATTEMPTS, tooMuchContention } from '../retry';
+import { attempts, backoff, tooMuchContention } from '../retry';
 import { ledgerEntryView, walletView } from '../views';
 import { type MovementPlan, newWallet, planMovement } from '../wallet-ledger';
 import {
@@ -48,7 +48,7 @@ export async function walletTransaction(
     currency: input.currency,
     reference: input.reference ?? null,
   });
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (const attempt of attempts(ctx)) {
     const used = await ctx.store.get('ledger', { operatorId, playerId, key });
     if (used) {
       if (used.requestHash !== hash) throw keyReused();
