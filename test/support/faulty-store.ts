@@ -128,3 +128,39 @@ export class CollidingStore extends DelegatingStore {
     return this.inner.transact(ops);
   }
 }
+
+/**
+ * A Store whose every call takes `ms` longer (a store under load: DynamoDB Local on a busy machine),
+ * waited before the call (`before`) or, for transactions, after it was written and before the caller
+ * hears back (`after-write`). `idle()` resolves once no call is in flight: a test waits for the work a
+ * request left running behind its answer without waiting for any amount of time.
+ */
+export function slowStore(inner: Store, ms: number, when: 'before' | 'after-write' = 'before'): SlowStore {
+  let pending = 0;
+  const waiters: (() => void)[] = [];
+  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  const idle = () =>
+    pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve));
+  const slowed = async (name: string | symbol, call: () => Promise<unknown>): Promise<unknown> => {
+    pending++;
+    try {
+      if (when === 'before') await pause();
+      const result = await call();
+      if (when === 'after-write' && name === 'transact') await pause();
+      return result;
+    } finally {
+      if (--pending === 0) for (const wake of waiters.splice(0)) wake();
+    }
+  };
+  return new Proxy(inner, {
+    get: (target, name) => {
+      if (name === 'idle') return idle;
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        slowed(name, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  }) as SlowStore;
+}
+
+export type SlowStore = Store & { idle(): Promise<void> };
