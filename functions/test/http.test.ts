@@ -5,6 +5,7 @@
 import { SigningKey } from '@pyb/contracts';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
+import { useCases } from '../src/context';
 import { type HttpEvent, httpHandler } from '../src/http';
 import { matchRoute } from '../src/local-server';
 import { getSigningKeyRoute } from '../src/routes';
@@ -130,5 +131,53 @@ describe('problem statuses', () => {
       503,
       { 'Retry-After': '2' },
     ]);
+  });
+
+  it('contention is 409 CONCURRENT_UPDATE and a deadline (core’s, middy’s TimeoutError) 503 DEADLINE_EXCEEDED, both with Retry-After, never 500', async () => {
+    const { deadlineExceeded } = await import('@pyb/core');
+    const { tooMuchContention } = await import('../../packages/core/src/retry');
+    const { classify } = await import('../src/problem');
+    const timeout = Object.assign(new Error('[AbortError]: The operation was aborted.'), {
+      name: 'TimeoutError',
+    });
+    expect(
+      [tooMuchContention('changing the position'), deadlineExceeded(), timeout].map((error) => {
+        const problem = classify(error);
+        return [problem.status, problem.code, problem.headers];
+      }),
+    ).toEqual([
+      [409, 'CONCURRENT_UPDATE', { 'Retry-After': '1' }],
+      [503, 'DEADLINE_EXCEEDED', { 'Retry-After': '1' }],
+      [503, 'DEADLINE_EXCEEDED', { 'Retry-After': '1' }],
+    ]);
+  });
+
+  it('a use case still running when the deadline falls: the handler answers 503 DEADLINE_EXCEEDED itself, then its writes are refused', async () => {
+    const { ANSWER_RESERVE_MS } = await import('../src/deadline');
+    let signal: AbortSignal | undefined;
+    let finish: () => void = () => undefined;
+    const handler = httpHandler(getSigningKeyRoute, contract, async () => {
+      // Taken as every handler takes it, synchronously as it starts. What the use case's context carries: the request's deadline (context.ts startWithDeadline).
+      signal = useCases({
+        ctxs: new WeakMap(),
+        env: {},
+        store: {},
+        clock: { now: () => new Date() },
+      } as never).deadline.signal;
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      return GOOD;
+    });
+    // 1 ms left for the use case: the answer does not wait for it.
+    const end = Date.now() + ANSWER_RESERVE_MS + 1;
+    const answer = await handler(event(), { ...context, getRemainingTimeInMillis: () => end - Date.now() });
+    expect([answer.statusCode, JSON.parse(answer.body).code, answer.headers['Retry-After']]).toEqual([
+      503,
+      'DEADLINE_EXCEEDED',
+      '1',
+    ]);
+    expect(signal?.aborted).toBe(true);
+    finish();
   });
 });
