@@ -69,6 +69,7 @@ const STATUS_WORDS: Record<number, string> = {
   415: 'Not a UTF-8 application/json body',
   422: 'Refused by the game or wallet rules, or an Idempotency-Key reused for another request',
   500: 'Something went wrong on our side',
+  503: 'Not now: retry after Retry-After (DEADLINE_EXCEEDED: with the same Idempotency-Key)',
 };
 
 /** The OpenAPI 3.1 document of the API, from the routes table and the endpoint contracts. */
@@ -88,6 +89,11 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
   registry.registerComponent('headers', 'Idempotency-Replayed', {
     description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
+  });
+  registry.registerComponent('headers', 'Retry-After', {
+    description:
+      'Seconds to wait before retrying: on 409 CONCURRENT_UPDATE (nothing was written) and on the 503s that mean "not now".',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
   });
   registry.registerComponent('headers', 'WWW-Authenticate', {
     description: 'The scheme to authenticate with: `Bearer`.',
@@ -121,6 +127,9 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
         headers: {
           'X-Request-Id': header('X-Request-Id'),
           ...(status === 401 && { 'WWW-Authenticate': header('WWW-Authenticate') }),
+          ...((status === 503 || codes.includes('CONCURRENT_UPDATE')) && {
+            'Retry-After': header('Retry-After'),
+          }),
         },
         content: {
           'application/problem+json': {
