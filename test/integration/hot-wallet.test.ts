@@ -152,9 +152,10 @@ describe('a hot wallet on a slowed store', () => {
     }
 
     const placed = keys.filter((_, i) => final[i]!.status === 201);
-    for (const [i, key] of keys.entries()) {
-      expect([key, (await ledgerEntry('hot', key)) !== undefined]).toEqual([key, final[i]!.status === 201]);
-    }
+    const entered = await Promise.all(keys.map(async (key) => (await ledgerEntry('hot', key)) !== undefined));
+    expect(keys.map((key, i) => [key, entered[i]])).toEqual(
+      keys.map((key, i) => [key, final[i]!.status === 201]),
+    );
     const bets = (await wholeLedger(stack.core, operator(), 'hot')).filter((e) => e.kind === 'BET');
     expect(bets).toHaveLength(placed.length);
     expect(await balanceOf('hot')).toBe(50_000 - STAKE * placed.length);
