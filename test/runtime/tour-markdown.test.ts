@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { blocksOf, findings, samplePattern } from '../../scripts/tour/markdown';
+import { blocksOf, findings, samplePattern } from '../tour/markdown';
 
 /** scripts/ci-tour reads the tours out of the docs: what it takes for a sample, and what fails a block. */
 const doc = [
