@@ -37,6 +37,32 @@ const freePort = () =>
 const untracked = () =>
   execFileSync('git', ['ls-files', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
 
+/**
+ * The environment of the stack and of the tour: real time for both. The tours' samples hold for the
+ * day they run in (`date -u +%F`), and the server and the shell must read the same clock, so a
+ * shifted test clock (PYB_CLOCK_START) is not passed on.
+ */
+const tourEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
+  const { PYB_CLOCK_START: _shifted, ...env } = process.env;
+  return { ...env, ...extra };
+};
+
+/**
+ * The tour's "today" is one UTC day, from the demo's seeding to the last call: near 00:00 UTC (closer
+ * than the start and the tours take on a busy machine, ~3 min), wait for the new day rather than cross it.
+ */
+const DAY_MARGIN_MS = 6 * 60_000;
+
+async function oneUtcDay(): Promise<void> {
+  const now = Date.now();
+  const untilMidnight = 86_400_000 - (now % 86_400_000);
+  if (untilMidnight > DAY_MARGIN_MS) return;
+  console.log(
+    `ci-tour: ${Math.ceil(untilMidnight / 1000)} s to 00:00 UTC: waiting, so the tour runs in one UTC day`,
+  );
+  await new Promise((r) => setTimeout(r, untilMidnight + 2_000));
+}
+
 async function startDev(data: string): Promise<ChildProcess> {
   const [port, dynamodb, wallet] = [await freePort(), await freePort(), await freePort()];
   const log = openSync(join(data, 'dev.log'), 'a');
@@ -45,13 +71,12 @@ async function startDev(data: string): Promise<ChildProcess> {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
+    env: tourEnv({
       PORT: String(port),
       DYNAMODB_PORT: String(dynamodb),
       WALLET_PORT: String(wallet),
       PYB_DEV_DATA: data,
-    },
+    }),
   });
   closeSync(log);
   const started = Date.now();
@@ -137,7 +162,7 @@ function run(code: string, data: string): Promise<{ status: number | null; stdou
     const bash = spawn('bash', ['-c', code], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TMPDIR: data },
+      env: tourEnv({ TMPDIR: data }),
     });
     let stdout = '';
     let stderr = '';
@@ -166,6 +191,7 @@ async function main(): Promise<number> {
   let dev: ChildProcess | undefined;
   let keep = false;
   try {
+    await oneUtcDay();
     dev = await startDev(data);
     blocks.push(startMessageBlock(data));
     const started = Date.now();
