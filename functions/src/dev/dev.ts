@@ -6,10 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_BEACON_FAIL_FILE } from '@pyb/beacon';
 import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
 import { exportFeed, context as useCaseContext } from '@pyb/core/use-cases';
+import { LOCAL_KEYS_FAIL_FILE } from '@pyb/keys';
 import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import {
   createTables,
@@ -25,9 +27,11 @@ import { type AppContext, useCases } from '../context';
 import { keysOf } from '../keys';
 import type { LocalServer } from '../local-server';
 import { provisionOperator, provisionWallet } from './provision';
+import { demoStatus } from './status';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const DATA = join(ROOT, '.data');
+/** PYB_DEV_DATA: another data folder (scripts/ci-tour runs the documented tour on a fresh one). */
+const DATA = resolve(ROOT, process.env.PYB_DEV_DATA ?? '.data');
 const PORT = Number(process.env.PORT ?? 3000);
 const DYNAMODB_PORT = Number(process.env.DYNAMODB_PORT ?? 8000);
 const PREFIX = process.env.TABLE_PREFIX ?? 'pyb-dev';
@@ -111,8 +115,13 @@ async function demoTable(
       ? kept
       : (await core.createTable(admin, { name, variant: 'mini', config: { pairBets: true } })).tableId;
   // A shoe in play, so the operator key can deal at once (opening and closing shoes needs the admin key).
+  // Not on a locked table, and a failure here does not stop the start: the banner says what to do.
   const table = await core.getTable(admin, { tableId });
-  if (!table.currentShoeId) await core.openShoe(admin, { tableId });
+  if (!table.currentShoeId && !table.lock) {
+    await core.openShoe(admin, { tableId }).catch((error: unknown) => {
+      console.error(`The demo table ${tableId} has no shoe in play: ${(error as Error).message}`);
+    });
+  }
   return tableId;
 }
 
@@ -174,8 +183,8 @@ async function seed(context: AppContext, wallet: ReferenceWallet): Promise<Requi
   return state;
 }
 
-/** What the banner says of the demo as it is now: balances persist in .data/, a walk may have stopped midway. */
-async function demoStatus(context: AppContext, state: Required<DemoState>): Promise<string> {
+/** What the banner says of the demo now (status.ts): each part read on its own, none can stop the start. */
+function statusOf(context: AppContext, state: Required<DemoState>): Promise<string> {
   const core = createCore({
     store: context.store,
     keys: keysOf(context),
@@ -184,61 +193,54 @@ async function demoStatus(context: AppContext, state: Required<DemoState>): Prom
     codeVersion: context.env.CODE_VERSION ?? 'unknown',
   });
   const admin: Actor = { operatorId: state.operatorId, role: 'admin', supervises: [] };
-  const wallets = await Promise.all(PLAYERS.map((playerId) => core.getWallet(admin, { playerId })));
-  const lines = [
-    `Wallets (EUR, minor units): ${wallets.map((w) => `${w.playerId} ${w.balance}`).join(', ')}.`,
-  ];
-  // The calls of the README tour, to the character, each with what it prints now (the same jq -c view).
-  const today = new Date().toISOString().slice(0, 10);
-  const ggr = await core.ggrReport(admin, { date: today });
-  lines.push(
-    `Regulator data, the day's GGR per table (README, "A short tour") — the call and what it prints now:`,
-    `  curl -s "$API/v1/operators/${state.operatorId}/ggr?date=$(date -u +%F)" -H "Authorization: Bearer $REGULATOR_KEY" | jq -c '.rows[]'`,
-    ...(ggr.rows.length > 0
-      ? ggr.rows.map((row) => `  ${JSON.stringify(row)}`)
-      : [`  (no rows: no round settled or voided on ${today} UTC yet)`]),
+  const feedContext = useCaseContext({ store: context.store, keys: keysOf(context), clock: context.clock });
+  const failing = [
+    [join(DATA, 'keys', LOCAL_KEYS_FAIL_FILE), 'the local key service'],
+    [join(DATA, 'beacon', LOCAL_BEACON_FAIL_FILE), 'the local beacon'],
+  ].filter(([path]) => existsSync(path!));
+  const notes = failing.map(
+    ([path, what]) => `${what} fails on demand while ${shown(path!)} exists (rm it to fix)`,
   );
-  // The regulator feed of today (UTC), on demand: its closing summary.
-  const dayStart = `${today}T00:00:00Z`;
-  const dayEnd = `${new Date(Date.parse(dayStart) + 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`;
-  const feed = await exportFeed(
-    useCaseContext({ store: context.store, keys: keysOf(context), clock: context.clock }),
+  return demoStatus({
+    core,
+    feed: ({ from, to }) => exportFeed(feedContext, admin, { from, to, format: 'ndjson' }),
     admin,
-    { from: dayStart, to: dayEnd, format: 'ndjson' },
-  );
-  const summary = JSON.parse(feed.body.trimEnd().split('\n').at(-1)!) as { counts: unknown; totals: unknown };
-  lines.push(
-    `Regulator feed of the day, NDJSON (docs/regulators.md, "Regulator data feed") — the call and its last line now:`,
-    `  curl -s "$API/v1/operators/${state.operatorId}/feed?from=$(date -u +%F)T00:00:00Z&to=$(date -u -d tomorrow +%F)T00:00:00Z" \\`,
-    `    -H "Authorization: Bearer $REGULATOR_KEY" | tail -1 | jq -c '{counts, totals}'`,
-    `  ${JSON.stringify({ counts: summary.counts, totals: summary.totals })}`,
-  );
-  const from = new Date(Date.now() - 90 * 86_400_000).toISOString();
-  const to = new Date(Date.now() + 60_000).toISOString();
-  const history = await core.playerHistory(admin, { playerId: PLAYERS[0]!, from, to, limit: 5 });
-  const rounds = history.rounds.map(({ roundId, openedAt, settledAt }) => ({ roundId, openedAt, settledAt }));
-  lines.push(
-    `Player history of ${PLAYERS[0]}, last 90 days (docs/api.md, "Player history") — the call and what it prints now:`,
-    `  curl -s "$API/v1/players/${PLAYERS[0]}/history?from=$(date -u -d '-90 days' +%FT%TZ)&to=$(date -u -d '+1 min' +%FT%TZ)&limit=5" \\`,
-    `    -H "Authorization: Bearer $OPERATOR_KEY" | jq -c '{totals, rounds: [.rounds[] | {roundId, openedAt, settledAt}], nextCursor}'`,
-    `  ${JSON.stringify({ totals: history.totals, rounds, nextCursor: history.nextCursor })}`,
-  );
-  const table = await core.getTable(admin, { tableId: state.tableId });
-  if (table.lock) {
-    lines.push(
-      `Table ${table.tableId} is LOCKED (${table.lock.source}: ${table.lock.cause}); once fixed, clear it:`,
-      `  curl -s -X POST $API/v1/tables/${table.tableId}/unlock -H "Authorization: Bearer $ADMIN_KEY" \\`,
-      `    -H "Idempotency-Key: unlock-$(date +%s)" -H 'Content-Type: application/json' -d '{"reason":"what was fixed"}'`,
-    );
-  }
-  if (table.openRoundId) {
-    lines.push(
-      `Round ${table.openRoundId} is still in play (an interrupted walk?): resolve or void it,`,
-      `  curl -s -X POST $API/v1/rounds/${table.openRoundId}/void -H "Authorization: Bearer $OPERATOR_KEY" \\`,
-      `    -H "Idempotency-Key: void-$(date +%s)" -H 'Content-Type: application/json' -d '{"reason":"OPERATOR_ERROR"}'`,
-    );
-  }
-  return lines.join('\n');
+    operatorId: state.operatorId,
+    tableId: state.tableId,
+    players: PLAYERS,
+    now: context.clock.now(),
+  }).then((status) => [...notes, status].join('\n'));
+}
+
+/** A path as the banner shows it: from the repo root when inside it (`.data/env.sh`). */
+const shown = (path: string) => (relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path));
+
+/** A shell-safe single-quoted word. */
+const quoted = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `.data/env.sh`, to `source` in a shell (README, "A short tour"): the demo keys and ids, the API and
+ * the reference wallet, and `baccarat` (scripts/baccarat: the CLI on Node 22) as a shell function.
+ */
+function envFile(url: string, walletOrigin: string, state: Required<DemoState>): string {
+  const vars: [string, string][] = [
+    ['API', url],
+    ['WALLET', walletOrigin],
+    ['ADMIN_KEY', state.keys.admin],
+    ['OPERATOR_KEY', state.keys.operator],
+    ['REGULATOR_KEY', state.keys.regulator],
+    ['TABLE_ID', state.tableId],
+    ['SEAMLESS_ADMIN_KEY', state.seamless.keys.admin],
+    ['SEAMLESS_OPERATOR_KEY', state.seamless.keys.operator],
+    ['SEAMLESS_REGULATOR_KEY', state.seamless.keys.regulator],
+    ['SEAMLESS_TABLE_ID', state.seamless.tableId!],
+  ];
+  return [
+    '# Written by ./scripts/dev at each start (dev only): `source .data/env.sh` in your shell.',
+    ...vars.map(([name, value]) => `export ${name}=${quoted(value)}`),
+    `baccarat() { ${quoted(join(ROOT, 'scripts/baccarat'))} "$@"; }`,
+    '',
+  ].join('\n');
 }
 
 function banner(
@@ -247,45 +249,40 @@ function banner(
   state: Required<DemoState>,
   status: string,
   beacon: string,
-  wallet: string,
+  walletOrigin: string,
+  envPath: string,
 ): string {
   const { keys, tableId } = state;
   return `
-Punto y Banca API on ${url}  (DynamoDB Local ${endpoint}, data in .data/)
+Punto y Banca API on ${url}  (DynamoDB Local ${endpoint}, data in ${shown(DATA)}/)
 
-Demo operator "${state.operatorId}" — API keys (also in .data/demo.json):
+Demo operator "${state.operatorId}" — API keys (also in ${envPath}, with the seamless operator's):
   export ADMIN_KEY=${keys.admin}
   export OPERATOR_KEY=${keys.operator}
   export REGULATOR_KEY=${keys.regulator}
   export TABLE_ID=${tableId}
   export API=${url}
+  export WALLET=${walletOrigin}
 ${status}
 
 Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the ADMIN key also opens
      and closes shoes), ${url}/verify (a player's verifier), ${url}/regulator (the REGULATOR key).
 
-First curl:
-  curl -s ${url}/v1/tables/${tableId} -H "Authorization: Bearer ${keys.operator}"
-
 Seamless demo operator "${state.seamless.operatorId}": its players' money stays in the operator's own wallet,
-the reference operator wallet at ${wallet} (docs/seamless-wallet.md). Its keys:
-  export SEAMLESS_ADMIN_KEY=${state.seamless.keys.admin}
-  export SEAMLESS_OPERATOR_KEY=${state.seamless.keys.operator}
-  export SEAMLESS_REGULATOR_KEY=${state.seamless.keys.regulator}
-  export SEAMLESS_TABLE_ID=${state.seamless.tableId}
-A bet there is debited from the wallet, a payout credited to it; its books (balances, entries):
-  curl -s ${wallet.replace(/\/pyb$/, '/_control')}/books
-Its wallet mode and who set it (./scripts/provision --wallet, docs/deploy.md "Seamless operators"):
-  curl -s ${url}/v1/operators/${state.seamless.operatorId}/wallet -H "Authorization: Bearer ${state.seamless.keys.regulator}"
+the reference operator wallet at ${walletOrigin} (docs/seamless-wallet.md); its keys are the SEAMLESS_* of
+${envPath}. Its books (balances, entries): curl -s $WALLET/_control/books
 
 Shoes are provably fair (docs/provably-fair.md): each shoe's order waits for a round of the local
 randomness beacon (its key in .data/beacon; chain hash ${beacon}) published after the
-players' seeds close. Once a shoe is closed, anyone can check it:
-  curl -s ${url}/v1/shoes/$SHOE/proof > proof.json
-  baccarat verify proof.json --public-key <(curl -s ${url}/v1/signing-key | jq -r .pem) --trust-beacon ${beacon}
+players' seeds close — so the first resolve of a shoe waits up to about 8 s. Once a shoe is closed,
+anyone can check it (after \`source ${envPath}\`, which also defines \`baccarat\`):
+  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(curl -s $API/v1/signing-key) --trust-beacon ${beacon}
 
 Next: the README tour and docs/api.md walk a whole shoe in curl (seeds, rounds, bets, resolve, close, verify).
 OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
+
+In another shell, from ${ROOT}:
+  source ${envPath}     # API, WALLET, the demo keys and table ids, and baccarat
 `;
 }
 
@@ -366,16 +363,13 @@ async function main(): Promise<void> {
     return stop(1);
   }
   const beacon = (await beaconOf(appContext()).network()).chainHash;
-  console.log(
-    banner(
-      `http://localhost:${server.port}`,
-      dynamodb.endpoint,
-      state,
-      await demoStatus(appContext(), state),
-      beacon,
-      wallet.url,
-    ),
-  );
+  const url = `http://localhost:${server.port}`;
+  const walletOrigin = new URL(wallet.url).origin;
+  const envPath = join(DATA, 'env.sh');
+  const status = await statusOf(appContext(), state);
+  console.log(banner(url, dynamodb.endpoint, state, status, beacon, walletOrigin, shown(envPath)));
+  // Written once the start message is out: its presence says the stack is up (scripts/ci-tour waits for it).
+  writeFileSync(envPath, envFile(url, walletOrigin, state), { mode: 0o600 });
 }
 
 main().catch((error: unknown) => {

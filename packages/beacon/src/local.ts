@@ -5,7 +5,7 @@
  * production: its key holder could compute any round in advance.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Beacon, BeaconAnswer, Clock } from '@pyb/core';
 import { type BeaconNetwork, type BeaconSigner, beaconSigner, localBeaconNetwork } from '@pyb/fairness';
@@ -23,6 +23,13 @@ export interface LocalBeaconOptions {
   env?: Record<string, string | undefined>;
 }
 
+/**
+ * While a file of this name is in the folder, `round` rejects, as a broken beacon setup would (the use
+ * cases lock the table: RANDOMNESS) — to see a lock-out locally. `network` keeps answering. Dev only:
+ * no Lambda bundle holds this class.
+ */
+export const LOCAL_BEACON_FAIL_FILE = 'fail';
+
 interface KeyFile {
   secretKey: string;
   genesisTime: number;
@@ -32,6 +39,7 @@ interface KeyFile {
 export class LocalBeacon implements Beacon {
   private readonly key: KeyFile;
   private readonly clock: Clock;
+  private readonly failFile: string;
   /** The signer and its network, made on first use (the curve is loaded then: fairness `bls`). */
   private signer: Promise<{ signer: BeaconSigner; network: BeaconNetwork }> | undefined;
 
@@ -42,6 +50,7 @@ export class LocalBeacon implements Beacon {
     }
     this.clock = options.clock ?? { now: () => new Date() };
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    this.failFile = join(options.dir, LOCAL_BEACON_FAIL_FILE);
     const path = join(options.dir, 'beacon.json');
     const genesis = Math.floor(this.clock.now().getTime() / 1000) - 3600;
     const key: KeyFile = {
@@ -66,6 +75,11 @@ export class LocalBeacon implements Beacon {
   }
 
   async round(round: number): Promise<BeaconAnswer> {
+    if (existsSync(this.failFile)) {
+      throw new Error(
+        `the local beacon refuses rounds while ${this.failFile} exists (a failure on demand: delete the file)`,
+      );
+    }
     const { signer, network } = await this.ready();
     return (
       notYet(network, round, this.clock) ?? {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { roundTime, verifyBeaconRound } from '@pyb/fairness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBeacon, HttpBeacon, LocalBeacon } from '../src/index';
+import { createBeacon, HttpBeacon, LOCAL_BEACON_FAIL_FILE, LocalBeacon } from '../src/index';
 
 const dirs: string[] = [];
 const fresh = () => {
@@ -30,6 +30,19 @@ describe('LocalBeacon', () => {
       expect(await verifyBeaconRound(network, answer.round)).toBe(true);
       expect(await verifyBeaconRound(network, { ...answer.round, round: due + 1 })).toBe(false);
     }
+  });
+
+  it('rejects rounds while its fail file exists (a lock-out on demand), names its network still, and signs again once it is gone', async () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    const dir = fresh();
+    const beacon = new LocalBeacon({ dir, clock: { now: () => now }, env: {} });
+    const network = await beacon.network();
+    const past = Math.floor((now.getTime() / 1000 - network.genesisTime) / network.period) - 1;
+    writeFileSync(join(dir, LOCAL_BEACON_FAIL_FILE), '');
+    await expect(beacon.round(past)).rejects.toThrow(/refuses rounds while .*fail exists/);
+    expect((await beacon.network()).chainHash).toBe(network.chainHash);
+    rmSync(join(dir, LOCAL_BEACON_FAIL_FILE));
+    expect((await beacon.round(past)).status).toBe('PUBLISHED');
   });
 
   it('keeps its key in the data folder: a restart is the same network', async () => {

@@ -9,18 +9,25 @@ import { PROBLEM_CODES } from './problems';
  * OpenAPI document calls them; keep them stable, clients generate code from them.
  */
 
+/** What a refused amount's error says: minor units, with an example (a client sending 10.50 meant 1050). */
+const MINOR_UNITS = 'an integer number of minor units (cents): 10.50 EUR is 1050';
+
 /** An amount of money in integer minor units (cents). Safe integers only: anything else is a 400. */
 export const Amount = /* @__PURE__ */ lazily(() =>
-  z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
-    id: 'Amount',
-    description: 'Integer minor units (e.g. cents), > 0, a safe integer.',
-    example: 500,
-  }),
+  z
+    .int(MINOR_UNITS)
+    .min(1, `${MINOR_UNITS}, at least 1`)
+    .max(Number.MAX_SAFE_INTEGER, `${MINOR_UNITS}, at most ${Number.MAX_SAFE_INTEGER}`)
+    .meta({
+      id: 'Amount',
+      description: 'Integer minor units (e.g. cents), > 0, a safe integer.',
+      example: 500,
+    }),
 );
 
 /** A balance or signed movement in minor units (may be zero; never fractional). */
 export const MinorUnits = /* @__PURE__ */ lazily(() =>
-  z.int().meta({ description: 'Integer minor units.', example: 10000 }),
+  z.int(MINOR_UNITS).meta({ description: 'Integer minor units.', example: 10000 }),
 );
 
 /** Typed as a string (stored records hold strings); the document lists the codes as its enum. */

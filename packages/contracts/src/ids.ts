@@ -16,8 +16,8 @@ export const OPERATOR_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
 
 /** In words, for error messages. */
 export const ID_GRAMMAR = {
-  resource: '1-64 of letters, digits, "_" and "-"',
-  player: '1-64 of letters, digits, ".", "_", ":" and "-"',
+  resource: '1-64 of ASCII letters (A-Z, a-z), digits, "_" and "-"',
+  player: '1-64 of ASCII letters (A-Z, a-z: no accents, no ñ), digits, ".", "_", ":" and "-"',
   operator: '2-63 of a-z, 0-9 and "-", not starting with "-"',
 } as const;
 

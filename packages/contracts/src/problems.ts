@@ -60,7 +60,10 @@ export const PROBLEMS = {
   TABLE_NOT_FOUND: [404, 'No such table (or one of another operator).'],
   SHOE_NOT_FOUND: [404, 'No such shoe (or one of another operator).'],
   ROUND_NOT_FOUND: [404, 'No such round (or one of another operator).'],
-  WALLET_NOT_FOUND: [404, 'No wallet for this player (or an operator the key may not read).'],
+  WALLET_NOT_FOUND: [
+    404,
+    'No wallet for this player (or an operator the key may not read): the first CREDIT creates a hosted wallet.',
+  ],
   PLAYER_NOT_FOUND: [404, 'No such player for this operator (game recall).'],
   OPERATOR_NOT_FOUND: [404, 'An operator the key may not read (not its own, nor one it supervises).'],
   FEED_FILE_NOT_FOUND: [404, 'No daily feed file of this name for this operator and day (yet).'],
@@ -84,7 +87,10 @@ export const PROBLEMS = {
     409,
     "The shoe's audit chain does not hold (re-walked before close): it is not signed; the shoe stays closing.",
   ],
-  ROUND_NOT_OPEN: [409, 'The round takes no more bets ("no va más" was called, or it is over).'],
+  ROUND_NOT_OPEN: [
+    409,
+    'The round takes no more bets ("no va más" was called, or it is over): bet on the next round.',
+  ],
   SEAT_TAKEN: [409, 'The seat asked for is held by another player (first come; an idle holder loses it).'],
   SEAT_MISMATCH: [409, "The player's first bet of the coup fixed another place (seat or standing)."],
   ALREADY_SEATED: [409, 'The player holds another seat at this table.'],

@@ -43,6 +43,15 @@ const NOT_FOUND = {
 
 export type Resource = keyof typeof NOT_FOUND;
 
+/** What to do when it is missing, where there is something to do. */
+const NOT_FOUND_HINT: Partial<Record<Resource, (id: string) => string>> = {
+  wallet: (id) =>
+    `: a hosted wallet is created by its first credit (POST /v1/wallets/${id}/transactions with "type": "CREDIT")`,
+};
+
 /** `detail` when the default wording does not read well for the resource. */
-export const notFound = (what: Resource, id: string, detail = `${what} ${id} not found`): DomainError =>
-  new DomainError('NOT_FOUND', NOT_FOUND[what], detail);
+export const notFound = (
+  what: Resource,
+  id: string,
+  detail = `${what} ${id} not found${NOT_FOUND_HINT[what]?.(id) ?? ''}`,
+): DomainError => new DomainError('NOT_FOUND', NOT_FOUND[what], detail);

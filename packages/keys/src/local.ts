@@ -19,7 +19,7 @@ import {
   randomBytes,
   sign as signWith,
 } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyService, PublicKey, SeedContext, Signature } from '@pyb/core';
 import { createOnce } from './create-once';
@@ -27,6 +27,13 @@ import { KeyServiceError, LOCAL_KEYS_REFUSED } from './errors';
 import { SEED_BYTES } from './seed';
 
 const SEAL_VERSION = 1;
+/**
+ * While a file of this name is in the folder, every call that uses a key fails as a KMS key with a
+ * missing permission would (not retryable: the use cases lock the table) — to see a lock-out locally
+ * (README, "A short tour"). `publicKey` keeps answering, as GetPublicKey would. Dev only: no Lambda
+ * bundle holds this class.
+ */
+export const LOCAL_KEYS_FAIL_FILE = 'fail';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -86,6 +93,17 @@ export class LocalKeyService implements KeyService {
     this.signing = this.scan();
   }
 
+  /** Throws while the fail file is in the folder (LOCAL_KEYS_FAIL_FILE). */
+  private failOnDemand(call: string): void {
+    const path = join(this.dir, LOCAL_KEYS_FAIL_FILE);
+    if (existsSync(path)) {
+      throw new KeyServiceError(
+        'KEY_SERVICE_MISCONFIGURED',
+        `the local key service refuses ${call} while ${path} exists (a failure on demand: delete the file)`,
+      );
+    }
+  }
+
   /** Reads every generation in the folder into `known`; returns the newest. */
   private scan(): Generation {
     let newest: Generation | undefined;
@@ -135,10 +153,12 @@ export class LocalKeyService implements KeyService {
   }
 
   async generateSeed(): Promise<Uint8Array> {
+    this.failOnDemand('generateSeed');
     return new Uint8Array(randomBytes(SEED_BYTES));
   }
 
   async sealSeed(seed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    this.failOnDemand('sealSeed');
     if (seed.length !== SEED_BYTES) throw new RangeError(`a seed is ${SEED_BYTES} bytes`);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
@@ -148,6 +168,7 @@ export class LocalKeyService implements KeyService {
   }
 
   async unsealSeed(sealed: Uint8Array, context: SeedContext): Promise<Uint8Array> {
+    this.failOnDemand('unsealSeed');
     const blob = Buffer.from(sealed);
     if (blob.length !== 1 + IV_BYTES + SEED_BYTES + TAG_BYTES || blob[0] !== SEAL_VERSION) {
       throw new KeyServiceError('SEALED_SEED_INVALID', 'sealed seed has the wrong format');
@@ -173,6 +194,7 @@ export class LocalKeyService implements KeyService {
   }
 
   async sign(message: Uint8Array, keyId?: string): Promise<Signature> {
+    this.failOnDemand('sign');
     const generation = keyId === undefined ? this.signing : this.generations.get(keyId);
     if (!generation)
       throw new KeyServiceError('SIGNING_KEY_UNKNOWN', `no signing key ${keyId} in ${this.dir}`);

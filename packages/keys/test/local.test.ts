@@ -1,5 +1,5 @@
 import { verify } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   KeyServiceError,
   KmsKeyService,
   keyServiceConfigFromEnv,
+  LOCAL_KEYS_FAIL_FILE,
   LocalKeyService,
 } from '../src/index';
 
@@ -31,6 +32,33 @@ describe('LocalKeyService', () => {
     const start = () => new LocalKeyService({ dir: freshDir(), ...options });
     expect(start).toThrow(KeyServiceError);
     expect(start).toThrow(/development only/);
+  });
+
+  it('fails every call that uses a key while its fail file exists, not retryable (a lock-out on demand), and works again once it is gone', async () => {
+    const dir = freshDir();
+    const keys = new LocalKeyService({ dir, env: {} });
+    const sealed = await keys.sealSeed(new Uint8Array(32).fill(3), ctx);
+    writeFileSync(join(dir, LOCAL_KEYS_FAIL_FILE), '');
+    const calls: [string, () => Promise<unknown>][] = [
+      ['generateSeed', () => keys.generateSeed()],
+      ['sealSeed', () => keys.sealSeed(new Uint8Array(32).fill(3), ctx)],
+      ['unsealSeed', () => keys.unsealSeed(sealed, ctx)],
+      ['sign', () => keys.sign(new Uint8Array([1]))],
+    ];
+    for (const [call, run] of calls) {
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, call).toBeInstanceOf(KeyServiceError);
+      expect(error, call).toMatchObject({ code: 'KEY_SERVICE_MISCONFIGURED', retryable: false });
+      expect((error as Error).message, call).toContain(call);
+    }
+    // The published key still answers, as KMS GetPublicKey does without kms:Sign.
+    expect((await keys.publicKey()).keyId).toMatch(/^local:/);
+    rmSync(join(dir, LOCAL_KEYS_FAIL_FILE));
+    expect(await keys.unsealSeed(sealed, ctx)).toEqual(new Uint8Array(32).fill(3));
+    expect((await keys.sign(new Uint8Array([1]))).keyId).toMatch(/^local:/);
   });
 
   it('creates its keys once and finds them again on the next start', async () => {

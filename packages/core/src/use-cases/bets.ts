@@ -54,6 +54,7 @@ import {
   requestHash,
 } from './context';
 import { operatorOf } from './operators';
+import { roundNotOpen } from './round-not-open';
 import { placeSeamlessBet } from './seamless-bets';
 import { withdrawSeamless } from './seamless-withdraw';
 
@@ -126,7 +127,7 @@ async function changePosition(
     try {
       const { round, wallet, position } = state;
       if (round?.status !== 'OPEN' || round.closingAt) {
-        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
+        throw roundNotOpen(facts);
       }
       if (!wallet) throw notFound('wallet', change.playerId);
       if (wallet.currency !== config.currency) {
@@ -136,8 +137,7 @@ async function changePosition(
           `the wallet is in ${wallet.currency}, the table plays in ${config.currency}`,
         );
       }
-      if (position?.settledAt || position?.refundedAt)
-        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+      if (position?.settledAt || position?.refundedAt) throw roundNotOpen(facts);
       // Its stake is in the operator's wallet (the mode changed in the round): never moved from here.
       if (position?.wallet === 'seamless')
         throw conflict('WALLET_MODE_MISMATCH', "this position was made from the operator's seamless wallet");

@@ -25,6 +25,7 @@ import { betRefOf, debitRequest, stakePart } from '../seamless-tx';
 import { positionView } from '../views';
 import { type Change, gatePart, planSeat, positionPart, type SeatPlan, sumOf } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts, unavailable } from './context';
+import { roundNotOpen } from './round-not-open';
 import { abandonDebit, DEBIT_ABANDON_MS, sendToOutbox } from './seamless-delivery';
 
 /**
@@ -65,12 +66,10 @@ export function assertCallable(
   round: RoundRecord | undefined,
   position: PositionRecord | undefined,
 ): asserts round is RoundRecord {
-  if (round?.status !== 'OPEN' || round.closingAt)
-    throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets`);
+  if (round?.status !== 'OPEN' || round.closingAt) throw roundNotOpen(facts);
   if (position && position.wallet !== 'seamless')
     throw conflict('WALLET_MODE_MISMATCH', 'this position was made from the hosted wallet');
-  if (position?.settledAt || position?.refundedAt)
-    throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+  if (position?.settledAt || position?.refundedAt) throw roundNotOpen(facts);
   if (position && position.calls >= MAX_SEAMLESS_POSITION_CALLS) {
     throw new DomainError(
       'UNPROCESSABLE',
@@ -266,8 +265,7 @@ async function settleDebit(
     let ops: WriteOp[];
     let stored: PositionRecord;
     try {
-      if (position?.settledAt || position?.refundedAt)
-        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is over`);
+      if (position?.settledAt || position?.refundedAt) throw roundNotOpen(facts);
       // The same call on the position as it is now (a concurrent call of the player may have moved it):
       // it adds exactly what was debited, or it is not placed.
       const outcome = change.apply(position);
