@@ -22,6 +22,12 @@ export function buildApp(
 ): BuiltApp {
   const app = new App(props);
   const config = readConfig(app.node);
+  // The first step of moving an existing stage to the function stacks (docs/deploy.md, "Stacks"):
+  // the stage without its functions and routes, so the next deploy can create them in their stacks.
+  if (String(app.node.tryGetContext('withoutFunctions') ?? 'false') === 'true') {
+    routes = [];
+    workers = [];
+  }
   const stack = new PuntoYBancaStack(app, `PuntoYBanca-${config.stage}`, {
     config,
     routes,
