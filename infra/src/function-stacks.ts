@@ -13,7 +13,7 @@ export const FUNCTION_STACKS = ['Tables', 'Rounds', 'Wallets', 'Operators', 'Pub
 export type FunctionStackName = (typeof FUNCTION_STACKS)[number];
 
 /**
- * Resources a stack may hold: 60% of CloudFormation's 500 (infra/test/stacks.test.ts holds each synthesised
+ * Resources a stack may hold: 60% of CloudFormation's 500 (infra/test/stack.test.ts holds each synthesised
  * stack to it), so a stack has room for the next features before it needs splitting again.
  */
 export const STACK_RESOURCE_BUDGET = 300;

@@ -28,6 +28,8 @@ export function acknowledge(scope: IConstruct, id: string, reason: string): void
  */
 export function acknowledgeWildcards(scope: IConstruct, patterns: readonly RegExp[], reason: string): void {
   if (reason.trim().length < 20) throw new Error('a cdk-nag acknowledgement needs a real reason (IAM5)');
+  // The CDK may validate the tree more than once (a synth per stage, nested stacks): acknowledge once.
+  const done = new Set<string>();
   scope.node.addValidation({
     validate: () => {
       const unmatched = new Set(patterns);
@@ -39,7 +41,10 @@ export function acknowledgeWildcards(scope: IConstruct, patterns: readonly RegEx
           const matching = patterns.filter((p) => p.test(finding));
           if (matching.length === 0) continue;
           for (const p of matching) unmatched.delete(p);
-          acknowledge(node, `AwsSolutions-IAM5[${finding}]`, reason);
+          const id = `AwsSolutions-IAM5[${finding}]`;
+          if (done.has(`${node.node.path} ${id}`)) continue;
+          done.add(`${node.node.path} ${id}`);
+          acknowledge(node, id, reason);
         }
       }
       return [...unmatched].map(
