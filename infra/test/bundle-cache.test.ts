@@ -23,7 +23,8 @@ afterEach(() => {
 
 let n = 0;
 const bundle = (entry: string): string => {
-  const out = join(root, `out-${(n += 1)}`);
+  n += 1;
+  const out = join(root, `out-${n}`);
   bundleHandlerSync(entry, out);
   return readFileSync(join(out, BUNDLE_FILE), 'utf8');
 };
