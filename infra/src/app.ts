@@ -1,6 +1,6 @@
 import { ROUTES, type Route } from '@pyb/functions/routes';
 import { WORKERS, type Worker } from '@pyb/functions/workers';
-import { App, type AppProps, Validations } from 'aws-cdk-lib';
+import { App, type AppProps, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readConfig } from './config';
 import { PuntoYBancaStack } from './stack';
@@ -19,16 +19,20 @@ export function buildApp(
   props: AppProps = {},
   routes: readonly Route[] = ROUTES,
   workers: readonly Worker[] = routes.length === 0 ? [] : WORKERS,
+  // Environment-agnostic unless the CLI knows an account and Region: synth needs no AWS account.
+  env: Environment = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 ): BuiltApp {
   const app = new App(props);
   const config = readConfig(app.node);
+  // The first step of moving an existing stage to the function stacks (docs/deploy.md, "Stacks"):
+  // the stage without its functions and routes, so the next deploy can create them in their stacks.
+  const without = String(app.node.tryGetContext('withoutFunctions') ?? 'false') === 'true';
   const stack = new PuntoYBancaStack(app, `PuntoYBanca-${config.stage}`, {
     config,
-    routes,
-    workers,
+    routes: without ? [] : routes,
+    workers: without ? [] : workers,
     description: `Punto y Banca game-round service (${config.stage})`,
-    // Environment-agnostic unless the CLI has credentials: synth needs no AWS account.
-    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    env,
     tags: { project: 'punto-y-banca', stage: config.stage },
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

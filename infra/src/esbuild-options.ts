@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVED_DOCUMENTS } from '@pyb/functions/documents';
@@ -98,10 +100,47 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
   };
 }
 
-/** Bundles one handler entry into `outdir` (index.mjs + index.mjs.map), synchronously (CDK bundling). */
+/**
+ * Bundles one handler entry into `outdir` (index.mjs + index.mjs.map), synchronously (CDK bundling).
+ *
+ * With `PYB_BUNDLE_CACHE=<dir>` (scripts/ci-synth sets it for its two CLI synths, one folder per run),
+ * a bundle whose options and every input file esbuild read are unchanged is copied from the folder
+ * instead of rebuilt: the CLI runs the app in a new process per synth and the assets are hashed by
+ * output, so the CDK itself cannot reuse one synth's bundles in the next. Unset: always built.
+ */
 export function bundleHandlerSync(entry: string, outdir: string): void {
-  buildSync(lambdaBuildOptions(entry, outdir));
+  const cache = process.env.PYB_BUNDLE_CACHE;
+  const options = lambdaBuildOptions(entry, outdir);
+  if (!cache) {
+    buildSync(options);
+    return;
+  }
+  const { outdir: _, ...key } = options;
+  const slot = join(cache, sha256(JSON.stringify(key)));
+  const recorded = join(slot, 'inputs.json');
+  if (existsSync(recorded)) {
+    const inputs: Record<string, string> = JSON.parse(readFileSync(recorded, 'utf8'));
+    if (Object.entries(inputs).every(([file, hash]) => fileHash(file) === hash)) {
+      cpSync(join(slot, 'out'), outdir, { recursive: true });
+      return;
+    }
+  }
+  const { metafile } = buildSync({ ...options, metafile: true });
+  const inputs = Object.fromEntries(
+    Object.keys(metafile.inputs).map((file) => [file, fileHash(file)] as const),
+  );
+  rmSync(slot, { recursive: true, force: true });
+  mkdirSync(slot, { recursive: true });
+  cpSync(outdir, join(slot, 'out'), { recursive: true });
+  writeFileSync(recorded, JSON.stringify(inputs));
 }
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+/** An input's hash (metafile paths are relative to REPO_ROOT); a file gone since is a miss. */
+const fileHash = (file: string): string | undefined => {
+  const path = join(REPO_ROOT, file);
+  return existsSync(path) ? sha256(readFileSync(path)) : undefined;
+};
 
 /**
  * The output files an import of index.mjs loads: itself and the chunks it imports statically,

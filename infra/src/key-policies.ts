@@ -20,10 +20,10 @@ export interface KeyGuardProps {
   sealKey: kms.Key;
   /** The signing keys that may sign now: the current generation (and the previous one during a handover). */
   signingKeys: readonly kms.Key[];
-  /** The roles that may decrypt sealed seeds: the ones that deal (resolve) and reveal (close). */
-  decrypters: readonly iam.IRole[];
-  /** The roles that sign: statements, chain heads, closes, key certificates. */
-  signers: readonly iam.IRole[];
+  /** ARNs of the roles that may decrypt sealed seeds: the ones that deal (resolve) and reveal (close). */
+  decrypters: readonly string[];
+  /** ARNs of the roles that sign: statements, chain heads, closes, key certificates. */
+  signers: readonly string[];
   logRetention: logs.RetentionDays;
   alarmAction: actions.SnsAction;
 }
@@ -52,8 +52,7 @@ export class KeyGuard extends Construct {
   constructor(scope: Construct, id: string, props: KeyGuardProps) {
     super(scope, id);
     const { sealKey } = props;
-    const decrypters = props.decrypters.map((r) => r.roleArn);
-    const signers = props.signers.map((r) => r.roleArn);
+    const { decrypters, signers } = props;
 
     sealKey.addToResourcePolicy(
       new iam.PolicyStatement({

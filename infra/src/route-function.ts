@@ -1,6 +1,6 @@
 import type { DataTable, QueueName, Route } from '@pyb/functions/routes';
 import { type Worker, workerEntry } from '@pyb/functions/workers';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -63,6 +63,7 @@ export class RouteFunction extends Construct {
     });
 
     this.role = new iam.Role(this, 'Role', {
+      roleName: functionRoleName(stage, route.handler),
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `${describe(route)} (${stage})`,
     });
@@ -163,6 +164,20 @@ export class RouteFunction extends Construct {
 export function timeoutOf(route: Route | Worker): Duration {
   if ('timeoutSeconds' in route && route.timeoutSeconds) return Duration.seconds(route.timeoutSeconds);
   return LONG_RUNNING.has(route.handler) ? LONG_TIMEOUT : TIMEOUT;
+}
+
+/**
+ * A function's role is named after it, so that the key policies (parent stack) can name the roles that
+ * may decrypt or sign (nested stacks) without a reference: a reference would be a cycle, the roles'
+ * policies naming the keys.
+ */
+export function functionRoleName(stage: string, handler: string): string {
+  return `pyb-${stage}-${handler}`;
+}
+
+/** The ARN of a function's role, from its name (the same in every Region; the account's). */
+export function functionRoleArn(stage: string, handler: string): string {
+  return `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${functionRoleName(stage, handler)}`;
 }
 
 /** IAM statement ids are alphanumeric: Table + game -> TableGame. */

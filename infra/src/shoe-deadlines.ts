@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -98,7 +98,6 @@ export class ShoeCloseDeadlines extends Construct {
 
   /** Lets `role` (a function that ends shoes: resolve, or void when it burns) create a deadline schedule in the group. */
   allowScheduling(role: iam.Role): void {
-    const stack = Stack.of(this);
     acknowledge(
       role,
       `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.group.name}/*]`,
@@ -109,8 +108,10 @@ export class ShoeCloseDeadlines extends Construct {
       new iam.PolicyStatement({
         sid: 'ScheduleCloseDeadline',
         actions: ['scheduler:CreateSchedule'],
+        // The pseudo parameters, not the stack's region and account: those are concrete strings when the
+        // CLI knows them, and the acknowledgement above (and the policy) must not depend on that.
         resources: [
-          `arn:${stack.partition}:scheduler:${stack.region}:${stack.account}:schedule/${this.group.name}/*`,
+          `arn:${Aws.PARTITION}:scheduler:${Aws.REGION}:${Aws.ACCOUNT_ID}:schedule/${this.group.name}/*`,
         ],
       }),
     );

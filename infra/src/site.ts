@@ -21,7 +21,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { REPO_ROOT } from './esbuild-options';
-import { acknowledge } from './nag';
+import { acknowledge, acknowledgeWildcards } from './nag';
 
 /**
  * The web app (web/: the table, the verifier, the regulator viewer) on S3 + CloudFront:
@@ -257,7 +257,6 @@ export class WebSite extends Construct {
       'Action::s3:List*',
       'Action::s3:DeleteObject*',
       'Action::s3:Abort*',
-      'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
       `Resource::<${stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>/*`,
       'Resource::*',
     ]) {
@@ -267,6 +266,13 @@ export class WebSite extends Construct {
         `${why}: object-level wildcards on the asset and site buckets (a folder is synced), and cloudfront:CreateInvalidation, which takes no narrower resource in the CDK's grant.`,
       );
     }
+    // The CDK assets bucket (where the CLI stages the site's zip): its name holds the bootstrap
+    // qualifier, the account and the Region, concrete when the CLI knows them, so it is matched by shape.
+    acknowledgeWildcards(
+      handler,
+      [/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[^/]+\/\*$/],
+      `${why}: it reads the site's zip from the CDK assets bucket of this account and Region (object wildcard: the staged asset's key).`,
+    );
     acknowledge(
       handler,
       'AwsSolutions-L1',

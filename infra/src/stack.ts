@@ -18,11 +18,12 @@ import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
 import { RegulatorFeed } from './feed';
+import { FunctionStack, type FunctionStackName, functionStackOf } from './function-stacks';
 import { KeyGuard } from './key-policies';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { AuditRetention } from './retention';
-import { RouteFunction } from './route-function';
+import { functionRoleArn, RouteFunction } from './route-function';
 import { RECONCILE_HANDLER, SeamlessWallets, seamlessSecretName } from './seamless';
 import { SettlementQueues } from './settlement';
 import { ShoeCloseDeadlines } from './shoe-deadlines';
@@ -43,6 +44,8 @@ export interface PuntoYBancaStackProps extends StackProps {
  */
 export class PuntoYBancaStack extends Stack {
   readonly functions: Record<string, RouteFunction> = {};
+  /** The nested stacks of functions (function-stacks.ts), by name: only those that hold a function. */
+  readonly functionStacks: Partial<Record<FunctionStackName, FunctionStack>> = {};
   readonly api: apigwv2.HttpApi;
 
   constructor(scope: Construct, id: string, props: PuntoYBancaStackProps) {
@@ -159,9 +162,16 @@ export class PuntoYBancaStack extends Stack {
     });
     Object.assign(environment, deadlines.environment);
 
+    const stackFor = (entry: Route | Worker): FunctionStack => {
+      const name = functionStackOf(entry);
+      this.functionStacks[name] ??= new FunctionStack(this, name, { stage: config.stage });
+      return this.functionStacks[name];
+    };
+
     for (const route of routes) {
       if (this.functions[route.handler]) throw new Error(`routes.ts lists handler '${route.handler}' twice`);
-      const fn = new RouteFunction(this, pascal(route.handler), {
+      const scope = stackFor(route);
+      const fn = new RouteFunction(scope, pascal(route.handler), {
         stage: config.stage,
         route,
         tables: data.tables,
@@ -174,13 +184,17 @@ export class PuntoYBancaStack extends Stack {
       this.functions[route.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
 
-      const [httpRoute] = this.api.addRoutes({
-        path: route.path,
-        methods: [route.method === 'GET' ? apigwv2.HttpMethod.GET : apigwv2.HttpMethod.POST],
+      // In the function's stack: the route, its integration and the invoke permission.
+      const httpRoute = new apigwv2.HttpRoute(scope, `${pascal(route.handler)}Route`, {
+        httpApi: this.api,
+        routeKey: apigwv2.HttpRouteKey.with(
+          route.path,
+          route.method === 'GET' ? apigwv2.HttpMethod.GET : apigwv2.HttpMethod.POST,
+        ),
         integration: new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn.function),
       });
       acknowledge(
-        httpRoute!,
+        httpRoute,
         'AwsSolutions-APIG4',
         route.roles.length === 0
           ? `${route.method} ${route.path} has no roles in routes.ts: public by design, it serves published, ` +
@@ -214,6 +228,8 @@ export class PuntoYBancaStack extends Stack {
       }
     }
 
+    // The stage's route settings name the routes: it is updated after the stacks that create them.
+    for (const nested of Object.values(this.functionStacks)) stage.node.addDependency(nested);
     // Per-route throttles from the capacity model (infra/src/capacity.ts, docs/deploy.md).
     const throttles = routeThrottles(MODEL_1000_TABLES);
     // RouteSettings is passed to CloudFormation as is (a JSON map): its property names, not CDK's.
@@ -231,7 +247,7 @@ export class PuntoYBancaStack extends Stack {
 
     // Queue consumers (functions/src/workers.ts): least-privilege roles like the routes'.
     for (const worker of workers) {
-      const fn = new RouteFunction(this, pascal(worker.handler), {
+      const fn = new RouteFunction(stackFor(worker), pascal(worker.handler), {
         stage: config.stage,
         route: worker,
         tables: data.tables,
@@ -269,8 +285,11 @@ export class PuntoYBancaStack extends Stack {
     }
     // The key policies themselves allow Decrypt and Sign only to the functions that need them.
     // (The settle-batch worker signs too: the batch that finishes a round signs its head.)
+    // By the roles' names (function-stacks.ts): the roles are in the nested stacks, the keys here.
     const rolesWith = (op: 'Decrypt' | 'Sign') =>
-      [...routes, ...workers].filter((r) => r.kms.includes(op)).map((r) => this.functions[r.handler]!.role);
+      [...routes, ...workers]
+        .filter((r) => r.kms.includes(op))
+        .map((r) => functionRoleArn(config.stage, r.handler));
     new KeyGuard(this, 'KeyGuard', {
       stage: config.stage,
       sealKey,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@pyb/functions/routes';
@@ -10,7 +10,9 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { REPO_ROOT } from '../src/bundling';
+import { FUNCTION_STACKS, functionStackOf } from '../src/function-stacks';
 import { CHECK_HANDLER } from '../src/shoe-deadlines';
+import { appResources, resourceCounts } from './app-template';
 
 // Cheap checks: no handler is bundled here (routes = []), so these run in milliseconds and still say
 // something useful when a handler is missing and the full synth (stack.test.ts) cannot run.
@@ -236,4 +238,52 @@ describe('cdk-nag', () => {
     });
     expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
   });
+});
+
+describe('function stacks (function-stacks.ts)', () => {
+  it('every route and worker has a stack of its concern, and every stack holds some', () => {
+    const used = new Set([...ROUTES, ...WORKERS].map(functionStackOf));
+    expect([...used].sort()).toEqual([...FUNCTION_STACKS].sort());
+    expect(functionStackOf(ROUTES.find((r) => r.handler === 'place-bet')!)).toBe('Rounds');
+    expect(functionStackOf(WORKERS.find((w) => w.handler === 'settle-batch')!)).toBe('Rounds');
+  });
+
+  it('refuses a route under a path segment no stack was chosen for', () => {
+    const route = { ...ROUTES[0]!, path: '/v1/tournaments/{id}', handler: 'get-tournament' };
+    expect(() => functionStackOf(route)).toThrow(/STACK_OF_SEGMENT/);
+  });
+
+  it('-c withoutFunctions=true: the stage without its functions and routes (the first step of the move)', () => {
+    const { app, stack } = buildApp({ outdir: outdir(), context: { withoutFunctions: 'true' } });
+    app.synth();
+    expect(stack.functionStacks).toEqual({});
+    const types = Object.values(appResources(stack)).map((r) => r.Type);
+    expect(types).not.toContain('AWS::ApiGatewayV2::Route');
+    expect(types).toContain('AWS::ApiGatewayV2::Api');
+    expect(types.filter((t) => t === 'AWS::DynamoDB::Table')).toHaveLength(LOGICAL_TABLES.length);
+  });
+});
+
+describe('cdk-nag in any Region and account', () => {
+  // The findings that named the Region or the account once: the close-deadline grant (resolve-round),
+  // the feed prefix (a feed route, in its nested stack), the CDK assets bucket (the site's upload).
+  const routes = ROUTES.filter((r) => ['resolve-round', 'list-feed-files'].includes(r.handler));
+  // One outdir for the three: the second and third synth reuse the first one's bundles.
+  let dir = '';
+  it.each([
+    ['a Region and an account the stack never names', { account: '123456789012', region: 'eu-west-3' }],
+    ['a Region only', { region: 'ap-southeast-2' }],
+    ['neither', {}],
+  ])(
+    '%s: the synth passes cdk-nag',
+    (_, env) => {
+      dir ||= outdir();
+      const { app, stack } = buildApp({ outdir: dir }, routes, [], env);
+      expect(() => app.synth()).not.toThrow();
+      const report = JSON.parse(readFileSync(join(dir, 'validation-report.json'), 'utf8'));
+      expect(report.pluginReports.flatMap((p: { violations: unknown[] }) => p.violations)).toEqual([]);
+      expect(Object.keys(resourceCounts(stack)).length).toBe(3); // the stage, Rounds, Operators
+    },
+    120_000,
+  );
 });

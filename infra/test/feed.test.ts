@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@pyb/functions/routes';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { parseOperatorIds, readConfig } from '../src/config';
 import { FEED_SCHEDULE } from '../src/feed';
+import { appTemplate } from './app-template';
 import { expectLockedBucket, expectNoDeletesTlsOnly } from './locked-bucket';
 
 // The regulator feed (infra/src/feed.ts): synthesised with the feed's routes only, so only they, the
@@ -26,7 +27,7 @@ beforeAll(() => {
   app.synth(); // throws on any unacknowledged cdk-nag finding
   const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
   violations = report.pluginReports.flatMap((p: { violations: unknown[] }) => p.violations);
-  template = Template.fromStack(stack);
+  template = appTemplate(stack);
   resources = template.toJSON().Resources;
 }, 180_000);
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

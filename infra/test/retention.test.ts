@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOGICAL_TABLES, TABLES } from '@pyb/store-dynamodb/tables';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { logRetentionCovering, readConfig, retentionDaysOf } from '../src/config';
+import { appTemplate } from './app-template';
 import { expectLockedBucket, expectNoDeletesTlsOnly } from './locked-bucket';
 
 // Retention (docs/deploy.md, *Retention*): synthesised without the route functions (routes = []), so
@@ -19,7 +20,7 @@ const synth = (context: Record<string, unknown> = {}) => {
   const { app, stack } = buildApp({ outdir, context }, []);
   app.synth(); // throws on any unacknowledged cdk-nag finding
   const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
-  const template = Template.fromStack(stack);
+  const template = appTemplate(stack);
   // biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON
   const resources = template.toJSON().Resources as Record<string, any>;
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@pyb/functions/routes';
 import { WORKERS } from '@pyb/functions/workers';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { parseOperatorIds } from '../src/config';
@@ -21,6 +21,7 @@ import {
   RECONCILIATION_SCHEDULE,
   UNRESOLVED_METRIC,
 } from '../src/seamless';
+import { appTemplate } from './app-template';
 
 // biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON, walked by the assertions below
 type Cfn = Record<string, any>;
@@ -64,11 +65,11 @@ beforeAll(() => {
     SEAMLESS_WORKERS,
   );
   built.app.synth(); // throws on an unacknowledged cdk-nag finding
-  template = Template.fromStack(built.stack);
+  template = appTemplate(built.stack);
   resources = template.toJSON().Resources;
   const plain = buildApp({ outdir: join(outdir, 'hosted') }, [], []);
   plain.app.synth();
-  hostedOnly = Template.fromStack(plain.stack);
+  hostedOnly = appTemplate(plain.stack);
 }, 120_000);
 
 afterAll(() => {

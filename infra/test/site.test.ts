@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { CONTENT_SECURITY_POLICY, PAGES, siteFile } from '@pyb/web/site';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { parseCorsOrigins, parseSiteDomain } from '../src/config';
 import { PAGE_PATH_FUNCTION } from '../src/site';
+import { appTemplate } from './app-template';
 
 // The web app's hosting (infra/src/site.ts) on a synth without handlers (routes = []): the site is
 // built with Vite once per process, so this costs one build.
@@ -44,7 +45,7 @@ beforeAll(() => {
   synthDir = outdir();
   const { app, stack } = buildApp({ outdir: synthDir }, []);
   app.synth();
-  template = Template.fromStack(stack);
+  template = appTemplate(stack);
   resources = template.toJSON().Resources as Record<string, Resource>;
 }, 300_000);
 
@@ -222,7 +223,7 @@ describe('CORS on the API', () => {
       [],
     );
     app.synth();
-    const api = Template.fromStack(stack).findResources('AWS::ApiGatewayV2::Api');
+    const api = appTemplate(stack).findResources('AWS::ApiGatewayV2::Api');
     const cors = (Object.values(api)[0] as Resource).Properties.CorsConfiguration as Record<string, unknown>;
     expect(cors.AllowOrigins).toEqual(['https://casino.example', 'https://play.example:8443']);
     expect(cors.AllowCredentials).toBe(false);
@@ -260,7 +261,7 @@ describe('a domain of its own', () => {
       [],
     );
     app.synth();
-    const json = Template.fromStack(stack).toJSON();
+    const json = appTemplate(stack).toJSON();
     const distribution = Object.values(json.Resources as Record<string, Resource>).find(
       (r) => r.Type === 'AWS::CloudFront::Distribution',
     )!;
