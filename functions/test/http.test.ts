@@ -134,8 +134,7 @@ describe('problem statuses', () => {
   });
 
   it('contention is 409 CONCURRENT_UPDATE and a deadline (core’s, middy’s TimeoutError) 503 DEADLINE_EXCEEDED, both with Retry-After, never 500', async () => {
-    const { deadlineExceeded } = await import('@pyb/core');
-    const { tooMuchContention } = await import('../../packages/core/src/retry');
+    const { deadlineExceeded, tooMuchContention } = await import('@pyb/core');
     const { classify } = await import('../src/problem');
     const timeout = Object.assign(new Error('[AbortError]: The operation was aborted.'), {
       name: 'TimeoutError',

@@ -25,6 +25,7 @@ export * from './ports/settlement-queue';
 export * from './ports/store';
 export * from './ports/wallet';
 export type * from './replay/types';
+export { tooMuchContention } from './retry';
 export * from './seamless-tx';
 export {
   InProcessOutboxQueue,
