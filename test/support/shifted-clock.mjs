@@ -61,7 +61,7 @@ const boundaries = (ms) => {
 
 /**
  * The first instant after `after` that stands where `start` stands: the same time of day, as near
- * the same boundaries (23:59:56 on 31 December 2028, a Sunday: the next 31 December that is a Sunday;
+ * the same boundaries (23:59:59 on 31 December 2028, a Sunday: the next 31 December that is a Sunday;
  * 00:00:01 on 1 March 2032: the next 1 March after a leap day; on a plain Tuesday: the next day).
  */
 export function nextStart(start, after) {
