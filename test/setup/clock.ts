@@ -1,11 +1,11 @@
 /**
  * Vitest setup (every test file, both tiers): with PYB_CLOCK_START set, the process's clock — the
  * code's and the tests' — starts there and runs in real time (docs/testing.md, "Time in tests").
- * Each file starts its clock afresh so that every file crosses the boundary in its first seconds: the
+ * Each file starts its clock afresh so that every file runs at the boundary, not only the first: the
  * first file of a process at PYB_CLOCK_START itself, each later one (the fast tier runs its files in
  * one process) at the next instant like it (`nextStart`: the next 31 December for 31 December, the
- * next leap day for 29 February, the next Sunday for a Sunday…), so time only moves forward in a process. Processes a test spawns get
- * the same clock through NODE_OPTIONS and PYB_CLOCK_OFFSET_MS.
+ * next leap day for 29 February, the next Sunday for a Sunday…), so time only moves forward in a
+ * process. Processes a test spawns get the same clock through NODE_OPTIONS and PYB_CLOCK_OFFSET_MS.
  */
 import { clockStart, nextStart, shiftDate, shiftState } from '../support/shifted-clock.mjs';
 
