@@ -1014,6 +1014,16 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
           store.listSeamlessTxs(operatorId, { from: at(1, 0), to: '2027-02-01T00:00:00.000Z' }, { limit: 5 }),
         ),
       ).toBe('SEAMLESS_RANGE_INVALID');
+      // At most 31 days apart, wherever they fall: 31 days from noon touch 32 UTC days, and are one period.
+      const month = { from: at(1, 12), to: '2027-01-01T12:00:00.000Z' };
+      expect((await store.listSeamlessTxs(operatorId, month, { limit: 100 })).items).toHaveLength(
+        ids((t) => t.createdAt >= month.from).length,
+      );
+      expect(
+        await code(
+          store.listSeamlessTxs(operatorId, { ...month, to: '2027-01-01T12:00:00.001Z' }, { limit: 5 }),
+        ),
+      ).toBe('SEAMLESS_RANGE_INVALID');
       const first = await store.listSeamlessTxs(operatorId, { from: at(1, 0), to: at(4, 0) }, { limit: 1 });
       const [n, inner] = (first.cursor ?? '').split('~');
       expect(

@@ -105,7 +105,8 @@ export abstract class ListingStore {
     if (!ISO.test(from) || !ISO.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to)))
       throw new DomainError('INVALID', 'SEAMLESS_RANGE_INVALID', 'from and to are UTC timestamps (…Z)');
     const days = from < to ? daysOf(from, to) : [];
-    if (days.length > MAX_SEAMLESS_LIST_DAYS)
+    // 31 days apart, not 31 UTC days touched: a period from noon touches one day more than from midnight.
+    if (Date.parse(to) - Date.parse(from) > MAX_SEAMLESS_LIST_DAYS * 86_400_000)
       throw new DomainError(
         'INVALID',
         'SEAMLESS_RANGE_INVALID',
