@@ -16,6 +16,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // PYB_CLOCK_START: every test process's clock starts there (docs/testing.md, "Time in tests").
+    setupFiles: ['test/setup/clock.ts'],
     projects: [
       {
         extends: true,

@@ -26,9 +26,11 @@ let wallet: ReferenceWallet;
 /** The outbox the handlers hand unacknowledged refunds to (the local server's in-process queue). */
 let outbox: InProcessOutboxQueue;
 let roundId: string;
-/** The period the seamless-transactions listing reads (the API's clock skips the beacon's waits). */
-const period = () =>
-  `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`;
+/** The period the seamless-transactions listing reads, on the API's clock (it skips the beacon's waits). */
+const period = () => {
+  const now = stack.context.clock.now().getTime();
+  return `from=${new Date(now - 3_600_000).toISOString()}&to=${new Date(now + 86_400_000).toISOString()}`;
+};
 
 beforeAll(async () => {
   stack = await startStack({ env: { E2E_WALLET_SECRET: SECRET } });

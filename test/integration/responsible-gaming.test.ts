@@ -23,6 +23,17 @@ beforeAll(async () => {
 /** Time passes (the stack's clock moves forward at once, for the core and the beacon alike). */
 const pass = (ms: number) => stack.clock.sleep!(ms);
 const inMinutes = (m: number) => new Date(stack.clock.now().getTime() + m * MINUTE).toISOString();
+/**
+ * Moves the stack's clock forward to the next `time` (UTC, `HH:MM:SS`), on a Sunday when asked: the
+ * counters are per UTC day, week and month, so a test of one period runs at noon, whatever the hour
+ * of the run (PYB_CLOCK_START puts it at a midnight), and a test of the roll sets its own midnight.
+ */
+async function passUntil(time: string, { sunday = false } = {}) {
+  const now = stack.clock.now().getTime();
+  let t = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T${time}.000Z`);
+  while (t <= now || (sunday && new Date(t).getUTCDay() !== 0)) t += 24 * 60 * MINUTE;
+  await pass(t - now);
+}
 afterAll(() => stack?.cleanup());
 
 const op = operator();
@@ -60,6 +71,7 @@ async function refusedWithNothingWritten(roundId: string, playerId: string, amou
 
 describe('responsible-gaming limits in the bet transaction', () => {
   it('refuses each money limit with RG_LIMIT_REACHED and writes nothing', async () => {
+    await passUntil('12:00:00');
     const limits: RgLimit[] = ['lossDay', 'lossWeek', 'lossMonth', 'wagerDay', 'wagerWeek', 'wagerMonth'];
     for (const limit of limits) {
       const p = await player();
@@ -143,6 +155,7 @@ describe('responsible-gaming limits in the bet transaction', () => {
   });
 
   it('never lets two bets racing a limit pass it together', async () => {
+    await passUntil('12:00:00');
     const p = await player();
     await settings(p, { limits: { wagerDay: 10_000 } });
     const rounds = await Promise.all([round(), round(), round(), round()]);
@@ -156,6 +169,30 @@ describe('responsible-gaming limits in the bet transaction', () => {
     expect(status.counters.day.wager).toBe(8_000);
     const wallet = await core.getWallet(op, { playerId: p });
     expect(wallet.balance).toBe(1_000_000 - 8_000);
+  });
+
+  it('starts each period from zero at 00:00 UTC: the day, on a Monday the ISO week, on the 1st the month; a limit holds per period', async () => {
+    await passUntil('23:59:30', { sunday: true });
+    const p = await player();
+    await settings(p, { limits: { wagerDay: 10_000 } });
+    const first = await round();
+    await bet(first.roundId, p, 6_000);
+    expect(await refusedWithNothingWritten(first.roundId, p, 5_000)).toBe('RG_LIMIT_REACHED');
+    const sunday = (await core.getResponsibleGaming(op, { playerId: p })).counters;
+    await passUntil('00:00:01');
+    const second = await round();
+    await bet(second.roundId, p, 5_000);
+    const monday = (await core.getResponsibleGaming(op, { playerId: p })).counters;
+    expect([sunday.day.wager, sunday.week.wager, monday.day.wager, monday.week.wager]).toEqual([
+      6_000, 6_000, 5_000, 5_000,
+    ]);
+    expect(new Date(`${sunday.day.period}T00:00:00Z`).getUTCDay()).toBe(0);
+    expect(monday.week.period).toBe(`W${monday.day.period}`);
+    // The month goes on counting unless this Monday is the 1st.
+    const newMonth = monday.day.period.endsWith('-01');
+    expect([monday.month.period === sunday.month.period, monday.month.wager]).toEqual(
+      newMonth ? [false, 5_000] : [true, 11_000],
+    );
   });
 });
 
@@ -201,6 +238,7 @@ describe('table sessions', () => {
   });
 
   it('ends on leave (a SESSION_END entry); the loss counter is the ledger of the day summed', async () => {
+    await passUntil('12:00:00');
     const p = await player();
     const { tableId, roundId } = await round();
     const placed = await bet(roundId, p, 5_000);

@@ -140,6 +140,16 @@ describe('the transactions of a period', () => {
     ]);
   });
 
+  it('answers a period over several midnights in one page and no nextCursor when it holds fewer than the limit, as at noon', async () => {
+    // Four UTC days (a call at 00:30 asking from the last hour to tomorrow spans three): 64 partitions.
+    const around = { from: at('23:30', '2026-11-19'), to: at('00:30', '2026-11-22') };
+    const out = await listSeamlessTransactions(ctx, operator(OP), { operatorId: OP, ...around, limit: 100 });
+    expect(out.nextCursor).toBeNull();
+    expect(out.transactions.map((t) => t.txId).sort()).toEqual(
+      [...DAY_TXS, ELSEWHERE[1]!].map((t) => t.txId).sort(),
+    );
+  });
+
   it('pages with a cursor (summary on the first page only), each transaction once; a state filter', async () => {
     const seen: string[] = [];
     let cursor: string | undefined;

@@ -987,6 +987,23 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       const some = await walk(at(1, 3), at(3, 3), 1000);
       expect([...some].sort()).toEqual(ids((t) => t.createdAt >= at(1, 3) && t.createdAt < at(3, 3)));
       expect(await walk(at(5, 0), at(6, 0), 10)).toEqual([]);
+      // A page fills across days: a period over three days (from 03:00 to 03:00, as a call at
+      // 00:00:01 asking for "the last day or so" would) with fewer than `limit` transactions is one
+      // page and no cursor; with a smaller limit every page but the last is full.
+      const whole = await store.listSeamlessTxs(operatorId, { from: at(1, 3), to: at(3, 3) }, { limit: 100 });
+      expect([whole.items.map((t) => t.txId).sort(), whole.cursor]).toEqual([[...some].sort(), undefined]);
+      const sizes: number[] = [];
+      let next: string | undefined;
+      do {
+        const p = await store.listSeamlessTxs(
+          operatorId,
+          { from: at(1, 0), to: at(4, 0) },
+          { limit: 5, ...(next && { cursor: next }) },
+        );
+        sizes.push(p.items.length);
+        next = p.cursor;
+      } while (next && sizes.length < 100);
+      expect(sizes.slice(0, -1).every((n) => n === 5) && sizes.reduce((a, b) => a + b, 0)).toBe(24);
       // Bad periods and cursors are refused.
       const code = (p: Promise<unknown>) => cursorCode(p);
       expect(
@@ -995,6 +1012,16 @@ export function storeContract(name: string, make: () => Promise<StoreUnderTest>)
       expect(
         await code(
           store.listSeamlessTxs(operatorId, { from: at(1, 0), to: '2027-02-01T00:00:00.000Z' }, { limit: 5 }),
+        ),
+      ).toBe('SEAMLESS_RANGE_INVALID');
+      // At most 31 days apart, wherever they fall: 31 days from noon touch 32 UTC days, and are one period.
+      const month = { from: at(1, 12), to: '2027-01-01T12:00:00.000Z' };
+      expect((await store.listSeamlessTxs(operatorId, month, { limit: 100 })).items).toHaveLength(
+        ids((t) => t.createdAt >= month.from).length,
+      );
+      expect(
+        await code(
+          store.listSeamlessTxs(operatorId, { ...month, to: '2027-01-01T12:00:00.001Z' }, { limit: 5 }),
         ),
       ).toBe('SEAMLESS_RANGE_INVALID');
       const first = await store.listSeamlessTxs(operatorId, { from: at(1, 0), to: at(4, 0) }, { limit: 1 });

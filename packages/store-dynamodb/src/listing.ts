@@ -6,8 +6,6 @@
 import { DomainError, type Entities, MAX_SEAMLESS_LIST_DAYS, type Page, type ReadOptions } from '@pyb/core';
 import { ACCESS, type Access, daysOf, SEAMLESS_TX_SHARDS } from './layout';
 
-/** Queries one page of seamless transactions may run (empty shards are skipped, not returned). */
-const SEAMLESS_QUERIES_PER_PAGE = 32;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
 export interface PageRequest {
@@ -90,8 +88,13 @@ export abstract class ListingStore {
 
   /**
    * An operator's seamless transactions of `[from, to)`: the (day, shard) partitions one after the
-   * other. The cursor is `<partition number>~<that partition's cursor>`; the inner cursor is sealed to
-   * its partition, so a cursor pointed at another partition is CURSOR_INVALID.
+   * other, each day's shards queried at once. A page fills across days: it ends at `limit` items or
+   * at the end of the period, never earlier because the period crosses midnight, so a period of
+   * several days with fewer than `limit` transactions is one page with no cursor — the same answer at
+   * 00:00:01 as at noon. The cursor is `<partition number>~<that partition's cursor>`; the inner
+   * cursor is sealed to its partition, so a cursor pointed at another partition is CURSOR_INVALID.
+   * A page (at most MAX_SEAMLESS_LIST_DAYS days × SEAMLESS_TX_SHARDS queries, a day's at once) stops
+   * early only where DynamoDB does (1 MB read): then it has fewer items and a cursor.
    */
   async listSeamlessTxs(
     operatorId: string,
@@ -102,7 +105,8 @@ export abstract class ListingStore {
     if (!ISO.test(from) || !ISO.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to)))
       throw new DomainError('INVALID', 'SEAMLESS_RANGE_INVALID', 'from and to are UTC timestamps (…Z)');
     const days = from < to ? daysOf(from, to) : [];
-    if (days.length > MAX_SEAMLESS_LIST_DAYS)
+    // 31 days apart, not 31 UTC days touched: a period from noon touches one day more than from midnight.
+    if (Date.parse(to) - Date.parse(from) > MAX_SEAMLESS_LIST_DAYS * 86_400_000)
       throw new DomainError(
         'INVALID',
         'SEAMLESS_RANGE_INVALID',
@@ -118,19 +122,49 @@ export abstract class ListingStore {
       if (at < 0 || at >= parts || rest.length === 0)
         throw new DomainError('INVALID', 'CURSOR_INVALID', 'the cursor is not valid for this list');
     }
-    const items: Entities['seamlessTx'][] = [];
-    for (let queries = 0; at < parts && queries < SEAMLESS_QUERIES_PER_PAGE; queries++) {
-      const day = days[Math.floor(at / SEAMLESS_TX_SHARDS)]!;
-      const access = ACCESS.seamlessTxs(operatorId, day, at % SEAMLESS_TX_SHARDS, from, to);
-      const got = await this.queryPage<Entities['seamlessTx']>(access, {
-        limit: page.limit - items.length,
+    const access = (n: number) =>
+      ACCESS.seamlessTxs(
+        operatorId,
+        days[Math.floor(n / SEAMLESS_TX_SHARDS)]!,
+        n % SEAMLESS_TX_SHARDS,
+        from,
+        to,
+      );
+    const query = (n: number, limit: number, cursor: string | undefined) =>
+      this.queryPage<Entities['seamlessTx']>(access(n), {
+        limit,
         order: 'asc',
-        ...(inner !== undefined && { cursor: inner }),
+        ...(cursor !== undefined && { cursor }),
       });
-      items.push(...got.items);
-      inner = got.cursor;
-      if (inner === undefined) at++;
-      if (items.length >= page.limit) break;
+    const items: Entities['seamlessTx'][] = [];
+    fill: while (at < parts && items.length < page.limit) {
+      // The rest of this day's shards at once (the first from the cursor), each asked for the room left.
+      const want = page.limit - items.length;
+      const dayEnd = (Math.floor(at / SEAMLESS_TX_SHARDS) + 1) * SEAMLESS_TX_SHARDS;
+      const first = at;
+      const got = await Promise.all(
+        Array.from({ length: dayEnd - first }, (_, i) => query(first + i, want, i === 0 ? inner : undefined)),
+      );
+      for (const shard of got) {
+        const room = page.limit - items.length;
+        if (shard.items.length > room) {
+          // More than the page holds: this shard again for just the room, so its cursor is at that item.
+          const exact = await query(at, room, inner);
+          items.push(...exact.items);
+          inner = exact.cursor;
+          if (inner === undefined) at++;
+          break fill;
+        }
+        items.push(...shard.items);
+        if (shard.cursor !== undefined) {
+          // The shard has more (its page was full, or DynamoDB stopped at 1 MB): go on from there.
+          inner = shard.cursor;
+          continue fill;
+        }
+        inner = undefined;
+        at++;
+        if (items.length >= page.limit) break fill;
+      }
     }
     return { items, ...(at < parts && { cursor: `${at}~${inner ?? ''}` }) };
   }

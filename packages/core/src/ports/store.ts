@@ -214,10 +214,12 @@ export interface Store {
   ): Promise<LedgerEntry[]>;
   /**
    * An operator's seamless transactions created in `[from, to)` (ISO timestamps; at most
-   * MAX_SEAMLESS_LIST_DAYS days), a page at a time: what reconciliation reads. An index, sharded by
-   * day and hash of the txId (docs/data-model.md): eventually consistent; ordered by day, then shard,
-   * then creation time — not globally by time. A page may hold fewer than `limit` items and still
-   * have a cursor: follow it until there is none.
+   * MAX_SEAMLESS_LIST_DAYS days apart, which touch one UTC day more when they do not start at
+   * midnight), a page at a time: what reconciliation reads. An index, sharded by day and hash of the
+   * txId (docs/data-model.md): eventually consistent; ordered by day, then shard,
+   * then creation time — not globally by time. A page fills across days: it holds `limit` items, or
+   * it is the last and has no cursor (DynamoDB's 1 MB read may still cut one short, with a cursor:
+   * follow it until there is none).
    */
   listSeamlessTxs(
     operatorId: string,
