@@ -218,7 +218,7 @@ async function changePosition(
         continue;
       }
       if (error.failed(tx.at.gate)) {
-        return refused(conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets ("no va más")`));
+        return refused(roundNotOpen(facts));
       }
       if (tx.at.seat >= 0 && error.failed(tx.at.seat) && seatPlan.claimed) {
         return refused(conflict('SEAT_TAKEN', `seat ${seatPlan.seat} was taken meanwhile`));

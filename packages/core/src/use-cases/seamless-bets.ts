@@ -150,8 +150,7 @@ async function fromRecord(ctx: Ctx, tx: SeamlessTxRecord, change: Change): Promi
       throw walletUnavailable();
     }
     default:
-      if (tx.rollbackReason === 'BETTING_CLOSED')
-        throw conflict('ROUND_NOT_OPEN', `round ${tx.roundId} is not taking bets ("no va más")`);
+      if (tx.rollbackReason === 'BETTING_CLOSED') throw roundNotOpen(tx);
       throw walletUnavailable();
   }
 }
@@ -318,7 +317,7 @@ async function settleDebit(
       if (error.failed(0)) throw walletUnavailable();
       if (error.failed(2)) {
         await giveUp(ctx, tx, 'BETTING_CLOSED');
-        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets ("no va más")`);
+        throw roundNotOpen(facts);
       }
       if (ops.length > 3 && error.failed(3) && seat.claimed) {
         await giveUp(ctx, tx, 'NOT_PLACED', 'SEAT_TAKEN');

@@ -21,7 +21,8 @@ import { TransactionCanceled } from '../ports/store';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf } from '../seamless-tx';
 import { type Change, gatePart, positionPart } from './bet-parts';
-import { type Ctx, conflict, keyReused, type RoundFacts } from './context';
+import { type Ctx, keyReused, type RoundFacts } from './context';
+import { roundNotOpen } from './round-not-open';
 import { assertCallable, callResult, stakeAndReserve } from './seamless-bets';
 import { deliverSeamlessTx, sendToOutbox } from './seamless-delivery';
 
@@ -105,8 +106,7 @@ export async function withdrawSeamless(
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
       if (error.failed(0)) continue; // a concurrent duplicate wrote it: answer from its record
-      if (error.failed(2))
-        throw conflict('ROUND_NOT_OPEN', `round ${facts.roundId} is not taking bets ("no va más")`);
+      if (error.failed(2)) throw roundNotOpen(facts);
       await backoff(attempt); // the position moved on (another call of the player): recompute
       continue;
     }
