@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { LocalBeacon } from '@pyb/beacon';
-import type { Actor, CoreDeps, RoundView, ShoeRecord } from '@pyb/core';
+import type { Actor, Clock, Core, CoreDeps, KeyService, RoundView, ShoeRecord, Store } from '@pyb/core';
 import { type ShoeCoup, ShoeRunner } from '@pyb/engine';
 import {
   base64ToBytes,
@@ -22,7 +22,17 @@ import {
   dealShoe,
   shoeEntropy,
 } from '@pyb/fairness';
-import type { TestStack } from './stack';
+
+/** What the helper needs of a stack: a TestStack (./stack) is one; e2e builds one (test/e2e/support/stack.ts). */
+export interface DealingStack {
+  store: Store;
+  keys: KeyService;
+  clock: Clock;
+  /** The folder whose `beacon/` holds the local beacon's key. */
+  keysDir: string;
+  /** A core on the same store, keys and beacon, with these overrides (the clock). */
+  coreWith(overrides: Partial<CoreDeps>): Core;
+}
 
 export interface Dealing {
   /** The table whose shoe is open and has no round yet. */
@@ -50,7 +60,7 @@ const atOf = (event: string): string => (JSON.parse(event) as { at: string }).at
 const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
 
 /** The contributions the shoe recorded so far (SEED_CONTRIBUTED events of its chain). */
-async function contributionsOf(stack: TestStack, shoeId: string): Promise<Contribution[]> {
+async function contributionsOf(stack: DealingStack, shoeId: string): Promise<Contribution[]> {
   const found: Contribution[] = [];
   for (const record of await stack.store.listAudit(shoeId)) {
     const event = JSON.parse(record.event) as { type: string; data?: Contribution };
@@ -61,7 +71,7 @@ async function contributionsOf(stack: TestStack, shoeId: string): Promise<Contri
 }
 
 /** The stack's beacon round `round`, signed now: the same key, read on a clock past every round. */
-async function signedRound(stack: TestStack, round: number) {
+async function signedRound(stack: DealingStack, round: number) {
   const holder = new LocalBeacon({
     dir: join(stack.keysDir, 'beacon'),
     clock: { now: () => new Date(8.64e15) },
@@ -73,7 +83,7 @@ async function signedRound(stack: TestStack, round: number) {
 }
 
 /** Opens the first round of the table's shoe with a client seed whose shoe deals what `deals` asks. */
-export async function openRoundDealing(stack: TestStack, actor: Actor, o: Dealing): Promise<Dealt> {
+export async function openRoundDealing(stack: DealingStack, actor: Actor, o: Dealing): Promise<Dealt> {
   const table = await stack.store.get('table', { tableId: o.tableId });
   if (!table?.currentShoeId) throw new Error(`table ${o.tableId} has no shoe open`);
   const shoe = (await stack.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;

@@ -15,8 +15,7 @@ import {
   Xoshiro128,
 } from '@pyb/engine';
 import { dealShoe, hexToBytes, shoeEntropy } from '@pyb/fairness';
-import { type Dealing, openRoundDealing } from './dealt';
-import type { TestStack } from './stack';
+import { type Dealing, type DealingStack, openRoundDealing } from './dealt';
 
 export const PATTERNS: readonly BetType[][] = [
   ['PLAYER'],
@@ -58,7 +57,7 @@ export interface PlayOptions {
    * The shoe must deal what `deals` asks of its coups: round 1 is opened with a client seed chosen
    * for it (./dealt; `clientSeed` is then ignored). Without it, the coups are whatever the shoe deals.
    */
-  dealing?: Pick<Dealing, 'deals' | 'deps'> & { stack: TestStack };
+  dealing?: Pick<Dealing, 'deals' | 'deps'> & { stack: DealingStack };
 }
 
 const amountFor = (config: TableConfig, type: BetType, rng: Xoshiro128): number => {
