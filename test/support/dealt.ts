@@ -126,7 +126,7 @@ export async function openRoundDealing(stack: DealingStack, actor: Actor, o: Dea
     if (!o.deals(coups)) continue;
     const standing = { now: () => new Date(at) };
     const round = await stack
-      .coreWith({ clock: standing })
+      .coreWith({ ...o.deps, clock: standing })
       .openRound(actor, { tableId: o.tableId, clientSeed });
     const closed = (await stack.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed;
     if (closed?.beaconRound !== beaconRound || closed.digest !== digest)
