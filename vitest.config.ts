@@ -11,13 +11,29 @@ import { defineConfig } from 'vitest/config';
  */
 const onBothStores = ['test/integration/**/*.test.ts', 'test/model/**/*.test.ts'];
 
+/**
+ * PYB_TEST_SEQUENCE_SEED=<integer>: files and the tests in each run in an order shuffled with that
+ * seed (vitest prints `Running tests with seed "<n>"` at the start), so an order a test silently
+ * relies on shows up, and a failing order is replayed with the same seed (docs/testing.md, "Order
+ * and load"). Unset: the usual order.
+ */
+const sequenceSeed = process.env.PYB_TEST_SEQUENCE_SEED;
+if (sequenceSeed !== undefined && !/^\d{1,15}$/.test(sequenceSeed)) {
+  throw new Error(`PYB_TEST_SEQUENCE_SEED must be an integer (got "${sequenceSeed}")`);
+}
+const sequence = sequenceSeed
+  ? { shuffle: { files: true, tests: true }, seed: Number(sequenceSeed) }
+  : undefined;
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // PYB_CLOCK_START: every test process's clock starts there (docs/testing.md, "Time in tests").
-    setupFiles: ['test/setup/clock.ts'],
+    // PYB_CLOCK_START: every test process's clock starts there (docs/testing.md, "Time in tests");
+    // FC_SEED/FC_PATH replay a property test's failure (docs/testing.md, "Chance in tests").
+    setupFiles: ['test/setup/clock.ts', 'test/setup/fast-check.ts'],
+    ...(sequence && { sequence }),
     projects: [
       {
         extends: true,

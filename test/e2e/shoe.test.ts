@@ -6,6 +6,9 @@
 import { createHash, createVerify } from 'node:crypto';
 import { canonicalJson } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operator as operatorOf } from '../support/actors';
+import { openRoundDealing } from '../support/dealt';
+import { dealingOf } from './support/dealing';
 import { type Client, client } from './support/http';
 import { type E2eStack, startStack } from './support/stack';
 
@@ -39,7 +42,7 @@ const betsFor = (coup: number, player: number) =>
   ][(coup + player) % 3]!;
 
 describe('a shoe played through the API', () => {
-  it('plays from the first coup to the cut card, pays by the rules, and reveals a seed that checks out', async () => {
+  it('plays from the first coup to the cut card of a shoe dealt with a tie and both pairs, pays by the rules, and reveals a seed that checks out', async () => {
     const { admin, operator, regulator } = stack.a;
 
     const table = await api.post('/v1/tables', {
@@ -83,11 +86,16 @@ describe('a shoe played through the API', () => {
     const expected: Record<string, number> = Object.fromEntries(PLAYERS.map((p) => [p, START]));
 
     // An irregularity before the deal: the round is voided and every stake comes back.
-    const spoiled = await api.post(`/v1/tables/${tableId}/rounds`, {
-      key: operator,
-      body: { clientSeed: 'e2e-client-seed' },
+    // It opens in this process (../support/dealt) with a client seed whose shoe deals a tie, a Punto
+    // pair and a Banca pair (every coup holds every bet type), so each payout rule below is checked.
+    const { round: spoiledRound } = await openRoundDealing(dealingOf(stack), operatorOf('op-a'), {
+      tableId,
+      deals: (coups) =>
+        coups.some((c) => c.result.winner === 'TIE') &&
+        coups.some((c) => c.result.playerPair) &&
+        coups.some((c) => c.result.bankerPair),
     });
-    expect(spoiled.status).toBe(201);
+    const spoiled = { body: spoiledRound };
     for (const [i, player] of PLAYERS.entries()) {
       const bet = await api.post(`/v1/rounds/${spoiled.body.roundId}/bets`, {
         key: operator,
@@ -109,6 +117,8 @@ describe('a shoe played through the API', () => {
     }
 
     const rounds: string[] = [];
+    /** The bet types that won, and PUSH: each rule below ran at least once. */
+    const came = new Set<string>();
     for (let coup = 0; coup < 30; coup++) {
       const round = await api.post(`/v1/tables/${tableId}/rounds`, { key: operator, body: {} });
       expect(round.status).toBe(201);
@@ -143,6 +153,7 @@ describe('a shoe played through the API', () => {
         );
         for (const b of position.bets) {
           if (b.result === 'LOSE') expect(b.payout).toBe(0);
+          came.add(b.result === 'WIN' ? b.type : b.result);
           if (b.type === 'TIE' && b.result === 'WIN') expect(b.payout).toBe(b.amount * 9);
           if (b.type === 'PLAYER' && b.result === 'WIN') expect(b.payout).toBe(b.amount * 2);
           if (b.type.endsWith('_PAIR') && b.result === 'WIN') expect(b.payout).toBe(b.amount * 12);
@@ -158,6 +169,7 @@ describe('a shoe played through the API', () => {
       if (r.lastCoup) break;
     }
     expect(rounds.length).toBeGreaterThan(1);
+    expect([...came]).toEqual(expect.arrayContaining(['TIE', 'PLAYER_PAIR', 'BANKER_PAIR', 'PUSH']));
     expect(rounds.length).toBeLessThan(30);
 
     // The cut card came out: no more rounds on this shoe.

@@ -4,8 +4,11 @@
  * stored; a bet of a type the table does not offer is 422 BET_SIDE_DISABLED and moves no money; a
  * round's positions and the scoreboard show the side bets settled.
  */
-import { SIDE_BET_TYPES } from '@pyb/engine';
+import { type ShoeCoup, SIDE_BET_TYPES } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operator as operatorOf } from '../support/actors';
+import { openRoundDealing } from '../support/dealt';
+import { dealingOf } from './support/dealing';
 import { type Client, client } from './support/http';
 import { type E2eStack, startStack } from './support/stack';
 
@@ -75,7 +78,7 @@ describe('side bets through the API', () => {
     expect(tooDeep.body.details.issues[0].path).toBe('cutCard.maxCardsBehind');
   });
 
-  it('refuses a bet of a type the table does not offer (422, nothing written), and settles offered ones', async () => {
+  it('refuses a bet of a type the table does not offer (422, nothing written), and settles offered ones on a shoe dealt to give a Dragon 7 and a Panda 8', async () => {
     const { admin, operator, regulator } = stack.a;
     const table = await api.post('/v1/tables', {
       key: admin,
@@ -90,8 +93,23 @@ describe('side bets through the API', () => {
     await fund('sb-ana');
     const before = await api.get('/v1/wallets/sb-ana', { key: operator });
 
+    // Dragon 7 wins 2.25% of coups and Panda 8 3.45%: the shoe deals a Dragon 7, then a Panda 8, then
+    // a coup neither wins (../support/dealt), so each branch below runs on every run.
+    const dragon7Of = (c: ShoeCoup) =>
+      c.result.winner === 'BANKER' && c.result.banker.cards.length === 3 && c.result.banker.total === 7;
+    const panda8Of = (c: ShoeCoup) =>
+      c.result.winner === 'PLAYER' && c.result.player.cards.length === 3 && c.result.player.total === 8;
+    const dealt = await openRoundDealing(dealingOf(stack), operatorOf('op-a'), {
+      tableId,
+      deals: ([one, two, three]) =>
+        !!one && !!two && !!three && dragon7Of(one) && panda8Of(two) && !dragon7Of(three) && !panda8Of(three),
+      maxTries: 100_000,
+    });
     for (let coup = 1; coup <= 3; coup++) {
-      const round = await api.post(`/v1/tables/${tableId}/rounds`, { key: operator });
+      const round =
+        coup === 1
+          ? { body: dealt.round }
+          : await api.post(`/v1/tables/${tableId}/rounds`, { key: operator });
       const roundId = round.body.roundId;
       if (coup === 1) {
         for (const type of ['BIG', 'PLAYER_PAIR']) {
@@ -139,6 +157,7 @@ describe('side bets through the API', () => {
       const bankerBet = position.bets.find((b: { type: string }) => b.type === 'BANKER');
       // EZ: no commission; a Banca three-card 7 pushes.
       expect(bankerBet.commission).toBe(0);
+      expect([dragon7, panda8Of({ result } as ShoeCoup)]).toEqual([coup === 1, coup === 2]);
       if (dragon7) expect(bankerBet.result).toBe('PUSH');
 
       const board = await api.get(`/v1/tables/${tableId}/scoreboard`, { key: regulator });

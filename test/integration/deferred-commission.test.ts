@@ -6,6 +6,7 @@ import type { Core } from '@pyb/core';
 import { type Bet, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { bancaResult, openRoundDealing } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import {
   codeOf,
@@ -20,12 +21,15 @@ import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let core: Core;
+let deps: Parameters<TestStack['coreWith']>[0];
 beforeAll(async () => {
   stack = await createTestStack('deferred');
-  // Seed, client seed and shoe id all fixed, so the shoe (and what this test expects of it) never changes.
+  // Seed and ids fixed; the beacon round differs per run, so round 1 gets a client seed whose shoe
+  // opens on a Banca win (../support/dealt).
   let n = 0;
   const ids = { next: (prefix: string) => `${prefix}_${String(++n).padStart(12, '0')}` };
-  core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'deferred-commission'), ids });
+  deps = { keys: deterministicSeeds(stack.keys, 'deferred-commission'), ids };
+  core = stack.coreWith(deps);
 });
 afterAll(() => stack?.cleanup());
 
@@ -42,7 +46,7 @@ const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 500_000;
 
 describe('deferred commission', () => {
-  it('reserves the worst case, never lets money owed be spent, and collects it on leaving and at shoe close', async () => {
+  it('on a shoe dealt to open on a Banca win: reserves the worst case, never lets money owed be spent, and collects it on leaving and at shoe close', async () => {
     const table = await core.createTable(admin(), {
       name: 'Mini deferred',
       variant: 'custom',
@@ -59,7 +63,13 @@ describe('deferred commission', () => {
     const shoe = await core.openShoe(admin(), { tableId: table.tableId });
 
     // Round 1 by hand: a Banca bet of 1000 needs 1000 + its worst-case commission (5% = 50).
-    const first = await core.openRound(op, { tableId: table.tableId, clientSeed: 'deferred' });
+    // The first coup is a Banca win and the second not the shoe's last: Ana owes commission after
+    // round 1 and leaves after round 2, before the shoe's end could collect it.
+    const { round: first } = await openRoundDealing(stack, op, {
+      tableId: table.tableId,
+      deps,
+      deals: (coups) => coups.length > 2 && bancaResult(coups[0]!) === 'WIN',
+    });
     const banca: Bet[] = [{ type: 'BANKER', amount: 1_000 }];
     expect(
       await codeOf(
@@ -102,27 +112,24 @@ describe('deferred commission', () => {
     const view1 = await core.resolveRound(op, { roundId: first.roundId });
     tight = await core.getWallet(op, { playerId: 'tight' });
     expect(tight.reserved).toBe(0);
-    if (view1.result!.winner === 'BANKER') {
-      // Paid in full now; the commission is a debt the wallet keeps covering.
-      expect([tight.balance, tight.commissionOwed, tight.available]).toEqual([2_050, 50, 2_000]);
-      expect(
-        await codeOf(
-          core.walletTransaction(op, {
-            playerId: 'tight',
-            type: 'DEBIT',
-            amount: 2_001,
-            currency: 'EUR',
-            idempotencyKey: 'tight-4',
-          }),
-        ),
-      ).toBe('INSUFFICIENT_FUNDS');
-    } else {
-      expect(tight.commissionOwed).toBe(0);
-    }
+    expect(view1.result!.winner).toBe('BANKER');
+    // Paid in full now; the commission is a debt the wallet keeps covering.
+    expect([tight.balance, tight.commissionOwed, tight.available]).toEqual([2_050, 50, 2_000]);
+    expect(
+      await codeOf(
+        core.walletTransaction(op, {
+          playerId: 'tight',
+          type: 'DEBIT',
+          amount: 2_001,
+          currency: 'EUR',
+          idempotencyKey: 'tight-4',
+        }),
+      ),
+    ).toBe('INSUFFICIENT_FUNDS');
     const played: PlayedRound[] = [{ roundId: first.roundId, voided: false, bets: bets1, view: view1 }];
 
-    // The rest of the shoe; Ana leaves the table after the first round that leaves her owing commission
-    // (the shoe depends on the beacon round, which the local beacon's fresh key makes differ per run).
+    // The rest of the shoe; Ana leaves the table after the first round that leaves her owing
+    // commission: round 2 (she won Banca in round 1).
     let collectedOnLeave = -1;
     const rest = await playShoe({
       core,
@@ -150,7 +157,7 @@ describe('deferred commission', () => {
       },
     });
     played.push(...rest);
-    expect(collectedOnLeave).toBeGreaterThan(0); // Banca won at least once while Ana played
+    expect(collectedOnLeave).toBeGreaterThan(0); // her Banca win of round 1
 
     const dealt = played.filter((r) => !r.voided).map((r) => r.view.result!);
     expect(dealt.at(-2)!.cutCardOut).toBe(true);

@@ -20,7 +20,11 @@ import { admin, operator, regulator } from '../support/actors';
 import { fundPlayers } from '../support/fixture';
 import { codeOf, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { stepsInOrder } from '../support/order';
 import { createTestStack, TEST_BEACON, type TestStack } from '../support/stack';
+
+// Its describes walk one table's shoes in turn (contributions, beacon, a whole shoe, its close).
+stepsInOrder();
 
 let stack: TestStack;
 let core: Core;

@@ -18,7 +18,11 @@ import { baccaratVerify } from '../support/cli';
 import { fundPlayers } from '../support/fixture';
 import { codeOf, type PlayedRound, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { stepsInOrder } from '../support/order';
 import { createTestStack, type TestStack } from '../support/stack';
+
+// Its tests are one shoe's story: replayed before the close, then after it, then tampered with.
+stepsInOrder();
 
 const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 1_000_000;

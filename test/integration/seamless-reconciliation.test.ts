@@ -14,7 +14,11 @@ import {
 } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { stepsInOrder } from '../support/order';
 import { createTestStack, type TestStack } from '../support/stack';
+
+// The daily job's runs follow each other (a re-run replaces the report the first run stored).
+stepsInOrder();
 
 let stack: TestStack;
 let ctx: Ctx;

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/actors';
 import { DelegatingStore } from '../support/faulty-store';
 import { codeOf } from '../support/game';
+import { stepsInOrder } from '../support/order';
 import {
   expectBookedOnce,
   expectBooksReconcile,
@@ -24,6 +25,9 @@ import {
   type SeamlessFixture,
   seamlessFixture,
 } from '../support/seamless';
+
+// The last test checks the books of all the ones before it.
+stepsInOrder();
 
 const OP = 'op-seamless-wd';
 const FUNDS = 100_000;

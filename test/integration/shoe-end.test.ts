@@ -6,6 +6,7 @@
 import type { Core, RoundView } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { type Dealing, openRoundDealing } from '../support/dealt';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
@@ -31,13 +32,17 @@ interface Played {
 async function playToEnd(
   config: Record<string, unknown>,
   bet: (roundId: string, n: number) => Promise<void>,
+  deals?: Dealing['deals'],
 ) {
   // Two decks (a short shoe): a custom table (the presets keep their decks).
   const { table, shoe } = await tableWithShoe(core, { name: 'End', variant: 'custom', config });
   const rounds: Played[] = [];
   for (let n = 1; ; n++) {
     expect(n).toBeLessThan(60);
-    const opened = await core.openRound(op, { tableId: table.tableId });
+    const opened =
+      n === 1 && deals
+        ? (await openRoundDealing(stack, op, { tableId: table.tableId, deals })).round
+        : await core.openRound(op, { tableId: table.tableId });
     await bet(opened.roundId, n);
     const resolved = await core.resolveRound(op, { roundId: opened.roundId });
     rounds.push({ opened, resolved });
@@ -92,7 +97,7 @@ describe('"última mano" (seed 004)', () => {
 });
 
 describe('deferred commission per seat (seed 000)', () => {
-  it('is kept at each seat and collected when the shoe ends, before any admin closes it', async () => {
+  it('on a shoe dealt with a Banca win: is kept at each seat and collected when the shoe ends, before any admin closes it', async () => {
     const seated = [await player(), await player(), await player()];
     const standing = await player();
     const { shoeId } = await playToEnd(
@@ -116,6 +121,8 @@ describe('deferred commission per seat (seed 000)', () => {
           }),
         ]);
       },
+      // Everyone bets Banca on every coup: one Banca win is a debt at every seat and for the standing player.
+      (coups) => coups.some((c) => c.result.winner === 'BANKER'),
     );
     // The shoe ended (cut card), nobody closed it: what each player owed is already collected.
     expect((await core.getShoe(op, { shoeId })).phase).toBe('ENDED');

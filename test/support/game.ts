@@ -15,6 +15,7 @@ import {
   Xoshiro128,
 } from '@pyb/engine';
 import { dealShoe, hexToBytes, shoeEntropy } from '@pyb/fairness';
+import { type Dealing, type DealingStack, openRoundDealing } from './dealt';
 
 export const PATTERNS: readonly BetType[][] = [
   ['PLAYER'],
@@ -52,6 +53,11 @@ export interface PlayOptions {
   afterRound?: (round: PlayedRound, index: number) => Promise<void>;
   /** Stop after this many rounds even if the shoe has not ended. */
   maxRounds?: number;
+  /**
+   * The shoe must deal what `deals` asks of its coups: round 1 is opened with a client seed chosen
+   * for it (./dealt; `clientSeed` is then ignored). Without it, the coups are whatever the shoe deals.
+   */
+  dealing?: Pick<Dealing, 'deals' | 'deps'> & { stack: DealingStack };
 }
 
 const amountFor = (config: TableConfig, type: BetType, rng: Xoshiro128): number => {
@@ -65,10 +71,13 @@ export async function playShoe(o: PlayOptions): Promise<PlayedRound[]> {
   const patterns = o.patterns ?? PATTERNS;
   const rounds: PlayedRound[] = [];
   for (let n = 1; ; n++) {
-    const round = await o.core.openRound(o.actor, {
-      tableId: o.tableId,
-      ...(n === 1 && o.clientSeed !== undefined && { clientSeed: o.clientSeed }),
-    });
+    const round =
+      n === 1 && o.dealing
+        ? (await openRoundDealing(o.dealing.stack, o.actor, { tableId: o.tableId, ...o.dealing })).round
+        : await o.core.openRound(o.actor, {
+            tableId: o.tableId,
+            ...(n === 1 && o.clientSeed !== undefined && { clientSeed: o.clientSeed }),
+          });
     const bets = new Map<string, Bet[]>();
     for (const playerId of o.players) {
       if (rng.nextU32() % 7 === 0) continue; // sits this coup out

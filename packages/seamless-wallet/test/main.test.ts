@@ -13,6 +13,7 @@ describe('./scripts/reference-wallet', () => {
       const client = new SeamlessWalletClient({
         baseUrl: wallet.url,
         secrets: { current: DEV_WALLET_SECRET },
+        timeoutMs: 60_000, // a deadline no answered call meets on a loaded machine
       });
       expect(await client.balance({ playerId: 'bea', currency: 'EUR' })).toMatchObject({
         outcome: 'OK',

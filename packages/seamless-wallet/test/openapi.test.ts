@@ -110,6 +110,7 @@ describe('the seamless wallet OpenAPI document', () => {
     const client = new SeamlessWalletClient({
       baseUrl: `http://127.0.0.1:${port}/pyb`,
       secrets: { current: 'k' },
+      timeoutMs: 60_000, // a deadline no answered call meets on a loaded machine
     });
     const debit = {
       txId: 'dbt_aaaaaaaaaaaaaaaa',

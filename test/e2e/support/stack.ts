@@ -36,6 +36,8 @@ export interface E2eStack {
   platform: string;
   /** The stack's local key service (to rotate the signing key, as a deploy would). */
   signing: LocalKeyService;
+  /** The temp folder of its keys and its beacon's key (test/support/dealt signs rounds with it). */
+  keysDir: string;
   stop(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     b,
     platform,
     signing,
+    keysDir,
     stop: async () => {
       await server.close();
       await deleteTables(client, names);
