@@ -67,7 +67,9 @@ const call = async (e: HttpEvent) => {
   return { status: answer.statusCode, type: answer.headers['Content-Type'], body: JSON.parse(answer.body) };
 };
 
-describe('POST and GET /v1/operators/{operatorId}/wallet', () => {
+// Two steps on one operator (the switch, then who sees it): run in this order even when the run is
+// shuffled (PYB_TEST_SEQUENCE_SEED; docs/testing.md, "Order and load").
+describe('POST and GET /v1/operators/{operatorId}/wallet', { shuffle: false }, () => {
   it('switches with a platform-admin key only, checks the body, and replays a retry', async () => {
     const refused = await call(event('POST', keys.admin, { walletMode: 'seamless', seamless: SEAMLESS }));
     expect([refused.status, refused.type, refused.body.code]).toEqual([

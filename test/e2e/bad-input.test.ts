@@ -3,9 +3,13 @@
  * changes nothing: the wallet, its ledger, the round and the shoe read the same afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepsInOrder } from '../support/order';
 import { type Answer, type Call, type Client, client, type Json } from './support/http';
 import { routeOf } from './support/routes';
 import { type E2eStack, startStack } from './support/stack';
+
+// The file's tests are the steps of one story, each using what the ones before it made (docs/testing.md, "Order and load").
+stepsInOrder();
 
 let stack: E2eStack;
 let api: Client;

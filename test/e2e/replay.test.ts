@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepsInOrder } from '../support/order';
 import { type Client, client, type Json } from './support/http';
 import { type E2eStack, startStack } from './support/stack';
+
+// The file's tests are the steps of one story, each using what the ones before it made (docs/testing.md, "Order and load").
+stepsInOrder();
 
 const run = promisify(execFile);
 const PLAYERS = ['ana', 'bruno'] as const;

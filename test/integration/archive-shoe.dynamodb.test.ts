@@ -19,6 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { createDynamoTestStack } from '../support/dynamodb';
 import { playShoe } from '../support/game';
+import { stepsInOrder } from '../support/order';
+
+// The file's tests are the steps of one story, each using what the ones before it made (docs/testing.md, "Order and load").
+stepsInOrder();
 
 let stack: Awaited<ReturnType<typeof createDynamoTestStack>>;
 let dir: string;

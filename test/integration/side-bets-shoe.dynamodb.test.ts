@@ -21,7 +21,11 @@ import { baccaratVerify } from '../support/cli';
 import { fundPlayers } from '../support/fixture';
 import { coupsOfClosedShoe, playShoe, wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
+import { stepsInOrder } from '../support/order';
 import { type Backend, createTestStack, type TestStack } from '../support/stack';
+
+// The file's tests are the steps of one story, each using what the ones before it made (docs/testing.md, "Order and load").
+stepsInOrder();
 
 const PLAYERS = ['ana', 'ben', 'carla'];
 const START = 5_000_000;

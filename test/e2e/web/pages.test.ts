@@ -16,11 +16,15 @@ import { demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { buildWeb } from '@pyb/web/build';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stepsInOrder } from '../../support/order';
 import { type Client, client } from '../support/http';
 import { type E2eStack, startStack } from '../support/stack';
 import { axeViolations, seriousOrCritical } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { openPage, screenshots } from './support/pages';
+
+// The file's tests are the steps of one story, each using what the ones before it made (docs/testing.md, "Order and load").
+stepsInOrder();
 
 // An upper bound, not a speed claim: a whole shoe through a browser on a shared 2-core machine.
 vi.setConfig({ testTimeout: 300_000 });
