@@ -404,22 +404,23 @@ export const Scoreboard = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'Scoreboard' }),
 );
 
-/** A seat of the table and its holder (seed 004: a holder without a bet for more than 3 coups loses it to a claim). */
+/** A seat of the table and its holder (seed 004: a holder who sat out more than 3 coups loses it to a claim). */
 export const SeatView = /* @__PURE__ */ lazily(() =>
   z
     .object({
       seat: z.int().min(1).max(14),
       playerId: z.string().nullable().meta({ description: 'The holder; null: the seat is free.' }),
       lastRound: z.int().min(0).nullable().meta({
-        description: "The table's round number (over all shoes) of the holder's last bet; null: free.",
+        description:
+          "The table's round number (over all shoes) of the last coup the holder played — held a stake in; a coup whose bets he withdrew before no va más is not played. null: free.",
       }),
       coupsWithoutBet: z.int().min(0).nullable().meta({
         description:
-          "Rounds the table opened since the holder's last bet, before the round the map is read for; null: free.",
+          'Rounds the table opened since the last coup the holder played, before the round the map is read for; null: free.',
       }),
       idle: z.boolean().meta({
         description:
-          'More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`.',
+          'More than 3 coups sat out (seed 004): the seat goes to the first player who claims it in `round`.',
       }),
     })
     .meta({ id: 'SeatView' }),
