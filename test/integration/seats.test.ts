@@ -4,10 +4,11 @@
  * out more than three consecutive coups when someone claims it — a coup whose bets he withdrew before
  * "no va más" is one he sat out, hosted and seamless — a seat freed when its holder leaves.
  */
-import type { Actor, Core, PlaceBetInput, Store } from '@pyb/core';
+import type { Actor, Core, PlaceBetInput, SeatRecord, Store } from '@pyb/core';
 import { getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { DelegatingStore } from '../support/faulty-store';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf } from '../support/game';
 import { type SeamlessFixture, seamlessFixture } from '../support/seamless';
@@ -190,6 +191,35 @@ describe('seats', () => {
       ben: ben!,
       key: () => `w-${++keys}`,
     });
+  });
+  it('a stale read of the seats is retried strongly: never recorded as the mark, never SEAT_TAKEN', async () => {
+    const tableId = await table();
+    const [ana] = await players(1);
+    // The bet path's eventually consistent reads of the seats answer `stale` once it is set.
+    let stale: SeatRecord[] | undefined;
+    class LaggingSeats extends DelegatingStore {
+      override listSeats: Store['listSeats'] = (t, options) =>
+        options?.consistent === false && stale ? Promise.resolve(stale) : this.inner.listSeats(t, options);
+    }
+    const core = stack.coreWith({ store: new LaggingSeats(stack.store) });
+    const call = { playerId: ana!, bets: [{ type: 'PLAYER' as const, amount: 500 }] };
+    const seat1 = async () => (await stack.store.listSeats(tableId)).find((s) => s.seat === 1)!;
+    await coup(tableId, (r) => bet(r, ana!, { seat: 1 }));
+    const { roundId } = await core.openRound(op, { tableId });
+    await core.placeBet(op, { roundId, ...call, idempotencyKey: `b-${++keys}` });
+    stale = await stack.store.listSeats(tableId);
+    expect(stale.find((s) => s.seat === 1)?.lastRound).toBe(2);
+    await core.withdrawBets(op, { roundId, playerId: ana!, idempotencyKey: `w-${++keys}` });
+    expect((await seat1()).lastRound).toBe(1);
+    // Her bet again, naming her seat, reads it marked 2 (stale): the mark fails on the seat as it is
+    // (1), the retry reads strongly and marks it, keeping 1 as what was there before.
+    const again = await core.placeBet(op, { roundId, ...call, seat: 1, idempotencyKey: `b-${++keys}` });
+    expect(again.position.seat).toBe(1);
+    expect((await seat1()).lastRound).toBe(2);
+    expect((await stack.store.get('position', { roundId, playerId: ana! }))?.seatBefore).toBe(1);
+    await core.withdrawBets(op, { roundId, playerId: ana!, idempotencyKey: `w-${++keys}` });
+    expect((await seat1()).lastRound).toBe(1);
+    await stack.core.resolveRound(op, { roundId });
   });
 });
 

@@ -151,10 +151,11 @@ export function planSeat(
   }
   const key = { tableId: facts.tableId, seat: 0 };
   const mine = seats.find((s) => s.playerId === playerId);
-  // Marked as played in this coup, on the lastRound read (a stale read is retried, never recorded).
+  // Marked as played in this coup, on the lastRound read: a stale read fails and is retried (never
+  // recorded, and not SEAT_TAKEN: the retry reads strongly and finds whether the seat is still his).
   const keep = (s: SeatRecord): SeatPlan => ({
     seat: s.seat,
-    claimed: requested !== undefined,
+    claimed: false,
     before: s.lastRound === undefined ? 0 : Math.min(s.lastRound, round - 1),
     op: {
       kind: 'update',
