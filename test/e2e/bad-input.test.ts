@@ -321,6 +321,14 @@ const CASES: Case[] = [
     'VALIDATION_FAILED',
   ],
   [
+    'a custom table with 1 deck (the rulebooks: 6 or 8)',
+    'POST',
+    () => '/v1/tables',
+    { body: { name: 'x', variant: 'custom', config: { decks: 1 } } },
+    400,
+    'VALIDATION_FAILED',
+  ],
+  [
     'a table with a zero limit',
     'POST',
     () => '/v1/tables',

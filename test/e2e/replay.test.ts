@@ -52,8 +52,9 @@ beforeAll(async () => {
     body: {
       name: 'Regulated',
       variant: 'custom',
-      // Two decks, a shallow cut card: a dozen and more coups, enough to recall the last ten.
-      config: { decks: 2, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
+      // Six decks cut 222-228 from the end (the cards of two decks cut 14-20): a dozen and more coups,
+      // enough to recall the last ten.
+      config: { decks: 6, pairBets: true, cutCard: { minCardsBehind: 222, maxCardsBehind: 228 } },
     },
   });
   const tableId: string = table.body.tableId;

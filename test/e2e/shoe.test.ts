@@ -50,8 +50,9 @@ describe('a shoe played through the API', () => {
       body: {
         name: 'Mini e2e',
         variant: 'custom',
-        // One deck and a deep cut card: a short shoe (a handful of coups) keeps the test quick.
-        config: { decks: 1, pairBets: true, cutCard: { minCardsBehind: 14, maxCardsBehind: 20 } },
+        // Six decks (the API takes 6 or 8) and a deep cut card: a short shoe (a handful of coups, the
+        // cards of a one-deck shoe cut 14-20 from its end) keeps the test quick.
+        config: { decks: 6, pairBets: true, cutCard: { minCardsBehind: 274, maxCardsBehind: 280 } },
       },
     });
     expect(table.status).toBe(201);
@@ -59,7 +60,7 @@ describe('a shoe played through the API', () => {
     expect(table.body.config).toMatchObject({
       variant: 'custom',
       name: 'Mini e2e',
-      decks: 1,
+      decks: 6,
       pairBets: true,
       seats: 7,
     });
@@ -79,7 +80,7 @@ describe('a shoe played through the API', () => {
     expect(shoe.body).toMatchObject({
       status: 'OPEN',
       serverSeed: null,
-      decks: 1,
+      decks: 6,
       commitment: expect.any(String),
     });
 

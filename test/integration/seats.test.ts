@@ -1,14 +1,17 @@
 /**
  * Numbered seats and standing bettors (seeds 000, 003, 004): seats taken first come, every further
  * player bets standing without limit, one place per player per coup, a seat lost by a player who sits
- * out more than three consecutive coups when someone claims it, a seat freed when its holder leaves.
+ * out more than three consecutive coups when someone claims it — a coup whose bets he withdrew before
+ * "no va más" is one he sat out, hosted and seamless — a seat freed when its holder leaves.
  */
-import type { PlaceBetInput } from '@pyb/core';
+import type { Actor, Core, PlaceBetInput, SeatRecord, Store } from '@pyb/core';
 import { getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operator } from '../support/actors';
+import { admin, operator } from '../support/actors';
+import { DelegatingStore } from '../support/faulty-store';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf } from '../support/game';
+import { type SeamlessFixture, seamlessFixture } from '../support/seamless';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -175,4 +178,152 @@ describe('seats', () => {
     });
     expect((await stack.core.leaveTable(op, { tableId, playerId: ana! })).seatReleased).toBeNull();
   });
+
+  it('seed 004: a coup whose bets the holder withdrew before "no va más" is a coup he sat out', async () => {
+    const tableId = await table();
+    const [ana, ben] = await players(2);
+    await withdrawnCoups({
+      core: stack.core,
+      store: stack.store,
+      op,
+      tableId,
+      ana: ana!,
+      ben: ben!,
+      key: () => `w-${++keys}`,
+    });
+  });
+  it('a stale read of the seats is retried strongly: never recorded as the mark, never SEAT_TAKEN', async () => {
+    const tableId = await table();
+    const [ana] = await players(1);
+    // The bet path's eventually consistent reads of the seats answer `stale` once it is set.
+    let stale: SeatRecord[] | undefined;
+    class LaggingSeats extends DelegatingStore {
+      override listSeats: Store['listSeats'] = (t, options) =>
+        options?.consistent === false && stale ? Promise.resolve(stale) : this.inner.listSeats(t, options);
+    }
+    const core = stack.coreWith({ store: new LaggingSeats(stack.store) });
+    const call = { playerId: ana!, bets: [{ type: 'PLAYER' as const, amount: 500 }] };
+    const seat1 = async () => (await stack.store.listSeats(tableId)).find((s) => s.seat === 1)!;
+    await coup(tableId, (r) => bet(r, ana!, { seat: 1 }));
+    const { roundId } = await core.openRound(op, { tableId });
+    await core.placeBet(op, { roundId, ...call, idempotencyKey: `b-${++keys}` });
+    stale = await stack.store.listSeats(tableId);
+    expect(stale.find((s) => s.seat === 1)?.lastRound).toBe(2);
+    await core.withdrawBets(op, { roundId, playerId: ana!, idempotencyKey: `w-${++keys}` });
+    expect((await seat1()).lastRound).toBe(1);
+    // Her bet again, naming her seat, reads it marked 2 (stale): the mark fails on the seat as it is
+    // (1), the retry reads strongly and marks it, keeping 1 as what was there before.
+    const again = await core.placeBet(op, { roundId, ...call, seat: 1, idempotencyKey: `b-${++keys}` });
+    expect(again.position.seat).toBe(1);
+    expect((await seat1()).lastRound).toBe(2);
+    expect((await stack.store.get('position', { roundId, playerId: ana! }))?.seatBefore).toBe(1);
+    await core.withdrawBets(op, { roundId, playerId: ana!, idempotencyKey: `w-${++keys}` });
+    expect((await seat1()).lastRound).toBe(1);
+    await stack.core.resolveRound(op, { roundId });
+  });
 });
+
+describe('seats of a seamless operator', () => {
+  let f: SeamlessFixture;
+  beforeAll(async () => {
+    f = await seamlessFixture({
+      label: 'seats-seamless',
+      operatorId: 'op-seats-seamless',
+      secret: 'seats-seamless-secret-0123456789abcdef',
+      players: { prefix: 'ss', funds: 1_000_000 },
+    });
+  });
+  afterAll(() => f?.close());
+
+  it('seed 004: a coup whose bets the holder withdrew before "no va más" is a coup he sat out', async () => {
+    const { tableId } = await f.core.createTable(admin(f.operatorId), { name: 'Mini', variant: 'mini' });
+    await f.core.openShoe(admin(f.operatorId), { tableId });
+    let n = 0;
+    await withdrawnCoups({
+      core: f.core,
+      store: f.stack.store,
+      op: f.op,
+      tableId,
+      ana: f.player(),
+      ben: f.player(),
+      key: () => `k-${++n}`,
+    });
+  });
+});
+
+/**
+ * Ana holds seat 1 and, coup after coup, bets and withdraws everything before "no va más": she has
+ * not played those coups (004:63 "el jugador que no participa"), so after four of them Ben's claim
+ * takes the seat. A coup where she bets again after withdrawing, or keeps part of her stake, is played.
+ */
+async function withdrawnCoups(o: {
+  core: Core;
+  store: Store;
+  op: Actor;
+  tableId: string;
+  ana: string;
+  ben: string;
+  key: () => string;
+}) {
+  const { core, op: actor, tableId, ana, ben } = o;
+  const place = (roundId: string, playerId: string, extra: Partial<PlaceBetInput> = {}) =>
+    core.placeBet(actor, {
+      roundId,
+      playerId,
+      bets: [{ type: 'PLAYER', amount: 500 }],
+      idempotencyKey: o.key(),
+      ...extra,
+    });
+  const withdrawAll = (roundId: string, playerId: string) =>
+    core.withdrawBets(actor, { roundId, playerId, idempotencyKey: o.key() });
+  const seat1 = async () => (await getSeats(o, actor, { tableId })).seats[0]!;
+  const play = async (bets: (roundId: string) => Promise<unknown>) => {
+    const round = await core.openRound(actor, { tableId });
+    await bets(round.roundId);
+    await core.resolveRound(actor, { roundId: round.roundId });
+  };
+  await play((r) => place(r, ana, { seat: 1 }));
+  // Withdrawn, then bet again: played. Reduced, not withdrawn: played.
+  await play(async (r) => {
+    await place(r, ana);
+    await withdrawAll(r, ana);
+    expect((await place(r, ana)).position.seat).toBe(1);
+  });
+  await play(async (r) => {
+    await place(r, ana, { bets: [{ type: 'PLAYER', amount: 1_000 }] });
+    await core.withdrawBets(actor, {
+      roundId: r,
+      playerId: ana,
+      bets: [{ type: 'PLAYER', amount: 500 }],
+      idempotencyKey: o.key(),
+    });
+  });
+  expect(await seat1()).toMatchObject({ playerId: ana, lastRound: 3, coupsWithoutBet: 0 });
+  // Four coups bet and withdrawn: not played. After three the seat is still hers.
+  for (let i = 0; i < 4; i++) {
+    if (i === 3) expect(await seat1()).toMatchObject({ playerId: ana, coupsWithoutBet: 3, idle: false });
+    await play(async (r) => {
+      await place(r, ana);
+      const withdrawn = await withdrawAll(r, ana);
+      expect(withdrawn.position).toMatchObject({ stake: 0, seat: 1 });
+    });
+  }
+  expect(await seat1()).toMatchObject({ playerId: ana, lastRound: 3, coupsWithoutBet: 4, idle: true });
+  await play(async (r) => {
+    // Her bet marks the coup played, her withdrawal unmarks it: Ben's claim finds the seat idle, and
+    // her bet after it is made standing (the seat is his now).
+    await place(r, ana);
+    expect(await codeOf(place(r, ben, { seat: 1 }))).toBe('SEAT_TAKEN');
+    await withdrawAll(r, ana);
+    expect((await place(r, ben, { seat: 1 })).position.seat).toBe(1);
+    expect((await place(r, ana)).position.seat).toBeNull();
+    expect(await codeOf(place(r, ana, { seat: 1 }))).toBe('SEAT_MISMATCH');
+  });
+  expect(await seat1()).toMatchObject({ playerId: ben, lastRound: 8, coupsWithoutBet: 0 });
+  // Ben withdraws in his next coup: seated since coup 8, he has not played coup 9.
+  await play(async (r) => {
+    await place(r, ben);
+    await withdrawAll(r, ben);
+  });
+  expect(await seat1()).toMatchObject({ playerId: ben, lastRound: 8, coupsWithoutBet: 1 });
+}

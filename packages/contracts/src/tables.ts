@@ -117,7 +117,10 @@ export const TableConfig = /* @__PURE__ */ lazily(() =>
       variant: z.enum(['mini', 'midi', 'full', 'custom']),
       name: z.string().optional().meta({ description: 'Custom tables only: the table type name.' }),
       seats: z.int().min(1).max(14),
-      decks: z.int().min(1).max(8),
+      decks: z.int().min(1).max(8).meta({
+        description:
+          'Decks of 52 in the shoe: 6 or 8 (seeds 003, 004), the only counts POST /v1/tables takes. Fewer appear only on tables made in-process by the core, as its tests make short shoes (docs/rules.md, "Tables").',
+      }),
       commission: z.strictObject({
         rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
         mode: z.enum(['AT_PAYMENT', 'DEFERRED']),
@@ -147,6 +150,20 @@ export const TableConfig = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'TableConfig' }),
 );
 
+/** Why a table of another deck count is refused, and what to do instead. */
+export const DECKS_MESSAGE =
+  'a table has 6 or 8 decks of 52 (seeds 003, 004); for a short shoe raise cutCard.minCardsBehind/maxCardsBehind instead';
+
+/**
+ * The decks a table may be created with: the rulebooks' 6 or 8 (003:16, 004:8). The engine's schema
+ * takes 1..8 so that the core's own tests can play short shoes; the API edge takes no such table.
+ */
+export const TableDecks = /* @__PURE__ */ lazily(() =>
+  z.literal([6, 8], { error: DECKS_MESSAGE }).meta({
+    description: "Decks of 52: 6 or 8 (seeds 003, 004). Left out: the preset's (mini and midi 6, full 8).",
+  }),
+);
+
 const LimitOverride = /* @__PURE__ */ lazily(() =>
   z.strictObject({ min: Amount().optional(), max: Amount().optional() }),
 );
@@ -156,7 +173,7 @@ export const TableConfigOverrides = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       seats: z.int().min(1).max(14).optional(),
-      decks: z.int().min(1).max(8).optional(),
+      decks: TableDecks().optional(),
       commission: z
         .strictObject({
           rateBps: z.int().min(0).max(10_000).optional(),
@@ -404,22 +421,23 @@ export const Scoreboard = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'Scoreboard' }),
 );
 
-/** A seat of the table and its holder (seed 004: a holder without a bet for more than 3 coups loses it to a claim). */
+/** A seat of the table and its holder (seed 004: a holder who sat out more than 3 coups loses it to a claim). */
 export const SeatView = /* @__PURE__ */ lazily(() =>
   z
     .object({
       seat: z.int().min(1).max(14),
       playerId: z.string().nullable().meta({ description: 'The holder; null: the seat is free.' }),
       lastRound: z.int().min(0).nullable().meta({
-        description: "The table's round number (over all shoes) of the holder's last bet; null: free.",
+        description:
+          "The table's round number (over all shoes) of the last coup the holder played — held a stake in; a coup whose bets he withdrew before no va más is not played. null: free.",
       }),
       coupsWithoutBet: z.int().min(0).nullable().meta({
         description:
-          "Rounds the table opened since the holder's last bet, before the round the map is read for; null: free.",
+          'Rounds the table opened since the last coup the holder played, before the round the map is read for; null: free.',
       }),
       idle: z.boolean().meta({
         description:
-          'More than 3 coups without a bet (seed 004): the seat goes to the first player who claims it in `round`.',
+          'More than 3 coups sat out (seed 004): the seat goes to the first player who claims it in `round`.',
       }),
     })
     .meta({ id: 'SeatView' }),

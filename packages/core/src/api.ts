@@ -16,7 +16,15 @@ import type { PlayerRecall, PlayerRecallQuery, RoundReplay } from './replay/type
 
 type Body<T extends z.ZodType> = z.output<T>;
 
-export type CreateTableInput = Body<ReturnType<typeof C.CreateTableRequest>>;
+type CreateTableBody = Body<ReturnType<typeof C.CreateTableRequest>>;
+/**
+ * The API's body, except `config.decks`: the HTTP contract takes 6 or 8 (the rulebooks'), the core
+ * any count its engine does (1..8) — a facility of in-process tests, whose short shoes keep a whole
+ * shoe to a handful of coups (docs/rules.md, "Tables"). No caller outside the process reaches it.
+ */
+export type CreateTableInput = Omit<CreateTableBody, 'config'> & {
+  config?: Omit<NonNullable<CreateTableBody['config']>, 'decks'> & { decks?: number };
+};
 
 /**
  * `clientSeed`: only for the first round of a shoe, which fixes it (after the commitment was

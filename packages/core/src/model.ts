@@ -263,6 +263,11 @@ export interface PositionRecord {
   reserve: number;
   /** Seat number (1..seats) the player bets from, or null: standing. */
   seat: number | null;
+  /**
+   * The seat's `lastRound` before this coup's bet marked it played: put back if the player withdraws
+   * his whole stake before "no va más" (seed 004: a coup without a stake is not played).
+   */
+  seatBefore?: number;
   /** The player's table session of the first call (absent on positions from before sessions). */
   sessionId?: string;
   /**
@@ -381,7 +386,10 @@ export interface SeatRecord {
   seat: number;
   /** The holder; absent: the seat is free. */
   playerId?: string;
-  /** `tableRound` of the holder's last bet (seed 004: lost after more than 3 coups without one). */
+  /**
+   * `tableRound` of the last coup the holder played — holding a stake; a coup whose bets he withdrew
+   * is not played (seed 004: lost after more than 3 coups not played).
+   */
   lastRound?: number;
   since?: string;
   updatedAt: string;

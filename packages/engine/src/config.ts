@@ -100,7 +100,10 @@ export type TableConfig = {
   name?: string;
   /** mini 7, midi 9, full 14 (seeds 000, 004); a custom table 1..14 */
   seats: number;
-  /** mini and midi 6, full 8 (seed 000); a custom table 1..8 */
+  /**
+   * mini and midi 6, full 8 (seed 000); a custom table 6 or 8 through the API (003:16, 004:8: the
+   * contract's `TableDecks`). The schema takes 1..8 so the core's tests can play short shoes.
+   */
   decks: number;
   /** rate in basis points (500 = 5%); AT_PAYMENT deducts it from the win, DEFERRED adds it to a debt */
   commission: { rateBps: number; mode: CommissionMode };

@@ -24,8 +24,9 @@ export async function wholeShoe(baseUrl: string, keys: { admin: string; operator
       name: 'Generated client',
       variant: 'custom',
       config: {
-        decks: 1,
-        cutCard: { minCardsBehind: 7, maxCardsBehind: 20 },
+        // Six decks (the API takes 6 or 8) with a deep cut card: the 32-45 cards of a one-deck shoe.
+        decks: 6,
+        cutCard: { minCardsBehind: 267, maxCardsBehind: 280 },
         commission: { mode: 'DEFERRED' },
       },
     },

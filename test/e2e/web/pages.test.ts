@@ -53,17 +53,17 @@ beforeAll(async () => {
   api = client(stack.url);
   browser = await launchBrowser();
   const { admin, operator } = stack.a;
-  // One deck and a deep cut card: a shoe of a handful of coups; EZ Banca, the Big side bet, and one
-  // more coup after the cut card (announced by the API when its round opens).
+  // Six decks (the API takes 6 or 8) and a deep cut card: a shoe of a handful of coups; EZ Banca,
+  // the Big side bet, and one more coup after the cut card (announced by the API when its round opens).
   const table = await api.post('/v1/tables', {
     key: admin,
     body: {
       name: 'Browser test table',
       variant: 'custom',
       config: {
-        decks: 1,
+        decks: 6,
         pairBets: true,
-        cutCard: { minCardsBehind: 14, maxCardsBehind: 20 },
+        cutCard: { minCardsBehind: 274, maxCardsBehind: 280 },
         bankerMode: 'EZ',
         afterCutCard: 'ONE_MORE_COUP',
         sideBets: { BIG: { limit: { min: 100, max: 10_000 } } },

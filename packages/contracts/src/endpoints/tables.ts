@@ -48,7 +48,7 @@ export const getScoreboardContract = {
 export const getSeatsContract = {
   tag: 'Tables',
   description:
-    "The table's seats and who holds them, read for the round open now (else the next one). A holder without a bet for more than 3 coups is `idle`: his seat goes to the first player who claims it with a bet's `seat` (seed 004). Every other player bets standing.",
+    "The table's seats and who holds them, read for the round open now (else the next one). A holder who sat out more than 3 coups (no stake left at no va más) is `idle`: his seat goes to the first player who claims it with a bet's `seat` (seed 004). Every other player bets standing.",
   problems: ['TABLE_NOT_FOUND'],
   summary: 'The seat map of a table',
   params: TableParams,

@@ -96,7 +96,7 @@ export function betRecord(p: PositionRecord, currency: string): FeedRecord {
     shoeId: p.shoeId,
     roundId: p.roundId,
     playerId: p.playerId,
-    seat: p.seat,
+    seat: p.seat ?? null,
     sessionId: p.sessionId,
     currency,
     bets: p.bets,

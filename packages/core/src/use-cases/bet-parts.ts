@@ -115,10 +115,22 @@ export interface SeatPlan {
   op?: WriteOp;
   /** The player asked for this seat (a lost race for it is SEAT_TAKEN, not a retry). */
   claimed: boolean;
+  /**
+   * The seat's `lastRound` before this coup marked it (kept on the position as `seatBefore`): what a
+   * withdrawal of the whole stake puts back, the coup not played.
+   */
+  before?: number;
 }
 
 export const seatIdle = (seat: SeatRecord, tableRound: number): boolean =>
   tableRound - 1 - (seat.lastRound ?? 0) > SEAT_IDLE_COUPS;
+
+/**
+ * A position that holds a stake: the coup is being played from its place. One whose bets were all
+ * withdrawn has not played it (seed 004 "no participa"): its next bet places it afresh.
+ */
+export const staked = (position: PositionRecord | undefined): position is PositionRecord =>
+  (position?.stake ?? 0) > 0;
 
 export function planSeat(
   facts: RoundFacts,
@@ -128,24 +140,29 @@ export function planSeat(
   at: string,
 ): SeatPlan {
   const { playerId, seat: requested } = change;
-  if (position) {
-    // The first bet of the coup fixed the player's place (one place per player per coup, seed 004).
-    if (requested !== undefined && requested !== position.seat) {
-      throw conflict('SEAT_MISMATCH', `this coup's position is ${placeName(position.seat)}`);
+  const round = facts.tableRound;
+  if (staked(position)) {
+    // The bet that opened the stake fixed the player's place (one place per player per coup, seed 004).
+    const place = position.seat ?? null;
+    if (requested !== undefined && requested !== place) {
+      throw conflict('SEAT_MISMATCH', `this coup's position is ${placeName(place)}`);
     }
-    return { seat: position.seat, claimed: false };
+    return { seat: place, claimed: false };
   }
   const key = { tableId: facts.tableId, seat: 0 };
   const mine = seats.find((s) => s.playerId === playerId);
+  // Marked as played in this coup, on the lastRound read: a stale read fails and is retried (never
+  // recorded, and not SEAT_TAKEN: the retry reads strongly and finds whether the seat is still his).
   const keep = (s: SeatRecord): SeatPlan => ({
     seat: s.seat,
-    claimed: requested !== undefined,
+    claimed: false,
+    before: s.lastRound === undefined ? 0 : Math.min(s.lastRound, round - 1),
     op: {
       kind: 'update',
       entity: 'seat',
       key: { ...key, seat: s.seat },
-      set: { lastRound: facts.tableRound, updatedAt: at },
-      expect: { playerId },
+      set: { lastRound: round, updatedAt: at },
+      expect: { playerId, lastRound: s.lastRound ?? null },
     },
   });
   if (requested === undefined) return mine ? keep(mine) : { seat: null, claimed: false };
@@ -162,21 +179,50 @@ export function planSeat(
     operatorId: facts.operatorId,
     seat: requested,
     playerId,
-    lastRound: facts.tableRound,
+    lastRound: round,
     since: at,
     updatedAt: at,
   };
-  // Claimed if free (the item may not exist yet), or from a holder idle since it was read.
+  // Claimed if free (the item may not exist yet), or from a holder idle since it was read. Withdrawn
+  // in this coup, the claimer counts as seated just before it, not having played it.
   const claimIf = (expect: Expect, upsert: boolean): SeatPlan => ({
     seat: requested,
     claimed: true,
+    before: round - 1,
     op: { kind: 'update', entity: 'seat', key: { ...key, seat: requested }, set: claim, upsert, expect },
   });
   if (!target?.playerId) return claimIf({ playerId: null }, true);
-  if (seatIdle(target, facts.tableRound)) {
+  if (seatIdle(target, round)) {
     return claimIf({ playerId: target.playerId, lastRound: target.lastRound ?? null }, false);
   }
   throw conflict('SEAT_TAKEN', `seat ${requested} is taken`);
+}
+
+/**
+ * The seat part of a withdrawal that leaves no stake: the coup is not played (seed 004: "el jugador
+ * que no participa"), so the mark its bet put on the holder's seat is undone — else a holder who bets
+ * and withdraws every coup would keep his seat forever. Nothing when the seat is no longer his or
+ * was not marked by this coup. `seats` must be read strongly consistent (the mark may be just written).
+ */
+export function unplaySeat(
+  facts: RoundFacts,
+  playerId: string,
+  position: PositionRecord | undefined,
+  stakeLeft: number,
+  seats: readonly SeatRecord[],
+  at: string,
+): WriteOp | undefined {
+  const place = position?.seat ?? null;
+  if (stakeLeft > 0 || !staked(position) || place === null) return undefined;
+  const held = seats.find((s) => s.seat === place);
+  if (held?.playerId !== playerId || held.lastRound !== facts.tableRound) return undefined;
+  return {
+    kind: 'update',
+    entity: 'seat',
+    key: { tableId: facts.tableId, seat: place },
+    set: { lastRound: position.seatBefore ?? facts.tableRound - 1, updatedAt: at },
+    expect: { playerId, lastRound: facts.tableRound },
+  };
 }
 
 export const placeName = (seat: number | null) => (seat === null ? 'standing' : `at seat ${seat}`);
@@ -186,7 +232,15 @@ export function positionPart(
   facts: RoundFacts,
   position: PositionRecord | undefined,
   playerId: string,
-  next: { bets: Bets; stake: number; reserve: number; seat: number | null; sessionId?: string },
+  next: {
+    bets: Bets;
+    stake: number;
+    reserve: number;
+    seat: number | null;
+    sessionId?: string;
+    /** The seat's mark before this coup (SeatPlan.before), when this call marked it. */
+    seatBefore?: number;
+  },
   seq: number,
   at: string,
   /**
@@ -208,6 +262,7 @@ export function positionPart(
       stake: next.stake,
       reserve: next.reserve,
       seat: next.seat,
+      ...(next.seatBefore !== undefined && { seatBefore: next.seatBefore }),
       ...(next.sessionId !== undefined && { sessionId: next.sessionId }),
       ...(callTxId !== undefined && { wallet: 'seamless' as const, debits: [callTxId] }),
       calls: 1,
@@ -222,6 +277,9 @@ export function positionPart(
     bets: next.bets,
     stake: next.stake,
     reserve: next.reserve,
+    // A bet after a withdrawal of everything places the position afresh (planSeat).
+    ...((position.seat ?? null) !== next.seat && { seat: next.seat }),
+    ...(next.seatBefore !== undefined && { seatBefore: next.seatBefore }),
     calls: position.calls + 1,
     lastSeq: seq,
     updatedAt: at,

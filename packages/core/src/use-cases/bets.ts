@@ -4,13 +4,15 @@
  * A call is at most two DynamoDB round trips in the steady state (docs/architecture.md, "The bet
  * path"):
  *   1. parallel reads — the wallet and the position (strongly consistent), the round (eventually
- *      consistent: only a hint that "no va más" was called) and, for a bet, the table's seats
- *      (eventually consistent: whether the player holds one); the round's fixed facts and the shoe's
- *      configuration come from per-process caches;
+ *      consistent: only a hint that "no va más" was called) and the table's seats (for a bet
+ *      eventually consistent: whether the player holds one; for a withdrawal strongly: whether its
+ *      bet's mark on his seat is undone); the round's fixed facts and the shoe's configuration come
+ *      from per-process caches;
  *   2. ONE transaction built from small per-item parts: the wallet update and the ledger entry keyed
  *      by the client's idempotency key (that entry IS the idempotency record of the call), the
  *      position put/update (conditional on its version `calls`), the ConditionCheck of the player's
- *      betting gate, and the seat item when the player holds or claims one.
+ *      betting gate, and the seat item when the player holds or claims one (a bet marks the coup
+ *      played on it; a withdrawal of the whole stake undoes that: seed 004, "no participa").
  * Bets of different players never write a common item; they only condition-check a gate when they
  * hash to the same shard. Nothing grows with the number of calls: a position counts them and refuses
  * one past MAX_POSITION_CALLS.
@@ -41,6 +43,7 @@ import {
   type SeatPlan,
   shoeConfig,
   sumOf,
+  unplaySeat,
   validate,
 } from './bet-parts';
 import {
@@ -73,13 +76,15 @@ async function readState(
   facts: RoundFacts,
   change: Change,
   fresh: RoundRecord | undefined,
+  retry: boolean,
 ): Promise<ReadState> {
   const { playerId } = change;
   const [round, wallet, position, seats] = await Promise.all([
     fresh ?? ctx.store.get('round', { roundId: facts.roundId }, { consistent: false }),
     ctx.store.get('wallet', { operatorId: facts.operatorId, playerId }),
     ctx.store.get('position', { roundId: facts.roundId, playerId }),
-    change.kind === 'BET' ? ctx.store.listSeats(facts.tableId, { consistent: false }) : undefined,
+    // A retry may follow a seat whose mark was read stale: it reads them strongly consistent.
+    ctx.store.listSeats(facts.tableId, { consistent: change.kind === 'BET_WITHDRAWAL' || retry }),
   ]);
   return { round, wallet, position, seats };
 }
@@ -120,7 +125,7 @@ async function changePosition(
     throw error;
   };
   for (const attempt of attempts(ctx)) {
-    const state = await readState(ctx, facts, change, attempt === 0 ? fresh : undefined);
+    const state = await readState(ctx, facts, change, attempt === 0 ? fresh : undefined, attempt > 0);
     const at = ctx.now();
     let parts: Parts;
     let seatPlan: SeatPlan = { seat: null, claimed: false };
@@ -152,7 +157,12 @@ async function changePosition(
       const outcome = change.apply(position);
       const stake = sumOf(outcome.bets);
       const reserve = worstCaseCommission(config, betList(outcome.bets));
-      if (change.kind === 'BET') seatPlan = planSeat(facts, change, position, state.seats ?? [], at);
+      const seats = state.seats ?? [];
+      if (change.kind === 'BET') seatPlan = planSeat(facts, change, position, seats, at);
+      else {
+        const unplayed = unplaySeat(facts, change.playerId, position, stake, seats, at);
+        if (unplayed) seatPlan = { seat: position?.seat ?? null, claimed: false, op: unplayed };
+      }
       // Responsible gaming (#16): the player's exclusion and limits, checked on the wallet as read
       // (the wallet's write is conditional on its `seq`, so the check holds at commit), and his table
       // session, carried on the wallet item the bet writes anyway.
@@ -181,14 +191,21 @@ async function changePosition(
         ...(rg && { rg: rg.rg }),
         at,
       });
-      const seat = position ? position.seat : seatPlan.seat;
+      const seat = change.kind === 'BET' ? seatPlan.seat : (position?.seat ?? null);
       parts = {
         money,
         position: positionPart(
           facts,
           position,
           change.playerId,
-          { bets: outcome.bets, stake, reserve, seat, ...(sessionId !== undefined && { sessionId }) },
+          {
+            bets: outcome.bets,
+            stake,
+            reserve,
+            seat,
+            ...(sessionId !== undefined && { sessionId }),
+            ...(seatPlan.before !== undefined && { seatBefore: seatPlan.before }),
+          },
           money.entry.seq,
           at,
         ),

@@ -23,7 +23,7 @@ import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf, debitRequest, stakePart } from '../seamless-tx';
 import { positionView } from '../views';
-import { type Change, gatePart, planSeat, positionPart, type SeatPlan, sumOf } from './bet-parts';
+import { type Change, gatePart, planSeat, positionPart, type SeatPlan, staked, sumOf } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts, unavailable } from './context';
 import { roundNotOpen } from './round-not-open';
 import { abandonDebit, DEBIT_ABANDON_MS, sendToOutbox } from './seamless-delivery';
@@ -174,7 +174,8 @@ export async function placeSeamlessBet(
         ? fresh
         : ctx.store.get('round', { roundId: facts.roundId }, { consistent: false }),
       ctx.store.get('position', key),
-      ctx.store.listSeats(facts.tableId, { consistent: false }),
+      // A retry may follow a seat whose mark was read stale: it reads them strongly consistent.
+      ctx.store.listSeats(facts.tableId, { consistent: attempt > 0 }),
       ctx.store.get('seamlessTx', { txId }),
       ctx.store.get('seamlessTx', { txId: withdrawTxId }),
     ]);
@@ -278,7 +279,13 @@ async function settleDebit(
         facts,
         position,
         change.playerId,
-        { bets: outcome.bets, stake, reserve, seat: position ? position.seat : seat.seat },
+        {
+          bets: outcome.bets,
+          stake,
+          reserve,
+          seat: seat.seat,
+          ...(seat.before !== undefined && { seatBefore: seat.before }),
+        },
         (position?.calls ?? 0) + 1,
         at,
         tx.txId,
@@ -300,7 +307,7 @@ async function settleDebit(
         },
         part.op,
         gatePart(facts, change.playerId),
-        ...(seat.op && !position ? [seat.op] : []),
+        ...(seat.op && !staked(position) ? [seat.op] : []),
       ];
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -326,7 +333,7 @@ async function settleDebit(
       await backoff(attempt);
       const [now, seats] = await Promise.all([
         ctx.store.get('position', { roundId: facts.roundId, playerId: change.playerId }),
-        ctx.store.listSeats(facts.tableId, { consistent: false }),
+        ctx.store.listSeats(facts.tableId, { consistent: true }),
       ]);
       position = now;
       try {

@@ -3,13 +3,14 @@
  * when a hosted one is (before "no va más", the same rules and errors), the stake taken back going to
  * the operator's wallet as a REFUND credit.
  *
- *   1. parallel reads: the round (eventual: the "no va más" hint), the position, the refund's record
- *      by its txId (derived from the client's idempotency key: a retry finds it) and the debit a bet
- *      with that key would have (a key names one call);
+ *   1. parallel reads: the round (eventual: the "no va más" hint), the position, the table's seats
+ *      (strongly consistent), the refund's record by its txId (derived from the client's idempotency
+ *      key: a retry finds it) and the debit a bet with that key would have (a key names one call);
  *   2. ONE transaction: the refund's record put CREDIT_PENDING (the outbox; conditional: it does not
  *      exist yet, so it is also the call's idempotency record), the position update (conditional on
  *      its version `calls`, not settled or refunded) and the gate's ConditionCheck — so a concurrent
- *      "no va más" either lists the position reduced or the withdraw is refused, never both;
+ *      "no va más" either lists the position reduced or the withdraw is refused, never both — and,
+ *      when nothing stays at stake, the holder's seat unmarked (the coup not played, seed 004);
  *   3. the refund is delivered: tried once in the request (the answer's balance is the wallet's), and
  *      handed to the outbox if the wallet did not acknowledge it — delivered at least once from there.
  * Nothing is rolled back: the debits stood; the refund is a credit, never refused by the protocol.
@@ -20,7 +21,7 @@ import type { Bets, PositionRecord, RoundRecord, SeamlessTxRecord } from '../mod
 import { TransactionCanceled } from '../ports/store';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf } from '../seamless-tx';
-import { type Change, gatePart, positionPart } from './bet-parts';
+import { type Change, gatePart, positionPart, unplaySeat } from './bet-parts';
 import { type Ctx, keyReused, type RoundFacts } from './context';
 import { roundNotOpen } from './round-not-open';
 import { assertCallable, callResult, stakeAndReserve } from './seamless-bets';
@@ -52,11 +53,12 @@ export async function withdrawSeamless(
   const key = { roundId: facts.roundId, playerId: change.playerId };
   const txId = txIds.refund;
   for (const attempt of attempts(ctx)) {
-    const [round, position, existing, sameKey] = await Promise.all([
+    const [round, position, seats, existing, sameKey] = await Promise.all([
       attempt === 0 && fresh
         ? fresh
         : ctx.store.get('round', { roundId: facts.roundId }, { consistent: false }),
       ctx.store.get('position', key),
+      ctx.store.listSeats(facts.tableId),
       ctx.store.get('seamlessTx', { txId }),
       ctx.store.get('seamlessTx', { txId: txIds.debit }),
     ]);
@@ -92,22 +94,24 @@ export async function withdrawSeamless(
       facts,
       held,
       change.playerId,
-      { bets: outcome.bets, stake: money.stake, reserve: money.reserve, seat: held.seat },
+      { bets: outcome.bets, stake: money.stake, reserve: money.reserve, seat: held.seat ?? null },
       held.calls + 1,
       at,
       txId,
     );
+    const unplayed = unplaySeat(facts, change.playerId, held, money.stake, seats, at);
     try {
       await ctx.store.transact([
         { kind: 'put', entity: 'seamlessTx', key: { txId }, item: record },
         part.op,
         gatePart(facts, change.playerId),
+        ...(unplayed ? [unplayed] : []),
       ]);
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
       if (error.failed(0)) continue; // a concurrent duplicate wrote it: answer from its record
       if (error.failed(2)) throw roundNotOpen(facts);
-      await backoff(attempt); // the position moved on (another call of the player): recompute
+      await backoff(attempt); // the position or the seat moved on (another call of the player): recompute
       continue;
     }
     ctx.metrics.count('BetCalls', 1);
