@@ -12,9 +12,13 @@ import { outboxOf, secretsOf } from '@pyb/functions/seamless';
 import { SeamlessWalletClient } from '@pyb/seamless-wallet';
 import { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepsInOrder } from '../support/order';
 import { HOLD_MS, WALLET_DEADLINE_MS } from '../support/seamless';
 import { type Answer, type Client, client, freshKey, type Json } from './support/http';
 import { type E2eStack, startStack } from './support/stack';
+
+// The last test reconciles the books every earlier one wrote (docs/testing.md, "Order and load").
+stepsInOrder();
 
 const SECRET = 'e2e-seamless-withdraw-secret-0123456789';
 const FUNDS = 100_000;
