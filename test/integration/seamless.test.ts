@@ -10,6 +10,7 @@ import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/actors';
 import { codeOf, playShoe } from '../support/game';
+import { stepsInOrder } from '../support/order';
 import { prng, seedFrom, withSeed } from '../support/prng';
 import {
   expectBookedOnce,
@@ -19,6 +20,10 @@ import {
   type SeamlessFixture,
   seamlessFixture,
 } from '../support/seamless';
+
+// The whole shoe reconciles a period: run last, as written, so no other test's wallet traffic is
+// still in flight in it (docs/testing.md, "Order and load").
+stepsInOrder();
 
 const OP = 'op-seamless';
 
