@@ -142,13 +142,14 @@ describe('the regulator feed', () => {
     ])
       expect(kinds, kind).toContain(kind);
     // Movements outside rounds come from the time index; a bet wrote nothing there.
-    const outside = await stack.store.listMovements(
-      OP,
-      { from: start, to: nextDay(start.slice(0, 10)) },
-      { limit: 100 },
-    );
-    expect(outside.items.length).toBeGreaterThan(0);
-    expect(outside.items.every((e) => e.roundId === undefined)).toBe(true);
+    // (A range lies in one UTC day: the set-up's first and, if it crossed midnight, its second.)
+    const outside = [];
+    for (const day of new Set([start.slice(0, 10), end.slice(0, 10)])) {
+      const range = { from: day === start.slice(0, 10) ? start : `${day}T00:00:00.000Z`, to: nextDay(day) };
+      outside.push(...(await stack.store.listMovements(OP, range, { limit: 100 })).items);
+    }
+    expect(outside.length).toBeGreaterThan(0);
+    expect(outside.every((e) => e.roundId === undefined)).toBe(true);
     const summary = records.at(-1)!;
     expect(summary.type).toBe('summary');
     const counts: Record<string, number> = {};
@@ -211,7 +212,9 @@ describe('the regulator feed', () => {
 
   it('writes the daily files the on-demand export answers; lists and serves them; CSV has the fixed columns', async () => {
     const files = new LocalFeedFiles(dir);
-    const date = start.slice(0, 10);
+    // The day the cash-out was booked: the set-up may cross midnight UTC (a clock started at 23:59:58).
+    const cashOut = (await collect(start, end)).find((r) => r.type === 'movement' && r.kind === 'DEBIT');
+    const date = String(cashOut?.at).slice(0, 10);
     const written = await writeDailyFeed(ctx, files, { operatorId: OP, date });
     expect(written.map((f) => f.key)).toEqual([
       `feed/${OP}/${date}/feed.ndjson`,
