@@ -57,7 +57,7 @@ export interface PlayOptions {
    * The shoe must deal what `deals` asks of its coups: round 1 is opened with a client seed chosen
    * for it (./dealt; `clientSeed` is then ignored). Without it, the coups are whatever the shoe deals.
    */
-  dealing?: Pick<Dealing, 'deals' | 'deps'> & { stack: DealingStack };
+  dealing?: Pick<Dealing, 'deals' | 'deps' | 'label'> & { stack: DealingStack };
 }
 
 const amountFor = (config: TableConfig, type: BetType, rng: Xoshiro128): number => {
