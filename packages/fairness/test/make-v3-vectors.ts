@@ -1,8 +1,12 @@
-/** Writes test/fixtures/shoe-v3-vectors.json (docs/provably-fair.md §15.9) and prints the doc's blocks. */
+/**
+ * Writes test/fixtures/shoe-v3-vectors.json (docs/provably-fair.md §15.10) and prints the doc's blocks.
+ * v3-vectors.test.ts checks that the checked-in file is what this writes (as parsed JSON: biome
+ * formats the file).
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { computeV3Vector, renderV3Vector, V3_VECTOR_INPUTS } from './v3-vectors';
+import { buildV3Fixture, renderV3Vector } from './v3-vectors';
 
-const vectors = V3_VECTOR_INPUTS.map((input) => ({ input, expected: computeV3Vector(input) }));
+const vectors = buildV3Fixture();
 const dir = new URL('./fixtures/', import.meta.url);
 mkdirSync(dir, { recursive: true });
 writeFileSync(new URL('shoe-v3-vectors.json', dir), `${JSON.stringify(vectors, null, 2)}\n`);

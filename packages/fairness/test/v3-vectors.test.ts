@@ -18,7 +18,14 @@ import {
   startShoeV3,
 } from '../src/index';
 import { independentEntropyV3, independentShoeV3 } from './independent';
-import { computeV3Vector, renderV3Vector, type V3Vector, type V3VectorInput, v3Inputs } from './v3-vectors';
+import {
+  buildV3Fixture,
+  computeV3Vector,
+  renderV3Vector,
+  type V3Vector,
+  type V3VectorInput,
+  v3Inputs,
+} from './v3-vectors';
 
 const fixture: { input: V3VectorInput; expected: V3Vector }[] = JSON.parse(
   readFileSync(new URL('./fixtures/shoe-v3-vectors.json', import.meta.url), 'utf8'),
@@ -38,8 +45,9 @@ const independentOf = (v: V3VectorInput, entropy: string, steps: readonly ShoeSt
   );
 
 describe('pyb-shoe/3 vectors', () => {
-  it('the fixture holds both vectors', () => {
+  it('the fixture holds both vectors, as make-v3-vectors.ts writes them', () => {
     expect(fixture.map((v) => v.input.name)).toEqual(['vector 7', 'vector 8']);
+    expect(fixture).toEqual(buildV3Fixture());
   });
 
   it.each(fixture)('$input.name: the library computes the fixture', ({ input, expected }) => {

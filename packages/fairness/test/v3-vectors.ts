@@ -181,3 +181,7 @@ export function renderV3Vector(v: V3Vector): string {
   ];
   return ['```', ...lines, '```'].join('\n');
 }
+
+/** The fixture `make-v3-vectors.ts` writes: each vector's input and what it prints. */
+export const buildV3Fixture = () =>
+  V3_VECTOR_INPUTS.map((input) => ({ input, expected: computeV3Vector(input) }));
