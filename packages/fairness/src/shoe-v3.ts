@@ -15,6 +15,7 @@ import {
   type CoupResult,
   cutIndexFor,
   isLastCoup,
+  MAX_COUP_CARDS,
   NotEnoughCardsError,
   playCoupFrom,
 } from '@pyb/engine';
@@ -156,6 +157,10 @@ export function startFrom(inputs: Omit<ShoeInputsV3, 'serverSeed'>, commitment: 
   checkCutCard(total, inputs.cutCard);
   if (inputs.afterCutCard !== 'FINISH_COUP' && inputs.afterCutCard !== 'ONE_MORE_COUP') {
     throw new RangeError(`afterCutCard must be FINISH_COUP or ONE_MORE_COUP`);
+  }
+  // as the table config (engine config.ts): the coup after the cut coup must fit behind the cut card
+  if (inputs.afterCutCard === 'ONE_MORE_COUP' && inputs.cutCard.minCardsBehind < 2 * MAX_COUP_CARDS) {
+    throw new RangeError(`ONE_MORE_COUP needs at least ${2 * MAX_COUP_CARDS} cards behind the cut card`);
   }
   const left = fullShoe(inputs.decks);
   const shown = drawCard(left, pick);

@@ -102,12 +102,17 @@ describe('pyb-shoe/3 shoe course', () => {
     expect(ShoeStateV3Schema.safeParse(state).success).toBe(true);
   });
 
-  it('a draw refuses a server seed other than the committed one, and a finished shoe', () => {
+  it('a draw refuses a server seed other than the committed one and a finished shoe; the start, bounds the table would refuse', () => {
     const inputs = shoeInputs(0, 1, 7, 7);
     const { states, steps } = wholeShoe(0, inputs);
     const other = new Uint8Array(32).fill(9);
     expect(() => drawCoupV3(other, states[0]!, steps[0]!)).toThrow(/server seed/);
     expect(() => drawCoupV3(inputs.serverSeed, states.at(-1)!, steps[0]!)).toThrow(/finished/);
+    expect(() => startShoeV3({ ...shoeInputs(0, 8, 11, 20), afterCutCard: 'ONE_MORE_COUP' })).toThrow(
+      /ONE_MORE_COUP needs at least 12/,
+    );
+    expect(() => startShoeV3(shoeInputs(0, 8, 6, 20))).toThrow(/cut card bounds/);
+    expect(() => startShoeV3({ ...shoeInputs(0, 8, 14, 20), entropy: 'E'.repeat(64) })).toThrow(/entropy/);
   });
 
   it('a coup that runs out of cards is NOT_ENOUGH_CARDS, as with a fixed order', () => {
