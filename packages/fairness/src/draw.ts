@@ -8,10 +8,10 @@ import { CARDS_PER_DECK, type Card } from '@pyb/engine';
 import { type U32Source, uniformInt } from './stream';
 
 /** A uniform integer in [0, n): `uniformInt` on a stream in production, scripted in tests. */
-export type Pick = (n: number) => number;
+export type IndexDraw = (n: number) => number;
 
-export const uniformPick =
-  (source: U32Source): Pick =>
+export const uniformIndex =
+  (source: U32Source): IndexDraw =>
   (n) =>
     uniformInt(source, n);
 
@@ -25,7 +25,7 @@ export const cardsLeft = (left: readonly number[]): number => left.reduce((sum, 
  * n the number of cards left, then the card at index j of the listing 0…0 1…1 … 51…51. Throws a
  * RangeError on an empty shoe (the caller, who knows the coup, says which card was missing).
  */
-export function drawCard(left: number[], pick: Pick): Card {
+export function drawCard(left: number[], pick: IndexDraw): Card {
   const n = cardsLeft(left);
   if (n < 1) throw new RangeError('no card left to draw');
   let j = pick(n);
@@ -42,7 +42,7 @@ export function drawCard(left: number[], pick: Pick): Card {
 }
 
 /** Draws every card left, in order: the sequence the exact tests compare with one shuffle. */
-export function drawAll(left: readonly number[], pick: Pick): Card[] {
+export function drawAll(left: readonly number[], pick: IndexDraw): Card[] {
   const rest = [...left];
   const out: Card[] = [];
   while (cardsLeft(rest) > 0) out.push(drawCard(rest, pick));

@@ -20,7 +20,7 @@ import {
   playCoupFrom,
 } from '@pyb/engine';
 import { hexToBytes, isHex, utf8ToBytes } from './bytes';
-import { cardsLeft, drawCard, fullShoe, type Pick, uniformPick } from './draw';
+import { cardsLeft, drawCard, fullShoe, type IndexDraw, uniformIndex } from './draw';
 import { FieldStream } from './field-stream';
 import { type CutCardBounds, checkCutCard, totalCards } from './shoe';
 import { commitmentOf } from './statement';
@@ -152,7 +152,7 @@ export function stepFields(
  * The shoe's start from its open pick: the first card turned, the cards it burns, then the cut card
  * (cards behind = min + pick(max − min + 1)). Exported with `pick` so the tests can script it.
  */
-export function startFrom(inputs: Omit<ShoeInputsV3, 'serverSeed'>, commitment: string, pick: Pick) {
+export function startFrom(inputs: Omit<ShoeInputsV3, 'serverSeed'>, commitment: string, pick: IndexDraw) {
   const total = totalCards(inputs.decks);
   checkCutCard(total, inputs.cutCard);
   if (inputs.afterCutCard !== 'FINISH_COUP' && inputs.afterCutCard !== 'ONE_MORE_COUP') {
@@ -191,14 +191,14 @@ export function startFrom(inputs: Omit<ShoeInputsV3, 'serverSeed'>, commitment: 
 export function startShoeV3(inputs: ShoeInputsV3): ShoeStateV3 {
   const stream = new FieldStream(inputs.serverSeed, openFields(inputs.entropy, inputs.shoeId));
   const { serverSeed: _secret, ...rest } = inputs;
-  return startFrom(rest, commitmentOf(inputs.serverSeed), uniformPick(stream));
+  return startFrom(rest, commitmentOf(inputs.serverSeed), uniformIndex(stream));
 }
 
 /**
  * The next coup's cards, asked by the engine's tableau one at a time and drawn with `pick` from the
  * cards left. Returns the coup and the state after it; `state` is not changed.
  */
-export function coupFrom(state: ShoeStateV3, pick: Pick): Omit<ShoeCoupV3, 'beacon'> {
+export function coupFrom(state: ShoeStateV3, pick: IndexDraw): Omit<ShoeCoupV3, 'beacon'> {
   if (state.finished) throw new RangeError('the shoe is finished');
   const left = [...state.left];
   const cards: Card[] = [];
@@ -237,7 +237,7 @@ function streamFor(kind: 'coup' | 'burn', serverSeed: Uint8Array, state: ShoeSta
     throw new RangeError("the server seed is not the one this shoe's state commits to");
   }
   const fields = stepFields(kind, state.entropy, state.shoeId, state.coups, state.cursor, beacon);
-  return uniformPick(new FieldStream(serverSeed, fields));
+  return uniformIndex(new FieldStream(serverSeed, fields));
 }
 
 /** Deals the next coup from the round named when betting on it closed. */

@@ -13,7 +13,7 @@ import {
   type ShoeStateV3,
   shufflePermutation,
   type U32Source,
-  uniformPick,
+  uniformIndex,
 } from '../src/index';
 
 /** Every digit sequence of the ranges T, T−1, …, 1, as a scripted U32Source per run. */
@@ -54,7 +54,7 @@ describe('drawing from what is left = one shuffle (exact)', () => {
       let paths = 0;
       for (const source of enumerate(total)) {
         paths++;
-        tally(drawn, drawAll(countsOf(cards), uniformPick(source)).map(formatCard).join(' '));
+        tally(drawn, drawAll(countsOf(cards), uniformIndex(source)).map(formatCard).join(' '));
       }
       for (const source of enumerate(total)) {
         // Fisher–Yates draws T−1 digits (ranges T … 2): the last place of the odometer is left unused,
@@ -76,7 +76,7 @@ describe('drawing from what is left = one shuffle (exact)', () => {
     const drawn = new Map<string, number>();
     const shuffled = new Map<string, number>();
     for (const source of enumerate(cards.length)) {
-      const fair = uniformPick(source);
+      const fair = uniformIndex(source);
       const offByOne = (n: number) => {
         const j = fair(n);
         return j === n - 1 ? 0 : j;
@@ -117,7 +117,7 @@ describe('drawing from what is left = one shuffle (exact)', () => {
     const total = cards.length;
     const lazily = new Map<string, number>();
     for (const source of enumerate(total)) {
-      tally(lazily, coupFrom(stateOf(cards), uniformPick(source)).cards.map(formatCard).join(' '));
+      tally(lazily, coupFrom(stateOf(cards), uniformIndex(source)).cards.map(formatCard).join(' '));
     }
     // every ordered arrangement of the 8 labelled cards, through playCoup on the fixed order
     const fixed = new Map<string, number>();
@@ -134,7 +134,7 @@ describe('drawing from what is left = one shuffle (exact)', () => {
     const total = cards.length;
     const seen = { player: 0, banker: 0, tie: 0, natural: 0, playerPair: 0, bankerPair: 0, small: 0, big: 0 };
     for (const source of enumerate(total)) {
-      const { result } = coupFrom(stateOf(cards), uniformPick(source));
+      const { result } = coupFrom(stateOf(cards), uniformIndex(source));
       seen[result.winner === 'PLAYER' ? 'player' : result.winner === 'BANKER' ? 'banker' : 'tie']++;
       if (result.natural) seen.natural++;
       if (result.playerPair) seen.playerPair++;

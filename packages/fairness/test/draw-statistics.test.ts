@@ -7,7 +7,7 @@
  */
 import { formatCard } from '@pyb/engine';
 import { describe, expect, it } from 'vitest';
-import { replayShoeV3, type U32Source, uniformInt, uniformPick } from '../src/index';
+import { replayShoeV3, type U32Source, uniformIndex, uniformInt } from '../src/index';
 import { positionStatistic, shoeCards, shoeInputs, stepOf } from './v3-shoes';
 
 /** The off-by-one: j = uniform(n − 1), so the last card listed (highest code left) is never drawn while others are left. */
@@ -18,7 +18,7 @@ const shoes = (
   decks: number,
   min: number,
   max: number,
-  pickOf = uniformPick,
+  pickOf = uniformIndex,
   startOnly = false,
 ) => Array.from({ length: count }, (_, i) => shoeCards(i, shoeInputs(i, decks, min, max), pickOf, startOnly));
 
@@ -26,7 +26,7 @@ describe('pyb-shoe/3: position bias (χ²)', () => {
   it('the statistics deal exactly what startShoeV3, drawCoupV3 and burnV3 deal', () => {
     for (const i of [0, 1, 2]) {
       const inputs = shoeInputs(i, 8, 14, 20);
-      const cards = shoeCards(i, inputs, uniformPick);
+      const cards = shoeCards(i, inputs, uniformIndex);
       const steps = [];
       for (let k = 0; !(steps.length && replayShoeV3(inputs, steps).state.finished); k++)
         steps.push(stepOf(i, k));
@@ -42,7 +42,7 @@ describe('pyb-shoe/3: position bias (χ²)', () => {
   });
 
   it('the first card (one deck, 10 400 shoes): every card equally likely; off by one fails', () => {
-    const fair = positionStatistic(shoes(10_400, 1, 7, 7, uniformPick, true), 1, 52);
+    const fair = positionStatistic(shoes(10_400, 1, 7, 7, uniformIndex, true), 1, 52);
     expect(fair.x).toBeGreaterThan(fair.lower);
     expect(fair.x).toBeLessThan(fair.upper);
     const biased = positionStatistic(shoes(10_400, 1, 7, 7, offByOne, true), 1, 52);
@@ -52,7 +52,7 @@ describe('pyb-shoe/3: position bias (χ²)', () => {
   it('the first card (8 decks, 20 800 shoes): every face equally likely', () => {
     // No power claim here against the off-by-one: with 8 copies it shifts one face by 1/8 (KC 7/415
     // instead of 8/416), which 400 expected per face cannot see; one deck, above, makes it a whole card.
-    const fair = positionStatistic(shoes(20_800, 8, 14, 20, uniformPick, true), 1, 416);
+    const fair = positionStatistic(shoes(20_800, 8, 14, 20, uniformIndex, true), 1, 416);
     expect(fair.x).toBeGreaterThan(fair.lower);
     expect(fair.x).toBeLessThan(fair.upper);
   });

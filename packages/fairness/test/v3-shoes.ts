@@ -1,7 +1,7 @@
 /**
  * Whole pyb-shoe/3 shoes for the statistics: the cards in the order they leave the shoe (the burn,
  * then coups and dealer-error burns until the cut card ends it), with the draw's `pick` replaceable so
- * a deliberately biased draw runs through the very same path. With `uniformPick` it is exactly what
+ * a deliberately biased draw runs through the very same path. With `uniformIndex` it is exactly what
  * startShoeV3 / drawCoupV3 / burnV3 deal (draw-statistics.test.ts checks that), and the position
  * statistic with its null distribution.
  */
@@ -12,8 +12,8 @@ import {
   coupFrom,
   type DrawBeacon,
   FieldStream,
+  type IndexDraw,
   openFields,
-  type Pick,
   type ShoeInputsV3,
   type ShoeStateV3,
   type ShoeStepV3,
@@ -53,7 +53,7 @@ export function stepOf(shoe: number, k: number): ShoeStepV3 {
 export function shoeCards(
   i: number,
   inputs: ShoeInputsV3,
-  pickOf: (source: U32Source) => Pick,
+  pickOf: (source: U32Source) => IndexDraw,
   startOnly = false,
 ): Card[] {
   const { serverSeed, ...rest } = inputs;
