@@ -7,7 +7,7 @@
 import { burnValue, CARDS_PER_DECK } from '@pyb/engine';
 import * as z from 'zod';
 import { MIN_CARDS_BEHIND } from './shoe';
-import { SHOE_V3_SCHEME, type ShoeStateV3 } from './shoe-v3';
+import type { ShoeStateV3 } from './shoe-v3';
 
 const card = z
   .number()
@@ -19,7 +19,7 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const ShoeStateV3Schema = z
   .object({
-    scheme: z.literal(SHOE_V3_SCHEME),
+    scheme: z.literal('pyb-shoe/3'),
     shoeId: z.string().min(1).max(128),
     commitment: hex64,
     entropy: hex64,

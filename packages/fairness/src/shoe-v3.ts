@@ -23,6 +23,7 @@ import { hexToBytes, isHex, utf8ToBytes } from './bytes';
 import { cardsLeft, drawCard, fullShoe, type IndexDraw, uniformIndex } from './draw';
 import { FieldStream } from './field-stream';
 import { type CutCardBounds, checkCutCard, totalCards } from './shoe';
+import { ShoeStateV3Schema } from './shoe-v3-state';
 import { commitmentOf } from './statement';
 import { MAX_SHOE_ID_BYTES, textInput } from './stream';
 
@@ -233,6 +234,11 @@ export function coupFrom(state: ShoeStateV3, pick: IndexDraw): Omit<ShoeCoupV3, 
 }
 
 function streamFor(kind: 'coup' | 'burn', serverSeed: Uint8Array, state: ShoeStateV3, beacon: DrawBeacon) {
+  // a state read back from storage is dealt from only if it adds up (the verifier replays anyway)
+  const parsed = ShoeStateV3Schema.safeParse(state);
+  if (!parsed.success) {
+    throw new RangeError(`not a pyb-shoe/3 state: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  }
   if (commitmentOf(serverSeed) !== state.commitment) {
     throw new RangeError("the server seed is not the one this shoe's state commits to");
   }

@@ -93,13 +93,16 @@ describe('pyb-shoe/3 shoe course', () => {
     expect(states[5]).toEqual(before);
   });
 
-  it('a stored state that does not add up is refused by the schema', () => {
+  it('a stored state that does not add up is refused by the schema, and nothing is dealt from it', () => {
     const state = startShoeV3(shoeInputs(0, 8, 14, 20));
     const moreKings = { ...state, left: state.left.map((n, c) => (c === 51 ? n + 1 : n)) };
     expect(ShoeStateV3Schema.safeParse(moreKings).success).toBe(false);
     expect(ShoeStateV3Schema.safeParse({ ...state, cutIndex: state.cutIndex + 1 }).success).toBe(false);
     expect(ShoeStateV3Schema.safeParse({ ...state, extra: 1 }).success).toBe(false);
     expect(ShoeStateV3Schema.safeParse(state).success).toBe(true);
+    const seed = shoeInputs(0, 8, 14, 20).serverSeed;
+    expect(() => drawCoupV3(seed, moreKings, stepOf(0, 0))).toThrow(/not a pyb-shoe\/3 state: cards left/);
+    expect(() => burnV3(seed, moreKings, stepOf(0, 0))).toThrow(/not a pyb-shoe\/3 state/);
   });
 
   it('a draw refuses a server seed other than the committed one and a finished shoe; the start, bounds the table would refuse', () => {
@@ -117,7 +120,7 @@ describe('pyb-shoe/3 shoe course', () => {
 
   it('a coup that runs out of cards is NOT_ENOUGH_CARDS, as with a fixed order', () => {
     const state = startShoeV3(shoeInputs(0, 1, 7, 7));
-    const three = { ...state, left: state.left.map((_, c) => (c < 3 ? 1 : 0)) };
+    const three = { ...state, left: state.left.map((_, c) => (c < 3 ? 1 : 0)), cursor: 49 };
     expect(() => drawCoupV3(shoeInputs(0, 1, 7, 7).serverSeed, three, stepOf(0, 0))).toThrow(
       NotEnoughCardsError,
     );
