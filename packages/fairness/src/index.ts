@@ -20,4 +20,5 @@ export * from './statement';
 export * from './stream';
 export * from './text';
 export * from './verify';
+export * from './verify-v3';
 export * from './voids';
