@@ -246,12 +246,18 @@ function streamFor(kind: 'coup' | 'burn', serverSeed: Uint8Array, state: ShoeSta
   return uniformIndex(new FieldStream(serverSeed, fields));
 }
 
-/** Deals the next coup from the round named when betting on it closed. */
+/**
+ * Deals the next coup from the round named when betting on it closed. `coup`, when given, is the
+ * index the caller expects to deal (the round's coup): a state that moved on (or not) is refused.
+ */
 export function drawCoupV3(
   serverSeed: Uint8Array,
   state: ShoeStateV3,
-  step: { beacon: DrawBeacon },
+  step: { beacon: DrawBeacon; coup?: number },
 ): ShoeCoupV3 {
+  if (step.coup !== undefined && step.coup !== state.coups) {
+    throw new RangeError(`the state is at coup ${state.coups}, not ${step.coup}`);
+  }
   const coup = coupFrom(state, streamFor('coup', serverSeed, state, step.beacon));
   return { ...coup, beacon: { ...step.beacon } };
 }

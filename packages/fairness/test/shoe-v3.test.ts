@@ -111,6 +111,10 @@ describe('pyb-shoe/3 shoe course', () => {
     const other = new Uint8Array(32).fill(9);
     expect(() => drawCoupV3(other, states[0]!, steps[0]!)).toThrow(/server seed/);
     expect(() => drawCoupV3(inputs.serverSeed, states.at(-1)!, steps[0]!)).toThrow(/finished/);
+    expect(() => drawCoupV3(inputs.serverSeed, states[1]!, { ...steps[1]!, coup: 0 })).toThrow(
+      /state is at coup 1, not 0/,
+    );
+    expect(drawCoupV3(inputs.serverSeed, states[1]!, { ...steps[1]!, coup: 1 }).index).toBe(1);
     expect(() => startShoeV3({ ...shoeInputs(0, 8, 11, 20), afterCutCard: 'ONE_MORE_COUP' })).toThrow(
       /ONE_MORE_COUP needs at least 12/,
     );
