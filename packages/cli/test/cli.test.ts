@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +122,20 @@ describe('baccarat CLI (spawned bin)', () => {
 });
 
 describe('baccarat CLI (dispatcher, in-process)', () => {
+  it.each(['6', '8'])(
+    'odds --decks %s --json: every count and edge to the last digit, as pinned before pyb-shoe/3 (test/fixtures)',
+    async (decks) => {
+      // exactOdds is combinatorial (composition -> counts) and takes no random draw: the way a shoe's
+      // cards are drawn (pyb-shoe/2 shuffle, pyb-shoe/3 draw per coup) cannot move it. This pins it.
+      const { code, stdout } = await inProcess(['odds', '--decks', decks, '--json']);
+      expect(code).toBe(0);
+      const pinned = JSON.parse(
+        readFileSync(new URL(`./fixtures/odds-${decks}-decks.json`, import.meta.url), 'utf8'),
+      );
+      expect(JSON.parse(stdout)).toEqual(pinned);
+    },
+  );
+
   it.each([
     [[]],
     [['deal']],

@@ -52,15 +52,37 @@ const HAND_NAME: Record<Side, string> = { PLAYER: 'Punto', BANKER: 'Banca' };
 const ORDINAL = ['first', 'second'];
 
 /**
+ * Where a coup's cards come from, one at a time, in the order the tableau asks for them. A fixed
+ * order (`playCoup`) is one source; a shoe that draws each card only when it is needed
+ * (pyb-shoe/3, packages/fairness) is another: the tableau, not the source, decides how many.
+ */
+export interface CardSource {
+  /** The coup's card number `n` (0-based, in deal order); throws NotEnoughCardsError if none is left. */
+  card(n: number): Card;
+}
+
+/** The cards of a fixed order from `offset` on. */
+export const orderSource = (cards: ArrayLike<Card>, offset = 0): CardSource => ({
+  card(n) {
+    if (offset + n >= cards.length) throw new NotEnoughCardsError(n + 1, cards.length - offset);
+    return cards[offset + n]!;
+  },
+});
+
+/**
  * Plays one coup from `cards`, starting at `offset`, with the full step log (replay, CLI, API).
  * Deal order P, B, P, B; naturals end the coup; then Punto's rule and Banca's tableau (seed 000).
  * The simulation hot path is `coupCode`, which must agree with this function (tested).
  */
 export function playCoup(cards: ArrayLike<Card>, offset = 0): CoupResult {
-  let next = offset;
+  return playCoupFrom(orderSource(cards, offset));
+}
+
+/** `playCoup` with its cards asked of `source` one at a time (never more than the tableau needs). */
+export function playCoupFrom(source: CardSource): CoupResult {
+  let next = 0;
   const take = (): Card => {
-    if (next >= cards.length) throw new NotEnoughCardsError(next - offset + 1, cards.length - offset);
-    const card = cards[next++]!;
+    const card = source.card(next++);
     if (!Number.isInteger(card) || card < 0 || card > 51) throw new RangeError(`not a card: ${card}`);
     return card;
   };

@@ -19,6 +19,7 @@ import {
   NOT_ENOUGH,
   NotEnoughCardsError,
   playCoup,
+  playCoupFrom,
 } from '../src/coup';
 import { leafKey } from '../src/events';
 import { byValues } from './helpers';
@@ -122,6 +123,23 @@ describe('playCoup', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('property: playCoupFrom asks its source for cards 0, 1, … one at a time, exactly cardsUsed of them, and plays the coup playCoup plays', () => {
+    fc.assert(
+      fc.property(cards, (seq) => {
+        const asked: number[] = [];
+        const coup = playCoupFrom({
+          card(n) {
+            asked.push(n);
+            return seq[n]!;
+          },
+        });
+        expect(asked).toEqual(Array.from({ length: coup.cardsUsed }, (_, i) => i));
+        expect(coup).toEqual(playCoup(seq));
+      }),
+      { numRuns: 500 },
     );
   });
 

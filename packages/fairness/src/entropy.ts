@@ -51,8 +51,21 @@ export interface EntropyInputs {
  * contribution, the beacon round or its signature changes it, and with it the whole order.
  */
 export function shoeEntropy(inputs: EntropyInputs): string {
+  return entropyOf(SHOE_ENTROPY_SCHEME, inputs);
+}
+
+/**
+ * pyb-shoe/3's shoe entropy (docs/provably-fair.md §15.1): the same object with scheme "pyb-shoe/3",
+ * the beacon being the round named when contributions closed. It fixes the shoe's start (the burn and
+ * the cut card) and is the client input of every coup's stream, which adds the coup's own round.
+ */
+export function shoeEntropyV3(inputs: EntropyInputs): string {
+  return entropyOf('pyb-shoe/3', inputs);
+}
+
+function entropyOf(scheme: string, inputs: EntropyInputs): string {
   const mixed = {
-    scheme: SHOE_ENTROPY_SCHEME,
+    scheme,
     shoeId: inputs.shoeId,
     commitment: inputs.commitment,
     contributions: inputs.contributions,

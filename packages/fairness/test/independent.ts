@@ -7,6 +7,8 @@
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
+export * from './independent-v3';
+
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
 const notation = (card: number) => RANKS[card % 13]! + SUITS[Math.floor(card / 13)]!;

@@ -1,0 +1,204 @@
+/**
+ * pyb-shoe/3 (docs/provably-fair.md §15) written from the document alone, like independent.ts: Node's
+ * crypto, no code of packages/fairness or packages/engine — the tableau included (docs/rules.md, the
+ * third-card table of seed 000), since how many cards a coup draws is part of the draw.
+ */
+import { createHash, createHmac } from 'node:crypto';
+
+const RANKS = 'A23456789TJQK';
+const SUITS = 'SHDC';
+const notation = (card: number) => RANKS[card % 13]! + SUITS[Math.floor(card / 13)]!;
+const points = (card: number) => (card % 13 < 9 ? (card % 13) + 1 : 0);
+const burnCount = (card: number) => (card % 13 < 9 ? (card % 13) + 1 : 10);
+
+const be32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+
+/** §15.2: the stream over length-prefixed fields; returns uniform(n) (§6). */
+function fieldStream(serverSeed: Buffer, fields: Buffer[]) {
+  const head = Buffer.concat(fields.flatMap((f) => [be32(f.length), f]));
+  let pending = Buffer.alloc(0);
+  let k = 0;
+  const draw = (): number => {
+    while (pending.length < 4) {
+      const block = createHmac('sha256', serverSeed)
+        .update(Buffer.concat([head, be32(k++)]))
+        .digest();
+      pending = Buffer.concat([pending, block]);
+    }
+    const x = pending.readUInt32BE(0);
+    pending = pending.subarray(4);
+    return x;
+  };
+  return (n: number): number => {
+    const limit = 2 ** 32 - (2 ** 32 % n);
+    for (;;) {
+      const x = draw();
+      if (x < limit) return x % n;
+    }
+  };
+}
+
+/** §15.3 */
+function draw(left: number[], uniform: (n: number) => number): number {
+  const n = left.reduce((a, b) => a + b, 0);
+  if (n === 0) throw new Error('NOT_ENOUGH_CARDS');
+  let j = uniform(n);
+  for (let c = 0; c < 52; c++) {
+    if (j < left[c]!) {
+      left[c]!--;
+      return c;
+    }
+    j -= left[c]!;
+  }
+  throw new Error('unreachable');
+}
+
+// Banca's third card (seed 000): row = Banca's two-card total 0..7, column = Punto's third card 0..9
+const BANCA_DRAWS = [
+  '1111111111',
+  '1111111111',
+  '1111111111',
+  '1111111101',
+  '0011111100',
+  '0000111100',
+  '0000001100',
+  '0000000000',
+];
+
+/** §15.5: the tableau, asking `next()` for each card when it needs it. */
+function tableau(next: () => number) {
+  const p = [next()];
+  const b = [next()];
+  p.push(next());
+  b.push(next());
+  const total = (h: number[]) => h.reduce((a, c) => a + points(c), 0) % 10;
+  const p2 = total(p);
+  const b2 = total(b);
+  if (p2 < 8 && b2 < 8) {
+    let third: number | null = null;
+    if (p2 <= 5) {
+      const card = next();
+      p.push(card);
+      third = points(card);
+    }
+    const bancaDraws = third === null ? b2 <= 5 : BANCA_DRAWS[b2]?.[third] === '1';
+    if (bancaDraws) b.push(next());
+  }
+  const pt = total(p);
+  const bt = total(b);
+  return { winner: pt > bt ? 'PLAYER' : bt > pt ? 'BANKER' : 'TIE', cardsUsed: p.length + b.length };
+}
+
+export interface IndependentV3Step {
+  kind: 'COUP' | 'BURN';
+  beacon: { round: number; randomness: string };
+}
+
+export interface IndependentV3Shoe {
+  shown: string;
+  burned: string[];
+  cardsBehind: number;
+  cutIndex: number;
+  steps: {
+    kind: 'COUP' | 'BURN';
+    index: number | null;
+    start: number;
+    cards: string[];
+    winner: string | null;
+    cutCardOut: boolean;
+    last: boolean;
+  }[];
+  finished: boolean;
+  cardsLeft: number;
+}
+
+/** §15.1: the shoe entropy of pyb-shoe/3 (JCS by hand: every key and value here is plain ASCII). */
+export function independentEntropyV3(
+  shoeId: string,
+  commitment: string,
+  contributions: string,
+  beacon: { chainHash: string; round: number; signature: string },
+): string {
+  const randomness = createHash('sha256').update(Buffer.from(beacon.signature, 'hex')).digest('hex');
+  const json =
+    `{"beacon":{"chainHash":${JSON.stringify(beacon.chainHash)},"randomness":"${randomness}","round":${beacon.round}},` +
+    `"commitment":${JSON.stringify(commitment)},"contributions":${JSON.stringify(contributions)},` +
+    `"scheme":"pyb-shoe/3","shoeId":${JSON.stringify(shoeId)}}`;
+  return createHash('sha256').update(json, 'utf8').digest('hex');
+}
+
+/**
+ * §15.4–§15.6: the start, then each step in order, until the steps run out or the shoe ends (a step
+ * after the end is an error, as is a coup with no card left).
+ */
+export function independentShoeV3(
+  serverSeedHex: string,
+  entropy: string,
+  shoeId: string,
+  decks: number,
+  minBehind: number,
+  maxBehind: number,
+  afterCutCard: 'FINISH_COUP' | 'ONE_MORE_COUP',
+  steps: readonly IndependentV3Step[],
+): IndependentV3Shoe {
+  const key = Buffer.from(serverSeedHex, 'hex');
+  const E = Buffer.from(entropy, 'utf8');
+  const S = Buffer.from(shoeId, 'utf8');
+  const total = 52 * decks;
+  const left = new Array<number>(52).fill(decks);
+  const open = fieldStream(key, [Buffer.from('pyb-shoe/3 open'), E, S]);
+  const shown = draw(left, open);
+  const burned = Array.from({ length: burnCount(shown) }, () => draw(left, open));
+  const cardsBehind = minBehind + open(maxBehind - minBehind + 1);
+  const cutIndex = total - cardsBehind;
+  let cursor = 1 + burned.length;
+  let coups = 0;
+  let finished = false;
+  const out: IndependentV3Shoe['steps'] = [];
+  for (const step of steps) {
+    if (finished) throw new Error('the shoe is finished');
+    const P = Buffer.alloc(48);
+    P.writeUInt32BE(coups, 0);
+    P.writeUInt32BE(cursor, 4);
+    P.writeBigUInt64BE(BigInt(step.beacon.round), 8);
+    Buffer.from(step.beacon.randomness, 'hex').copy(P, 16);
+    const tag = step.kind === 'COUP' ? 'pyb-shoe/3 coup' : 'pyb-shoe/3 burn';
+    const uniform = fieldStream(key, [Buffer.from(tag), E, S, P]);
+    const cards: number[] = [];
+    const coup = tableau(() => {
+      const card = draw(left, uniform);
+      cards.push(card);
+      return card;
+    });
+    const start = cursor;
+    const cutCardOut = start <= cutIndex && cutIndex < start + coup.cardsUsed;
+    // §7: the cut coup is the last (FINISH_COUP) or the one after it is (ONE_MORE_COUP)
+    const cutPassed = start + coup.cardsUsed > cutIndex;
+    const last = cutPassed && (afterCutCard === 'FINISH_COUP' || start > cutIndex);
+    out.push({
+      kind: step.kind,
+      index: step.kind === 'COUP' ? coups : null,
+      start,
+      cards: cards.map(notation),
+      winner: step.kind === 'COUP' ? coup.winner : null,
+      cutCardOut,
+      last,
+    });
+    cursor += coup.cardsUsed;
+    if (step.kind === 'COUP') coups++;
+    finished = last;
+  }
+  return {
+    shown: notation(shown),
+    burned: burned.map(notation),
+    cardsBehind,
+    cutIndex,
+    steps: out,
+    finished,
+    cardsLeft: left.reduce((a, b) => a + b, 0),
+  };
+}
