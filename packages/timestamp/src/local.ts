@@ -36,7 +36,10 @@ export interface CertificateOptions {
 function nameOf(commonName: string): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({
     typesAndValues: [
-      new pkijs.AttributeTypeAndValue({ type: '2.5.4.3', value: new asn1js.Utf8String({ value: commonName }) }),
+      new pkijs.AttributeTypeAndValue({
+        type: '2.5.4.3',
+        value: new asn1js.Utf8String({ value: commonName }),
+      }),
     ],
   });
 }
@@ -226,7 +229,10 @@ export class LocalTimeStampAuthority implements TimeStampAuthority {
       signedAttrs: new pkijs.SignedAndUnsignedAttributes({
         type: 0,
         attributes: [
-          new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })] }),
+          new pkijs.Attribute({
+            type: OID.contentType,
+            values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })],
+          }),
           new pkijs.Attribute({
             type: OID.messageDigest,
             values: [new asn1js.OctetString({ valueHex: buffer(await sha('SHA-256', tstInfoDer)) })],
@@ -238,7 +244,11 @@ export class LocalTimeStampAuthority implements TimeStampAuthority {
               new asn1js.Sequence({
                 value: [
                   new asn1js.Sequence({
-                    value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: buffer(certHash) })] })],
+                    value: [
+                      new asn1js.Sequence({
+                        value: [new asn1js.OctetString({ valueHex: buffer(certHash) })],
+                      }),
+                    ],
                   }),
                 ],
               }),

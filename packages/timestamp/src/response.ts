@@ -2,7 +2,7 @@
  * TimeStampResp (RFC 3161 §2.4.2): a status, and the token when the status is granted (0) or
  * grantedWithMods (1). Every other status is TSA_REJECTED, naming the status and the failure bits.
  */
-import * as asn1js from 'asn1js';
+import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { HASH_NAMES, integerValue, OID, parseBer } from './der';
 import { TimeStampError } from './errors';

@@ -50,12 +50,21 @@ function accuracyMs(accuracy: pkijs.Accuracy | undefined): number | undefined {
   return (accuracy.seconds ?? 0) * 1000 + (accuracy.millis ?? 0) + (accuracy.micros ?? 0) / 1000;
 }
 
+/**
+ * The certificate the SignerInfo names. Issuer and serial are not unique across TSAs nobody
+ * coordinates, so among several matches the one the signed signing-certificate attribute hashes wins.
+ */
 async function findSigner(
-  sid: pkijs.SignerInfo['sid'],
+  signerInfo: pkijs.SignerInfo,
   candidates: readonly pkijs.Certificate[],
 ): Promise<pkijs.Certificate | undefined> {
-  for (const cert of candidates) if (await namesCertificate(sid, cert)) return cert;
-  return undefined;
+  const matches: pkijs.Certificate[] = [];
+  for (const cert of candidates) if (await namesCertificate(signerInfo.sid, cert)) matches.push(cert);
+  const attributes = signerInfo.signedAttrs?.attributes ?? [];
+  for (const cert of matches) {
+    if ((await signingCertificateProblem(attributes, cert)) === undefined) return cert;
+  }
+  return matches[0];
 }
 
 async function checkTrust(
@@ -97,7 +106,7 @@ export async function verifyTimeStampToken(
   const carried = (signedData.certificates ?? []).filter(
     (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
   );
-  const signer = await findSigner(signerInfo.sid, [...pinned, ...carried]);
+  const signer = await findSigner(signerInfo, [...pinned, ...carried]);
   if (!signer) {
     throw new TimeStampError('UNTRUSTED_TSA', 'the signer is neither pinned nor carried in the token');
   }
@@ -118,7 +127,9 @@ export async function verifyTimeStampToken(
   if (!contentType || !messageDigest) {
     throw new TimeStampError('BAD_SIGNATURE', 'the content-type and message-digest attributes are required');
   }
-  if ((contentType.values[0] as { valueBlock?: { toString(): string } }).valueBlock?.toString() !== OID.tstInfo) {
+  if (
+    (contentType.values[0] as { valueBlock?: { toString(): string } }).valueBlock?.toString() !== OID.tstInfo
+  ) {
     throw new TimeStampError('BAD_SIGNATURE', 'the signed content type is not TSTInfo');
   }
   const hashName = engine().getAlgorithmByOID(signerInfo.digestAlgorithm.algorithmId);
