@@ -48,7 +48,9 @@ describe('timeStampRequest', () => {
   });
 
   it('omits certReq when false (DER leaves out a DEFAULT) and keeps a nonce with its top bit set positive', () => {
-    expect(toHex(timeStampRequest(imprint, { certReq: false }))).toBe(REQUEST_HEX.replace('3043', '3036').slice(0, -26));
+    expect(toHex(timeStampRequest(imprint, { certReq: false }))).toBe(
+      REQUEST_HEX.replace('3043', '3036').slice(0, -26),
+    );
     const der = timeStampRequest(imprint, { nonce: 0x80n });
     expect(toHex(der)).toContain('0202008001');
     expect(parseTimeStampRequest(der).nonce).toBe(0x80n);
@@ -62,9 +64,13 @@ describe('timeStampRequest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pyb-tsq-'));
     try {
       const out = join(dir, 'request.tsq');
-      execFileSync('openssl', ['ts', '-query', '-digest', IMPRINT_HEX, '-sha256', '-cert', '-no_nonce', '-out', out], {
-        stdio: 'ignore',
-      });
+      execFileSync(
+        'openssl',
+        ['ts', '-query', '-digest', IMPRINT_HEX, '-sha256', '-cert', '-no_nonce', '-out', out],
+        {
+          stdio: 'ignore',
+        },
+      );
       expect(toHex(readFileSync(out))).toBe(toHex(timeStampRequest(imprint, { certReq: true })));
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -75,17 +81,23 @@ describe('timeStampRequest', () => {
 describe('parseTimeStampResponse', () => {
   it('names a rejection: TSA_REJECTED with the status, the failure and the TSA text', async () => {
     const refused = await failure(
-      Promise.resolve().then(() => parseTimeStampResponse(timeStampRejection('systemFailure', 'HSM offline'))),
+      Promise.resolve().then(() =>
+        parseTimeStampResponse(timeStampRejection('systemFailure', 'HSM offline')),
+      ),
     );
     expect(refused.code).toBe('TSA_REJECTED');
     expect(refused.message).toContain('rejection (systemFailure): HSM offline');
-    const badAlg = await failure(Promise.resolve().then(() => parseTimeStampResponse(timeStampRejection('badAlg', 'x'))));
+    const badAlg = await failure(
+      Promise.resolve().then(() => parseTimeStampResponse(timeStampRejection('badAlg', 'x'))),
+    );
     expect(badAlg.message).toContain('(badAlg)');
   });
 
   it('refuses bytes that are no response: NOT_A_RESPONSE', async () => {
     for (const bytes of [new Uint8Array(0), fromHex('0500'), fromHex('3003020101ff')]) {
-      expect((await failure(Promise.resolve().then(() => parseTimeStampResponse(bytes)))).code).toBe('NOT_A_RESPONSE');
+      expect((await failure(Promise.resolve().then(() => parseTimeStampResponse(bytes)))).code).toBe(
+        'NOT_A_RESPONSE',
+      );
     }
   });
 });
