@@ -3,13 +3,14 @@
  * nothing with ours. Skipped where openssl is not installed (CI's image has it).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { certificateDer, toHex, toPem } from '../src/der';
+import { certificateDer, fromHex, toHex, toPem } from '../src/der';
 import { makeCertificate, makeKeyPair } from '../src/local';
 import { timeStampRequest } from '../src/request';
+import { verifyTimeStampToken } from '../src/verify';
 import { FIXTURE } from './fixture-data';
 import { digestOf, localTsa } from './helpers';
 
@@ -45,6 +46,22 @@ describe.runIf(hasOpenssl)('openssl ts -verify, as docs/time-stamps.md gives it'
       join(fixtures, 'tsa.pem'),
     );
     expect(token).toMatchObject({ ok: true, output: expect.stringContaining('Verification: OK') });
+  });
+
+  it('prints the pinned certificate fingerprint the verifier reports', async () => {
+    const out = execFileSync(
+      'openssl',
+      ['x509', '-in', join(fixtures, 'tsa.pem'), '-noout', '-fingerprint', '-sha256'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const pem = readFileSync(join(fixtures, 'tsa.pem'), 'utf8');
+    const verified = await verifyTimeStampToken(new Uint8Array(readFileSync(join(fixtures, 'token.der'))), {
+      imprint: fromHex(FIXTURE.imprint),
+      trusted: [pem],
+    });
+    expect(out.trim().split('=')[1]!.replaceAll(':', '').toLowerCase()).toBe(verified.tsa.fingerprint);
   });
 
   it('refuses the recorded token for another digest, and under another TSA’s certificate', async () => {

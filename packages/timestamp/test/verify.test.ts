@@ -174,6 +174,19 @@ describe('verifyTimeStampToken', () => {
       );
     });
 
+    it('refuses a TSA whose certificate a pinned TSA (not a CA) issued with its own key: UNTRUSTED_TSA', async () => {
+      const keys = await makeKeyPair();
+      const leaf = await makeCertificate(keys, { name: 'TSA A', ...validity });
+      const sub = await localTsa('TSA A minted', {
+        certificate: { issuer: { certificate: leaf, privateKey: keys.privateKey }, serial: 9n },
+      });
+      const token = await sub.stamp(imprint);
+      const leafDer = new Uint8Array(leaf.toSchema(true).toBER());
+      expect((await failure(verifyTimeStampToken(token, { imprint, trusted: [leafDer] }))).code).toBe(
+        'UNTRUSTED_TSA',
+      );
+    });
+
     it('refuses a certificate the pinned CA issued without the timeStamping usage: NOT_A_TSA_CERTIFICATE', async () => {
       const root = await ca('Root CA');
       const tsa = await localTsa('Mail signer', {
