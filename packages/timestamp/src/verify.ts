@@ -6,6 +6,7 @@
  * hash) verifies. A certificate found only inside the token is never trusted by itself.
  * Webcrypto only (globalThis.crypto): runs in a browser.
  */
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import {
   fingerprintOf,
@@ -127,9 +128,8 @@ export async function verifyTimeStampToken(
   if (!contentType || !messageDigest) {
     throw new TimeStampError('BAD_SIGNATURE', 'the content-type and message-digest attributes are required');
   }
-  if (
-    (contentType.values[0] as { valueBlock?: { toString(): string } }).valueBlock?.toString() !== OID.tstInfo
-  ) {
+  const signedType = contentType.values[0];
+  if (!(signedType instanceof asn1js.ObjectIdentifier) || signedType.getValue() !== OID.tstInfo) {
     throw new TimeStampError('BAD_SIGNATURE', 'the signed content type is not TSTInfo');
   }
   const hashName = engine().getAlgorithmByOID(signerInfo.digestAlgorithm.algorithmId);

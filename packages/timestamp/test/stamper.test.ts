@@ -112,6 +112,34 @@ describe('MerkleStamper', () => {
     expect(anchor.failures).toEqual([expect.objectContaining({ authority: 'TSA A', code: 'UNTRUSTED_TSA' })]);
   });
 
+  it('rejects with TSA_UNAVAILABLE when both TSAs are down (two real HTTP endpoints on closed ports)', async () => {
+    const [a] = await twoTsas();
+    const urls: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const server = await startTimeStampServer(a.authority as never);
+      await server.close();
+      urls.push(server.url);
+    }
+    const clock = manualScheduler();
+    const stamper = new MerkleStamper({
+      authorities: urls.map((url, i) => ({
+        authority: new HttpTimeStampAuthority(url, { name: `TSA ${i + 1}` }),
+        trusted: a.trusted,
+      })),
+      scheduler: clock.scheduler,
+      windowMs: 500,
+    });
+    const anchored = stamper.add(digestOf(5));
+    clock.fire();
+    await expect(anchored).rejects.toMatchObject({
+      code: 'TSA_UNAVAILABLE',
+      failures: [
+        { authority: 'TSA 1', code: 'TSA_UNREACHABLE' },
+        { authority: 'TSA 2', code: 'TSA_UNREACHABLE' },
+      ],
+    });
+  });
+
   it('rejects every digest of the window with TSA_UNAVAILABLE, listing each failure, when no TSA anchors it', async () => {
     const [a] = await twoTsas();
     const clock = manualScheduler();
