@@ -121,6 +121,19 @@ export interface IssueInput {
   hashedMessage: Uint8Array;
   nonce?: bigint;
   certReq: boolean;
+  /** Tests only: name another certificate's DER in the ESS attribute, or leave it out. */
+  signingCertificate?: Uint8Array | 'none';
+}
+
+/** SigningCertificateV2 { certs SEQUENCE OF ESSCertIDv2 { certHash } } (hash SHA-256: the DEFAULT). */
+function signingCertificateAttribute(certHash: Uint8Array): pkijs.Attribute {
+  const essCertIdV2 = new asn1js.Sequence({
+    value: [new asn1js.OctetString({ valueHex: buffer(certHash) })],
+  });
+  return new pkijs.Attribute({
+    type: OID.signingCertificateV2,
+    values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })],
+  });
 }
 
 export class LocalTimeStampAuthority implements TimeStampAuthority {
@@ -219,7 +232,9 @@ export class LocalTimeStampAuthority implements TimeStampAuthority {
       ...(input.nonce !== undefined && { nonce: integerOf(input.nonce) }),
     });
     const tstInfoDer = new Uint8Array(tstInfo.toSchema().toBER());
-    const certHash = await sha('SHA-256', this.certificateDer());
+    // Which certificate the signed attributes name: its own, unless a test asks otherwise.
+    const essCertificate =
+      input.signingCertificate === 'none' ? undefined : (input.signingCertificate ?? this.certificateDer());
     const signerInfo = new pkijs.SignerInfo({
       version: 1,
       sid: new pkijs.IssuerAndSerialNumber({
@@ -237,23 +252,7 @@ export class LocalTimeStampAuthority implements TimeStampAuthority {
             type: OID.messageDigest,
             values: [new asn1js.OctetString({ valueHex: buffer(await sha('SHA-256', tstInfoDer)) })],
           }),
-          // SigningCertificateV2 { certs SEQUENCE OF ESSCertIDv2 { certHash } } (hash SHA-256: DEFAULT).
-          new pkijs.Attribute({
-            type: OID.signingCertificateV2,
-            values: [
-              new asn1js.Sequence({
-                value: [
-                  new asn1js.Sequence({
-                    value: [
-                      new asn1js.Sequence({
-                        value: [new asn1js.OctetString({ valueHex: buffer(certHash) })],
-                      }),
-                    ],
-                  }),
-                ],
-              }),
-            ],
-          }),
+          ...(essCertificate ? [signingCertificateAttribute(await sha('SHA-256', essCertificate))] : []),
         ],
       }),
     });

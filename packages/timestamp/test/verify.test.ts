@@ -109,6 +109,22 @@ describe('verifyTimeStampToken', () => {
     },
   );
 
+  it('refuses a token whose signed attributes name another certificate, or none: SIGNING_CERTIFICATE_MISMATCH', async () => {
+    const [a, b] = [await localTsa('TSA A'), await localTsa('TSA B')];
+    const trusted = [a.certificatePem()];
+    for (const signingCertificate of [b.certificateDer(), 'none' as const]) {
+      const token = await a.issue({
+        hashAlgorithm: OID.sha256,
+        hashedMessage: imprint,
+        certReq: true,
+        signingCertificate,
+      });
+      expect((await failure(verifyTimeStampToken(token, { imprint, trusted }))).code).toBe(
+        'SIGNING_CERTIFICATE_MISMATCH',
+      );
+    }
+  });
+
   it('refuses a digest made with another hash than SHA-256: WRONG_HASH_ALGORITHM', async () => {
     const tsa = await localTsa('TSA A');
     const token = await tsa.issue({
