@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 /** Everything but the local TSA's HTTP server runs in a browser (the web verifier): no Node, no Buffer. */
 /** Dev and deployment helpers, never loaded by a verifier. */
-const NODE_ONLY = ['server.ts', 'config.ts'];
+const NODE_ONLY = ['server.ts', 'config.ts', 'local-identity.ts'];
 
 describe('packages/timestamp/src', () => {
   const dir = new URL('../src/', import.meta.url);
