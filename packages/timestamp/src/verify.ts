@@ -111,17 +111,7 @@ export async function verifyTimeStampToken(
   if (!signer) {
     throw new TimeStampError('UNTRUSTED_TSA', 'the signer is neither pinned nor carried in the token');
   }
-  const genTime = tstInfo.genTime;
-  if (genTime < signer.notBefore.value || genTime > signer.notAfter.value) {
-    throw new TimeStampError(
-      'CERTIFICATE_NOT_VALID_AT_GENTIME',
-      `genTime ${genTime.toISOString()} is outside "${subjectOf(signer)}"'s validity`,
-    );
-  }
-  await checkTrust(signer, pinned, carried, genTime);
-  const usage = timeStampingUsageProblem(signer);
-  if (usage) throw new TimeStampError('NOT_A_TSA_CERTIFICATE', `"${subjectOf(signer)}": ${usage}`);
-
+  // Integrity first: whatever was changed in a token, the answer is BAD_SIGNATURE.
   const attributes = signerInfo.signedAttrs?.attributes ?? [];
   const contentType = attributes.find((a) => a.type === OID.contentType);
   const messageDigest = attributes.find((a) => a.type === OID.messageDigest);
@@ -137,8 +127,8 @@ export async function verifyTimeStampToken(
     throw new TimeStampError('BAD_SIGNATURE', `unknown digest ${signerInfo.digestAlgorithm.algorithmId}`);
   }
   const digest = await sha(hashName.name, tstInfoDer);
-  const claimed = (messageDigest.values[0] as { valueBlock: { valueHexView: Uint8Array } }).valueBlock;
-  if (!sameBytes(digest, claimed.valueHexView)) {
+  const claimed = messageDigest.values[0];
+  if (!(claimed instanceof asn1js.OctetString) || !sameBytes(digest, claimed.valueBlock.valueHexView)) {
     throw new TimeStampError('BAD_SIGNATURE', 'the TSTInfo is not the content that was signed');
   }
   const binding = await signingCertificateProblem(attributes, signer);
@@ -156,6 +146,18 @@ export async function verifyTimeStampToken(
     )
     .catch(() => false);
   if (!good) throw new TimeStampError('BAD_SIGNATURE', 'the signature does not verify');
+
+  // Then whether the signer may be believed.
+  const genTime = tstInfo.genTime;
+  if (genTime < signer.notBefore.value || genTime > signer.notAfter.value) {
+    throw new TimeStampError(
+      'CERTIFICATE_NOT_VALID_AT_GENTIME',
+      `genTime ${genTime.toISOString()} is outside "${subjectOf(signer)}"'s validity`,
+    );
+  }
+  await checkTrust(signer, pinned, carried, genTime);
+  const usage = timeStampingUsageProblem(signer);
+  if (usage) throw new TimeStampError('NOT_A_TSA_CERTIFICATE', `"${subjectOf(signer)}": ${usage}`);
 
   return {
     genTime: genTime.toISOString(),
