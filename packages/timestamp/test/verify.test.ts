@@ -81,6 +81,13 @@ describe('verifyTimeStampToken', () => {
       verifyTimeStampToken(tampered, { imprint, trusted: [tsa.certificatePem()] }),
     );
     expect(refused.code).toBe('BAD_SIGNATURE');
+    // Back-dated before the certificate's validity: still the signature that fails, first.
+    const backDated = token.slice();
+    backDated[at + 2] = '1'.charCodeAt(0); // 2016-06-01
+    const early = await failure(
+      verifyTimeStampToken(backDated, { imprint, trusted: [tsa.certificatePem()] }),
+    );
+    expect(early.code).toBe('BAD_SIGNATURE');
   });
 
   it('refuses a token whose signature bytes were changed: BAD_SIGNATURE', async () => {
