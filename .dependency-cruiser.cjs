@@ -101,6 +101,27 @@ module.exports = {
         path: '^packages/core/src/(replay/|auth/|idempotency/|use-cases/|views\\.ts|api\\.ts|core\\.ts)',
       },
     },
+    {
+      name: 'pure-timestamp-verification',
+      severity: 'error',
+      comment:
+        'packages/timestamp runs in a browser (the web verifier checks time-stamp tokens offline): no node: built-ins outside its HTTP server (src/server.ts, dev and tests), its environment reader (src/config.ts) and the local TSA key folder (src/local-identity.ts).',
+      from: { path: '^packages/timestamp/src/', pathNot: '^packages/timestamp/src/(server|config|local-identity)\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'pure-timestamp-no-platform',
+      severity: 'error',
+      comment:
+        'packages/timestamp is a building block below the core: no AWS and nothing of the packages above it (the core owns the port it wires).',
+      from: { path: '^packages/timestamp/src/' },
+      to: {
+        path: [
+          '(^|/)node_modules/(@aws-sdk|@aws-lambda-powertools|aws-cdk-lib|@middy)/',
+          '^(packages/(core|contracts|keys|store-[^/]+|cli|beacon)|functions|infra)/',
+        ],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
