@@ -1,9 +1,9 @@
 /**
  * The import rules of the workspace (docs/architecture.md, "Layers"), checked in CI (.ci/run):
- * `./node_modules/.bin/depcruise packages functions infra bench test web --config .dependency-cruiser.cjs`.
+ * `./node_modules/.bin/depcruise packages functions infra bench test web tools --config .dependency-cruiser.cjs`.
  */
 /** Folders that are a package of their own: a relative import may not leave one. */
-const PACKAGE = '^(packages/[^/]+|functions|infra|bench|test|web)/';
+const PACKAGE = '^(packages/[^/]+|tools/[^/]+|functions|infra|bench|test|web)/';
 
 module.exports = {
   forbidden: [
@@ -121,6 +121,48 @@ module.exports = {
           '^(packages/(core|contracts|keys|store-[^/]+|cli|beacon)|functions|infra)/',
         ],
       },
+    },
+    // Production code only in production packages (issue 25): separate entries, kept together here.
+    {
+      name: 'functions-hold-production-code-only',
+      severity: 'error',
+      comment:
+        'What the Lambdas bundle (functions/src, functions/<handler>/, functions/jobs/) imports neither the web app nor a tool: the local server, the static site and the dev stack live in tools/dev (@pyb/dev), the operations tool in tools/ops (@pyb/ops) (docs/architecture.md, "Tools").',
+      from: { path: '^functions/', pathNot: '^functions/test/' },
+      // The names too: an import a package.json does not declare stays unresolved, named as written.
+      to: { path: '^((web|tools)/|@pyb/(web|dev|ops|lab)(/|$))' },
+    },
+    {
+      name: 'production-imports-no-test-code',
+      severity: 'error',
+      comment:
+        'Production code (packages/*/src, functions, web/src, infra/src) imports no test support, no fixture and no test helper: fixtures such as the demo bundle live under a test/ folder and only tests import them.',
+      from: {
+        path: '^(packages/[^/]+/src/|functions/|web/src/|web/[^/]+\\.ts$|infra/src/)',
+        pathNot: '^functions/test/',
+      },
+      to: {
+        path: '^(test/|(packages/[^/]+|tools/[^/]+|functions|web|infra|bench)/test/|@pyb/test(/|$)|@pyb/[^/]+/test-helpers$)',
+      },
+    },
+    {
+      name: 'production-imports-no-tools',
+      severity: 'error',
+      comment:
+        'Production code imports no dev, operations or lab tool (tools/*: @pyb/dev, @pyb/ops, @pyb/lab).',
+      from: {
+        path: '^(packages/[^/]+/src/|functions/|web/src/|web/[^/]+\\.ts$|infra/src/)',
+        pathNot: '^(packages/cli/src/|functions/test/)',
+      },
+      to: { path: '^(tools/|@pyb/(dev|ops|lab)(/|$))' },
+    },
+    {
+      name: 'cli-uses-only-the-lab',
+      severity: 'error',
+      comment:
+        "The baccarat CLI is a desk tool (it never ships in a Lambda or the browser): its rng-sample command runs the standards' randomness tests of tools/lab (@pyb/lab); it uses no other tool.",
+      from: { path: '^packages/cli/src/' },
+      to: { path: '^(tools/|@pyb/(dev|ops)(/|$))', pathNot: '^tools/lab/' },
     },
   ],
   options: {

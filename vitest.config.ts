@@ -1,15 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two tiers (`./scripts/test` runs both; `./scripts/test --project fast` only the first):
+ * Two tiers (`./scripts/test` runs both; `./scripts/test --project fast` only the first). A file's
+ * tier follows from its name and folder, by this one rule (docs/testing.md, "Tiers"):
  *
- * - fast: no Java, no DynamoDB Local. Pure packages, the use-case integration tests and the
- *   model-based money test on the in-memory Store (PYB_STORE=memory), the Store contract on it.
- * - dynamodb: DynamoDB Local is started once for the run (globalSetup). The same integration tests,
- *   the Store contract and a bounded model-based run on the DynamoDB adapter, the handlers, e2e over
- *   HTTP, and the CDK app (it bundles every handler).
+ * - named `*.dynamodb.test.ts`, or under test/e2e/ (HTTP through the local stack) or infra/test/ (the
+ *   CDK app: it bundles every handler) → dynamodb: DynamoDB Local (Java 17), started once for the run
+ *   (globalSetup);
+ * - under test/integration/ or test/model/ (written against the Store port) → both tiers, once on each
+ *   store, unless named `*.memory.test.ts` (fast only) or `*.dynamodb.test.ts` (dynamodb only);
+ * - any other `*.test.ts` → fast: Node only, the in-memory Store (PYB_STORE=memory).
  */
-const onBothStores = ['test/integration/**/*.test.ts', 'test/model/**/*.test.ts'];
+const ON_DYNAMODB_ONLY = ['**/*.dynamodb.test.ts', 'test/e2e/**/*.test.ts', 'infra/test/**/*.test.ts'];
+const ON_BOTH_STORES = ['test/integration/**/*.test.ts', 'test/model/**/*.test.ts'];
+const NOT_TESTS = ['**/node_modules/**', '**/.git/**', '**/cdk.out/**', '**/dist/**', '**/.data/**'];
 
 /**
  * PYB_TEST_SEQUENCE_SEED=<integer>: files and the tests in each run in an order shuffled with that
@@ -44,19 +48,8 @@ export default defineConfig({
           // run instead of once per file — about half the tier's CPU. So a file that changes global
           // state (process.env, a mocked AWS client class) puts it back in afterAll.
           isolate: false,
-          include: [
-            'packages/*/test/**/*.test.ts',
-            'bench/test/**/*.test.ts',
-            'functions/test/http.test.ts',
-            'functions/test/handlers.test.ts',
-            'test/runtime/**/*.test.ts',
-            'test/**/*.memory.test.ts',
-            'test/contracts/currencies.test.ts',
-            'test/contracts/bundles.test.ts',
-            'web/test/**/*.test.ts',
-            ...onBothStores,
-          ],
-          exclude: ['packages/store-dynamodb/**', '**/*.dynamodb.test.ts', '**/node_modules/**'],
+          include: ['**/*.test.ts'],
+          exclude: [...ON_DYNAMODB_ONLY, ...NOT_TESTS],
           env: { PYB_STORE: 'memory' },
         },
       },
@@ -64,21 +57,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dynamodb',
-          include: [
-            'packages/store-dynamodb/test/**/*.test.ts',
-            'functions/test/**/*.test.ts',
-            'test/**/*.dynamodb.test.ts',
-            'test/e2e/**/*.test.ts',
-            'test/contracts/openapi.test.ts',
-            'infra/test/**/*.test.ts',
-            ...onBothStores,
-          ],
-          exclude: [
-            'functions/test/http.test.ts',
-            'functions/test/handlers.test.ts',
-            '**/*.memory.test.ts',
-            '**/node_modules/**',
-          ],
+          include: [...ON_DYNAMODB_ONLY, ...ON_BOTH_STORES],
+          exclude: ['**/*.memory.test.ts', ...NOT_TESTS],
           globalSetup: ['test/setup/dynamodb.ts'],
           env: { PYB_STORE: 'dynamodb' },
         },

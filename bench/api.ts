@@ -53,7 +53,7 @@ import {
 } from '@pyb/core';
 import { type Ctx, placeBet, walletTransaction } from '@pyb/core/use-cases';
 import type { AppContext } from '@pyb/functions/context';
-import { provisionOperator, provisionWallet } from '@pyb/functions/provision';
+import { provisionOperator, provisionWallet } from '@pyb/ops/provision';
 import {
   indexAttributes,
   LOCATE,
@@ -463,7 +463,7 @@ async function startStack(): Promise<Stack> {
   );
   admin.destroy();
   const { buildContext } = await import('@pyb/functions/context');
-  const { startLocalServer } = await import('@pyb/functions/local-server');
+  const { startLocalServer } = await import('@pyb/dev/local-server');
   const { useCases } = await import('@pyb/functions/context');
   const { keysOf } = await import('@pyb/functions/keys');
   const { queueOf } = await import('@pyb/functions/queue');
@@ -1948,7 +1948,7 @@ function section(r: Report): string {
     HAND_WRITTEN,
     '',
     '**Method.** Each operation is measured two ways in one process: through the local HTTP server ' +
-      '(`functions/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth ' +
+      '(`tools/dev/src/local-server.ts`: the very handlers the Lambdas run — middy, zod, API-key auth ' +
       '(cached principal), the use case, the DynamoDB adapter), driven by autocannon on 127.0.0.1 (in the ' +
       'same process); and as *raw*: the same DynamoDB calls issued directly with `@aws-sdk/lib-dynamodb`, ' +
       'keyed with the adapter’s own key builders (`LOCATE`), in the same order and parallelism, on items ' +

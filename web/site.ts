@@ -1,6 +1,6 @@
 /**
  * What the built site needs from whoever serves it, in one place: the local server
- * (functions/src/static-site.ts) and the CloudFront distribution (infra/src/site.ts) send these same
+ * (tools/dev/src/static-site.ts) and the CloudFront distribution (infra/src/site.ts) send these same
  * headers and map a page path to its file by the same rule, so the browser tests run the pages under
  * the policy production enforces.
  */

@@ -7,7 +7,6 @@
 import type { EndpointContract } from '@pyb/contracts';
 import { ENDPOINTS } from '@pyb/contracts/endpoints';
 import { describe, expect, it, vi } from 'vitest';
-import { loadHandler } from '../src/local-server';
 import { ROUTES } from '../src/routes';
 
 // The logger reads its level when it loads: quiet before any import runs.
@@ -17,7 +16,9 @@ vi.hoisted(() => {
 
 describe('each function’s route and contract', () => {
   it.each(ROUTES.map((route) => [route.handler, route] as const))('%s', async (name, route) => {
-    const handler = (await loadHandler(name)) as unknown as { route: unknown; contract: unknown };
+    const { handler } = (await import(`../${name}/handler.ts`)) as {
+      handler: { route: unknown; contract: unknown };
+    };
     expect(handler.route).toBe(route);
     expect(handler.contract).toBe((ENDPOINTS as Record<string, EndpointContract>)[name]);
   });

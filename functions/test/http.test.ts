@@ -7,7 +7,6 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { useCases } from '../src/context';
 import { type HttpEvent, httpHandler } from '../src/http';
-import { matchRoute } from '../src/local-server';
 import { getSigningKeyRoute } from '../src/routes';
 
 // The logger reads its level when it loads: quiet before any import runs.
@@ -97,22 +96,6 @@ describe('httpHandler', () => {
     const answer = await handler(event(), context);
     expect([answer.statusCode, JSON.parse(answer.body).code]).toEqual([500, 'INTERNAL_ERROR']);
     expect(answer.body).not.toContain('postgres');
-  });
-});
-
-describe('local server routing', () => {
-  it('routes by ROUTES, decodes path parameters, and tells a wrong method from an unknown path', () => {
-    expect(matchRoute('POST', '/v1/rounds/rnd_1/bets')).toMatchObject({
-      route: { handler: 'place-bet' },
-      pathParameters: { roundId: 'rnd_1' },
-    });
-    expect(matchRoute('POST', '/v1/tables/t1/players/p%3A1/leave')).toMatchObject({
-      pathParameters: { tableId: 't1', playerId: 'p:1' },
-    });
-    expect(matchRoute('GET', '/v1/openapi.json')).toMatchObject({ route: { handler: 'get-openapi' } });
-    expect(matchRoute('GET', '/v1/openapiXjson')).toBeUndefined();
-    expect(matchRoute('DELETE', '/v1/rounds/rnd_1')).toBe('METHOD');
-    expect(matchRoute('GET', '/v1/rounds/rnd_1/bets/extra')).toBeUndefined();
   });
 });
 

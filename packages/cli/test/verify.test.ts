@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tablePreset } from '@pyb/engine';
 import {
-  buildDemoBundle,
   bytesToBase64,
   closeStatementBytes,
   eventHash,
@@ -16,6 +15,7 @@ import {
   QUICKNET,
   type ShoeBundle,
 } from '@pyb/fairness';
+import { buildDemoBundle } from '@pyb/fairness/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
 

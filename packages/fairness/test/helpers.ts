@@ -1,15 +1,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
-import {
-  beaconSigner,
-  buildDemoBundle,
-  type DemoBeacon,
-  type DemoBundleInput,
-  type DemoKey,
-  eventHash,
-  localBeaconNetwork,
-  type ShoeBundle,
-} from '../src/index';
+import { beaconSigner, eventHash, localBeaconNetwork, type ShoeBundle } from '../src/index';
+import { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
+
+export { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {

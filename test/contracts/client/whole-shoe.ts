@@ -1,6 +1,6 @@
 /**
  * A whole shoe played by a client generated from the served OpenAPI document (openapi-typescript +
- * openapi-fetch): test/contracts/openapi.test.ts generates `.generated/schema.d.ts` from
+ * openapi-fetch): test/contracts/openapi.dynamodb.test.ts generates `.generated/schema.d.ts` from
  * GET /v1/openapi.json and type-checks this file under strict TypeScript. If the document is missing a
  * field, a status, a header or a problem code this script relies on, it does not compile.
  */

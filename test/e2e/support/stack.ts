@@ -61,7 +61,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   // Quiet unless asked (LOG_LEVEL=INFO shows one JSON line per request); read when the logger loads.
   process.env.LOG_LEVEL ??= 'SILENT';
   const { buildContext } = await import('@pyb/functions/context');
-  const { startLocalServer } = await import('@pyb/functions/local-server');
+  const { startLocalServer } = await import('@pyb/dev/local-server');
   const context = buildContext({
     DYNAMODB_ENDPOINT: endpoint,
     TABLE_PREFIX: prefix,

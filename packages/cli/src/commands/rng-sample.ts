@@ -2,16 +2,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { CARDS_PER_DECK } from '@pyb/engine';
-import {
-  bytesToHex,
-  dealShoe,
-  hexToBytes,
-  isHex,
-  SERVER_SEED_BYTES,
-  ShoeRandomnessTests,
-  ShoeStream,
-} from '@pyb/fairness';
+import { bytesToHex, dealShoe, hexToBytes, isHex, SERVER_SEED_BYTES, ShoeStream } from '@pyb/fairness';
 import { createKeyService, keyServiceConfigFromEnv } from '@pyb/keys';
+import { ShoeRandomnessTests } from '@pyb/lab';
 import cliProgress from 'cli-progress';
 import { type Command, type CommandIo, intOption, jsonLine, parseOptions, UsageError } from '../command';
 import { DEFAULT_MAX_BEHIND, DEFAULT_MIN_BEHIND } from './shoe';

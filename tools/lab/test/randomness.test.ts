@@ -4,6 +4,7 @@
  * broken shuffles failing them, so a pass means something.
  */
 import { CARDS_PER_DECK } from '@pyb/engine';
+import { ShoeStream, shufflePermutation, type U32Source, uniformInt } from '@pyb/fairness';
 import { describe, expect, it } from 'vitest';
 import {
   binomialUpperTail,
@@ -11,12 +12,8 @@ import {
   normalTwoSided,
   runsStatistic,
   ShoeRandomnessTests,
-  ShoeStream,
   serialStatistic,
-  shufflePermutation,
-  type U32Source,
-  uniformInt,
-} from '../src/index';
+} from '../src/randomness';
 
 /** Every ordering of `values` (with repeats, as a shoe has). */
 function* permutations(values: number[]): Generator<number[]> {

@@ -1,6 +1,6 @@
 import { type Actor, DomainError } from '@pyb/core';
 import { describe, expect, it } from 'vitest';
-import { demoStatus } from '../src/dev/status';
+import { demoStatus } from '../src/status';
 
 /**
  * `./scripts/dev`'s start message reads the demo's day (GGR, the feed, a player's history): after a day

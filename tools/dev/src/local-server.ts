@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { type AppContext, setAppContext } from '@pyb/functions/context';
+import type { HttpEvent, HttpResult } from '@pyb/functions/http';
+import { HttpProblem, problemResponse } from '@pyb/functions/problem';
+import { ROUTES, type Route } from '@pyb/functions/routes';
 import type { Context } from 'aws-lambda';
-import { type AppContext, setAppContext } from './context';
-import type { HttpEvent, HttpResult } from './http';
-import { HttpProblem, problemResponse } from './problem';
-import { ROUTES, type Route } from './routes';
 import { isSitePath, serveSiteFile } from './static-site';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -70,7 +70,7 @@ const handlers = new Map<string, Promise<LambdaHandler>>();
 export function loadHandler(name: string): Promise<LambdaHandler> {
   let loaded = handlers.get(name);
   if (!loaded) {
-    loaded = import(`../${name}/handler.ts`).then((module: { handler?: LambdaHandler }) => {
+    loaded = import(`@pyb/functions/handlers/${name}`).then((module: { handler?: LambdaHandler }) => {
       if (typeof module.handler !== 'function')
         throw new Error(`functions/${name}/handler.ts exports no handler`);
       return module.handler;

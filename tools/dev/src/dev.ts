@@ -11,7 +11,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LOCAL_BEACON_FAIL_FILE } from '@pyb/beacon';
 import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
 import { exportFeed, context as useCaseContext } from '@pyb/core/use-cases';
+import { beaconOf } from '@pyb/functions/beacon';
+import { type AppContext, useCases } from '@pyb/functions/context';
+import { keysOf } from '@pyb/functions/keys';
 import { LOCAL_KEYS_FAIL_FILE } from '@pyb/keys';
+import { provisionOperator, provisionWallet } from '@pyb/ops/provision';
 import type { ReferenceWallet } from '@pyb/seamless-wallet/reference-wallet';
 import {
   createTables,
@@ -22,11 +26,7 @@ import {
   tableNames,
 } from '@pyb/store-dynamodb/local';
 import { buildWeb } from '@pyb/web/build';
-import { beaconOf } from '../beacon';
-import { type AppContext, useCases } from '../context';
-import { keysOf } from '../keys';
-import type { LocalServer } from '../local-server';
-import { provisionOperator, provisionWallet } from './provision';
+import type { LocalServer } from './local-server';
 import { demoStatus } from './status';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -330,8 +330,8 @@ async function main(): Promise<void> {
     FEED_DIR: join(DATA, 'feed'),
     CODE_VERSION: process.env.CODE_VERSION ?? sourceRevision(),
   });
-  const { appContext } = await import('../context');
-  const { startLocalServer } = await import('../local-server');
+  const { appContext } = await import('@pyb/functions/context');
+  const { startLocalServer } = await import('./local-server');
   const { DEV_WALLET_SECRET, startReferenceWallet } = await import('@pyb/seamless-wallet/main');
   process.env[SEAMLESS_SECRET_ENV] ??= DEV_WALLET_SECRET;
   try {

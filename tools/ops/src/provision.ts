@@ -35,9 +35,9 @@ import {
   systemClock,
 } from '@pyb/core';
 import { type Ctx, setOperatorWallet } from '@pyb/core/use-cases';
+import { buildContext, useCases } from '@pyb/functions/context';
 import { DynamoPrincipalStore, tableNamesFromEnv } from '@pyb/store-dynamodb';
 import { localClientConfig } from '@pyb/store-dynamodb/local';
-import { buildContext, useCases } from '../context';
 
 export interface ProvisionedKey {
   role: Role;

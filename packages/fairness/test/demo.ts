@@ -1,9 +1,10 @@
 /**
  * Builds a complete, correctly signed pyb-shoe/2 bundle for a simulated shoe, with the audit events
  * the platform writes (docs/provably-fair.md §11): the reference for what the audit export produces,
- * the source of the example bundle in the docs, and a fixture for tests (which then forge it the way
- * an insider would). Signers are injected (KMS, the local key service, or a test key), so this stays
- * pure.
+ * the source of the example bundle in the docs (make-example.ts), and a fixture for tests, which then
+ * forge it the way an insider would. Test code: it left the library (which ships to the browser) for
+ * test support; other packages' tests take it from `@pyb/fairness/test-helpers`. Signers are injected
+ * (a test key, or KMS), so it stays pure.
  */
 import {
   type BaseBetType,
@@ -15,8 +16,8 @@ import {
   startShoe,
   type TableConfig,
 } from '@pyb/engine';
-import { digest, eventHash } from './audit';
-import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from './beacon';
+import { digest, eventHash } from '../src/audit';
+import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
   BUNDLE_FORMAT,
   betsDigest,
@@ -26,19 +27,19 @@ import {
   refundsDigest,
   type ShoeBundle,
   settlementsDigest,
-} from './bundle';
-import { bytesToBase64, bytesToHex } from './bytes';
-import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from './entropy';
+} from '../src/bundle';
+import { bytesToBase64, bytesToHex } from '../src/bytes';
+import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from '../src/entropy';
 import {
   HEAD_SCHEME,
   type HeadStatement,
   headStatementBytes,
   type SignedHead,
   type SignedHeadEvent,
-} from './heads';
-import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from './keys';
-import { dealShoe } from './shoe';
-import { parsePublicKey } from './signature';
+} from '../src/heads';
+import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from '../src/keys';
+import { dealShoe } from '../src/shoe';
+import { parsePublicKey } from '../src/signature';
 import {
   closeStatementBytes,
   commitmentOf,
@@ -48,8 +49,8 @@ import {
   type ShoeCloseStatement,
   shoeStatement,
   statementBytes,
-} from './statement';
-import { voidReport } from './voids';
+} from '../src/statement';
+import { voidReport } from '../src/voids';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 

@@ -1,5 +1,5 @@
 /**
- * The local server's static files (functions/src/static-site.ts) over real HTTP: pages by the site's
+ * The local server's static files (tools/dev/src/static-site.ts) over real HTTP: pages by the site's
  * path rule, its security headers, API routes first, nothing outside the folder.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
