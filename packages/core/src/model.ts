@@ -6,6 +6,7 @@ import type {
   AuditEventType,
   CreditKind,
   LedgerKind,
+  RgLimit,
   RoundStatus,
   SeamlessRefusalCode,
   SeamlessSummaryData,
@@ -32,7 +33,6 @@ import type {
   ShoeStatement,
   SignedHead,
 } from '@pyb/fairness';
-import type { WalletRg } from './responsible-gaming';
 
 export type Bets = Partial<Record<BetType, number>>;
 
@@ -579,4 +579,48 @@ export interface SeamlessReportRecord {
   asOf: string;
   summary: SeamlessSummaryData;
   redelivered: number;
+}
+
+// ---- responsible gaming (responsible-gaming.ts): what a wallet item carries ---------------------
+
+export type RgLimits = Partial<Record<RgLimit, number>>;
+
+export interface RgCounter {
+  /** The period it counts: see `periodsOf`. */
+  p: string;
+  wager: number;
+  loss: number;
+}
+
+export interface RgExclusion {
+  kind: 'SELF_EXCLUSION' | 'COOLING_OFF';
+  since: string;
+  /** null: indefinite. */
+  until: string | null;
+}
+
+/** A player's session at one table: opened by his first bet there, ended by leave or inactivity. */
+export interface RgTableSession {
+  id: string;
+  startedAt: string;
+  /** His last bet at the table: the session ends `timeoutMinutes` after it without another. */
+  lastAt: string;
+  /** Set when he left the table. */
+  endedAt?: string;
+  /** Stakes net of withdrawals, and the net result (returns − stakes), of the session. */
+  staked: number;
+  net: number;
+}
+
+export interface WalletRg {
+  limits?: RgLimits;
+  /** Relaxations waiting for their 24 hours: the value (null: removed) and when it applies. */
+  pending?: Partial<Record<RgLimit, { value: number | null; at: string }>>;
+  exclusion?: RgExclusion;
+  timeoutMinutes?: number;
+  day?: RgCounter;
+  week?: RgCounter;
+  month?: RgCounter;
+  /** By table id. Sessions ended more than a day ago are dropped (the ledger keeps their ids). */
+  sessions?: Record<string, RgTableSession>;
 }

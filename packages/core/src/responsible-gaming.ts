@@ -15,49 +15,7 @@
  */
 import type { RgLimit } from '@pyb/contracts';
 import { DomainError } from './errors';
-import type { LedgerKind } from './model';
-
-export type RgLimits = Partial<Record<RgLimit, number>>;
-
-export interface RgCounter {
-  /** The period it counts: see `periodsOf`. */
-  p: string;
-  wager: number;
-  loss: number;
-}
-
-export interface RgExclusion {
-  kind: 'SELF_EXCLUSION' | 'COOLING_OFF';
-  since: string;
-  /** null: indefinite. */
-  until: string | null;
-}
-
-/** A player's session at one table: opened by his first bet there, ended by leave or inactivity. */
-export interface RgTableSession {
-  id: string;
-  startedAt: string;
-  /** His last bet at the table: the session ends `timeoutMinutes` after it without another. */
-  lastAt: string;
-  /** Set when he left the table. */
-  endedAt?: string;
-  /** Stakes net of withdrawals, and the net result (returns − stakes), of the session. */
-  staked: number;
-  net: number;
-}
-
-export interface WalletRg {
-  limits?: RgLimits;
-  /** Relaxations waiting for their 24 hours: the value (null: removed) and when it applies. */
-  pending?: Partial<Record<RgLimit, { value: number | null; at: string }>>;
-  exclusion?: RgExclusion;
-  timeoutMinutes?: number;
-  day?: RgCounter;
-  week?: RgCounter;
-  month?: RgCounter;
-  /** By table id. Sessions ended more than a day ago are dropped (the ledger keeps their ids). */
-  sessions?: Record<string, RgTableSession>;
-}
+import type { LedgerKind, RgCounter, RgExclusion, RgLimits, RgTableSession, WalletRg } from './model';
 
 /** AGCO 2.24: a relaxation of a limit takes effect after this delay; a tightening at once. */
 export const RELAXATION_DELAY_MS = 24 * 3_600_000;

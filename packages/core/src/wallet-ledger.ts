@@ -8,9 +8,9 @@
  */
 import { eventHash } from '@pyb/fairness';
 import { DomainError } from './errors';
-import type { LedgerEntry, LedgerKind, WalletRecord } from './model';
+import type { LedgerEntry, LedgerKind, WalletRecord, WalletRg } from './model';
 import type { WriteOp } from './ports/store';
-import { countMovement, type WalletRg } from './responsible-gaming';
+import { countMovement } from './responsible-gaming';
 
 export const walletGenesis = (operatorId: string, playerId: string): string =>
   `wallet:${operatorId}:${playerId}`;

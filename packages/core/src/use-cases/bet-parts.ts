@@ -3,7 +3,7 @@
  * (seamless-bets.ts) share: the call's validation, the round's facts and the shoe's configuration
  * from the process caches, the seat plan, the position's write and the betting gate's check.
  */
-import { BET_TYPES, type Bet, BetRuleError, betList, type TableConfig, validateBets } from '@pyb/engine';
+import { BET_TYPES, type Bet, BetRuleError, type TableConfig, validateBets } from '@pyb/engine';
 import type { Actor } from '../actor';
 import type { BetInput } from '../api';
 import { DomainError } from '../errors';
@@ -11,6 +11,7 @@ import { gateOf } from '../gates';
 import type { Bets, PositionRecord, RoundRecord, SeatRecord } from '../model';
 import type { Expect, WriteOp } from '../ports/store';
 import { type Ctx, checkId, conflict, guard, invalid, type RoundFacts } from './context';
+import { seatIdle } from './seats';
 
 /**
  * Calls (bets, raises, reductions, withdrawals) one position may take in one coup. The position item
@@ -18,9 +19,6 @@ import { type Ctx, checkId, conflict, guard, invalid, type RoundFacts } from './
  * range — what a replay reads to verify it — small.
  */
 export const MAX_POSITION_CALLS = 1_000;
-
-/** Seed 004: a seat may be lost by a player who sits out more than three consecutive coups. */
-export const SEAT_IDLE_COUPS = 3;
 
 // ---- inputs -------------------------------------------------------------------------------------
 
@@ -52,8 +50,6 @@ export function normalizeBets(input: readonly BetInput[] | undefined): Bet[] {
   }
   return input.map((b) => ({ type: b?.type, amount: b?.amount }));
 }
-
-export const sumOf = (bets: Bets): number => betList(bets).reduce((s, b) => s + b.amount, 0);
 
 /** The round's fixed facts: from the process cache, else one read of the round (then cached). */
 export async function roundFacts(
@@ -121,9 +117,6 @@ export interface SeatPlan {
    */
   before?: number;
 }
-
-export const seatIdle = (seat: SeatRecord, tableRound: number): boolean =>
-  tableRound - 1 - (seat.lastRound ?? 0) > SEAT_IDLE_COUPS;
 
 /**
  * A position that holds a stake: the coup is being played from its place. One whose bets were all

@@ -30,6 +30,7 @@ import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { checkBet } from '../responsible-gaming';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { debitTxIdOf, withdrawTxIdOf } from '../seamless-tx';
+import { sumOf } from '../stakes';
 import { ledgerEntryView, positionView } from '../views';
 import { type MovementPlan, planMovement } from '../wallet-ledger';
 import {
@@ -42,7 +43,6 @@ import {
   roundFacts,
   type SeatPlan,
   shoeConfig,
-  sumOf,
   unplaySeat,
   validate,
 } from './bet-parts';
@@ -61,7 +61,8 @@ import { roundNotOpen } from './round-not-open';
 import { placeSeamlessBet } from './seamless-bets';
 import { withdrawSeamless } from './seamless-withdraw';
 
-export { MAX_POSITION_CALLS, roundFacts, SEAT_IDLE_COUPS, seatIdle, shoeConfig, validate } from './bet-parts';
+export { MAX_POSITION_CALLS, roundFacts, shoeConfig, validate } from './bet-parts';
+export { SEAT_IDLE_COUPS, seatIdle } from './seats';
 
 interface ReadState {
   round: RoundRecord | undefined;

@@ -32,7 +32,8 @@ import {
 } from '../replay/verify';
 import { mapBounded } from '../retry';
 import { roundsOfChain, staleHeads } from './close-checks';
-import { type Ctx, loadShoe } from './context';
+import type { Ctx } from './context';
+import { loadShoe } from './load-shoe';
 
 /** Rounds checked at once (each reads its positions and their ledger entries). */
 const CONCURRENCY = 8;

@@ -12,7 +12,7 @@ import { type Deadline, deadlineStore, NO_DEADLINE } from '../deadline';
 import { DomainError, notFound, type Resource } from '../errors';
 import { classifiedKeys } from '../key-failures';
 import { Lru } from '../lru';
-import type { KeyCertificateRecord, OperatorRecord, RoundRecord, ShoeRecord } from '../model';
+import type { KeyCertificateRecord, OperatorRecord, RoundRecord } from '../model';
 import type { Beacon } from '../ports/beacon';
 import { type CloseDeadlines, noCloseDeadlines } from '../ports/close-deadlines';
 import type { KeyService } from '../ports/key-service';
@@ -222,15 +222,6 @@ export function guard<T extends { operatorId: string }>(
     throw new DomainError('FORBIDDEN', 'READ_ONLY', `this key may not change ${what} ${id}`);
   }
   return record;
-}
-
-/**
- * A shoe the actor may read (or write). Here rather than in shoes.ts: contributions.ts needs it, and
- * shoes.ts imports contributions.ts.
- */
-export async function loadShoe(ctx: Ctx, actor: Actor, shoeId: string, access: Access): Promise<ShoeRecord> {
-  checkId('shoeId', shoeId);
-  return guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, access);
 }
 
 /**

@@ -22,7 +22,8 @@ import type { AuditRecord, ShoeRecord } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { parseAuditLog } from '../replay/audit-log';
 import { attempts, backoff, tooMuchContention, tryTransact } from '../retry';
-import { type Ctx, conflict, invalid, loadShoe } from './context';
+import { type Ctx, conflict, invalid } from './context';
+import { loadShoe } from './load-shoe';
 import { signHead } from './signing';
 
 /** A seed as given, checked: 1..256 UTF-8 bytes of clean text (@pyb/fairness clientSeedProblem). */

@@ -28,7 +28,8 @@ import type { PositionRecord, RoundRecord, ShoeRecord } from '../model';
 import { recordedPosition } from '../recorded';
 import { parseAuditLog } from '../replay/audit-log';
 import { mapBounded } from '../retry';
-import { type Ctx, checkId, conflict, loadShoe } from './context';
+import { type Ctx, checkId, conflict } from './context';
+import { loadShoe } from './load-shoe';
 import { keyCertificates } from './signing';
 
 /** Rounds read at once. */

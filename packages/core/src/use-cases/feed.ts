@@ -21,6 +21,7 @@
  * range on demand (`exportFeed`, at most FEED_MAX_RANGE_MS and FEED_MAX_BYTES) and serves the files.
  */
 import type { Actor } from '../actor';
+import { utcDay } from '../days';
 import { DomainError, notFound } from '../errors';
 import { encodeFeed, FEED_MEDIA_TYPES, type FeedFormat } from '../feed/format';
 import {
@@ -38,7 +39,8 @@ import type { FeedFiles, FeedFileWritten } from '../ports/feed-files';
 import { ledgerEntries, loadPositionLedger } from '../replay/ledger';
 import { mapBounded } from '../retry';
 import type { Ctx } from './context';
-import { finishedAt, operatorTables, readableOperator, shoesIn, utcDay } from './ggr';
+import { finishedAt, shoesIn } from './ggr';
+import { operatorTables, readableOperator } from './tenancy';
 
 /** The longest range the API answers on demand (one day); longer ranges are the daily files'. */
 export const FEED_MAX_RANGE_MS = 86_400_000;

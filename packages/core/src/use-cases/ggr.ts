@@ -11,11 +11,13 @@
  * payment (already inside returns); `commissionDeferred` what it added to players' debts (DEFERRED
  * tables: revenue when collected, by COMMISSION ledger entries at leave or shoe end, not in this GGR).
  */
-import { type Actor, canRead } from '../actor';
+import type { Actor } from '../actor';
 import type { GgrReportView } from '../api';
-import { DomainError, notFound } from '../errors';
+import { utcDay } from '../days';
+import { DomainError } from '../errors';
 import type { RoundRecord, ShoeRecord, TableRecord } from '../model';
 import type { Ctx } from './context';
+import { operatorTables, readableOperator } from './tenancy';
 
 interface GgrRow {
   tableId: string;
@@ -35,33 +37,6 @@ interface GgrRow {
 }
 
 const PAGE = 100;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The UTC day [from, to) of a YYYY-MM-DD date, or undefined when it is not a date. */
-export function utcDay(date: string): { from: string; to: string } | undefined {
-  const m = DAY.exec(date);
-  if (!m) return undefined;
-  const start = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== date) return undefined;
-  return { from: start.toISOString(), to: new Date(start.getTime() + 86_400_000).toISOString() };
-}
-
-/** An operator the key may read; any other looks absent (tenancy). */
-export function readableOperator(actor: Actor, operatorId: string | undefined): string {
-  const op = operatorId ?? actor.operatorId;
-  if (!canRead(actor, op)) throw notFound('operator', op);
-  return op;
-}
-
-/** The operator's tables, a page at a time. */
-export async function* operatorTables(ctx: Ctx, operatorId: string): AsyncGenerator<TableRecord> {
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.listTables(operatorId, { limit: PAGE, ...(cursor && { cursor }) });
-    yield* page.items;
-    cursor = page.cursor;
-  } while (cursor);
-}
 
 /** The table's shoes that may hold a round finished in [from, to): opened before `to`, not closed before `from`. */
 export async function* shoesIn(

@@ -17,9 +17,9 @@ import { DomainError, notFound } from '../errors';
 import type { OperatorEventRecord, OperatorRecord, OperatorWalletState } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import { attempts, backoff, tooMuchContention } from '../retry';
-import { sumOf } from './bet-parts';
+import { sumOf } from '../stakes';
 import { type Ctx, OPERATOR_TTL_MS } from './context';
-import { operatorTables } from './ggr';
+import { operatorTables } from './tenancy';
 
 export async function operatorOf(ctx: Ctx, operatorId: string): Promise<OperatorRecord | undefined> {
   const now = ctx.clock.now().getTime();

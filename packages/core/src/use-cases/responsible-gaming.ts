@@ -8,7 +8,7 @@ import type { Actor } from '../actor';
 import type { RgSettingsInput, RgStatusView } from '../api';
 import { notFound } from '../errors';
 import { clientKey, sessionEndKey } from '../ledger-keys';
-import type { WalletRecord } from '../model';
+import type { WalletRecord, WalletRg } from '../model';
 import { TransactionCanceled } from '../ports/store';
 import {
   applySettings,
@@ -20,7 +20,6 @@ import {
   type RgSettings,
   sessionEndedAt,
   tidyPending,
-  type WalletRg,
 } from '../responsible-gaming';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { planMovement } from '../wallet-ledger';

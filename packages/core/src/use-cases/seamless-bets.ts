@@ -22,8 +22,9 @@ import type { Bets, OperatorRecord, PositionRecord, RoundRecord, SeamlessTxRecor
 import { TransactionCanceled, type WriteOp } from '../ports/store';
 import { attempts, backoff, tooMuchContention } from '../retry';
 import { betRefOf, debitRequest, stakePart } from '../seamless-tx';
+import { sumOf } from '../stakes';
 import { positionView } from '../views';
-import { type Change, gatePart, planSeat, positionPart, type SeatPlan, staked, sumOf } from './bet-parts';
+import { type Change, gatePart, planSeat, positionPart, type SeatPlan, staked } from './bet-parts';
 import { type Ctx, conflict, keyReused, type RoundFacts, unavailable } from './context';
 import { roundNotOpen } from './round-not-open';
 import { abandonDebit, DEBIT_ABANDON_MS, sendToOutbox } from './seamless-delivery';

@@ -28,11 +28,12 @@ import type {
   SeamlessTransactionsView,
   SeamlessTransactionView,
 } from '../api';
+import { utcDay } from '../days';
 import { DomainError, notFound } from '../errors';
 import type { SeamlessReportRecord, SeamlessTxRecord } from '../model';
 import { MAX_SEAMLESS_LIST_DAYS } from '../ports/store';
 import type { Ctx } from './context';
-import { readableOperator, utcDay } from './ggr';
+import { readableOperator } from './tenancy';
 
 const PENDING_AGE_MS = SEAMLESS_PENDING_AGE_MINUTES * 60_000;
 /** Items per Store page while walking a period. */

@@ -1,8 +1,14 @@
 import type { Actor } from '../actor';
 import type { SeatMapView } from '../api';
+import type { SeatRecord } from '../model';
 import type { Store } from '../ports/store';
-import { seatIdle } from './bets';
 import { loadTable } from './tables';
+
+/** Seed 004: a seat may be lost by a player who sits out more than three consecutive coups. */
+export const SEAT_IDLE_COUPS = 3;
+
+export const seatIdle = (seat: SeatRecord, tableRound: number): boolean =>
+  tableRound - 1 - (seat.lastRound ?? 0) > SEAT_IDLE_COUPS;
 
 /**
  * The seat map: every seat of the table with its holder, read for the round open now (else the next
