@@ -1,0 +1,418 @@
+/**
+ * Resolving a round, as a state machine over the stored round so that any caller can pick it up
+ * where a crash (or a concurrent caller) left it:
+ *
+ *   OPEN     --"no va más": the round (then, in ONE transaction, the round and all its gates) closed--> CLOSED
+ *   CLOSED   --commit the bets (digest of the positions -> BETTING_CLOSED)----------------------------> CLOSED + digest
+ *   CLOSED   --deal: claim the cards (shoe cursor) + outcome + COUP_DEALT, one tx---------------------> DEALT
+ *   DEALT    --few positions: settle each (own tx, idempotent), then ROUND_SETTLED--------------------> SETTLED
+ *   DEALT    --many: hand them to the settlement queue in batches (fan-out.ts)-----------------------> SETTLING
+ *   SETTLING --the last batch lands: ROUND_SETTLED (finishRound, by whoever lands it)------------------> SETTLED
+ *
+ * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
+ * continues, so there is one outcome and each position is paid once.
+ */
+import {
+  betList,
+  dealtCards,
+  nextCoup,
+  type PositionSettlement,
+  settle,
+  startShoe,
+  type TableConfig,
+} from '@pyb/engine';
+import { betsDigest as betsDigestOf, settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
+import { creditPart, sendToOutbox } from '../seamless';
+import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView } from '../shared';
+import {
+  attempts,
+  backoff,
+  type Ctx,
+  conflict,
+  mapBounded,
+  requestHash,
+  roundView,
+  settleKey,
+  TransactionCanceled,
+  tooMuchContention,
+  tryTransact,
+  type WriteOp,
+} from '../shared';
+import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
+import { assertUnlocked, underLockOut } from '../tables';
+import { nextAudit, putAudit, recordedPositions, totalsOf } from '../trail';
+import { collectShoeDebts, planPositionMovement } from '../wallet';
+import { shoeConfig } from './bets';
+import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
+import { loadRound } from './rounds';
+
+export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
+  let round = await loadRound(ctx, actor, input.roundId, 'write');
+  /** The positions as handed to the queue by this call (its answer lists them; no second listing). */
+  let handedOver: PositionRecord[] | undefined;
+  // A locked table deals nothing (lock-out.ts): the round stays as it is, voidable (its bets refunded).
+  if (round.status === 'OPEN' || round.status === 'CLOSED') {
+    const table = await ctx.store.get('table', { tableId: round.tableId });
+    if (table) assertUnlocked(table);
+  }
+  for (const attempt of attempts(ctx)) {
+    let progressed = true;
+    switch (round.status) {
+      case 'SETTLED':
+        // The last coup of the shoe: what players owe is collected now (seed 000), not at the close.
+        if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
+        // Signed where the round finished (finishRound); here only if that crashed before signing.
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
+      case 'VOIDING':
+      case 'VOIDED':
+        throw conflict('ROUND_VOIDED', `round ${round.roundId} was voided`);
+      case 'OPEN':
+        progressed = await closeBetting(ctx, round);
+        break;
+      case 'CLOSED':
+        progressed =
+          round.audit.bettingClosed === undefined ? await commitBets(ctx, round) : await deal(ctx, round);
+        break;
+      case 'DEALT': {
+        const positions = await ctx.store.listPositions(round.roundId);
+        progressed = await settleOrHandOver(ctx, round, positions);
+        handedOver = positions;
+        break;
+      }
+      case 'SETTLING':
+        // Handed over in this call: answer at once. Otherwise a crash or a lost batch may have left
+        // it: finish it if every batch landed, re-send what is missing once it is overdue.
+        if (handedOver) return roundView(round, handedOver);
+        await resumeFanOut(ctx, round, SETTLE);
+        round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+        if (round.status === 'SETTLED') continue;
+        return roundView(round, await ctx.store.listPositions(round.roundId));
+    }
+    if (!progressed) await backoff(attempt);
+    round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+  }
+  throw tooMuchContention('resolving the round');
+}
+
+/**
+ * "No va más". First the round item alone (bets read it and stop coming: a hint, so the next
+ * transaction is not starved by bets in flight), then ONE transaction closing the round and every one
+ * of its gates. A bet condition-checks its gate in its own transaction, so it is serialised before
+ * this one (and listed by commitBets) or after it (and refused): the list is exactly the bets placed
+ * before "no va más".
+ */
+async function closeBetting(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const at = ctx.now();
+  if (!round.closingAt) {
+    return tryTransact(ctx.store, [
+      {
+        kind: 'update',
+        entity: 'round',
+        key: { roundId: round.roundId },
+        set: { closingAt: at },
+        expect: { status: 'OPEN', closingAt: null },
+      },
+    ]);
+  }
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { status: 'CLOSED', closedAt: at },
+      expect: { status: 'OPEN' },
+    },
+    ...closeGates(round),
+  ]);
+}
+
+/** Every gate of the round set CLOSED (in the transaction that closes the round or voids it). */
+export const closeGates = (round: RoundRecord): WriteOp[] =>
+  Array.from({ length: round.gates }, (_, gate) => ({
+    kind: 'update' as const,
+    entity: 'gate' as const,
+    key: { roundId: round.roundId, gate },
+    set: { status: 'CLOSED' },
+    expect: { status: 'OPEN' },
+  }));
+
+/** The bets, now final, committed into the chain by their digest. */
+async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const positions = await ctx.store.listPositions(round.roundId);
+  const betsDigest = betsDigestOf(recordedPositions(positions));
+  const at = ctx.now();
+  // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
+  const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
+    betsDigest,
+    positions: positions.length,
+  });
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { betsDigest, 'audit.bettingClosed': record.seq },
+      expect: { status: 'CLOSED', 'audit.bettingClosed': null },
+    },
+    putAudit(record),
+  ]);
+}
+
+/** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
+async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  // The beacon round, the unsealed seed: a key-service or randomness failure here locks the table.
+  const { shoe, deck } = await underLockOut(
+    ctx,
+    round.tableId,
+    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
+    async () => {
+      const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+      return { shoe, deck: await decksOf(ctx).order(shoe) };
+    },
+  );
+  const state = shoe.state ?? startShoe(deck.order);
+  if (state.finished)
+    throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
+  const coup = nextCoup(shoe.config, deck.order, deck.cutIndex, state);
+  const roundCoup: RoundCoup = {
+    index: coup.index,
+    start: coup.start,
+    result: coup.result,
+    cutCardOut: coup.cutCardOut,
+    last: coup.last,
+  };
+  const at = ctx.now();
+  const first = shoe.state === undefined;
+  const record = await nextAudit(ctx.store, round.shoeId, 'COUP_DEALT', round.roundId, at, {
+    index: coup.index,
+    start: coup.start,
+    cards: dealtCards(coup.result),
+    coup: coup.result,
+    cutCardOut: coup.cutCardOut,
+    last: coup.last,
+    ...(first && { burn: deck.burn }),
+  });
+  if (coup.last) await scheduleCloseDeadline(ctx, shoe, at);
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'shoe',
+      key: { shoeId: shoe.shoeId },
+      set: {
+        state: coup.state,
+        ...(first && { burn: deck.burn }),
+        ...(coup.cutCardOut && { cutCardOut: true }),
+        ...(coup.last && { status: 'ENDED', endedAt: at }),
+      },
+      expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+    },
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { status: 'DEALT', coup: roundCoup, dealtAt: at, 'audit.dealt': record.seq },
+      expect: { status: 'CLOSED', 'audit.bettingClosed': 'exists' },
+    },
+    putAudit(record),
+    // Locked meanwhile (another call's failure): not dealt; the next attempt reads the lock.
+    { kind: 'check', entity: 'table', key: { tableId: round.tableId }, expect: { lock: null } },
+  ]);
+}
+
+/**
+ * A dealt round: settled here when it has few positions (ctx.inlineSettleMax) or no queue is wired,
+ * else handed to the settlement queue (SETTLING).
+ */
+async function settleOrHandOver(
+  ctx: Ctx,
+  round: RoundRecord,
+  positions: readonly PositionRecord[],
+): Promise<boolean> {
+  const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
+  if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, SETTLE, positions);
+  const config = await shoeConfig(ctx, round.shoeId);
+  await mapBounded(open, ctx.settleConcurrency, (p) => settlePosition(ctx, config, round, p));
+  return finishRound(ctx, round);
+}
+
+/**
+ * Pays one position: the position marked settled (only if it was not), the wallet credited, the
+ * ledger entry under `settle#<round>#<player>` (only if absent), and in DEFERRED mode the commission
+ * added to the player's debt for the shoe, kept at his seat. One transaction, so it happens exactly
+ * once. `listed` is the position as listed (undefined: read it).
+ */
+export async function settlePosition(
+  ctx: Ctx,
+  config: TableConfig,
+  round: RoundRecord,
+  listed: PositionRecord | { playerId: string },
+): Promise<void> {
+  const coup = round.coup!.result;
+  const key = { roundId: round.roundId, playerId: listed.playerId };
+  const walletKey = { operatorId: round.operatorId, playerId: listed.playerId };
+  for (const n of attempts(ctx)) {
+    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
+    if (!position || position.settledAt || position.refundedAt) return;
+    const settlement = settle(config, betList(position.bets), coup);
+    const at = ctx.now();
+    const ops: WriteOp[] = [];
+    let settleSeq: number | undefined;
+    // Seamless: the payout (and a commission reserve given back) are credits in the outbox, written
+    // with the settlement (no wallet item).
+    const credits = position.wallet === 'seamless' ? seamlessCredits(position, settlement, config, at) : [];
+    if (position.wallet === 'seamless') {
+      // A seamless position numbers its money movements: calls 1..n, then its payout.
+      if (settlement.payout > 0) settleSeq = position.calls + 1;
+      ops.push(...credits.map((c) => c.op));
+      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
+    } else if (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0) {
+      const wallet = (await ctx.store.get('wallet', walletKey))!;
+      const plan = await planPositionMovement(ctx, key, wallet, {
+        kind: 'PAYOUT',
+        key: settleKey(round.roundId, position.playerId),
+        requestHash: requestHash('settle', { roundId: round.roundId, settlement }),
+        amount: settlement.payout,
+        owed: settlement.commissionOwed,
+        reserved: -position.reserve,
+        roundId: round.roundId,
+        shoeId: round.shoeId,
+        tableId: round.tableId,
+        ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
+        at,
+      });
+      if (!plan) return; // settled by a concurrent resolver
+      settleSeq = plan.entry.seq;
+      ops.push(...plan.ops);
+      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
+    }
+    ops.unshift({
+      kind: 'update',
+      entity: 'position',
+      key,
+      set: {
+        settledAt: at,
+        settlement,
+        ...(settleSeq !== undefined && { settleSeq }),
+        // Index keys: a settled position enters the player's rounds (see the DynamoDB adapter).
+        operatorId: position.operatorId,
+        openedAt: position.openedAt,
+      },
+      expect: { settledAt: null, refundedAt: null },
+    });
+    try {
+      await ctx.store.transact(ops);
+      ctx.metrics.count('SettledPositions', 1);
+      if (credits.length > 0)
+        await sendToOutbox(
+          ctx,
+          credits.map((c) => c.txId),
+        );
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      if (error.failed(0)) return; // settled by a concurrent resolver
+      await backoff(n);
+    }
+  }
+  throw tooMuchContention('settling a position');
+}
+
+/** Commission added to the player's debt for the shoe, kept at the seat of the position that owes it. */
+function debtPart(round: RoundRecord, position: PositionRecord, owed: number, at: string): WriteOp {
+  const key = { shoeId: round.shoeId, operatorId: round.operatorId, playerId: position.playerId };
+  return {
+    kind: 'update',
+    entity: 'debt',
+    key,
+    upsert: true,
+    set: {
+      ...key,
+      seat: position.seat ?? null,
+      updatedAt: at,
+      ...(position.wallet === 'seamless' && { wallet: 'seamless' }),
+    },
+    add: { owed, collected: 0, collections: 0 },
+  };
+}
+
+/**
+ * A seamless position's credits at settlement: its PAYOUT (stake back plus winnings, in full: a
+ * DEFERRED table takes no commission at payment), and the COMMISSION_RELEASE of its commission
+ * reserve less what it now owes (a Banca bet that lost or pushed gets it all back; one that won owes
+ * exactly its reserve, kept as the commission: docs/rules.md, "Deferred commission in seamless mode").
+ */
+export function seamlessCredits(
+  position: PositionRecord,
+  settlement: PositionSettlement,
+  config: TableConfig,
+  at: string,
+): { op: WriteOp; txId: string }[] {
+  const released = reserveReleased(position.reserve, settlement);
+  return [
+    ...(settlement.payout > 0
+      ? [creditPart(position, 'PAYOUT', settlement.payout, config.currency, at)]
+      : []),
+    ...(released > 0 ? [creditPart(position, 'COMMISSION_RELEASE', released, config.currency, at)] : []),
+  ];
+}
+
+/**
+ * What a settled position's commission reserve gives back: the reserve less the commission the
+ * settlement adds to the debt. The reserve is the worst case, so it always covers what is owed.
+ */
+export function reserveReleased(reserve: number, settlement: PositionSettlement): number {
+  const released = reserve - settlement.commissionOwed;
+  if (released < 0)
+    throw new Error(`commission owed ${settlement.commissionOwed} exceeds the reserve ${reserve}`);
+  return released;
+}
+
+/**
+ * Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again,
+ * then the round's head signed (its receipt). Whoever lands the last settlement calls it (resolve, or
+ * the batch that finished a fanned-out round); false when a position is still open or a concurrent
+ * writer moved first (the caller re-reads). The one place a round becomes SETTLED; a crash between the
+ * transaction and the signature is healed by the next look at the round (resolve, a redelivered batch:
+ * signRoundHead on a finished round without a head).
+ */
+export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const positions = await ctx.store.listPositions(round.roundId);
+  if (positions.some((p) => !p.settledAt)) return false;
+  const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
+  const totals = totalsOf(positions);
+  const at = ctx.now();
+  const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {
+    settlementsDigest,
+    positions: positions.length,
+  });
+  const finished = await tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { status: 'SETTLED', settledAt: at, settlementsDigest, totals, 'audit.settled': record.seq },
+      expect: { status: { in: ['DEALT', 'SETTLING'] } },
+    },
+    {
+      kind: 'update',
+      entity: 'table',
+      key: { tableId: round.tableId },
+      set: { openRoundId: null },
+      expect: { openRoundId: round.roundId },
+    },
+    putAudit(record),
+  ]);
+  if (!finished) return false;
+  await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
+  if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
+  return true;
+}
+
+/** Settlement as the settlement queue's batches run it (fan-out.ts). */
+export const SETTLE: PositionWork = {
+  kind: 'settle',
+  one: async (ctx, round, playerId) =>
+    settlePosition(ctx, await shoeConfig(ctx, round.shoeId), round, { playerId }),
+  finish: finishRound,
+  finished: (round) => round.status === 'SETTLED',
+};
