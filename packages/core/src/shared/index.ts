@@ -1,41 +1,23 @@
 export * from './actor';
 export * from './api';
 export * from './auth';
-export {
-  type Access,
-  BATCH_RESEND_MS,
-  CACHE_SIZES,
-  type CoreDeps,
-  type Ctx,
-  checkAmount,
-  checkCurrency,
-  checkId,
-  checkIdempotencyKey,
-  checkPlayerId,
-  checkText,
-  conflict,
-  context,
-  guard,
-  INLINE_SETTLE_MAX,
-  invalid,
-  keyReused,
-  OPERATOR_TTL_MS,
-  type OperatorCache,
-  operatorCache,
-  type RoundFacts,
-  requestHash,
-  requireWriter,
-  SETTLE_BATCH_SIZE,
-  unavailable,
-  walletOperator,
-  withDeadline,
-} from './context';
+export { checkAmount, checkCurrency, checkId, checkPlayerId, checkText } from './checks';
+export { type Ctx, context, type RoundFacts, withDeadline } from './context';
 export { utcDay } from './days';
 export * from './deadline';
+export { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 export * from './errors';
 export * from './idempotency';
+export { checkIdempotencyKey, keyReused, requestHash } from './idempotency/key';
 export { LockingFailure, RandomnessFailure } from './key-failures';
 export * from './ledger-keys';
+export {
+  BATCH_RESEND_MS,
+  CACHE_SIZES,
+  INLINE_SETTLE_MAX,
+  OPERATOR_TTL_MS,
+  SETTLE_BATCH_SIZE,
+} from './limits';
 export { Lru } from './lru';
 export type * from './model';
 export * from './ports/audit-archive';
@@ -55,12 +37,20 @@ export * from './ports/runtime';
 export * from './ports/settlement-queue';
 export * from './ports/store';
 export * from './ports/wallet';
+export { conflict, invalid, unavailable } from './problems';
 export type * from './replay-types';
 export { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from './retry';
 export { same } from './same-json';
 export { ShoeDecks } from './shoe-decks';
 export { sumOf } from './stakes';
-export { operatorTables, readableOperator } from './tenancy';
+export {
+  type Access,
+  guard,
+  operatorTables,
+  readableOperator,
+  requireWriter,
+  walletOperator,
+} from './tenancy';
 export {
   ledgerEntryView,
   positionView,
