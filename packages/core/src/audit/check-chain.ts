@@ -23,13 +23,8 @@ import { mapBounded } from '../shared';
 import { loadShoe, roundsOfChain, staleHeads } from '../shoes';
 import type { ParsedEvent } from '../trail';
 import { ReplaySession } from './replay/session';
-import {
-  dealProblems,
-  headProblems,
-  roundProblems,
-  statementProblems,
-  wholeChainProblems,
-} from './replay/verify';
+import { dealProblems, headProblems, statementProblems, wholeChainProblems } from './replay/shoe-checks';
+import { roundProblems } from './replay/verify';
 
 /** Rounds checked at once (each reads its positions and their ledger entries). */
 const CONCURRENCY = 8;

@@ -8,10 +8,11 @@ import { houseNet, prepareSignatureChecks } from '@pyb/fairness';
 import type { KeyService, PositionRecord, RoundRecord, RoundReplay, ShoeRecord, Store } from '../../shared';
 import { mapBounded } from '../../shared';
 import { type AuditLog, parseAuditLog } from '../../trail';
+import type { RoundEvidence, ShoeEvidence } from './evidence';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
 import { type Reveal, revealShoe } from './revealed';
 import { SigningKeys } from './signing-keys';
-import { type RoundEvidence, type ShoeEvidence, verifyRound } from './verify';
+import { verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
 
 /**
