@@ -6,8 +6,8 @@
 import { type Bet, type BetType, playCoup, settle, type TableConfig, tablePreset } from '@pyb/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reserveReleased, seamlessCredits } from '../src/rounds/resolve';
 import { stakeAndReserve } from '../src/rounds/seamless-bets';
+import { reserveReleased, seamlessCredits } from '../src/rounds/settle';
 import { stakePart } from '../src/seamless/tx';
 import type { Bets, PositionRecord, SeamlessTxRecord } from '../src/shared/model';
 import { newWallet, planMovement } from '../src/wallet/wallet-ledger';

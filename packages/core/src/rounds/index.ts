@@ -1,4 +1,5 @@
-export { MAX_POSITION_CALLS, placeBet, SEAT_IDLE_COUPS, withdrawBets } from './bets';
+export { MAX_POSITION_CALLS } from './bet-parts';
+export { placeBet, withdrawBets } from './bets';
 export { leaveTable } from './leave';
 export { resolveRound } from './resolve';
 export { getRound, loadRound, openRound } from './rounds';

@@ -3,8 +3,8 @@ import type { Actor, LeaveTableResult, OperatorRecord } from '../shared';
 import { type Ctx, checkPlayerId, notFound, tryTransact, unavailable } from '../shared';
 import { loadTable } from '../tables';
 import { closeTableSession, collectDebt, operatorOf } from '../wallet';
-import { shoeConfig } from './bets';
-import { settlePosition } from './resolve';
+import { shoeConfig } from './bet-parts';
+import { settlePosition } from './settle';
 
 /** A seamless player's balance, as the operator's wallet answers it (503 if it does not answer). */
 async function seamlessBalance(

@@ -12,17 +12,8 @@
  * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
  * continues, so there is one outcome and each position is paid once.
  */
-import {
-  betList,
-  dealtCards,
-  nextCoup,
-  type PositionSettlement,
-  settle,
-  startShoe,
-  type TableConfig,
-} from '@pyb/engine';
-import { betsDigest as betsDigestOf, settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
-import { creditPart, sendToOutbox } from '../seamless';
+import { dealtCards, nextCoup, startShoe } from '@pyb/engine';
+import { betsDigest as betsDigestOf } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView } from '../shared';
 import {
   attempts,
@@ -30,21 +21,19 @@ import {
   type Ctx,
   conflict,
   mapBounded,
-  requestHash,
   roundView,
-  settleKey,
-  TransactionCanceled,
   tooMuchContention,
   tryTransact,
   type WriteOp,
 } from '../shared';
 import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
-import { nextAudit, putAudit, recordedPositions, totalsOf } from '../trail';
-import { collectShoeDebts, planPositionMovement } from '../wallet';
-import { shoeConfig } from './bets';
-import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
+import { nextAudit, putAudit, recordedPositions } from '../trail';
+import { collectShoeDebts } from '../wallet';
+import { shoeConfig } from './bet-parts';
+import { fanOut, resumeFanOut } from './fan-out';
 import { loadRound } from './rounds';
+import { finishRound, SETTLE, settlePosition } from './settle';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
@@ -234,185 +223,3 @@ async function settleOrHandOver(
   await mapBounded(open, ctx.settleConcurrency, (p) => settlePosition(ctx, config, round, p));
   return finishRound(ctx, round);
 }
-
-/**
- * Pays one position: the position marked settled (only if it was not), the wallet credited, the
- * ledger entry under `settle#<round>#<player>` (only if absent), and in DEFERRED mode the commission
- * added to the player's debt for the shoe, kept at his seat. One transaction, so it happens exactly
- * once. `listed` is the position as listed (undefined: read it).
- */
-export async function settlePosition(
-  ctx: Ctx,
-  config: TableConfig,
-  round: RoundRecord,
-  listed: PositionRecord | { playerId: string },
-): Promise<void> {
-  const coup = round.coup!.result;
-  const key = { roundId: round.roundId, playerId: listed.playerId };
-  const walletKey = { operatorId: round.operatorId, playerId: listed.playerId };
-  for (const n of attempts(ctx)) {
-    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
-    if (!position || position.settledAt || position.refundedAt) return;
-    const settlement = settle(config, betList(position.bets), coup);
-    const at = ctx.now();
-    const ops: WriteOp[] = [];
-    let settleSeq: number | undefined;
-    // Seamless: the payout (and a commission reserve given back) are credits in the outbox, written
-    // with the settlement (no wallet item).
-    const credits = position.wallet === 'seamless' ? seamlessCredits(position, settlement, config, at) : [];
-    if (position.wallet === 'seamless') {
-      // A seamless position numbers its money movements: calls 1..n, then its payout.
-      if (settlement.payout > 0) settleSeq = position.calls + 1;
-      ops.push(...credits.map((c) => c.op));
-      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
-    } else if (settlement.payout > 0 || settlement.commissionOwed > 0 || position.reserve > 0) {
-      const wallet = (await ctx.store.get('wallet', walletKey))!;
-      const plan = await planPositionMovement(ctx, key, wallet, {
-        kind: 'PAYOUT',
-        key: settleKey(round.roundId, position.playerId),
-        requestHash: requestHash('settle', { roundId: round.roundId, settlement }),
-        amount: settlement.payout,
-        owed: settlement.commissionOwed,
-        reserved: -position.reserve,
-        roundId: round.roundId,
-        shoeId: round.shoeId,
-        tableId: round.tableId,
-        ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
-        at,
-      });
-      if (!plan) return; // settled by a concurrent resolver
-      settleSeq = plan.entry.seq;
-      ops.push(...plan.ops);
-      if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
-    }
-    ops.unshift({
-      kind: 'update',
-      entity: 'position',
-      key,
-      set: {
-        settledAt: at,
-        settlement,
-        ...(settleSeq !== undefined && { settleSeq }),
-        // Index keys: a settled position enters the player's rounds (see the DynamoDB adapter).
-        operatorId: position.operatorId,
-        openedAt: position.openedAt,
-      },
-      expect: { settledAt: null, refundedAt: null },
-    });
-    try {
-      await ctx.store.transact(ops);
-      ctx.metrics.count('SettledPositions', 1);
-      if (credits.length > 0)
-        await sendToOutbox(
-          ctx,
-          credits.map((c) => c.txId),
-        );
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceled)) throw error;
-      if (error.failed(0)) return; // settled by a concurrent resolver
-      await backoff(n);
-    }
-  }
-  throw tooMuchContention('settling a position');
-}
-
-/** Commission added to the player's debt for the shoe, kept at the seat of the position that owes it. */
-function debtPart(round: RoundRecord, position: PositionRecord, owed: number, at: string): WriteOp {
-  const key = { shoeId: round.shoeId, operatorId: round.operatorId, playerId: position.playerId };
-  return {
-    kind: 'update',
-    entity: 'debt',
-    key,
-    upsert: true,
-    set: {
-      ...key,
-      seat: position.seat ?? null,
-      updatedAt: at,
-      ...(position.wallet === 'seamless' && { wallet: 'seamless' }),
-    },
-    add: { owed, collected: 0, collections: 0 },
-  };
-}
-
-/**
- * A seamless position's credits at settlement: its PAYOUT (stake back plus winnings, in full: a
- * DEFERRED table takes no commission at payment), and the COMMISSION_RELEASE of its commission
- * reserve less what it now owes (a Banca bet that lost or pushed gets it all back; one that won owes
- * exactly its reserve, kept as the commission: docs/rules.md, "Deferred commission in seamless mode").
- */
-export function seamlessCredits(
-  position: PositionRecord,
-  settlement: PositionSettlement,
-  config: TableConfig,
-  at: string,
-): { op: WriteOp; txId: string }[] {
-  const released = reserveReleased(position.reserve, settlement);
-  return [
-    ...(settlement.payout > 0
-      ? [creditPart(position, 'PAYOUT', settlement.payout, config.currency, at)]
-      : []),
-    ...(released > 0 ? [creditPart(position, 'COMMISSION_RELEASE', released, config.currency, at)] : []),
-  ];
-}
-
-/**
- * What a settled position's commission reserve gives back: the reserve less the commission the
- * settlement adds to the debt. The reserve is the worst case, so it always covers what is owed.
- */
-export function reserveReleased(reserve: number, settlement: PositionSettlement): number {
-  const released = reserve - settlement.commissionOwed;
-  if (released < 0)
-    throw new Error(`commission owed ${settlement.commissionOwed} exceeds the reserve ${reserve}`);
-  return released;
-}
-
-/**
- * Once every position is paid: ROUND_SETTLED (digest of the settlements) and the table is free again,
- * then the round's head signed (its receipt). Whoever lands the last settlement calls it (resolve, or
- * the batch that finished a fanned-out round); false when a position is still open or a concurrent
- * writer moved first (the caller re-reads). The one place a round becomes SETTLED; a crash between the
- * transaction and the signature is healed by the next look at the round (resolve, a redelivered batch:
- * signRoundHead on a finished round without a head).
- */
-export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const positions = await ctx.store.listPositions(round.roundId);
-  if (positions.some((p) => !p.settledAt)) return false;
-  const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
-  const totals = totalsOf(positions);
-  const at = ctx.now();
-  const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {
-    settlementsDigest,
-    positions: positions.length,
-  });
-  const finished = await tryTransact(ctx.store, [
-    {
-      kind: 'update',
-      entity: 'round',
-      key: { roundId: round.roundId },
-      set: { status: 'SETTLED', settledAt: at, settlementsDigest, totals, 'audit.settled': record.seq },
-      expect: { status: { in: ['DEALT', 'SETTLING'] } },
-    },
-    {
-      kind: 'update',
-      entity: 'table',
-      key: { tableId: round.tableId },
-      set: { openRoundId: null },
-      expect: { openRoundId: round.roundId },
-    },
-    putAudit(record),
-  ]);
-  if (!finished) return false;
-  await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
-  if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
-  return true;
-}
-
-/** Settlement as the settlement queue's batches run it (fan-out.ts). */
-export const SETTLE: PositionWork = {
-  kind: 'settle',
-  one: async (ctx, round, playerId) =>
-    settlePosition(ctx, await shoeConfig(ctx, round.shoeId), round, { playerId }),
-  finish: finishRound,
-  finished: (round) => round.status === 'SETTLED',
-};

@@ -9,7 +9,7 @@ import { mapBounded } from '../shared';
 import { signRoundHead } from '../shoes';
 import { collectDebt } from '../wallet';
 import { runBatch } from './fan-out';
-import { SETTLE } from './resolve';
+import { SETTLE } from './settle';
 import { REFUND } from './void';
 
 export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Promise<void> {
