@@ -9,19 +9,15 @@ export * from './core';
 export {
   betRecord,
   csvHeader,
-  csvLine,
   encodeFeed,
   FEED_COLUMNS,
-  FEED_FORMATS,
   FEED_MEDIA_TYPES,
-  FEED_RECORD_TYPES,
   type FeedFormat,
   type FeedRecord,
   type FeedRecordType,
   FeedSummary,
   type FeedTotals,
   movementRecord,
-  ndjsonLine,
   refundRecord,
   roundRecord,
   seamlessCollectionRecord,
@@ -39,26 +35,11 @@ export {
   isPendingState,
   referencesOf,
   rollbackParts,
-  rollbackTxIdOf,
   SeamlessDeliveryPending,
   stakePart,
   withdrawTxIdOf,
 } from './seamless';
 export * from './shared';
-export {
-  type ArchiveShoeDeps,
-  type ArchiveShoeOutcome,
-  archiveClosedShoe,
-  archiveKey,
-  archiverActor,
-} from './shoes';
-export {
-  DEFAULT_BET_GATES,
-  gateOf,
-  getScoreboard,
-  getSeats,
-  MAX_BET_GATES,
-  SEAT_IDLE_COUPS,
-  seatIdle,
-} from './tables';
+export { type ArchiveShoeDeps, type ArchiveShoeOutcome, archiveClosedShoe, archiveKey } from './shoes';
+export { DEFAULT_BET_GATES, gateOf, getScoreboard, getSeats, MAX_BET_GATES, seatIdle } from './tables';
 export { ledgerBody, walletGenesis } from './wallet';

@@ -14,10 +14,6 @@ export {
 } from './audit';
 export {
   exportFeed,
-  FEED_FILES,
-  FEED_LIST_MAX_DAYS,
-  FEED_MAX_BYTES,
-  FEED_MAX_RANGE_MS,
   feedFileKey,
   feedRecords,
   getFeedFile,

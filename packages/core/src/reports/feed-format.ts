@@ -8,7 +8,7 @@
  */
 import type { FeedRecord } from './feed-records';
 
-export const FEED_FORMATS = ['ndjson', 'csv'] as const;
+const FEED_FORMATS = ['ndjson', 'csv'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 export const FEED_MEDIA_TYPES: Record<FeedFormat, string> = {
@@ -88,14 +88,14 @@ function cell(value: unknown): string {
 
 export const csvHeader = (): string => `${FEED_COLUMNS.join(',')}\r\n`;
 
-export function csvLine(record: FeedRecord): string {
+function csvLine(record: FeedRecord): string {
   for (const name of Object.keys(record)) {
     if (!COLUMN_SET.has(name)) throw new Error(`feed record field ${name} has no CSV column`);
   }
   return `${FEED_COLUMNS.map((c) => cell(record[c])).join(',')}\r\n`;
 }
 
-export const ndjsonLine = (record: FeedRecord): string => `${JSON.stringify(record)}\n`;
+const ndjsonLine = (record: FeedRecord): string => `${JSON.stringify(record)}\n`;
 
 /** The file's text, a piece at a time: the header (CSV), then one line per record. */
 export async function* encodeFeed(

@@ -16,15 +16,7 @@ import type {
   TableRecord,
 } from '../shared';
 
-export const FEED_RECORD_TYPES = [
-  'shoe',
-  'round',
-  'bet',
-  'settlement',
-  'refund',
-  'movement',
-  'summary',
-] as const;
+const FEED_RECORD_TYPES = ['shoe', 'round', 'bet', 'settlement', 'refund', 'movement', 'summary'] as const;
 export type FeedRecordType = (typeof FEED_RECORD_TYPES)[number];
 
 export type FeedRecord = { type: FeedRecordType } & Record<string, unknown>;

@@ -39,16 +39,16 @@ import {
 import { finishedAt, shoesIn } from './ggr';
 
 /** The longest range the API answers on demand (one day); longer ranges are the daily files'. */
-export const FEED_MAX_RANGE_MS = 86_400_000;
+const FEED_MAX_RANGE_MS = 86_400_000;
 /** The largest answer on demand (an API Gateway + Lambda answer is at most 6 MB). */
-export const FEED_MAX_BYTES = 5 * 1024 * 1024;
+const FEED_MAX_BYTES = 5 * 1024 * 1024;
 /** Movements read per page; positions' ledgers read at once. */
 const PAGE = 200;
 const CONCURRENCY = 8;
 const DAY_MS = 86_400_000;
 
 /** The daily files of an operator, by name. */
-export const FEED_FILES = { 'feed.ndjson': 'ndjson', 'feed.csv': 'csv' } as const satisfies Record<
+const FEED_FILES = { 'feed.ndjson': 'ndjson', 'feed.csv': 'csv' } as const satisfies Record<
   string,
   FeedFormat
 >;
@@ -224,7 +224,7 @@ export async function writeDailyFeed(
 export const yesterday = (now: Date): string => new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
 
 /** The most days one listing covers. */
-export const FEED_LIST_MAX_DAYS = 31;
+const FEED_LIST_MAX_DAYS = 31;
 
 export interface FeedFileView {
   date: string;

@@ -60,7 +60,7 @@ export const finishedAt = (round: RoundRecord): string | undefined =>
  * Every round of the operator finished in [from, to), with its table and shoe: a walk of tables →
  * shoes → rounds, a page at a time (the regulator feed walks the same way).
  */
-export async function* roundsFinishedIn(
+async function* roundsFinishedIn(
   ctx: Ctx,
   operatorId: string,
   from: string,

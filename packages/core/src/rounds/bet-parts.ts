@@ -26,7 +26,7 @@ export const MAX_POSITION_CALLS = 1_000;
 
 // ---- inputs -------------------------------------------------------------------------------------
 
-export function betRule(error: BetRuleError): DomainError {
+function betRule(error: BetRuleError): DomainError {
   const kind =
     error.code === 'BET_AMOUNT_INVALID' || error.code === 'BET_TYPE_INVALID' || error.code === 'BET_EMPTY'
       ? 'INVALID'
@@ -222,7 +222,7 @@ export function unplaySeat(
   };
 }
 
-export const placeName = (seat: number | null) => (seat === null ? 'standing' : `at seat ${seat}`);
+const placeName = (seat: number | null) => (seat === null ? 'standing' : `at seat ${seat}`);
 
 /** The position after the call: a new one (put) or the next version of the one read (update). */
 export function positionPart(

@@ -23,7 +23,7 @@ export interface PositionWork {
 }
 
 /** The batches of a round: player ids in order, cut in chunks of `size`. */
-export function batchesOf(positions: readonly Pick<PositionRecord, 'playerId'>[], size: number): string[][] {
+function batchesOf(positions: readonly Pick<PositionRecord, 'playerId'>[], size: number): string[][] {
   const ids = positions.map((p) => p.playerId).sort();
   const chunks: string[][] = [];
   for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));

@@ -36,7 +36,7 @@ import { assertCallable, callResult, stakeAndReserve } from './seamless-bets';
  * amount is computed. `refund` = the stake taken off + the reserve released: on a DEFERRED table the
  * Banca reserve the remaining bets no longer need (`released`) comes back with it; elsewhere 0.
  */
-export function seamlessWithdrawal(
+function seamlessWithdrawal(
   config: TableConfig,
   position: PositionRecord,
   left: Bets,

@@ -40,18 +40,18 @@ const WALK_PAGE = 1000;
 const SEND_CHUNK = 100;
 const FINAL = new Set<SeamlessTxState>(SEAMLESS_FINAL_STATES);
 
-export const kindOf = (tx: SeamlessTxRecord): SeamlessTxKind =>
+const kindOf = (tx: SeamlessTxRecord): SeamlessTxKind =>
   tx.op === 'CREDIT' ? (tx.creditKind ?? 'PAYOUT') : tx.op;
 
 /** Why a transaction needs someone (or the outbox) to act, if it does, as of `asOfMs`. */
-export function unresolvedReason(tx: SeamlessTxRecord, asOfMs: number): 'PENDING' | 'REFUSED' | undefined {
+function unresolvedReason(tx: SeamlessTxRecord, asOfMs: number): 'PENDING' | 'REFUSED' | undefined {
   if (FINAL.has(tx.state)) return undefined;
   if (tx.refusal) return 'REFUSED';
   return asOfMs - Date.parse(tx.createdAt) > PENDING_AGE_MS ? 'PENDING' : undefined;
 }
 
 /** Sums transactions one at a time: what a summary needs, never the transactions themselves. */
-export class SeamlessSummarizer {
+class SeamlessSummarizer {
   private count = 0;
   private readonly totals = new Map<string, SeamlessSummaryView['totals'][number]>();
   private readonly net = new Map<string, SeamlessSummaryView['net'][number]>();
@@ -159,7 +159,7 @@ async function* walk(
   } while (cursor);
 }
 
-export const seamlessTransactionView = (tx: SeamlessTxRecord): SeamlessTransactionView => ({
+const seamlessTransactionView = (tx: SeamlessTxRecord): SeamlessTransactionView => ({
   txId: tx.txId,
   kind: kindOf(tx),
   state: tx.state,
@@ -246,7 +246,7 @@ export async function getSeamlessReport(
 }
 
 /** The UTC day before the one `now` falls in (`YYYY-MM-DD`). */
-export const dayBefore = (now: string): string =>
+const dayBefore = (now: string): string =>
   new Date(Date.parse(`${now.slice(0, 10)}T00:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /**

@@ -23,7 +23,7 @@ export const creditTxIdOf = (roundId: string, playerId: string, kind: CreditKind
   `crd_${eventHash('seamless:credit', { roundId, playerId, kind }).slice(0, 40)}`;
 
 /** The rollback of a debit: one per debit. */
-export const rollbackTxIdOf = (debitTxId: string): string => `rbk_${debitTxId.slice(4)}`;
+const rollbackTxIdOf = (debitTxId: string): string => `rbk_${debitTxId.slice(4)}`;
 
 /** What the money is for, within the protocol's 128 characters: `roundId:playerId:what`. */
 export function betRefOf(roundId: string, playerId: string, what: string): string {

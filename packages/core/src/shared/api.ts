@@ -117,7 +117,6 @@ export interface PlayerHistoryQuery {
 }
 export type UnlockTableInput = { tableId: string } & Body<ReturnType<typeof C.UnlockTableRequest>>;
 export type ShoeView = z.output<ReturnType<typeof C.Shoe>>;
-export type CoupStepView = z.output<ReturnType<typeof C.CoupStep>>;
 export type CoupView = z.output<ReturnType<typeof C.Coup>>;
 export type BetView = z.output<ReturnType<typeof C.BetView>>;
 export type PositionView = z.output<ReturnType<typeof C.Position>>;

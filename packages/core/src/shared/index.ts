@@ -26,7 +26,6 @@ export * from './ports/close-deadlines';
 export * from './ports/feed-files';
 export {
   InProcessOutboxQueue,
-  InProcessQueue,
   type InProcessQueueOptions,
   InProcessSettlementQueue,
 } from './ports/in-process-queue';

@@ -40,7 +40,7 @@ export class RandomnessFailure extends LockingFailure {
 }
 
 /** Seconds a caller waits before trying a key-service call the service could not take right now. */
-export const KEY_SERVICE_RETRY_SECONDS = 2;
+const KEY_SERVICE_RETRY_SECONDS = 2;
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -74,7 +74,7 @@ const guarded =
   };
 
 /** A seed the generator gave that cannot be random: the wrong size, or one byte over and over. */
-export function seedProblem(seed: Uint8Array): string | undefined {
+function seedProblem(seed: Uint8Array): string | undefined {
   if (seed.length !== 32) return `the seed has ${seed.length} bytes, not 32`;
   if (seed.every((b) => b === seed[0])) return 'the seed is one byte repeated (a stuck generator)';
   return undefined;

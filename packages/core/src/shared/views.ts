@@ -81,7 +81,7 @@ export const shoeSummaryView = (s: ShoeRecord): ShoeSummaryView => ({
   voids: s.status === 'CLOSED' ? (s.voids ?? null) : null,
 });
 
-export const coupView = (c: RoundCoup): CoupView => {
+const coupView = (c: RoundCoup): CoupView => {
   const r: CoupResult = c.result;
   return {
     ...coupOutcome(r),

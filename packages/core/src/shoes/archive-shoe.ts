@@ -24,7 +24,7 @@ export const archiveKey = (operatorId: string, shoeId: string): string =>
   `shoes/${operatorId}/${shoeId}.json`;
 
 /** The archiver reads like a regulator of that one operator: read-only, that tenant only. */
-export const archiverActor = (operatorId: string): Actor => ({
+const archiverActor = (operatorId: string): Actor => ({
   operatorId,
   role: 'regulator',
   supervises: [operatorId],

@@ -30,10 +30,10 @@ import {
 } from '../shared';
 import { loadTable } from './tables';
 
-export const UNLOCK_REASON_MAX = 500;
+const UNLOCK_REASON_MAX = 500;
 
 /** The refusal every locked call answers with (423): what failed, when, and that an admin must clear it. */
-export const tableLocked = (tableId: string, lock: TableLock): DomainError =>
+const tableLocked = (tableId: string, lock: TableLock): DomainError =>
   new DomainError(
     'LOCKED',
     'TABLE_LOCKED',

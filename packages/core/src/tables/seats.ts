@@ -2,7 +2,7 @@ import type { Actor, SeatMapView, SeatRecord, Store } from '../shared';
 import { loadTable } from './tables';
 
 /** Seed 004: a seat may be lost by a player who sits out more than three consecutive coups. */
-export const SEAT_IDLE_COUPS = 3;
+const SEAT_IDLE_COUPS = 3;
 
 export const seatIdle = (seat: SeatRecord, tableRound: number): boolean =>
   tableRound - 1 - (seat.lastRound ?? 0) > SEAT_IDLE_COUPS;

@@ -20,7 +20,7 @@ const VARIANTS = ['mini', 'midi', 'full', 'custom'];
  * The preset with the overrides; a custom table's configuration takes the table's name (the engine's
  * presets keep their seats and decks: any other shape is a custom table).
  */
-export function parseConfig(input: CreateTableInput): TableConfig {
+function parseConfig(input: CreateTableInput): TableConfig {
   if (!VARIANTS.includes(input.variant))
     throw invalid('TABLE_CONFIG_INVALID', 'variant must be mini, midi, full or custom');
   const overrides =

@@ -36,7 +36,7 @@ export function parseAuditLog(records: readonly AuditRecord[]): AuditLog {
 }
 
 /** The links verifyChain walks; an unreadable event goes in as its stored text, so its link breaks. */
-export const chainLinks = (events: readonly ParsedEvent[]) =>
+const chainLinks = (events: readonly ParsedEvent[]) =>
   events.map((p) => ({ hash: p.record.hash, prevHash: p.record.prevHash, event: p.event ?? p.record.event }));
 
 export const roundOf = (p: ParsedEvent): string | null => p.event?.roundId ?? p.record.roundId ?? null;

@@ -44,9 +44,9 @@ export async function operatorOf(ctx: Ctx, operatorId: string): Promise<Operator
 }
 
 /** Leaving seamless: the seamless transactions of this period back from now must all be final. */
-export const SWITCH_PENDING_LOOKBACK_MS = 24 * 3_600_000;
+const SWITCH_PENDING_LOOKBACK_MS = 24 * 3_600_000;
 /** Transactions the lookback walks at most: past it the switch is refused (the operator is not quiet). */
-export const SWITCH_PENDING_WALK_MAX = 20_000;
+const SWITCH_PENDING_WALK_MAX = 20_000;
 /** Rounds and transactions a refusal names at most. */
 const NAMED_MAX = 20;
 const FINAL = new Set<string>(SEAMLESS_FINAL_STATES);

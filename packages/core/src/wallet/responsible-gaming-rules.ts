@@ -18,7 +18,7 @@ import type { LedgerKind, RgCounter, RgExclusion, RgLimits, RgTableSession, Wall
 import { DomainError } from '../shared';
 
 /** AGCO 2.24: a relaxation of a limit takes effect after this delay; a tightening at once. */
-export const RELAXATION_DELAY_MS = 24 * 3_600_000;
+const RELAXATION_DELAY_MS = 24 * 3_600_000;
 export const DEFAULT_SESSION_TIMEOUT_MINUTES = 20;
 /** Ended sessions are kept on the wallet this long (reality checks); their ids stay in the ledger. */
 const ENDED_SESSION_KEPT_MS = 24 * 3_600_000;

@@ -90,7 +90,7 @@ function describe(before: WalletRg | undefined, after: WalletRg, at: string): st
   return parts.join(';') || 'no change';
 }
 
-export function rgStatusView(wallet: WalletRecord, at: string): RgStatusView {
+function rgStatusView(wallet: WalletRecord, at: string): RgStatusView {
   const rg = wallet.rg;
   const counters = countersAt(rg, at);
   const view = (c: { p: string; wager: number; loss: number }) => ({

@@ -20,7 +20,7 @@ export interface PositionLedger {
   released?: number;
 }
 
-export const isCall = (entry: LedgerEntry, roundId: string): boolean =>
+const isCall = (entry: LedgerEntry, roundId: string): boolean =>
   entry.roundId === roundId && (entry.kind === 'BET' || entry.kind === 'BET_WITHDRAWAL');
 
 /**

@@ -59,7 +59,7 @@ export function replayShoe(
 }
 
 /** Each step with the shoe position of its card and the hand totals once it is done. */
-export function replaySteps(result: CoupResult, start: number): ReplayStep[] {
+function replaySteps(result: CoupResult, start: number): ReplayStep[] {
   let position = start;
   const totals = { PLAYER: 0, BANKER: 0 };
   return result.steps.map((s, i) => {

@@ -5,9 +5,9 @@ import type { Principal, PrincipalStore } from './principal';
 /** How long a container trusts a principal it read: a revoked key keeps working at most this long. */
 export const PRINCIPAL_TTL_MS = 30_000;
 /** An unknown key is remembered for less: a key just issued works within this time. */
-export const PRINCIPAL_MISS_TTL_MS = 5_000;
+const PRINCIPAL_MISS_TTL_MS = 5_000;
 /** Keys remembered per container (operators hold a handful of keys each). */
-export const PRINCIPAL_CACHE_SIZE = 1_024;
+const PRINCIPAL_CACHE_SIZE = 1_024;
 
 /**
  * The principal lookup of every authenticated request, cached per process: a bet does not pay a

@@ -7,7 +7,7 @@ import { eventHash } from '@pyb/fairness';
 import { DomainError } from '../errors';
 
 /** 1-255 visible ASCII characters (no space, no control character). */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** The client's Idempotency-Key: IDEMPOTENCY_KEY_REQUIRED when absent, _INVALID when malformed. */
 export function checkIdempotencyKey(value: unknown): string {

@@ -10,7 +10,6 @@ import type { OutboxQueue } from './outbox-queue';
 import type { SettlementBatch, SettlementQueue } from './settlement-queue';
 
 export type MessageHandler<M> = (message: M, receive: number) => Promise<void>;
-export type BatchHandler = MessageHandler<SettlementBatch>;
 
 export interface InProcessQueueOptions {
   /** Deliveries of one batch before it is dead-lettered (default 5). */
@@ -23,7 +22,7 @@ export interface InProcessQueueOptions {
   maxRetryDelayMs?: number;
 }
 
-export class InProcessQueue<M> {
+class InProcessQueue<M> {
   /** Messages delivered `maxReceives` times without success (`batch`: the message). */
   readonly deadLetters: { batch: M; error: unknown }[] = [];
   /** Every message ever sent (tests read it). */
