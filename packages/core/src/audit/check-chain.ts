@@ -18,10 +18,11 @@
  *   names but the store lost.
  */
 import { phaseProblems, timeProblems } from '@pyb/fairness';
-import type { Actor, ChainProblem, ChainReport, Ctx, ReplayProblem } from '../shared';
+import type { Actor, ChainProblem, ChainReport, ReplayProblem } from '../shared';
 import { mapBounded } from '../shared';
 import { loadShoe, roundsOfChain, staleHeads } from '../shoes';
 import type { ParsedEvent } from '../trail';
+import type { AuditCtx } from './ctx';
 import { ReplaySession } from './replay/session';
 import { dealProblems, headProblems, statementProblems, wholeChainProblems } from './replay/shoe-checks';
 import { roundProblems } from './replay/verify';
@@ -30,7 +31,7 @@ import { roundProblems } from './replay/verify';
 const CONCURRENCY = 8;
 
 export async function checkShoeChain(
-  ctx: Ctx,
+  ctx: AuditCtx,
   actor: Actor,
   input: { shoeId: string },
 ): Promise<ChainReport> {

@@ -23,26 +23,31 @@ import {
   voidReport,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
-import { type Ctx, checkId, conflict, mapBounded, notFound } from '../shared';
+import { checkId, conflict, mapBounded, notFound } from '../shared';
 import { keyCertificates, loadShoe } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
+import type { AuditCtx } from './ctx';
 
 /** Rounds read at once. */
 const CONCURRENCY = 4;
 
-export async function exportAudit(ctx: Ctx, actor: Actor, input: { shoeId: string }): Promise<ShoeBundle> {
+export async function exportAudit(
+  ctx: AuditCtx,
+  actor: Actor,
+  input: { shoeId: string },
+): Promise<ShoeBundle> {
   return buildBundle(ctx, await loadShoe(ctx, actor, input.shoeId, 'read'));
 }
 
 /** The public proof of a closed shoe: no key needed, nothing personal (no player id, no amount). */
-export async function shoeProof(ctx: Ctx, input: { shoeId: string }): Promise<ShoeProof> {
+export async function shoeProof(ctx: AuditCtx, input: { shoeId: string }): Promise<ShoeProof> {
   checkId('shoeId', input.shoeId);
   const shoe = await ctx.store.get('shoe', { shoeId: input.shoeId });
   if (!shoe) throw notFound('shoe', input.shoeId);
   return proofOf(await buildBundle(ctx, shoe));
 }
 
-async function buildBundle(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeBundle> {
+async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle> {
   if (shoe.status !== 'CLOSED' || !shoe.close || !shoe.serverSeed) {
     throw conflict(
       'SHOE_NOT_CLOSED',

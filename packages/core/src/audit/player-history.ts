@@ -15,8 +15,9 @@ import type {
   PositionRecord,
   RoundReplay,
 } from '../shared';
-import { type Ctx, DomainError, invalid, mapBounded, notFound } from '../shared';
+import { DomainError, invalid, mapBounded, notFound } from '../shared';
 import { operatorOf } from '../wallet';
+import type { AuditCtx } from './ctx';
 import { recallScope } from './player-rounds';
 import { ReplaySession } from './replay/session';
 
@@ -60,7 +61,7 @@ function add(totals: HistoryTotalsView, p: PositionRecord): void {
 }
 
 async function walk(
-  ctx: Ctx,
+  ctx: AuditCtx,
   operatorId: string,
   playerId: string,
   r: { from: string; to: string },
@@ -109,14 +110,14 @@ async function walk(
 }
 
 /** The currency a seamless player bets in: his latest position's first debit's ('' when he never bet). */
-async function seamlessCurrency(ctx: Ctx, operatorId: string, playerId: string): Promise<string> {
+async function seamlessCurrency(ctx: AuditCtx, operatorId: string, playerId: string): Promise<string> {
   const [latest] = (await ctx.store.listPlayerPositions(operatorId, playerId, { limit: 1 })).items;
   const txId = latest?.debits?.[0];
   return (txId && (await ctx.store.get('seamlessTx', { txId }))?.currency) || '';
 }
 
 export async function playerHistory(
-  ctx: Ctx,
+  ctx: AuditCtx,
   actor: Actor,
   input: PlayerHistoryQuery,
 ): Promise<PlayerHistoryView> {

@@ -5,8 +5,9 @@
  */
 import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor, PlayerRecall, PlayerRecallQuery, RoundReplay } from '../shared';
-import { type Ctx, checkPlayerId, invalid, mapBounded, notFound, walletOperator } from '../shared';
+import { checkPlayerId, invalid, mapBounded, notFound, walletOperator } from '../shared';
 import { operatorOf } from '../wallet';
+import type { AuditCtx } from './ctx';
 import { ReplaySession } from './replay/session';
 
 /** Rounds replayed at once (each reads its positions and the player's ledger entries). */
@@ -31,7 +32,7 @@ export function recallScope(
 }
 
 export async function recallPlayerRounds(
-  ctx: Ctx,
+  ctx: AuditCtx,
   actor: Actor,
   input: PlayerRecallQuery,
 ): Promise<PlayerRecall> {

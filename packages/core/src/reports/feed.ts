@@ -22,8 +22,9 @@
  */
 
 import { ledgerEntries, loadPositionLedger } from '../audit';
-import type { Actor, Ctx, FeedFiles, FeedFileWritten } from '../shared';
+import type { Actor, FeedFiles, FeedFileWritten } from '../shared';
 import { DomainError, mapBounded, notFound, operatorTables, readableOperator, utcDay } from '../shared';
+import type { ReportsCtx } from './ctx';
 import { encodeFeed, FEED_MEDIA_TYPES, type FeedFormat } from './feed-format';
 import {
   betRecord,
@@ -59,7 +60,7 @@ export const feedFileKey = (operatorId: string, date: string, name: string): str
 
 /** The records of `operatorId` for [from, to), in the order above; the summary last. */
 export async function* feedRecords(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   operatorId: string,
   from: string,
   to: string,
@@ -165,7 +166,7 @@ export interface FeedExport {
 
 /** The feed of a bounded range, on demand (a regulator of the operator, or the operator itself). */
 export async function exportFeed(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   actor: Actor,
   input: { operatorId?: string; from: string; to: string; format: FeedFormat },
 ): Promise<FeedExport> {
@@ -200,7 +201,7 @@ async function* bytesOf(texts: AsyncIterable<string>): AsyncGenerator<Uint8Array
  * stood at its end and its movements do not change.
  */
 export async function writeDailyFeed(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   files: FeedFiles,
   input: { operatorId: string; date: string },
 ): Promise<FeedFileWritten[]> {

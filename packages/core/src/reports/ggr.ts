@@ -11,8 +11,9 @@
  * payment (already inside returns); `commissionDeferred` what it added to players' debts (DEFERRED
  * tables: revenue when collected, by COMMISSION ledger entries at leave or shoe end, not in this GGR).
  */
-import type { Actor, Ctx, GgrReportView, RoundRecord, ShoeRecord, TableRecord } from '../shared';
+import type { Actor, GgrReportView, RoundRecord, ShoeRecord, TableRecord } from '../shared';
 import { DomainError, operatorTables, readableOperator, utcDay } from '../shared';
+import type { ReportsCtx } from './ctx';
 
 interface GgrRow {
   tableId: string;
@@ -35,7 +36,7 @@ const PAGE = 100;
 
 /** The table's shoes that may hold a round finished in [from, to): opened before `to`, not closed before `from`. */
 export async function* shoesIn(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   tableId: string,
   from: string,
   to: string,
@@ -61,7 +62,7 @@ export const finishedAt = (round: RoundRecord): string | undefined =>
  * shoes → rounds, a page at a time (the regulator feed walks the same way).
  */
 async function* roundsFinishedIn(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   operatorId: string,
   from: string,
   to: string,
@@ -103,7 +104,7 @@ const SUMMED = [
 ] as const;
 
 export async function ggrReport(
-  ctx: Ctx,
+  ctx: ReportsCtx,
   actor: Actor,
   input: { operatorId?: string; date: string },
 ): Promise<GgrReportView> {

@@ -16,7 +16,7 @@ import { assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
 import { nextAudit, putAudit } from '../trail';
 
 export async function loadRound(
-  ctx: Ctx,
+  ctx: Pick<Ctx, 'store'>,
   actor: Actor,
   roundId: string,
   access: 'read' | 'write',

@@ -10,9 +10,10 @@
  * reconciliation names it.
  */
 import type { SeamlessRequests } from '@pyb/contracts';
-import type { Ctx, DeliveryResult, SeamlessTxRecord, Wallet, WalletOutcome } from '../shared';
+import type { DeliveryResult, SeamlessTxRecord, Wallet, WalletOutcome } from '../shared';
 import { TransactionCanceled, type WriteOp } from '../shared';
 import { operatorOf } from '../wallet';
+import type { SeamlessCtx } from './ctx';
 import { isPendingState, referencesOf, rollbackParts } from './tx';
 
 /** A debit still DEBIT_PENDING this long after it was sent is abandoned: rolled back. */
@@ -30,7 +31,7 @@ export class SeamlessDeliveryPending extends Error {
 }
 
 /** The wallet of the operator a record belongs to. */
-async function walletFor(ctx: Ctx, tx: SeamlessTxRecord): Promise<Wallet> {
+async function walletFor(ctx: SeamlessCtx, tx: SeamlessTxRecord): Promise<Wallet> {
   const operator = await operatorOf(ctx, tx.operatorId);
   if (!operator?.seamless) throw new Error(`operator ${tx.operatorId} has no seamless wallet configured`);
   return ctx.wallets(operator);
@@ -49,7 +50,7 @@ function call(wallet: Wallet, tx: SeamlessTxRecord): Promise<WalletOutcome> {
 }
 
 /** Delivers one pending credit or rollback (or abandons a stale debit and delivers its rollback). */
-export async function deliverSeamlessTx(ctx: Ctx, txId: string): Promise<DeliveryResult> {
+export async function deliverSeamlessTx(ctx: SeamlessCtx, txId: string): Promise<DeliveryResult> {
   const tx = await ctx.store.get('seamlessTx', { txId });
   if (!tx) throw new Error(`seamless transaction ${txId} not found`);
   if (!isPendingState(tx.state)) return { txId, state: tx.state, delivered: false };
@@ -147,7 +148,7 @@ export async function deliverSeamlessTx(ctx: Ctx, txId: string): Promise<Deliver
  * caller gave it up first).
  */
 export async function abandonDebit(
-  ctx: Ctx,
+  ctx: SeamlessCtx,
   debit: SeamlessTxRecord,
   reason: NonNullable<SeamlessTxRecord['rollbackReason']>,
   lastError?: string,
@@ -169,7 +170,7 @@ export async function abandonDebit(
  * Without a queue, each is tried once here. Never throws: the records are written, and a record the
  * queue did not take stays pending — the daily reconciliation job (`reconcileSeamlessDay`) sends it again.
  */
-export async function sendToOutbox(ctx: Ctx, txIds: readonly string[]): Promise<void> {
+export async function sendToOutbox(ctx: SeamlessCtx, txIds: readonly string[]): Promise<void> {
   if (txIds.length === 0) return;
   try {
     if (ctx.outbox) await ctx.outbox.send(txIds);

@@ -22,7 +22,6 @@ import {
 } from '@pyb/contracts';
 import type {
   Actor,
-  Ctx,
   SeamlessReportRecord,
   SeamlessReportView,
   SeamlessSummaryView,
@@ -32,6 +31,7 @@ import type {
   SeamlessTxRecord,
 } from '../shared';
 import { DomainError, MAX_SEAMLESS_LIST_DAYS, notFound, readableOperator, utcDay } from '../shared';
+import type { SeamlessCtx } from './ctx';
 
 const PENDING_AGE_MS = SEAMLESS_PENDING_AGE_MINUTES * 60_000;
 /** Items per Store page while walking a period. */
@@ -134,7 +134,7 @@ function checkPeriod(from: string, to: string): void {
 
 /** Every transaction of the period, page by page; more than `max` is refused. */
 async function* walk(
-  ctx: Ctx,
+  ctx: SeamlessCtx,
   operatorId: string,
   range: { from: string; to: string },
   max: number,
@@ -185,7 +185,7 @@ const seamlessTransactionView = (tx: SeamlessTxRecord): SeamlessTransactionView 
  * they supervise; any other looks absent.
  */
 export async function listSeamlessTransactions(
-  ctx: Ctx,
+  ctx: SeamlessCtx,
   actor: Actor,
   input: SeamlessTransactionsQuery,
 ): Promise<SeamlessTransactionsView> {
@@ -228,7 +228,7 @@ const reportView = (r: SeamlessReportRecord): SeamlessReportView => ({
 
 /** The report the daily job stored for a UTC day (404 SEAMLESS_REPORT_NOT_FOUND before it ran). */
 export async function getSeamlessReport(
-  ctx: Ctx,
+  ctx: SeamlessCtx,
   actor: Actor,
   input: { operatorId: string; date: string },
 ): Promise<SeamlessReportView> {
@@ -256,7 +256,7 @@ const dayBefore = (now: string): string =>
  * whole day (a Lambda of its own, minutes long), keeping only sums and the named unresolved ones.
  */
 export async function reconcileSeamlessDay(
-  ctx: Ctx,
+  ctx: SeamlessCtx,
   input: { operatorId: string; date?: string },
 ): Promise<SeamlessReportView> {
   // Sent here, not through sendToOutbox (which never throws): a job that could not re-send fails, so

@@ -55,7 +55,10 @@ export function readableOperator(actor: Actor, operatorId: string | undefined): 
 }
 
 /** The operator's tables, a page at a time. */
-export async function* operatorTables(ctx: Ctx, operatorId: string): AsyncGenerator<TableRecord> {
+export async function* operatorTables(
+  ctx: Pick<Ctx, 'store'>,
+  operatorId: string,
+): AsyncGenerator<TableRecord> {
   let cursor: string | undefined;
   do {
     const page = await ctx.store.listTables(operatorId, { limit: PAGE, ...(cursor && { cursor }) });

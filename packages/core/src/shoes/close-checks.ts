@@ -21,7 +21,7 @@ import { type AuditLog, checkChainPrefix, parseAuditLog, recordedPosition } from
  * The rounds the chain opened, read strongly consistent (the rounds index may lag a moment behind a
  * round just finished), in play order.
  */
-export async function roundsOfChain(ctx: Ctx, log: AuditLog): Promise<RoundRecord[]> {
+export async function roundsOfChain(ctx: Pick<Ctx, 'store'>, log: AuditLog): Promise<RoundRecord[]> {
   const ids = log.events.flatMap((p) =>
     p.event?.type === 'ROUND_OPENED' && p.event.roundId ? [p.event.roundId] : [],
   );

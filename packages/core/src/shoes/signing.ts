@@ -18,7 +18,9 @@ import { DomainError, TransactionCanceled } from '../shared';
 import { eventAt, latest } from '../trail';
 
 /** Every generation's certificate, oldest first (cached: a certificate is written once, never changed). */
-export async function keyCertificates(ctx: Ctx): Promise<KeyCertificateRecord[]> {
+export async function keyCertificates(
+  ctx: Pick<Ctx, 'store' | 'certificates'>,
+): Promise<KeyCertificateRecord[]> {
   const out: KeyCertificateRecord[] = [];
   for (let generation = 1; ; generation++) {
     let record = ctx.certificates.get(generation);

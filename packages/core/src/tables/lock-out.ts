@@ -18,7 +18,6 @@ import type {
 import {
   attempts,
   backoff,
-  type Ctx,
   checkText,
   conflict,
   DomainError,
@@ -28,6 +27,7 @@ import {
   tableView,
   tooMuchContention,
 } from '../shared';
+import type { TablesCtx } from './ctx';
 import { loadTable } from './tables';
 
 const UNLOCK_REASON_MAX = 500;
@@ -50,7 +50,7 @@ export function assertUnlocked(table: TableRecord): void {
  * (LockingFailure) locks the table and answers TABLE_LOCKED; anything else passes through.
  */
 export async function underLockOut<T>(
-  ctx: Ctx,
+  ctx: TablesCtx,
   tableId: string,
   where: Pick<TableLock, 'phase' | 'shoeId' | 'roundId'>,
   step: () => Promise<T>,
@@ -72,7 +72,7 @@ export async function underLockOut<T>(
 
 /** Sets the lock and appends TABLE_LOCKED in one transaction; an already locked table keeps its lock. */
 async function lockTable(
-  ctx: Ctx,
+  ctx: TablesCtx,
   tableId: string,
   failure: Omit<TableLock, 'at' | 'seq'>,
 ): Promise<TableLock> {
@@ -111,7 +111,7 @@ async function lockTable(
 }
 
 /** An admin clears the lock with a reason, once the failure is fixed: TABLE_UNLOCKED records it. */
-export async function unlockTable(ctx: Ctx, actor: Actor, input: UnlockTableInput): Promise<TableView> {
+export async function unlockTable(ctx: TablesCtx, actor: Actor, input: UnlockTableInput): Promise<TableView> {
   const reason = checkText('reason', input.reason, UNLOCK_REASON_MAX).trim();
   if (reason.length === 0) throw invalid('INVALID_INPUT', 'reason must say why the table may play again');
   for (const attempt of attempts(ctx)) {
@@ -152,7 +152,7 @@ export async function unlockTable(ctx: Ctx, actor: Actor, input: UnlockTableInpu
 
 /** A table's lock-outs and their clearing, in order (regulators read them too). */
 export async function listTableEvents(
-  ctx: Ctx,
+  ctx: TablesCtx,
   actor: Actor,
   input: { tableId: string },
 ): Promise<TableEventsView> {

@@ -12,6 +12,7 @@ import {
   requireWriter,
   tableView,
 } from '../shared';
+import type { TablesCtx } from './ctx';
 import { MAX_BET_GATES } from './gates';
 
 const VARIANTS = ['mini', 'midi', 'full', 'custom'];
@@ -37,7 +38,7 @@ function parseConfig(input: CreateTableInput): TableConfig {
   }
 }
 
-export async function createTable(ctx: Ctx, actor: Actor, input: CreateTableInput): Promise<TableView> {
+export async function createTable(ctx: TablesCtx, actor: Actor, input: CreateTableInput): Promise<TableView> {
   requireWriter(actor);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
@@ -81,6 +82,6 @@ export async function loadTable(
   return guard(actor, await deps.store.get('table', { tableId }), 'table', tableId, access);
 }
 
-export async function getTable(ctx: Ctx, actor: Actor, input: { tableId: string }): Promise<TableView> {
+export async function getTable(ctx: TablesCtx, actor: Actor, input: { tableId: string }): Promise<TableView> {
   return tableView(await loadTable(ctx, actor, input.tableId, 'read'));
 }

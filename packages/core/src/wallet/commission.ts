@@ -3,7 +3,6 @@ import type { DebtRecord } from '../shared';
 import {
   attempts,
   backoff,
-  type Ctx,
   commissionKey,
   mapBounded,
   requestHash,
@@ -19,11 +18,12 @@ import {
  * was taken by his bets' commission reserves: its collection only records it (collectSeamlessDebt).
  */
 import { nextAudit, putAudit } from '../trail';
+import type { WalletCtx } from './ctx';
 import { type MovementPlan, planMovement } from './wallet-ledger';
 
 /** Collects what `debt` (as listed) still owes; returns the amount collected (0 if nothing was owed). */
 export async function collectDebt(
-  ctx: Ctx,
+  ctx: WalletCtx,
   listed: DebtRecord,
   leaving: { tableId: string } | undefined,
 ): Promise<number> {
@@ -82,7 +82,7 @@ const collectedPart = (debt: DebtRecord, at: string): WriteOp => ({
 
 /** PLAYER_LEFT: public in the shoe's proof, so who and how much only through a digest. */
 async function playerLeft(
-  ctx: Ctx,
+  ctx: WalletCtx,
   debt: DebtRecord,
   leaving: { tableId: string },
   ledgerSeq: number | null,
@@ -104,7 +104,7 @@ async function playerLeft(
  * concurrent collection moved first (the caller re-reads).
  */
 async function collectSeamlessDebt(
-  ctx: Ctx,
+  ctx: WalletCtx,
   debt: DebtRecord,
   leaving: { tableId: string } | undefined,
 ): Promise<boolean> {
@@ -127,7 +127,7 @@ async function collectSeamlessDebt(
  * this process when few owe, else handed to the settlement queue in batches. Idempotent: a debt
  * collected is at 0, so calling it again (resolve on the settled last round) collects only what is left.
  */
-export async function collectShoeDebts(ctx: Ctx, shoeId: string): Promise<void> {
+export async function collectShoeDebts(ctx: WalletCtx, shoeId: string): Promise<void> {
   const owing = (await ctx.store.listDebts(shoeId)).filter((d) => d.owed > 0);
   if (owing.length === 0) return;
   if (ctx.queue && owing.length > ctx.inlineSettleMax) {

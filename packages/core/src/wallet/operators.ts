@@ -33,8 +33,12 @@ import {
   TransactionCanceled,
   tooMuchContention,
 } from '../shared';
+import type { WalletCtx } from './ctx';
 
-export async function operatorOf(ctx: Ctx, operatorId: string): Promise<OperatorRecord | undefined> {
+export async function operatorOf(
+  ctx: Pick<Ctx, 'store' | 'clock' | 'operators'>,
+  operatorId: string,
+): Promise<OperatorRecord | undefined> {
   const now = ctx.clock.now().getTime();
   const hit = ctx.operators.get(operatorId);
   if (hit && hit.until > now) return hit.record;
@@ -125,7 +129,7 @@ const sameState = (a: OperatorWalletState, b: OperatorWalletState): boolean =>
  * seamless, a recent seamless transaction not final (the operator's wallet still owes an answer).
  */
 async function assertQuiet(
-  ctx: Ctx,
+  ctx: WalletCtx,
   operatorId: string,
   leaving: OperatorWalletState['walletMode'],
 ): Promise<void> {
@@ -195,7 +199,7 @@ function walletView(
 
 /** An operator's wallet mode, its wallet (never the secret: where it is) and every change of them. */
 export async function getOperatorWallet(
-  ctx: Ctx,
+  ctx: WalletCtx,
   actor: Actor,
   input: { operatorId: string },
 ): Promise<OperatorWalletView> {
@@ -214,7 +218,7 @@ export async function getOperatorWallet(
  * delivered to it. Containers see the change within OPERATOR_TTL_MS; this process at once.
  */
 export async function setOperatorWallet(
-  ctx: Ctx,
+  ctx: WalletCtx,
   actor: Actor,
   input: OperatorWalletInput,
 ): Promise<OperatorWalletView> {

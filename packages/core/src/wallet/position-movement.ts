@@ -1,4 +1,5 @@
-import type { Ctx, PositionRecord, WalletRecord } from '../shared';
+import type { PositionRecord, WalletRecord } from '../shared';
+import type { WalletCtx } from './ctx';
 import { type Movement, type MovementPlan, planMovement } from './wallet-ledger';
 
 /**
@@ -10,7 +11,7 @@ import { type Movement, type MovementPlan, planMovement } from './wallet-ledger'
  * position (strongly consistent, after the wallet) tells a finished position from a real shortfall.
  */
 export async function planPositionMovement(
-  ctx: Ctx,
+  ctx: WalletCtx,
   key: { roundId: string; playerId: string },
   wallet: WalletRecord,
   movement: Movement,

@@ -8,7 +8,6 @@ import type { Actor, RgSettingsInput, RgStatusView, WalletRecord, WalletRg } fro
 import {
   attempts,
   backoff,
-  type Ctx,
   checkIdempotencyKey,
   checkPlayerId,
   clientKey,
@@ -21,6 +20,7 @@ import {
   tooMuchContention,
   walletOperator,
 } from '../shared';
+import type { WalletCtx } from './ctx';
 import {
   applySettings,
   countersAt,
@@ -129,7 +129,7 @@ function rgStatusView(wallet: WalletRecord, at: string): RgStatusView {
 
 /** Sets limits, an exclusion or the session time-out; idempotent on the client's key. */
 export async function setResponsibleGaming(
-  ctx: Ctx,
+  ctx: WalletCtx,
   actor: Actor,
   input: RgSettingsInput & { playerId: string; idempotencyKey: string },
 ): Promise<RgStatusView & { replayed: boolean }> {
@@ -171,7 +171,7 @@ export async function setResponsibleGaming(
 }
 
 export async function getResponsibleGaming(
-  ctx: Ctx,
+  ctx: WalletCtx,
   actor: Actor,
   input: { playerId: string },
 ): Promise<RgStatusView> {
@@ -187,7 +187,7 @@ export async function getResponsibleGaming(
  * (idempotent on the session id). Nothing happens when no session of his runs at the table.
  */
 export async function closeTableSession(
-  ctx: Ctx,
+  ctx: WalletCtx,
   wallet: WalletRecord,
   tableId: string,
 ): Promise<WalletRecord> {

@@ -12,7 +12,6 @@ import type {
 import {
   attempts,
   backoff,
-  type Ctx,
   checkAmount,
   checkCurrency,
   checkIdempotencyKey,
@@ -30,10 +29,11 @@ import {
   walletOperator,
   walletView,
 } from '../shared';
+import type { WalletCtx } from './ctx';
 import { type MovementPlan, newWallet, planMovement } from './wallet-ledger';
 
 export async function walletTransaction(
-  ctx: Ctx,
+  ctx: WalletCtx,
   actor: Actor,
   input: WalletTransactionInput,
 ): Promise<WalletTransactionResult> {
@@ -96,7 +96,7 @@ export async function walletTransaction(
   throw tooMuchContention('moving money');
 }
 
-export async function getWallet(ctx: Ctx, actor: Actor, input: WalletRef): Promise<WalletView> {
+export async function getWallet(ctx: WalletCtx, actor: Actor, input: WalletRef): Promise<WalletView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
   const playerId = checkPlayerId(input.playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
@@ -112,7 +112,7 @@ const pageLimit = (limit: number | undefined): number => {
 };
 
 /** Newest first. */
-export async function getLedger(ctx: Ctx, actor: Actor, input: LedgerQuery): Promise<LedgerPageView> {
+export async function getLedger(ctx: WalletCtx, actor: Actor, input: LedgerQuery): Promise<LedgerPageView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
   const playerId = checkPlayerId(input.playerId);
   const limit = pageLimit(input.limit);
