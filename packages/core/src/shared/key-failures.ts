@@ -11,7 +11,7 @@
  *   signature does not verify, or a beacon that rejects (a broken setup; a relay that is down answers
  *   PENDING instead) is a RandomnessFailure.
  *
- * The use cases that open a shoe or deal turn the two failures into a table lock (use-cases/lock-out.ts).
+ * The use cases that open a shoe or deal turn the two failures into a table lock (tables/lock-out.ts).
  */
 import { DomainError } from './errors';
 import { isUnknownSigningKey, type KeyService } from './ports/key-service';
