@@ -20,7 +20,6 @@ import {
   backoff,
   type Ctx,
   conflict,
-  mapBounded,
   roundView,
   tooMuchContention,
   tryTransact,
@@ -31,9 +30,10 @@ import { assertUnlocked, underLockOut } from '../tables';
 import { nextAudit, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
-import { fanOut, resumeFanOut } from './fan-out';
+import { resumeFanOut } from './fan-out';
+import { inlineOrHandOver } from './round-end';
 import { loadRound } from './rounds';
-import { finishRound, SETTLE, settlePosition } from './settle';
+import { SETTLE, settlePosition } from './settle';
 
 export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   let round = await loadRound(ctx, actor, input.roundId, 'write');
@@ -64,7 +64,12 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
         break;
       case 'DEALT': {
         const positions = await ctx.store.listPositions(round.roundId);
-        progressed = await settleOrHandOver(ctx, round, positions);
+        // Settled here when few positions (ctx.inlineSettleMax) or no queue is wired, else handed
+        // to the settlement queue (SETTLING).
+        progressed = await inlineOrHandOver(ctx, round, positions, SETTLE, async () => {
+          const config = await shoeConfig(ctx, round.shoeId);
+          return (p) => settlePosition(ctx, config, round, p);
+        });
         handedOver = positions;
         break;
       }
@@ -206,20 +211,4 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
     // Locked meanwhile (another call's failure): not dealt; the next attempt reads the lock.
     { kind: 'check', entity: 'table', key: { tableId: round.tableId }, expect: { lock: null } },
   ]);
-}
-
-/**
- * A dealt round: settled here when it has few positions (ctx.inlineSettleMax) or no queue is wired,
- * else handed to the settlement queue (SETTLING).
- */
-async function settleOrHandOver(
-  ctx: Ctx,
-  round: RoundRecord,
-  positions: readonly PositionRecord[],
-): Promise<boolean> {
-  const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
-  if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, SETTLE, positions);
-  const config = await shoeConfig(ctx, round.shoeId);
-  await mapBounded(open, ctx.settleConcurrency, (p) => settlePosition(ctx, config, round, p));
-  return finishRound(ctx, round);
 }

@@ -5,24 +5,14 @@
  */
 import { betList, type PositionSettlement, settle, type TableConfig } from '@pyb/engine';
 import { settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
-import { creditPart, sendToOutbox } from '../seamless';
+import { creditPart } from '../seamless';
 import type { PositionRecord, RoundRecord } from '../shared';
-import {
-  attempts,
-  backoff,
-  type Ctx,
-  requestHash,
-  settleKey,
-  TransactionCanceled,
-  tooMuchContention,
-  tryTransact,
-  type WriteOp,
-} from '../shared';
-import { signRoundHead } from '../shoes';
-import { nextAudit, putAudit, recordedPositions, totalsOf } from '../trail';
+import { type Ctx, requestHash, settleKey, type WriteOp } from '../shared';
+import { recordedPositions, totalsOf } from '../trail';
 import { collectShoeDebts, planPositionMovement } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import type { PositionWork } from './fan-out';
+import { endRound, payPosition } from './round-end';
 
 /**
  * Pays one position: the position marked settled (only if it was not), the wallet credited, the
@@ -39,11 +29,8 @@ export async function settlePosition(
   const coup = round.coup!.result;
   const key = { roundId: round.roundId, playerId: listed.playerId };
   const walletKey = { operatorId: round.operatorId, playerId: listed.playerId };
-  for (const n of attempts(ctx)) {
-    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
-    if (!position || position.settledAt || position.refundedAt) return;
+  await payPosition(ctx, round, listed, 'settling a position', async (position, at) => {
     const settlement = settle(config, betList(position.bets), coup);
-    const at = ctx.now();
     const ops: WriteOp[] = [];
     let settleSeq: number | undefined;
     // Seamless: the payout (and a commission reserve given back) are credits in the outbox, written
@@ -69,41 +56,30 @@ export async function settlePosition(
         ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
         at,
       });
-      if (!plan) return; // settled by a concurrent resolver
+      if (!plan) return undefined; // settled by a concurrent resolver
       settleSeq = plan.entry.seq;
       ops.push(...plan.ops);
       if (settlement.commissionOwed > 0) ops.push(debtPart(round, position, settlement.commissionOwed, at));
     }
-    ops.unshift({
-      kind: 'update',
-      entity: 'position',
-      key,
-      set: {
-        settledAt: at,
-        settlement,
-        ...(settleSeq !== undefined && { settleSeq }),
-        // Index keys: a settled position enters the player's rounds (see the DynamoDB adapter).
-        operatorId: position.operatorId,
-        openedAt: position.openedAt,
+    return {
+      position: {
+        kind: 'update',
+        entity: 'position',
+        key,
+        set: {
+          settledAt: at,
+          settlement,
+          ...(settleSeq !== undefined && { settleSeq }),
+          // Index keys: a settled position enters the player's rounds (see the DynamoDB adapter).
+          operatorId: position.operatorId,
+          openedAt: position.openedAt,
+        },
+        expect: { settledAt: null, refundedAt: null },
       },
-      expect: { settledAt: null, refundedAt: null },
-    });
-    try {
-      await ctx.store.transact(ops);
-      ctx.metrics.count('SettledPositions', 1);
-      if (credits.length > 0)
-        await sendToOutbox(
-          ctx,
-          credits.map((c) => c.txId),
-        );
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceled)) throw error;
-      if (error.failed(0)) return; // settled by a concurrent resolver
-      await backoff(n);
-    }
-  }
-  throw tooMuchContention('settling a position');
+      ops,
+      outbox: credits.map((c) => c.txId),
+    };
+  });
 }
 
 /** Commission added to the player's debt for the shoe, kept at the seat of the position that owes it. */
@@ -170,29 +146,15 @@ export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean
   const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
   const totals = totalsOf(positions);
   const at = ctx.now();
-  const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_SETTLED', round.roundId, at, {
-    settlementsDigest,
-    positions: positions.length,
-  });
-  const finished = await tryTransact(ctx.store, [
-    {
-      kind: 'update',
-      entity: 'round',
-      key: { roundId: round.roundId },
-      set: { status: 'SETTLED', settledAt: at, settlementsDigest, totals, 'audit.settled': record.seq },
-      expect: { status: { in: ['DEALT', 'SETTLING'] } },
-    },
-    {
-      kind: 'update',
-      entity: 'table',
-      key: { tableId: round.tableId },
-      set: { openRoundId: null },
-      expect: { openRoundId: round.roundId },
-    },
-    putAudit(record),
-  ]);
+  const finished = await endRound(
+    ctx,
+    round,
+    at,
+    { type: 'ROUND_SETTLED', payload: { settlementsDigest, positions: positions.length } },
+    (seq) => ({ status: 'SETTLED', settledAt: at, settlementsDigest, totals, 'audit.settled': seq }),
+    { status: { in: ['DEALT', 'SETTLING'] } },
+  );
   if (!finished) return false;
-  await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
   if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
   return true;
 }

@@ -14,7 +14,7 @@
 import { VOID_REASONS, type VoidReason } from '@pyb/contracts';
 import { burnCoup, startShoe } from '@pyb/engine';
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
-import { creditPart, sendToOutbox } from '../seamless';
+import { creditPart } from '../seamless';
 import type { Actor, PositionRecord, RoundBurn, RoundRecord, RoundView, VoidRoundInput } from '../shared';
 import {
   attempts,
@@ -23,21 +23,20 @@ import {
   checkText,
   conflict,
   invalid,
-  mapBounded,
   refundKey,
   requestHash,
   roundView,
-  TransactionCanceled,
   tooMuchContention,
   tryTransact,
   type WriteOp,
 } from '../shared';
 import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
-import { nextAudit, putAudit, recordedPositions } from '../trail';
+import { recordedPositions } from '../trail';
 import { planPositionMovement } from '../wallet';
 import { shoeConfig } from './bet-parts';
-import { fanOut, type PositionWork, resumeFanOut } from './fan-out';
+import { type PositionWork, resumeFanOut } from './fan-out';
 import { closeGates } from './resolve';
+import { endRound, inlineOrHandOver, payPosition } from './round-end';
 import { loadRound } from './rounds';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
@@ -77,7 +76,14 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
           if (round.status === 'VOIDED') continue;
           return roundView(round, await ctx.store.listPositions(round.roundId));
         }
-        progressed = await refundOrHandOver(ctx, round);
+        // Refunded here when few (or no queue), else fanned out.
+        progressed = await inlineOrHandOver(
+          ctx,
+          round,
+          await ctx.store.listPositions(round.roundId),
+          REFUND,
+          async () => (p) => refundPosition(ctx, round, p),
+        );
         break;
     }
     if (!progressed) await backoff(attempt);
@@ -149,25 +155,13 @@ async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBur
   };
 }
 
-/** Refunds in the request when few (or no queue), else fanned out; true when it moved the round on. */
-async function refundOrHandOver(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  const positions = await ctx.store.listPositions(round.roundId);
-  const open = positions.filter((p) => !p.settledAt && !p.refundedAt);
-  if (ctx.queue && open.length > ctx.inlineSettleMax) return fanOut(ctx, round, REFUND, positions);
-  await mapBounded(open, ctx.settleConcurrency, (p) => refundPosition(ctx, round, p));
-  return finishVoid(ctx, round);
-}
-
 async function refundPosition(
   ctx: Ctx,
   round: RoundRecord,
   listed: PositionRecord | { playerId: string },
 ): Promise<void> {
   const key = { roundId: round.roundId, playerId: listed.playerId };
-  for (const n of attempts(ctx)) {
-    const position = n === 0 && 'calls' in listed ? listed : await ctx.store.get('position', key);
-    if (!position || position.settledAt || position.refundedAt) return;
-    const at = ctx.now();
+  await payPosition(ctx, round, listed, 'refunding a position', async (position, at) => {
     // A position whose bets were all withdrawn holds nothing: it is marked refunded, no money moves.
     const moves = position.stake > 0 || position.reserve > 0;
     // Seamless: the refund is a credit in the outbox, written with the refund (no wallet item); it
@@ -204,37 +198,27 @@ async function refundPosition(
             },
           )
         : undefined;
-    if (moves && position.wallet !== 'seamless' && !plan) return; // refunded by a concurrent call
-    try {
-      await ctx.store.transact([
-        {
-          kind: 'update',
-          entity: 'position',
-          key,
-          set: {
-            refundedAt: at,
-            ...(plan && { refundSeq: plan.entry.seq }),
-            // A seamless position numbers its money movements: calls 1..n, then its credit.
-            ...(credit && { refundSeq: position.calls + 1 }),
-            // Index keys: a refunded position enters the player's rounds (see the DynamoDB adapter).
-            operatorId: position.operatorId,
-            openedAt: position.openedAt,
-          },
-          expect: { settledAt: null, refundedAt: null },
+    if (moves && position.wallet !== 'seamless' && !plan) return undefined; // refunded by a concurrent call
+    return {
+      position: {
+        kind: 'update',
+        entity: 'position',
+        key,
+        set: {
+          refundedAt: at,
+          ...(plan && { refundSeq: plan.entry.seq }),
+          // A seamless position numbers its money movements: calls 1..n, then its credit.
+          ...(credit && { refundSeq: position.calls + 1 }),
+          // Index keys: a refunded position enters the player's rounds (see the DynamoDB adapter).
+          operatorId: position.operatorId,
+          openedAt: position.openedAt,
         },
-        ...(plan?.ops ?? []),
-        ...(credit ? [credit.op] : []),
-      ]);
-      ctx.metrics.count('SettledPositions', 1);
-      if (credit) await sendToOutbox(ctx, [credit.txId]);
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceled)) throw error;
-      if (error.failed(0)) return; // refunded by a concurrent call
-      await backoff(n);
-    }
-  }
-  throw tooMuchContention('refunding a position');
+        expect: { settledAt: null, refundedAt: null },
+      },
+      ops: [...(plan?.ops ?? []), ...(credit ? [credit.op] : [])],
+      outbox: credit ? [credit.txId] : [],
+    };
+  });
 }
 
 /** Refunds as the settlement queue's batches run them (fan-out.ts). */
@@ -250,39 +234,30 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   if (positions.some((p) => !p.refundedAt)) return false;
   const refundsDigest = refundsDigestOf(recordedPositions(positions, true));
   const at = ctx.now();
-  const record = await nextAudit(ctx.store, round.shoeId, 'ROUND_VOIDED', round.roundId, at, {
-    reason: round.voidReason,
-    ...(round.voidNote && { note: round.voidNote }),
-    refundsDigest,
-    positions: positions.length,
-    ...(round.burned && {
-      burned: {
-        start: round.burned.start,
-        cards: round.burned.cards,
-        cutCardOut: round.burned.cutCardOut,
-        last: round.burned.last,
+  // The receipt is signed where the round finishes (in the request, or by the last refund batch).
+  return endRound(
+    ctx,
+    round,
+    at,
+    {
+      type: 'ROUND_VOIDED',
+      payload: {
+        reason: round.voidReason,
+        ...(round.voidNote && { note: round.voidNote }),
+        refundsDigest,
+        positions: positions.length,
+        ...(round.burned && {
+          burned: {
+            start: round.burned.start,
+            cards: round.burned.cards,
+            cutCardOut: round.burned.cutCardOut,
+            last: round.burned.last,
+          },
+          ...(round.burned.shoeBurn && { burn: round.burned.shoeBurn }),
+        }),
       },
-      ...(round.burned.shoeBurn && { burn: round.burned.shoeBurn }),
-    }),
-  });
-  const finished = await tryTransact(ctx.store, [
-    {
-      kind: 'update',
-      entity: 'round',
-      key: { roundId: round.roundId },
-      set: { status: 'VOIDED', voidedAt: at, refundsDigest, 'audit.voided': record.seq },
-      expect: { status: 'VOIDING' },
     },
-    {
-      kind: 'update',
-      entity: 'table',
-      key: { tableId: round.tableId },
-      set: { openRoundId: null },
-      expect: { openRoundId: round.roundId },
-    },
-    putAudit(record),
-  ]);
-  // The receipt, signed where the round finishes (in the request, or by the last refund batch).
-  if (finished) await signRoundHead(ctx, (await ctx.store.get('round', { roundId: round.roundId }))!);
-  return finished;
+    (seq) => ({ status: 'VOIDED', voidedAt: at, refundsDigest, 'audit.voided': seq }),
+    { status: 'VOIDING' },
+  );
 }
