@@ -1,9 +1,14 @@
 import type { TableConfig } from '@pyb/engine';
-import { DEFAULT_BEACON_MARGIN_SECONDS } from '@pyb/fairness';
 import { type Deadline, deadlineStore, NO_DEADLINE } from './deadline';
 import { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 import { classifiedKeys } from './key-failures';
-import { BATCH_RESEND_MS, CACHE_SIZES, INLINE_SETTLE_MAX, SETTLE_BATCH_SIZE } from './limits';
+import {
+  BATCH_RESEND_MS,
+  BEACON_MARGIN_SECONDS,
+  CACHE_SIZES,
+  INLINE_SETTLE_MAX,
+  SETTLE_BATCH_SIZE,
+} from './limits';
 import { Lru } from './lru';
 import type { KeyCertificateRecord, RoundRecord } from './model';
 import type { Beacon } from './ports/beacon';
@@ -90,7 +95,7 @@ export function context(deps: CoreDeps): Ctx {
     batchResendMs: deps.batchResendMs ?? BATCH_RESEND_MS,
     metrics: deps.metrics ?? noMetrics,
     beacon: deps.beacon ?? NO_BEACON,
-    beaconMarginSeconds: deps.beaconMarginSeconds ?? DEFAULT_BEACON_MARGIN_SECONDS,
+    beaconMarginSeconds: deps.beaconMarginSeconds ?? BEACON_MARGIN_SECONDS,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
     codeVersion: deps.codeVersion ?? 'unknown',
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,

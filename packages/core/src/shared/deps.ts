@@ -34,7 +34,7 @@ export interface CoreDeps {
    * open shoes nor deal), any use of it is an error: there is never a fallback to other entropy.
    */
   beacon?: Beacon;
-  /** Seconds between the close of contributions and the beacon round that fixes the order. Default 5. */
+  /** Seconds between the close of contributions and the beacon round that fixes the order. Default BEACON_MARGIN_SECONDS (5). */
   beaconMarginSeconds?: number;
   /** How long a first deal waits in-process for its beacon round before answering BEACON_PENDING. Default 10 s. */
   beaconWaitMs?: number;
