@@ -1,9 +1,9 @@
 /**
  * Each use case on its own, with the context they share (`context(deps)`): a Lambda function imports
  * only the use case it runs, so its bundle holds only that use case's code (createCore, in core.ts,
- * wires them all for one process: the local server's seeding, tests, the CLI).
+ * wires them all for one process: the local server's seeding, tests, the CLI). Grouped by the
+ * bounded context that owns them (docs/architecture.md, "The core's bounded contexts").
  */
-
 export {
   checkShoeChain,
   exportAudit,
