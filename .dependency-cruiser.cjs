@@ -5,6 +5,39 @@
 /** Folders that are a package of their own: a relative import may not leave one. */
 const PACKAGE = '^(packages/[^/]+|tools/[^/]+|functions|infra|bench|test|web)/';
 
+/**
+ * The bounded contexts of packages/core/src and whom each may import (docs/architecture.md,
+ * "Contexts"): the arrows point down only, so no two contexts import each other. Anything not listed
+ * is forbidden, one rule per context (`core-context-<name>`).
+ */
+const CONTEXTS = {
+  shared: [],
+  trail: ['shared'],
+  tables: ['trail', 'shared'],
+  wallet: ['trail', 'shared'],
+  seamless: ['wallet', 'trail', 'shared'],
+  shoes: ['tables', 'wallet', 'trail', 'shared'],
+  rounds: ['shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
+  audit: ['rounds', 'shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
+  reports: ['audit', 'rounds', 'shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
+};
+
+function contextRules() {
+  const names = Object.keys(CONTEXTS);
+  return names.map((name) => {
+    const forbidden = names.filter((other) => other !== name && !CONTEXTS[name].includes(other));
+    return {
+      name: `core-context-${name}`,
+      severity: 'error',
+      comment: `The ${name} context imports only ${CONTEXTS[name].join(', ') || 'nothing of the other contexts'} (the order of docs/architecture.md, "Contexts"); it never imports ${forbidden.join(', ')}, nor the package's entry points.`,
+      from: { path: `^packages/core/src/${name}/` },
+      to: {
+        path: [`^packages/core/src/(${forbidden.join('|')})/`, '^packages/core/src/[^/]+\\.ts$'],
+      },
+    };
+  });
+}
+
 module.exports = {
   forbidden: [
     {
@@ -71,34 +104,42 @@ module.exports = {
       to: { path: '^packages/core/' },
     },
     {
-      name: 'core-no-upward-import-of-use-cases',
+      name: 'core-context-through-its-index',
       severity: 'error',
       comment:
-        'Only the composition (core.ts, index.ts) and the use cases themselves import use-cases/: the modules below them (replay, views, auth, ports, ...) never do.',
-      from: {
-        path: '^packages/core/src/',
-        pathNot: '^packages/core/src/(use-cases/|core\\.ts$|index\\.ts$)',
+        'A bounded context of the core reaches another only through that context\'s index.ts (its public face), never a file inside it (docs/architecture.md, "Contexts"). The entry points of the package (index.ts, use-cases.ts, core.ts) do the same.',
+      from: { path: '^packages/core/src/(?:([^/]+)/|[^/]+\\.ts$)' },
+      to: {
+        path: '^packages/core/src/[^/]+/.',
+        pathNot: ['^packages/core/src/$1/', '^packages/core/src/[^/]+/index\\.ts$'],
       },
-      to: { path: '^packages/core/src/use-cases/' },
     },
     {
-      name: 'core-replay-below-views',
+      name: 'core-context-own-index-from-outside-only',
       severity: 'error',
       comment:
-        'The audit checker and the replay read records; they do not import the API views or the composition.',
-      from: { path: '^packages/core/src/replay/' },
-      to: { path: '^packages/core/src/(views|core|index)\\.ts$' },
+        'Inside a context, files import each other directly: importing the own index.ts would route a file through every other file of the context (and make a cycle).',
+      from: { path: '^packages/core/src/([^/]+)/' },
+      to: { path: '^packages/core/src/$1/index\\.ts$' },
+    },
+    {
+      name: 'core-context-no-type-cycle',
+      severity: 'error',
+      comment:
+        'No cycle in the core at all, not even one closed only by types (the old model.ts <-> responsible-gaming.ts): a context reads bottom-up.',
+      from: { path: '^packages/core/src/' },
+      to: { circular: true },
     },
     {
       name: 'core-foundations-stay-below',
       severity: 'error',
       comment:
-        'The records, ports, errors and pure helpers at the bottom of the core import nothing above them.',
+        'The records, ports, errors and pure helpers at the bottom of the shared kernel import nothing above them in it.',
       from: {
-        path: '^packages/core/src/(model|errors|actor|recorded|ledger-keys|same-json)\\.ts$|^packages/core/src/ports/',
+        path: '^packages/core/src/shared/(model|errors|actor|ledger-keys|same-json|stakes|days)(\\.ts$|/)|^packages/core/src/shared/ports/',
       },
       to: {
-        path: '^packages/core/src/(replay/|auth/|idempotency/|use-cases/|views\\.ts|api\\.ts|core\\.ts)',
+        path: '^packages/core/src/shared/(auth/|idempotency/|context|views\\.ts|api\\.ts|tenancy\\.ts)',
       },
     },
     {
@@ -106,7 +147,10 @@ module.exports = {
       severity: 'error',
       comment:
         'packages/timestamp runs in a browser (the web verifier checks time-stamp tokens offline): no node: built-ins outside its HTTP server (src/server.ts, dev and tests), its environment reader (src/config.ts) and the local TSA key folder (src/local-identity.ts).',
-      from: { path: '^packages/timestamp/src/', pathNot: '^packages/timestamp/src/(server|config|local-identity)\\.ts$' },
+      from: {
+        path: '^packages/timestamp/src/',
+        pathNot: '^packages/timestamp/src/(server|config|local-identity)\\.ts$',
+      },
       to: { dependencyTypes: ['core'] },
     },
     {
@@ -164,6 +208,7 @@ module.exports = {
       from: { path: '^packages/cli/src/' },
       to: { path: '^(tools/|@pyb/(dev|ops)(/|$))', pathNot: '^tools/lab/' },
     },
+    ...contextRules(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -58,7 +58,7 @@ function bundled(name: string) {
 const DEV_ONLY = [
   'packages/keys/src/local.ts',
   'packages/beacon/src/local.ts',
-  'packages/core/src/settlement/in-process-queue.ts',
+  'packages/core/src/shared/ports/in-process-queue.ts',
   'packages/feed-files/src/local.ts',
   'packages/archive/src/local.ts',
 ];
@@ -90,14 +90,14 @@ describe('a Lambda bundle holds what its function runs', () => {
   it('resolve-round holds the KMS adapter (it signs every round) but not the settlement batch of the dev queue', async () => {
     const { initial } = await bundled('resolve-round');
     expect(initial.has('packages/keys/src/kms.ts')).toBe(true);
-    expect(initial.has('packages/core/src/shoe-decks.ts')).toBe(true);
-    expect(initial.has('packages/core/src/use-cases/settlement-batch.ts')).toBe(false);
-    expect(initial.has('packages/core/src/use-cases/void.ts')).toBe(false);
+    expect(initial.has('packages/core/src/shared/shoe-decks.ts')).toBe(true);
+    expect(initial.has('packages/core/src/rounds/settlement-batch.ts')).toBe(false);
+    expect(initial.has('packages/core/src/rounds/void.ts')).toBe(false);
   });
 
   it('a function that never deals does not hold the dealing code (the shoe orders are made on first deal)', async () => {
     const { initial } = await bundled('get-wallet');
-    expect(initial.has('packages/core/src/shoe-decks.ts')).toBe(false);
+    expect(initial.has('packages/core/src/shared/shoe-decks.ts')).toBe(false);
     expect(initial.has('packages/fairness/src/shoe.ts')).toBe(false);
   });
 
@@ -106,7 +106,7 @@ describe('a Lambda bundle holds what its function runs', () => {
     const { metafile } = await build({ ...options, define: {}, metafile: true });
     const { initial } = inputsOf(metafile);
     expect(initial.has('packages/keys/src/local.ts')).toBe(true);
-    expect(initial.has('packages/core/src/settlement/in-process-queue.ts')).toBe(true);
+    expect(initial.has('packages/core/src/shared/ports/in-process-queue.ts')).toBe(true);
   });
 
   it('the Meta endpoints serve the document rendered at build time: their import holds no schema module and no registry', async () => {

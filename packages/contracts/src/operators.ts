@@ -2,7 +2,7 @@
  * An operator's wallet mode (docs/seamless-wallet.md §10, docs/deploy.md "Seamless operators"): read by
  * the operator's keys and its regulators, set by a platform-admin key only. What the platform checks
  * past the schema (https, the secret being the operator's own, nothing in play when the mode changes)
- * is the use case's (packages/core/src/use-cases/operators.ts).
+ * is the use case's (packages/core/src/wallet/operators.ts).
  */
 import { lazily } from '@pyb/engine';
 import * as z from 'zod';

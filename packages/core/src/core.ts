@@ -1,33 +1,49 @@
-import type { Core } from './api';
-import { placeBet, withdrawBets } from './use-cases/bets';
-import { checkShoeChain } from './use-cases/check-chain';
-import { checkCloseDeadline } from './use-cases/close-deadline';
-import { type CoreDeps, context } from './use-cases/context';
-import { contributeSeed } from './use-cases/contributions';
-import { exportAudit, shoeProof } from './use-cases/export-audit';
-import { ggrReport } from './use-cases/ggr';
-import { leaveTable } from './use-cases/leave';
-import { listTableEvents, unlockTable } from './use-cases/lock-out';
-import { getOperatorWallet, setOperatorWallet } from './use-cases/operators';
-import { playerHistory } from './use-cases/player-history';
-import { recallPlayerRounds } from './use-cases/player-rounds';
-import { replayRound } from './use-cases/replay';
-import { resolveRound } from './use-cases/resolve';
-import { getResponsibleGaming, setResponsibleGaming } from './use-cases/responsible-gaming';
-import { getRound, openRound } from './use-cases/rounds';
-import { deliverSeamlessTx } from './use-cases/seamless-delivery';
 import {
+  checkShoeChain,
+  exportAudit,
+  playerHistory,
+  recallPlayerRounds,
+  replayRound,
+  shoeProof,
+} from './audit';
+import { ggrReport } from './reports';
+import {
+  getRound,
+  leaveTable,
+  openRound,
+  placeBet,
+  resolveRound,
+  runSettlementBatch,
+  voidRound,
+  withdrawBets,
+} from './rounds';
+import {
+  deliverSeamlessTx,
   getSeamlessReport,
   listSeamlessTransactions,
   reconcileSeamlessDay,
-} from './use-cases/seamless-reconciliation';
-import { runSettlementBatch } from './use-cases/settlement-batch';
-import { listShoes } from './use-cases/shoe-list';
-import { closeShoe, getShoe, openShoe } from './use-cases/shoes';
-import { signingKey } from './use-cases/signing-key';
-import { createTable, getTable } from './use-cases/tables';
-import { voidRound } from './use-cases/void';
-import { getLedger, getWallet, walletTransaction } from './use-cases/wallets';
+} from './seamless';
+import type { Core } from './shared';
+import { type CoreDeps, context } from './shared';
+import {
+  checkCloseDeadline,
+  closeShoe,
+  contributeSeed,
+  getShoe,
+  listShoes,
+  openShoe,
+  signingKey,
+} from './shoes';
+import { createTable, getTable, listTableEvents, unlockTable } from './tables';
+import {
+  getLedger,
+  getOperatorWallet,
+  getResponsibleGaming,
+  getWallet,
+  setOperatorWallet,
+  setResponsibleGaming,
+  walletTransaction,
+} from './wallet';
 
 export type { CoreDeps };
 

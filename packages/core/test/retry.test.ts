@@ -3,11 +3,11 @@
  * here (a Deadline whose remaining time the test sets), so nothing waits and nothing depends on speed.
  */
 import { describe, expect, it } from 'vitest';
-import { type Deadline, deadlineStore, NO_DEADLINE } from '../src/deadline';
-import { DomainError } from '../src/errors';
-import type { Store, WriteOp } from '../src/ports/store';
-import { attempts, MAX_ATTEMPTS, tooMuchContention } from '../src/retry';
-import { context, withDeadline } from '../src/use-cases/context';
+import { context, withDeadline } from '../src/shared/context';
+import { type Deadline, deadlineStore, NO_DEADLINE } from '../src/shared/deadline';
+import { DomainError } from '../src/shared/errors';
+import type { Store, WriteOp } from '../src/shared/ports/store';
+import { attempts, MAX_ATTEMPTS, tooMuchContention } from '../src/shared/retry';
 
 /** A deadline whose remaining time the test moves (`spend`), and its abort. */
 function testDeadline(ms: number) {

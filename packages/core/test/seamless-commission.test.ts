@@ -6,11 +6,11 @@
 import { type Bet, type BetType, playCoup, settle, type TableConfig, tablePreset } from '@pyb/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Bets, PositionRecord, SeamlessTxRecord } from '../src/model';
-import { stakePart } from '../src/seamless-tx';
-import { reserveReleased, seamlessCredits } from '../src/use-cases/resolve';
-import { stakeAndReserve } from '../src/use-cases/seamless-bets';
-import { newWallet, planMovement } from '../src/wallet-ledger';
+import { stakeAndReserve } from '../src/rounds/seamless-bets';
+import { reserveReleased, seamlessCredits } from '../src/rounds/settle';
+import { stakePart } from '../src/seamless/tx';
+import type { Bets, PositionRecord, SeamlessTxRecord } from '../src/shared/model';
+import { newWallet, planMovement } from '../src/wallet/wallet-ledger';
 
 /** The table, its commission (rate, mode) and its Banca variant drawn; validated once (tablePreset). */
 const BASE = tablePreset('full', { pairBets: true });

@@ -1,9 +1,15 @@
 import { verifyChain } from '@pyb/fairness';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../src/errors';
-import type { LedgerEntry, WalletRecord } from '../src/model';
-import { ledgerBody, type Movement, newWallet, planMovement, walletGenesis } from '../src/wallet-ledger';
+import { DomainError } from '../src/shared/errors';
+import type { LedgerEntry, WalletRecord } from '../src/shared/model';
+import {
+  ledgerBody,
+  type Movement,
+  newWallet,
+  planMovement,
+  walletGenesis,
+} from '../src/wallet/wallet-ledger';
 
 const movement = fc.record({
   amount: fc.integer({ min: -5_000, max: 5_000 }),

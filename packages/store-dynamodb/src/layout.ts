@@ -21,10 +21,13 @@ export interface Location {
 
 export const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-/** Where each entity lives. Ids never contain '#' (the core checks them), so the keys are unambiguous. */
 /** Sort keys of a wallet's ledger keys (LOCATE.ledger): `K#` + the scoped idempotency key. */
 export const LEDGER_KEY_PREFIX = 'K#';
 
+/**
+ * Where each entity lives: the one encoding of the key layout (the adapter, bench/api.ts). Ids never
+ * contain '#' (the core checks them), so the keys are unambiguous.
+ */
 export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   table: (k) => ({ table: 'game', pk: `TABLE#${k.tableId}`, sk: 'TABLE' }),
   shoe: (k) => ({ table: 'game', pk: `SHOE#${k.shoeId}`, sk: 'SHOE' }),
@@ -82,9 +85,6 @@ const seamlessPartition = (operatorId: string, day: string, shard: number) =>
 /** The partition of an operator's movements of the UTC day of `at` (an ISO 8601 instant). */
 export const movementPartition = (operatorId: string, at: string): string =>
   `MOVES#${operatorId}#${at.slice(0, 10)}`;
-
-/** Where an entity's item lives: exported so that nothing else re-encodes the layout (bench/api.ts). */
-export const itemKey = <E extends Entity>(entity: E, key: EntityKeys[E]): Location => LOCATE[entity](key);
 
 /** Sort keys of a wallet's ledger entries: `L#` + the sequence number, zero-padded so they sort by it. */
 export const LEDGER_PREFIX = 'L#';

@@ -1,0 +1,143 @@
+/**
+ * The audit export: a closed shoe as one bundle (fairness `ShoeBundle`, pyb-shoe-bundle/2) that
+ * `baccarat verify` checks offline — statement, signature, every signing-key certificate, revealed
+ * seed, contributed seeds, beacon round, every round with its bets and settlements, the signed heads,
+ * the void report and the whole audit chain with its signed close. It is a faithful copy of what is
+ * stored, not a recomputation (the void report excepted, which the verifier recomputes): a stored item
+ * that was altered shows up as a failed check. The public proof is the same without positions.
+ */
+
+import { formatCard } from '@pyb/engine';
+import {
+  BUNDLE_FORMAT,
+  type Contribution,
+  dealShoe,
+  hexToBytes,
+  shoeProof as proofOf,
+  type RecordedRound,
+  recordedBurn,
+  recordedCoup,
+  type ShoeBundle,
+  type ShoeProof,
+  type SignedHead,
+  voidReport,
+} from '@pyb/fairness';
+import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
+import { checkId, conflict, mapBounded, notFound } from '../shared';
+import { keyCertificates, loadShoe } from '../shoes';
+import { parseAuditLog, recordedPosition } from '../trail';
+import type { AuditCtx } from './ctx';
+
+/** Rounds read at once. */
+const CONCURRENCY = 4;
+
+export async function exportAudit(
+  ctx: AuditCtx,
+  actor: Actor,
+  input: { shoeId: string },
+): Promise<ShoeBundle> {
+  return buildBundle(ctx, await loadShoe(ctx, actor, input.shoeId, 'read'));
+}
+
+/** The public proof of a closed shoe: no key needed, nothing personal (no player id, no amount). */
+export async function shoeProof(ctx: AuditCtx, input: { shoeId: string }): Promise<ShoeProof> {
+  checkId('shoeId', input.shoeId);
+  const shoe = await ctx.store.get('shoe', { shoeId: input.shoeId });
+  if (!shoe) throw notFound('shoe', input.shoeId);
+  return proofOf(await buildBundle(ctx, shoe));
+}
+
+async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle> {
+  if (shoe.status !== 'CLOSED' || !shoe.close || !shoe.serverSeed) {
+    throw conflict(
+      'SHOE_NOT_CLOSED',
+      `shoe ${shoe.shoeId} is not closed: its seed is revealed, and its evidence published, once it is closed`,
+    );
+  }
+  if (!shoe.entropy || !shoe.beacon || !shoe.contributionsClosed) {
+    throw conflict(
+      'SHOE_NEVER_PLAYED',
+      `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,
+    );
+  }
+  const [records, keys, indexed] = await Promise.all([
+    ctx.store.listAudit(shoe.shoeId),
+    keyCertificates(ctx),
+    ctx.store.listRounds(shoe.shoeId),
+  ]);
+  const log = parseAuditLog(records);
+  // The rounds the chain opened, and any stored round it does not know of (so the verifier sees it).
+  const ids = new Set<string>();
+  for (const p of log.events)
+    if (p.event?.type === 'ROUND_OPENED' && p.event.roundId) ids.add(p.event.roundId);
+  for (const r of indexed) ids.add(r.roundId);
+  const stored = (
+    await mapBounded([...ids], CONCURRENCY, async (roundId) => {
+      const round = await ctx.store.get('round', { roundId });
+      if (!round || round.shoeId !== shoe.shoeId) return undefined;
+      return { round, positions: await ctx.store.listPositions(roundId) };
+    })
+  )
+    .filter((r) => r !== undefined)
+    .sort((a, b) => a.round.number - b.round.number);
+  const rounds = stored.map(({ round, positions }) => recordedRound(round, positions));
+  const contributions: Contribution[] = log.events
+    .filter((p) => p.event?.type === 'SEED_CONTRIBUTED')
+    .map((p) => p.event!.data as unknown as Contribution);
+  const heads: SignedHead[] = [
+    ...(shoe.contributionsClosed.head ? [shoe.contributionsClosed.head] : []),
+    ...stored.flatMap(({ round }) => (round.head ? [round.head] : [])),
+  ].sort((a, b) => a.statement.seq - b.statement.seq);
+
+  const deck = dealShoe({
+    serverSeed: hexToBytes(shoe.serverSeed),
+    clientSeed: shoe.entropy,
+    shoeId: shoe.shoeId,
+    decks: shoe.config.decks,
+    cutCard: shoe.config.cutCard,
+  });
+  // The burn is stored with the first coup; a shoe whose every round was voided dealt none.
+  const burn = shoe.burn ?? deck.burn;
+  return {
+    format: BUNDLE_FORMAT,
+    statement: shoe.statement,
+    signature: shoe.signature,
+    keys: keys.map((k) => ({ certificate: k.certificate, signature: k.signature })),
+    serverSeed: shoe.serverSeed,
+    contributions,
+    beacon: { round: shoe.beacon.round, signature: shoe.beacon.signature },
+    cutIndex: shoe.cutIndex ?? -1,
+    burn: { shown: formatCard(burn.shown), burned: burn.burned },
+    rounds,
+    voids: voidReport(shoe.config, deck, rounds),
+    heads,
+    audit: {
+      events: log.events.map((p) => ({
+        hash: p.record.hash,
+        prevHash: p.record.prevHash,
+        // An unreadable stored event still goes out: its hash will not match, and the verifier says so.
+        event: p.event ? (p.event as unknown as Record<string, unknown>) : { unreadable: p.record.event },
+      })),
+      close: shoe.close.statement,
+      signature: shoe.close.signature,
+    },
+  };
+}
+
+function recordedRound(round: RoundRecord, positions: PositionRecord[]): RecordedRound {
+  const voided = round.status === 'VOIDED' || round.status === 'VOIDING';
+  const coup = round.coup;
+  return {
+    roundId: round.roundId,
+    number: round.number,
+    // A closed shoe holds only settled or voided rounds; anything else is exported as stored.
+    status: round.status as RecordedRound['status'],
+    ...(round.voidReason !== undefined && { voidReason: round.voidReason }),
+    // A stored card that is not one goes out as `?<n>`: the verifier refuses it, naming the field.
+    coup: coup ? recordedCoup(coup) : null,
+    ...(round.burned && { burned: recordedBurn(round.burned) }),
+    positions: [...positions]
+      .sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0))
+      .map((p) => recordedPosition(p, voided)),
+  };
+}

@@ -1,0 +1,12 @@
+export {
+  exportFeed,
+  feedFileKey,
+  feedRecords,
+  getFeedFile,
+  listFeedFiles,
+  writeDailyFeed,
+  yesterday,
+} from './feed';
+export * from './feed-format';
+export * from './feed-records';
+export { ggrReport } from './ggr';

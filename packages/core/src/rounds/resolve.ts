@@ -1,0 +1,214 @@
+/**
+ * Resolving a round, as a state machine over the stored round so that any caller can pick it up
+ * where a crash (or a concurrent caller) left it:
+ *
+ *   OPEN     --"no va más": the round (then, in ONE transaction, the round and all its gates) closed--> CLOSED
+ *   CLOSED   --commit the bets (digest of the positions -> BETTING_CLOSED)----------------------------> CLOSED + digest
+ *   CLOSED   --deal: claim the cards (shoe cursor) + outcome + COUP_DEALT, one tx---------------------> DEALT
+ *   DEALT    --few positions: settle each (own tx, idempotent), then ROUND_SETTLED--------------------> SETTLED
+ *   DEALT    --many: hand them to the settlement queue in batches (fan-out.ts)-----------------------> SETTLING
+ *   SETTLING --the last batch lands: ROUND_SETTLED (finishRound, by whoever lands it)------------------> SETTLED
+ *
+ * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
+ * continues, so there is one outcome and each position is paid once.
+ */
+import { dealtCards, nextCoup, startShoe } from '@pyb/engine';
+import { betsDigest as betsDigestOf } from '@pyb/fairness';
+import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView } from '../shared';
+import {
+  attempts,
+  backoff,
+  type Ctx,
+  conflict,
+  roundView,
+  tooMuchContention,
+  tryTransact,
+  type WriteOp,
+} from '../shared';
+import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
+import { assertUnlocked, underLockOut } from '../tables';
+import { nextAudit, putAudit, recordedPositions } from '../trail';
+import { collectShoeDebts } from '../wallet';
+import { shoeConfig } from './bet-parts';
+import { resumeFanOut } from './fan-out';
+import { inlineOrHandOver } from './round-end';
+import { loadRound } from './rounds';
+import { SETTLE, settlePosition } from './settle';
+
+export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
+  let round = await loadRound(ctx, actor, input.roundId, 'write');
+  /** The positions as handed to the queue by this call (its answer lists them; no second listing). */
+  let handedOver: PositionRecord[] | undefined;
+  // A locked table deals nothing (lock-out.ts): the round stays as it is, voidable (its bets refunded).
+  if (round.status === 'OPEN' || round.status === 'CLOSED') {
+    const table = await ctx.store.get('table', { tableId: round.tableId });
+    if (table) assertUnlocked(table);
+  }
+  for (const attempt of attempts(ctx)) {
+    let progressed = true;
+    switch (round.status) {
+      case 'SETTLED':
+        // The last coup of the shoe: what players owe is collected now (seed 000), not at the close.
+        if (round.coup?.last) await collectShoeDebts(ctx, round.shoeId);
+        // Signed where the round finished (finishRound); here only if that crashed before signing.
+        return roundView(await signRoundHead(ctx, round), await ctx.store.listPositions(round.roundId));
+      case 'VOIDING':
+      case 'VOIDED':
+        throw conflict('ROUND_VOIDED', `round ${round.roundId} was voided`);
+      case 'OPEN':
+        progressed = await closeBetting(ctx, round);
+        break;
+      case 'CLOSED':
+        progressed =
+          round.audit.bettingClosed === undefined ? await commitBets(ctx, round) : await deal(ctx, round);
+        break;
+      case 'DEALT': {
+        const positions = await ctx.store.listPositions(round.roundId);
+        // Settled here when few positions (ctx.inlineSettleMax) or no queue is wired, else handed
+        // to the settlement queue (SETTLING).
+        progressed = await inlineOrHandOver(ctx, round, positions, SETTLE, async () => {
+          const config = await shoeConfig(ctx, round.shoeId);
+          return (p) => settlePosition(ctx, config, round, p);
+        });
+        handedOver = positions;
+        break;
+      }
+      case 'SETTLING':
+        // Handed over in this call: answer at once. Otherwise a crash or a lost batch may have left
+        // it: finish it if every batch landed, re-send what is missing once it is overdue.
+        if (handedOver) return roundView(round, handedOver);
+        await resumeFanOut(ctx, round, SETTLE);
+        round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+        if (round.status === 'SETTLED') continue;
+        return roundView(round, await ctx.store.listPositions(round.roundId));
+    }
+    if (!progressed) await backoff(attempt);
+    round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+  }
+  throw tooMuchContention('resolving the round');
+}
+
+/**
+ * "No va más". First the round item alone (bets read it and stop coming: a hint, so the next
+ * transaction is not starved by bets in flight), then ONE transaction closing the round and every one
+ * of its gates. A bet condition-checks its gate in its own transaction, so it is serialised before
+ * this one (and listed by commitBets) or after it (and refused): the list is exactly the bets placed
+ * before "no va más".
+ */
+async function closeBetting(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const at = ctx.now();
+  if (!round.closingAt) {
+    return tryTransact(ctx.store, [
+      {
+        kind: 'update',
+        entity: 'round',
+        key: { roundId: round.roundId },
+        set: { closingAt: at },
+        expect: { status: 'OPEN', closingAt: null },
+      },
+    ]);
+  }
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { status: 'CLOSED', closedAt: at },
+      expect: { status: 'OPEN' },
+    },
+    ...closeGates(round),
+  ]);
+}
+
+/** Every gate of the round set CLOSED (in the transaction that closes the round or voids it). */
+export const closeGates = (round: RoundRecord): WriteOp[] =>
+  Array.from({ length: round.gates }, (_, gate) => ({
+    kind: 'update' as const,
+    entity: 'gate' as const,
+    key: { roundId: round.roundId, gate },
+    set: { status: 'CLOSED' },
+    expect: { status: 'OPEN' },
+  }));
+
+/** The bets, now final, committed into the chain by their digest. */
+async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const positions = await ctx.store.listPositions(round.roundId);
+  const betsDigest = betsDigestOf(recordedPositions(positions));
+  const at = ctx.now();
+  // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
+  const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
+    betsDigest,
+    positions: positions.length,
+  });
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { betsDigest, 'audit.bettingClosed': record.seq },
+      expect: { status: 'CLOSED', 'audit.bettingClosed': null },
+    },
+    putAudit(record),
+  ]);
+}
+
+/** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
+async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  // The beacon round, the unsealed seed: a key-service or randomness failure here locks the table.
+  const { shoe, deck } = await underLockOut(
+    ctx,
+    round.tableId,
+    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
+    async () => {
+      const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+      return { shoe, deck: await decksOf(ctx).order(shoe) };
+    },
+  );
+  const state = shoe.state ?? startShoe(deck.order);
+  if (state.finished)
+    throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
+  const coup = nextCoup(shoe.config, deck.order, deck.cutIndex, state);
+  const roundCoup: RoundCoup = {
+    index: coup.index,
+    start: coup.start,
+    result: coup.result,
+    cutCardOut: coup.cutCardOut,
+    last: coup.last,
+  };
+  const at = ctx.now();
+  const first = shoe.state === undefined;
+  const record = await nextAudit(ctx.store, round.shoeId, 'COUP_DEALT', round.roundId, at, {
+    index: coup.index,
+    start: coup.start,
+    cards: dealtCards(coup.result),
+    coup: coup.result,
+    cutCardOut: coup.cutCardOut,
+    last: coup.last,
+    ...(first && { burn: deck.burn }),
+  });
+  if (coup.last) await scheduleCloseDeadline(ctx, shoe, at);
+  return tryTransact(ctx.store, [
+    {
+      kind: 'update',
+      entity: 'shoe',
+      key: { shoeId: shoe.shoeId },
+      set: {
+        state: coup.state,
+        ...(first && { burn: deck.burn }),
+        ...(coup.cutCardOut && { cutCardOut: true }),
+        ...(coup.last && { status: 'ENDED', endedAt: at }),
+      },
+      expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+    },
+    {
+      kind: 'update',
+      entity: 'round',
+      key: { roundId: round.roundId },
+      set: { status: 'DEALT', coup: roundCoup, dealtAt: at, 'audit.dealt': record.seq },
+      expect: { status: 'CLOSED', 'audit.bettingClosed': 'exists' },
+    },
+    putAudit(record),
+    // Locked meanwhile (another call's failure): not dealt; the next attempt reads the lock.
+    { kind: 'check', entity: 'table', key: { tableId: round.tableId }, expect: { lock: null } },
+  ]);
+}

@@ -1,0 +1,119 @@
+import type { Actor, OpenRoundInput, RoundRecord, RoundView, ShoeRecord } from '../shared';
+import {
+  attempts,
+  backoff,
+  type Ctx,
+  checkId,
+  conflict,
+  guard,
+  roundView,
+  TransactionCanceled,
+  tooMuchContention,
+  type WriteOp,
+} from '../shared';
+import { checkSeed, closeContributions, signContributionsHead } from '../shoes';
+import { assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
+import { nextAudit, putAudit } from '../trail';
+
+export async function loadRound(
+  ctx: Pick<Ctx, 'store'>,
+  actor: Actor,
+  roundId: string,
+  access: 'read' | 'write',
+): Promise<RoundRecord> {
+  checkId('roundId', roundId);
+  return guard(actor, await ctx.store.get('round', { roundId }), 'round', roundId, access);
+}
+
+export async function getRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
+  const round = await loadRound(ctx, actor, input.roundId, 'read');
+  return roundView(round, await ctx.store.listPositions(round.roundId));
+}
+
+/**
+ * Opens the table's next round on its shoe. One round in play per table (a condition on the table
+ * item). The first round of a shoe first closes its seed contributions (contributions.ts): the
+ * operator's client seed, if given, is the last one; the beacon round that will fix the order is named
+ * then, and published only after.
+ */
+export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): Promise<RoundView> {
+  const wanted =
+    input.clientSeed === undefined ? undefined : checkSeed(input.clientSeed, 'CLIENT_SEED_INVALID');
+  for (const attempt of attempts(ctx)) {
+    const table = await loadTable(ctx, actor, input.tableId, 'write');
+    assertUnlocked(table);
+    if (!table.currentShoeId) throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play`);
+    if (table.openRoundId) throw conflict('ROUND_IN_PLAY', `round ${table.openRoundId} is still in play`);
+    const shoe = (await ctx.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;
+    if (shoe.status !== 'OPEN')
+      throw conflict('SHOE_ENDED', `shoe ${shoe.shoeId} has ended; close it and open another`);
+    if (!shoe.contributionsClosed) {
+      if (!(await closeContributions(ctx, shoe, wanted))) await backoff(attempt);
+      continue; // read again: the seeds are fixed now (by this call or a concurrent one)
+    }
+    if (wanted !== undefined && wanted !== shoe.clientSeed) {
+      throw conflict('CLIENT_SEED_ALREADY_FIXED', `shoe ${shoe.shoeId} already has its seeds`);
+    }
+    // The receipt of the close of contributions, before any bet (a no-op once signed).
+    await signContributionsHead(ctx, shoe);
+    const openedAt = ctx.now();
+    // Seed 004: when the cut card comes out, "última mano" is announced. With ONE_MORE_COUP the round
+    // after the coup that brought it out is the last, and that is known before its bets.
+    const lastAnnounced = shoe.cutCardOut === true && shoe.config.afterCutCard === 'ONE_MORE_COUP';
+    const round: RoundRecord = {
+      roundId: ctx.ids.next('rnd'),
+      tableId: table.tableId,
+      shoeId: shoe.shoeId,
+      operatorId: table.operatorId,
+      number: shoe.rounds + 1,
+      status: 'OPEN',
+      seats: shoe.config.seats,
+      gates: table.betGates ?? DEFAULT_BET_GATES,
+      tableRound: (table.rounds ?? 0) + 1,
+      ...(lastAnnounced && { lastAnnounced }),
+      openedAt,
+      audit: { opened: -1 },
+    };
+    const opened = await nextAudit(ctx.store, shoe.shoeId, 'ROUND_OPENED', round.roundId, openedAt, {
+      tableId: table.tableId,
+      number: round.number,
+      ...(lastAnnounced && { lastCoup: true }),
+    });
+    round.audit.opened = opened.seq;
+    try {
+      await ctx.store.transact([
+        {
+          kind: 'update',
+          entity: 'table',
+          key: { tableId: table.tableId },
+          set: { openRoundId: round.roundId, rounds: round.tableRound },
+          expect: { openRoundId: null, currentShoeId: shoe.shoeId, lock: null },
+        },
+        {
+          kind: 'update',
+          entity: 'shoe',
+          key: { shoeId: shoe.shoeId },
+          add: { rounds: 1 },
+          expect: { status: 'OPEN', rounds: shoe.rounds },
+        },
+        { kind: 'put', entity: 'round', key: { roundId: round.roundId }, item: round },
+        putAudit(opened),
+        ...openGates(round),
+      ]);
+      return roundView(round, []);
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      await backoff(attempt); // the re-read says why (round in play, shoe ended) or we simply retry
+    }
+  }
+  throw tooMuchContention('opening the round');
+}
+
+/** The round's betting gates, all OPEN (written with the round, in the open-round transaction). */
+const openGates = (round: RoundRecord): WriteOp[] =>
+  Array.from({ length: round.gates }, (_, gate) => ({
+    kind: 'put' as const,
+    entity: 'gate' as const,
+    key: { roundId: round.roundId, gate },
+    item: { roundId: round.roundId, gate, status: 'OPEN' as const },
+  }));

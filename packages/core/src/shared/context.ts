@@ -1,0 +1,125 @@
+import type { TableConfig } from '@pyb/engine';
+import { type Deadline, deadlineStore, NO_DEADLINE } from './deadline';
+import { type CoreDeps, type OperatorCache, operatorCache } from './deps';
+import { classifiedKeys } from './key-failures';
+import {
+  BATCH_RESEND_MS,
+  BEACON_MARGIN_SECONDS,
+  CACHE_SIZES,
+  INLINE_SETTLE_MAX,
+  SETTLE_BATCH_SIZE,
+} from './limits';
+import { Lru } from './lru';
+import type { KeyCertificateRecord, RoundRecord } from './model';
+import type { Beacon } from './ports/beacon';
+import { type CloseDeadlines, noCloseDeadlines } from './ports/close-deadlines';
+import type { KeyService } from './ports/key-service';
+import { type Metrics, noMetrics } from './ports/metrics';
+import type { OutboxQueue } from './ports/outbox-queue';
+import { type Clock, type Ids, randomIds, systemClock } from './ports/runtime';
+import type { SettlementQueue } from './ports/settlement-queue';
+import type { Store } from './ports/store';
+import { noWallets, type Wallets } from './ports/wallet';
+import type { ShoeDecks } from './shoe-decks';
+
+/** What never changes about a round once it is open: what a bet needs besides the live state. */
+export type RoundFacts = Pick<
+  RoundRecord,
+  'roundId' | 'tableId' | 'shoeId' | 'operatorId' | 'number' | 'seats' | 'gates' | 'tableRound' | 'openedAt'
+>;
+
+export interface Ctx {
+  store: Store;
+  keys: KeyService;
+  clock: Clock;
+  ids: Ids;
+  /**
+   * Dealt shoe orders (unsealed seeds), made on first use by `decksOf` (shoe-order.ts): only the
+   * functions that deal or close a shoe then hold the dealing code (docs/architecture.md, "What a
+   * function loads").
+   */
+  decks: ShoeDecks | undefined;
+  /** Shoe configurations (fixed for a shoe's life), so a bet does not read the shoe. */
+  configs: Lru<string, TableConfig>;
+  /** Round facts, so a bet does not need the round item before its reads (2 round trips). */
+  rounds: Lru<string, RoundFacts>;
+  settleConcurrency: number;
+  queue: SettlementQueue | undefined;
+  inlineSettleMax: number;
+  settleBatchSize: number;
+  batchResendMs: number;
+  metrics: Metrics;
+  beacon: Beacon;
+  beaconMarginSeconds: number;
+  beaconWaitMs: number;
+  codeVersion: string;
+  closeDeadlines: CloseDeadlines;
+  closeDeadlineSeconds: number;
+  /** Signing-key certificates read so far, by generation (they never change once written). */
+  certificates: Map<number, KeyCertificateRecord>;
+  wallets: Wallets;
+  outbox: OutboxQueue | undefined;
+  /** Operator records read, with when they go stale (undefined: no record, a hosted operator). */
+  operators: OperatorCache;
+  /**
+   * The time this request (or job invocation) has left, and its abort signal: every retry loop stops
+   * before it (retry.ts `attempts`), and `store` refuses writes once the signal fired (`withDeadline`).
+   */
+  deadline: Deadline;
+  now(): string;
+}
+
+/** For functions that neither open shoes nor deal: a use case that asks for a round is a bug. */
+const NO_BEACON: Beacon = {
+  network: () =>
+    Promise.reject(new Error('this context has no beacon (open-shoe and resolve-round pass one)')),
+  round: () => Promise.reject(new Error('this context has no beacon (resolve-round passes one)')),
+};
+
+export function context(deps: CoreDeps): Ctx {
+  const clock = deps.clock ?? systemClock;
+  // Failures that must lock a table told apart from "not now" (key-failures.ts).
+  const keys = classifiedKeys(deps.keys);
+  return {
+    store: deps.store,
+    keys,
+    clock,
+    ids: deps.ids ?? randomIds,
+    decks: undefined,
+    configs: new Lru(CACHE_SIZES.shoeConfigs),
+    rounds: new Lru(CACHE_SIZES.rounds),
+    settleConcurrency: deps.settleConcurrency ?? 8,
+    queue: deps.settlementQueue,
+    inlineSettleMax: deps.inlineSettleMax ?? INLINE_SETTLE_MAX,
+    settleBatchSize: deps.settleBatchSize ?? SETTLE_BATCH_SIZE,
+    batchResendMs: deps.batchResendMs ?? BATCH_RESEND_MS,
+    metrics: deps.metrics ?? noMetrics,
+    beacon: deps.beacon ?? NO_BEACON,
+    beaconMarginSeconds: deps.beaconMarginSeconds ?? BEACON_MARGIN_SECONDS,
+    beaconWaitMs: deps.beaconWaitMs ?? 10_000,
+    codeVersion: deps.codeVersion ?? 'unknown',
+    closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
+    closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
+    certificates: new Map(),
+    wallets: deps.wallets ?? noWallets,
+    outbox: deps.outboxQueue,
+    operators: deps.operators ?? operatorCache(),
+    deadline: deps.deadline ?? NO_DEADLINE,
+    now: () => clock.now().toISOString(),
+  };
+}
+
+/**
+ * The context of one request (or job invocation) with its deadline: the container's context (its
+ * caches, its adapters) seen through a view whose `deadline` is this request's and whose `store`
+ * refuses every write once the deadline's signal fired — the one path of all the request's writes,
+ * so no work of it lands after its answer went out. What a use case sets on the view (the dealt
+ * shoes, made on first use) lands on the container's context, for the next requests.
+ */
+export function withDeadline(ctx: Ctx, deadline: Deadline): Ctx {
+  const store = deadlineStore(ctx.store, deadline.signal);
+  return new Proxy(ctx, {
+    get: (target, name, receiver) =>
+      name === 'deadline' ? deadline : name === 'store' ? store : Reflect.get(target, name, receiver),
+  });
+}

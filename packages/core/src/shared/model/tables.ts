@@ -1,0 +1,91 @@
+/** The records of the tables, their lock-outs and events, seats and gates (index.ts: what the model is). */
+import type { BetType, TableConfig } from '@pyb/engine';
+
+export type Bets = Partial<Record<BetType, number>>;
+
+export interface TableRecord {
+  tableId: string;
+  operatorId: string;
+  name: string;
+  config: TableConfig;
+  createdAt: string;
+  /** Shoes opened on this table so far (numbers them). */
+  shoes: number;
+  /** The shoe in play (opened, not closed yet). */
+  currentShoeId?: string;
+  /** The round in play: set when it opens, cleared when it is settled or voided (one per table). */
+  openRoundId?: string;
+  /** Rounds opened on this table over all its shoes (numbers them: `RoundRecord.tableRound`). */
+  rounds?: number;
+  /** Betting gates of each round (shards of "no va más", 1..64); default `DEFAULT_BET_GATES`. */
+  betGates?: number;
+  /** The last shoe closed at this table: the next statement links to its signed close head. */
+  lastShoe?: { shoeId: string; number: number; closeHead: string };
+  /**
+   * Set when the key service or the randomness failed at open-shoe or resolve (docs/regulators.md,
+   * "Lock-out"): no shoe opens, no round opens or is dealt, until an admin clears it with a reason.
+   */
+  lock?: TableLock;
+  /** Table events (TABLE_LOCKED, TABLE_UNLOCKED) recorded so far: numbers the next one. */
+  events?: number;
+}
+
+/** What failed, where: kept on the locked table and in its TABLE_LOCKED event. */
+export interface TableLock {
+  /** KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's entropy. */
+  source: 'KEY_SERVICE' | 'RANDOMNESS';
+  /** The failure's code (e.g. KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, BEACON_INVALID, ENTROPY_FAILED). */
+  cause: string;
+  /** What the failure said (no secret: key-service and beacon messages name ids, never key material). */
+  detail: string;
+  /** The call that failed. */
+  phase: 'OPEN_SHOE' | 'RESOLVE';
+  shoeId?: string;
+  roundId?: string;
+  at: string;
+  /** The TABLE_LOCKED event's number. */
+  seq: number;
+}
+
+/**
+ * A table's own audit events (append-only, in the audit table beside the shoes' chains): a lock-out
+ * and its clearing. Not in any shoe's public chain: a lock may happen before a shoe exists.
+ */
+export interface TableEventRecord {
+  tableId: string;
+  operatorId: string;
+  seq: number;
+  type: 'TABLE_LOCKED' | 'TABLE_UNLOCKED';
+  at: string;
+  /** TABLE_LOCKED: what failed. */
+  lock?: TableLock;
+  /** TABLE_UNLOCKED: the admin's reason, and which lock it clears. */
+  reason?: string;
+  clears?: number;
+  /** TABLE_UNLOCKED: the key's role and operator (API keys have no person's name). */
+  by?: { role: string; operatorId: string };
+}
+
+/** A numbered seat of a table (seeds 000, 003, 004): held by a player until he leaves or loses it. */
+export interface SeatRecord {
+  tableId: string;
+  operatorId: string;
+  /** 1..seats, numbered as the rulebooks number them (003: from 1, to the right of the table head). */
+  seat: number;
+  /** The holder; absent: the seat is free. */
+  playerId?: string;
+  /**
+   * `tableRound` of the last coup the holder played — holding a stake; a coup whose bets he withdrew
+   * is not played (seed 004: lost after more than 3 coups not played).
+   */
+  lastRound?: number;
+  since?: string;
+  updatedAt: string;
+}
+
+/** One betting gate of a round: OPEN until "no va más" closes every gate of the round at once. */
+export interface GateRecord {
+  roundId: string;
+  gate: number;
+  status: 'OPEN' | 'CLOSED';
+}

@@ -1,0 +1,11 @@
+export * from './archive-shoe';
+export { roundsOfChain, staleHeads } from './close-checks';
+export { checkCloseDeadline, scheduleCloseDeadline } from './close-deadline';
+export { checkSeed, closeContributions, contributeSeed, signContributionsHead } from './contributions';
+export { loadShoe } from './load-shoe';
+export { signRoundHead } from './round-heads';
+export { listShoes } from './shoe-list';
+export { decksOf, shoeWithOrder } from './shoe-order';
+export { closeShoe, getShoe, openShoe } from './shoes';
+export { keyCertificates } from './signing';
+export { signingKey } from './signing-key';

@@ -1,0 +1,16 @@
+import type { Actor, ShoeRecord } from '../shared';
+import { type Access, type Ctx, checkId, guard } from '../shared';
+
+/**
+ * A shoe the actor may read (or write). Its own module: contributions.ts needs it, and shoes.ts
+ * imports contributions.ts.
+ */
+export async function loadShoe(
+  ctx: Pick<Ctx, 'store'>,
+  actor: Actor,
+  shoeId: string,
+  access: Access,
+): Promise<ShoeRecord> {
+  checkId('shoeId', shoeId);
+  return guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, access);
+}

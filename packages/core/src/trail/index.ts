@@ -1,0 +1,3 @@
+export { chainRecord, eventAt, latest, nextAudit, putAudit } from './audit-chain';
+export { type AuditLog, checkChainPrefix, type ParsedEvent, parseAuditLog } from './audit-log';
+export { recordedPosition, recordedPositions, totalsOf } from './recorded';

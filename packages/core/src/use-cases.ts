@@ -1,0 +1,74 @@
+/**
+ * Each use case on its own, with the context they share (`context(deps)`): a Lambda function imports
+ * only the use case it runs, so its bundle holds only that use case's code (createCore, in core.ts,
+ * wires them all for one process: the local server's seeding, tests, the CLI). Grouped by the
+ * bounded context that owns them (docs/architecture.md, "The core's bounded contexts").
+ */
+export {
+  checkShoeChain,
+  exportAudit,
+  playerHistory,
+  recallPlayerRounds,
+  replayRound,
+  shoeProof,
+} from './audit';
+export {
+  exportFeed,
+  feedFileKey,
+  feedRecords,
+  getFeedFile,
+  ggrReport,
+  listFeedFiles,
+  writeDailyFeed,
+  yesterday,
+} from './reports';
+export {
+  getRound,
+  leaveTable,
+  MAX_SEAMLESS_POSITION_CALLS,
+  openRound,
+  placeBet,
+  resolveRound,
+  runSettlementBatch,
+  voidRound,
+  withdrawBets,
+} from './rounds';
+export {
+  abandonDebit,
+  DEBIT_ABANDON_MS,
+  deliverSeamlessTx,
+  getSeamlessReport,
+  listSeamlessTransactions,
+  reconcileSeamlessDay,
+  SeamlessDeliveryPending,
+  sendToOutbox,
+} from './seamless';
+export {
+  type CoreDeps,
+  type Ctx,
+  context,
+  OPERATOR_TTL_MS,
+  type OperatorCache,
+  operatorCache,
+  withDeadline,
+} from './shared';
+export {
+  checkCloseDeadline,
+  closeShoe,
+  contributeSeed,
+  getShoe,
+  listShoes,
+  openShoe,
+  signingKey,
+} from './shoes';
+export { createTable, getScoreboard, getSeats, getTable, listTableEvents, unlockTable } from './tables';
+export {
+  getLedger,
+  getOperatorWallet,
+  getResponsibleGaming,
+  getWallet,
+  operatorOf,
+  setOperatorWallet,
+  setResponsibleGaming,
+  walletTransaction,
+} from './wallet';
