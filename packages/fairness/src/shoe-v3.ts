@@ -235,7 +235,7 @@ export function coupFrom(state: ShoeStateV3, pick: IndexDraw): Omit<ShoeCoupV3, 
 
 function streamFor(kind: 'coup' | 'burn', serverSeed: Uint8Array, state: ShoeStateV3, beacon: DrawBeacon) {
   // a state read back from storage is dealt from only if it adds up (the verifier replays anyway)
-  const parsed = ShoeStateV3Schema.safeParse(state);
+  const parsed = ShoeStateV3Schema().safeParse(state);
   if (!parsed.success) {
     throw new RangeError(`not a pyb-shoe/3 state: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   }

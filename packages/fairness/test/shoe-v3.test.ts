@@ -96,10 +96,10 @@ describe('pyb-shoe/3 shoe course', () => {
   it('a stored state that does not add up is refused by the schema, and nothing is dealt from it', () => {
     const state = startShoeV3(shoeInputs(0, 8, 14, 20));
     const moreKings = { ...state, left: state.left.map((n, c) => (c === 51 ? n + 1 : n)) };
-    expect(ShoeStateV3Schema.safeParse(moreKings).success).toBe(false);
-    expect(ShoeStateV3Schema.safeParse({ ...state, cutIndex: state.cutIndex + 1 }).success).toBe(false);
-    expect(ShoeStateV3Schema.safeParse({ ...state, extra: 1 }).success).toBe(false);
-    expect(ShoeStateV3Schema.safeParse(state).success).toBe(true);
+    expect(ShoeStateV3Schema().safeParse(moreKings).success).toBe(false);
+    expect(ShoeStateV3Schema().safeParse({ ...state, cutIndex: state.cutIndex + 1 }).success).toBe(false);
+    expect(ShoeStateV3Schema().safeParse({ ...state, extra: 1 }).success).toBe(false);
+    expect(ShoeStateV3Schema().safeParse(state).success).toBe(true);
     const seed = shoeInputs(0, 8, 14, 20).serverSeed;
     expect(() => drawCoupV3(seed, moreKings, stepOf(0, 0))).toThrow(/not a pyb-shoe\/3 state: cards left/);
     expect(() => burnV3(seed, moreKings, stepOf(0, 0))).toThrow(/not a pyb-shoe\/3 state/);
