@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { tablePreset } from '../src';
 import { type Bet, BetRuleError, validateBets } from '../src/bets';
-import { tablePreset } from '../src/config';
 
 const table = tablePreset('mini', { pairBets: true }); // main 500..500000, tie 100..62500, pairs 100..45000
 const refusal = (bets: Bet[], config = table): string | undefined => {

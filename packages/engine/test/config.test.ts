@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { betLimit, DEFAULT_SIDE_BET_PAYS, TableConfigSchema, tablePreset } from '../src/config';
+import { betLimit, DEFAULT_SIDE_BET_PAYS, TableConfigSchema, tablePreset } from '../src';
 
 describe('table configuration', () => {
   it('presets: mini 7 seats / 6 decks, midi 9 / 6, full 14 / 8; 5% at payment, tie 8:1', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SIDE_BET_PAYS, type SideBets, tablePreset } from '../src';
 import { type Card, parseCards } from '../src/cards';
 import { type Composition, compositionOfCards, compositionOfDecks, removeCards } from '../src/composition';
-import { DEFAULT_SIDE_BET_PAYS, type SideBets, tablePreset } from '../src/config';
 import { playCoup } from '../src/coup';
 import type { CoupEvents } from '../src/events';
 import { exactOdds, houseEdge, houseEdgeExact, probabilities, ratioToNumber } from '../src/odds';

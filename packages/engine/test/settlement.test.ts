@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Bet } from '../src/bets';
-import { parseCards } from '../src/cards';
 import {
   BASE_BET_TYPES,
   BET_TYPES,
@@ -12,7 +10,9 @@ import {
   type SideBets,
   type TableConfig,
   tablePreset,
-} from '../src/config';
+} from '../src';
+import type { Bet } from '../src/bets';
+import { parseCards } from '../src/cards';
 import { type CoupResult, playCoup } from '../src/coup';
 import { Xoshiro128 } from '../src/rng';
 import { commissionOn, coupFacts, netWinAt, settle, settleBet, worstCaseCommission } from '../src/settlement';

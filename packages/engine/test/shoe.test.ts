@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type AfterCutCard, BET_TYPES, SIDE_BET_TYPES, type SideBets, tablePreset } from '../src';
 import type { Bet } from '../src/bets';
 import { type Card, canonicalShoe, parseCards } from '../src/cards';
 import { compositionOfDecks } from '../src/composition';
-import { type AfterCutCard, BET_TYPES, SIDE_BET_TYPES, type SideBets, tablePreset } from '../src/config';
 import { type CoupResult, coupCode } from '../src/coup';
 import { flatEvents } from '../src/events';
 import { exactOdds, probabilities } from '../src/odds';
