@@ -12,20 +12,20 @@
  * booking), a slow answer, the request delivered twice to the books, an answer signed with a wrong
  * secret, a debit refused for funds. Also over HTTP, unsigned, for local use: `POST /_control/...`.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   SEAMLESS_HEADERS,
   SEAMLESS_OPERATIONS,
   SEAMLESS_REQUESTS,
-  type SeamlessOk,
   type SeamlessOperation,
-  type SeamlessRefusal,
   type SeamlessRequests,
 } from '@pyb/contracts';
 import * as z from 'zod';
+import { type Answer, type BookEntry, ReferenceBooks } from './reference-books';
 import { nowSeconds, sign, verify } from './signature';
+
+export type { BookEntry } from './reference-books';
 
 /** A fault rule as the control endpoint takes it (bad input: 400 with the zod message). */
 const FaultRuleInput = z
@@ -79,25 +79,6 @@ export interface FaultRule {
 }
 
 /** One line of the operator's books: a movement of a player's balance, or a recorded non-movement. */
-export interface BookEntry {
-  operatorTxId: string;
-  txId: string;
-  operation: 'debit' | 'credit' | 'rollback';
-  playerId: string;
-  currency: string;
-  /** Signed: a debit is negative. Zero for a rollback of a debit that never arrived. */
-  amount: number;
-  roundId: string;
-  betRef: string;
-  kind?: string;
-  debitTxId?: string;
-  /** The part of the amount that is a commission reserve (deferred-commission tables), as sent. */
-  commissionReserve?: number;
-  /** A COMMISSION_RELEASE's debits, as sent. */
-  debitTxIds?: string[];
-  balanceAfter: number;
-}
-
 export interface ReferenceWalletOptions {
   /** Secrets it accepts requests under; the first signs its answers. */
   secrets: readonly string[];
@@ -111,33 +92,9 @@ export interface ReferenceWalletOptions {
   now?: () => number;
 }
 
-interface Answer {
-  status: number;
-  body: SeamlessOk | SeamlessRefusal | { code: string; message: string };
-}
-
-interface Stored {
-  fingerprint: string;
-  answer: Answer;
-}
-
-const stable = (value: unknown): string =>
-  JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
-  );
-
 export class ReferenceWallet {
-  private readonly balances = new Map<string, { currency: string; balance: number }>();
-  private readonly transactions = new Map<string, Stored>();
-  /** Debits cancelled before they arrived: refused for ever. */
-  private readonly tombstones = new Set<string>();
-  /** Debits given back (by debit txId). */
-  private readonly rolledBack = new Set<string>();
-  private readonly entries: BookEntry[] = [];
+  /** The books: balances, transactions seen, entries (reference-books.ts). */
+  private readonly ledger = new ReferenceBooks();
   private rules: Required<FaultRule>[] = [];
   private secrets: readonly string[];
   private readonly basePath: string;
@@ -193,18 +150,16 @@ export class ReferenceWallet {
 
   /** Opens (or tops up) a player's account. */
   fund(playerId: string, currency: string, amount: number): void {
-    const account = this.balances.get(playerId);
-    if (account && account.currency !== currency) throw new Error(`${playerId} holds ${account.currency}`);
-    this.balances.set(playerId, { currency, balance: (account?.balance ?? 0) + amount });
+    this.ledger.fund(playerId, currency, amount);
   }
 
   balanceOf(playerId: string): number | undefined {
-    return this.balances.get(playerId)?.balance;
+    return this.ledger.balanceOf(playerId);
   }
 
   /** The operator's books, in booking order. */
   books(): readonly BookEntry[] {
-    return [...this.entries];
+    return this.ledger.entries();
   }
 
   inject(rule: FaultRule): void {
@@ -280,7 +235,7 @@ export class ReferenceWallet {
       });
     }
     const fault = this.takeFault(operation);
-    const apply = () => this.apply(operation, request.data as SeamlessRequests[typeof operation]);
+    const apply = () => this.ledger.apply(operation, request.data as SeamlessRequests[typeof operation]);
     let answer: Answer;
     switch (fault?.kind) {
       case 'timeout':
@@ -300,8 +255,8 @@ export class ReferenceWallet {
       case 'insufficientFunds':
         // A repeat of a txId already answered keeps its first answer (the money may have moved).
         answer =
-          operation === 'debit' && !this.transactions.has((request.data as { txId?: string }).txId ?? '')
-            ? this.remember(request.data as unknown as { txId: string }, {
+          operation === 'debit' && !this.ledger.has((request.data as { txId?: string }).txId ?? '')
+            ? this.ledger.remember(request.data as unknown as { txId: string }, {
                 status: 422,
                 body: { code: 'INSUFFICIENT_FUNDS' },
               })
@@ -321,119 +276,6 @@ export class ReferenceWallet {
       answer,
       fault?.kind === 'badSignature' ? 'not-the-secret' : undefined,
     );
-  }
-
-  /** The protocol's semantics: idempotent per txId. */
-  private apply<O extends SeamlessOperation>(operation: O, request: SeamlessRequests[O]): Answer {
-    if (operation === 'balance') {
-      const b = request as SeamlessRequests['balance'];
-      const account = this.balances.get(b.playerId);
-      if (!account) return { status: 422, body: { code: 'UNKNOWN_PLAYER' } };
-      if (account.currency !== b.currency) return { status: 422, body: { code: 'CURRENCY_MISMATCH' } };
-      return { status: 200, body: { playerId: b.playerId, currency: b.currency, balance: account.balance } };
-    }
-    const tx = request as SeamlessRequests['debit' | 'credit' | 'rollback'];
-    const seen = this.transactions.get(tx.txId);
-    if (seen) {
-      return seen.fingerprint === stable({ operation, tx })
-        ? seen.answer
-        : { status: 422, body: { code: 'TX_MISMATCH', message: 'this txId came with another body' } };
-    }
-    return this.remember(tx, this.book(operation as 'debit' | 'credit' | 'rollback', tx), operation);
-  }
-
-  private remember(tx: { txId: string }, answer: Answer, operation: string = 'debit'): Answer {
-    this.transactions.set(tx.txId, { fingerprint: stable({ operation, tx }), answer });
-    return answer;
-  }
-
-  private book(
-    operation: 'debit' | 'credit' | 'rollback',
-    tx: SeamlessRequests['debit' | 'credit' | 'rollback'],
-  ): Answer {
-    const account = this.balances.get(tx.playerId);
-    // A rollback is never refused: a debit for a player (or currency) the wallet does not hold was
-    // refused or never arrived, so there is nothing to give back — applied: false, and that debit
-    // is refused from now on like any debit rolled back before it arrived.
-    if (operation === 'rollback' && (!account || account.currency !== tx.currency)) {
-      return this.rollbackNothing(tx as SeamlessRequests['rollback']);
-    }
-    if (!account) return { status: 422, body: { code: 'UNKNOWN_PLAYER' } };
-    if (account.currency !== tx.currency) return { status: 422, body: { code: 'CURRENCY_MISMATCH' } };
-    let amount: number;
-    let applied: boolean | undefined;
-    if (operation === 'debit') {
-      if (this.tombstones.has(tx.txId)) return { status: 422, body: { code: 'DEBIT_ROLLED_BACK' } };
-      if (account.balance < tx.amount) return { status: 422, body: { code: 'INSUFFICIENT_FUNDS' } };
-      amount = -tx.amount;
-    } else if (operation === 'credit') {
-      amount = tx.amount;
-    } else {
-      const debitTxId = (tx as SeamlessRequests['rollback']).debitTxId;
-      const debit = this.transactions.get(debitTxId);
-      const debitApplied = debit?.answer.status === 200 && !this.rolledBack.has(debitTxId);
-      if (!debit) this.tombstones.add(debitTxId);
-      if (debitApplied) this.rolledBack.add(debitTxId);
-      applied = debitApplied;
-      amount = debitApplied ? tx.amount : 0;
-    }
-    account.balance += amount;
-    const operatorTxId = `op-${randomUUID()}`;
-    this.entries.push({
-      operatorTxId,
-      txId: tx.txId,
-      operation,
-      playerId: tx.playerId,
-      currency: tx.currency,
-      amount,
-      roundId: tx.roundId,
-      betRef: tx.betRef,
-      ...('kind' in tx && { kind: tx.kind }),
-      ...('debitTxId' in tx && { debitTxId: tx.debitTxId }),
-      ...(tx.commissionReserve !== undefined && { commissionReserve: tx.commissionReserve }),
-      ...('debitTxIds' in tx && tx.debitTxIds !== undefined && { debitTxIds: tx.debitTxIds }),
-      balanceAfter: account.balance,
-    });
-    return {
-      status: 200,
-      body: {
-        txId: tx.txId,
-        playerId: tx.playerId,
-        currency: tx.currency,
-        balance: account.balance,
-        operatorTxId,
-        ...(applied !== undefined && { applied }),
-      },
-    };
-  }
-
-  /** A rollback for a player or currency without an account: books nothing, balance 0 in that currency. */
-  private rollbackNothing(tx: SeamlessRequests['rollback']): Answer {
-    if (!this.transactions.has(tx.debitTxId)) this.tombstones.add(tx.debitTxId);
-    const operatorTxId = `op-${randomUUID()}`;
-    this.entries.push({
-      operatorTxId,
-      txId: tx.txId,
-      operation: 'rollback',
-      playerId: tx.playerId,
-      currency: tx.currency,
-      amount: 0,
-      roundId: tx.roundId,
-      betRef: tx.betRef,
-      debitTxId: tx.debitTxId,
-      balanceAfter: 0,
-    });
-    return {
-      status: 200,
-      body: {
-        txId: tx.txId,
-        playerId: tx.playerId,
-        currency: tx.currency,
-        balance: 0,
-        operatorTxId,
-        applied: false,
-      },
-    };
   }
 
   private send(res: ServerResponse, path: string, answer: Answer, secret = this.secrets[0] as string): void {
@@ -465,7 +307,7 @@ export class ReferenceWallet {
     try {
       const input = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       if (action === 'books') {
-        reply(200, { balances: Object.fromEntries(this.balances), entries: this.entries });
+        reply(200, this.ledger.snapshot());
         return;
       }
       if (action === 'fund') {
