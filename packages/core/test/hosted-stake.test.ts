@@ -1,8 +1,9 @@
 /** The hosted stake source: a round's money as wallet updates and ledger entries in the position's transaction. */
 import { betList, settle } from '@pyb/engine';
 import { describe, expect, it } from 'vitest';
-import { hostedStake } from '../src/rounds/hosted-stake';
-import { stakeSourceOf, stakeSourceOfPosition } from '../src/rounds/stake-sources';
+import { hostedStakeMoney } from '../src/rounds/hosted-stake';
+import { hostedStakeCalls } from '../src/rounds/hosted-stake-calls';
+import { stakeCallsOf, stakeMoneyOf, stakeMoneyOfPosition } from '../src/rounds/stake-sources';
 import { DomainError } from '../src/shared/errors';
 import { refundKey, settleKey } from '../src/shared/ledger-keys';
 import type { WalletRecord } from '../src/shared/model';
@@ -18,12 +19,14 @@ const wallet: WalletRecord = {
 };
 const walletKey = { operatorId: 'op-1', playerId: 'p-1' };
 
-describe('hostedStake', () => {
+describe('hostedStakeMoney and hostedStakeCalls', () => {
   it('is chosen for an operator without a record, a hosted one, and a position without a wallet mark', () => {
-    expect(stakeSourceOf(undefined)).toBe(hostedStake);
-    expect(stakeSourceOf({ walletMode: 'hosted' })).toBe(hostedStake);
-    expect(stakeSourceOfPosition(position())).toBe(hostedStake);
-    expect(hostedStake.debtMark).toEqual({});
+    expect(stakeCallsOf(undefined)).toBe(hostedStakeCalls);
+    expect(stakeMoneyOf(undefined)).toBe(hostedStakeMoney);
+    expect(stakeCallsOf({ walletMode: 'hosted' })).toBe(hostedStakeCalls);
+    expect(stakeMoneyOf({ walletMode: 'hosted' })).toBe(hostedStakeMoney);
+    expect(stakeMoneyOfPosition(position())).toBe(hostedStakeMoney);
+    expect(hostedStakeMoney.debtMark).toEqual({});
   });
 
   it('pays a winning position by one conditional wallet update and a ledger entry under its settle key', async () => {
@@ -31,7 +34,7 @@ describe('hostedStake', () => {
     const p = position();
     const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
     expect(settlement.payout).toBe(200);
-    const parts = await hostedStake.settlementParts(ctx, {
+    const parts = await hostedStakeMoney.settlementParts(ctx, {
       round,
       position: p,
       config: CONFIG,
@@ -60,7 +63,7 @@ describe('hostedStake', () => {
     const { ctx, reads } = readOnlyCtx({ wallet });
     const p = position({ bets: { BANKER: 100 } });
     const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await hostedStake.settlementParts(ctx, {
+    const parts = await hostedStakeMoney.settlementParts(ctx, {
       round,
       position: p,
       config: CONFIG,
@@ -76,7 +79,7 @@ describe('hostedStake', () => {
     const { ctx } = readOnlyCtx({ wallet, position: position({ settledAt: AT }) });
     const p = position({ bets: { BANKER: 100 }, reserve: 5 });
     const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await hostedStake.settlementParts(ctx, {
+    const parts = await hostedStakeMoney.settlementParts(ctx, {
       round,
       position: p,
       config: CONFIG,
@@ -88,7 +91,7 @@ describe('hostedStake', () => {
 
   it('refunds the stake by a REFUND entry under the refund key, referencing the void reason', async () => {
     const { ctx } = readOnlyCtx({ wallet });
-    const parts = await hostedStake.refundParts(ctx, { round, position: position(), at: AT });
+    const parts = await hostedStakeMoney.refundParts(ctx, { round, position: position(), at: AT });
     expect(parts?.seq).toBe(3);
     expect(parts?.ops[0]).toMatchObject({ entity: 'wallet', set: { balance: 1000 }, expect: { seq: 2 } });
     expect(parts?.ops[1]).toMatchObject({
@@ -100,7 +103,7 @@ describe('hostedStake', () => {
 
   it('refunds nothing for a position whose bets were all withdrawn', async () => {
     const { ctx, reads } = readOnlyCtx({ wallet });
-    const parts = await hostedStake.refundParts(ctx, {
+    const parts = await hostedStakeMoney.refundParts(ctx, {
       round,
       position: position({ bets: {}, stake: 0 }),
       at: AT,
@@ -111,11 +114,11 @@ describe('hostedStake', () => {
 
   it('delivers nothing after the commit, and does not know a leaving player without a wallet', async () => {
     const { ctx, sent } = readOnlyCtx({});
-    await hostedStake.afterCommit(ctx, []);
+    await hostedStakeMoney.afterCommit(ctx, []);
     expect(sent).toEqual([]);
     let thrown: unknown;
     try {
-      hostedStake.leavingBalance(ctx, { operator: undefined, playerId: 'p-9', currency: 'EUR' });
+      hostedStakeMoney.leavingBalance(ctx, { operator: undefined, playerId: 'p-9', currency: 'EUR' });
     } catch (error) {
       thrown = error;
     }

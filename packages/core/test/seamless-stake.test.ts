@@ -1,8 +1,9 @@
 /** The seamless stake source: a round's money as credits to the operator's wallet, written with the position's transaction and delivered after it. */
 import { betList, settle } from '@pyb/engine';
 import { describe, expect, it } from 'vitest';
-import { seamlessStake } from '../src/rounds/seamless-stake';
-import { stakeSourceOf, stakeSourceOfPosition } from '../src/rounds/stake-sources';
+import { seamlessStakeMoney } from '../src/rounds/seamless-stake';
+import { seamlessStakeCalls } from '../src/rounds/seamless-stake-calls';
+import { stakeCallsOf, stakeMoneyOf, stakeMoneyOfPosition } from '../src/rounds/stake-sources';
 import { creditTxIdOf } from '../src/seamless/tx';
 import type { Ctx, Wallets } from '../src/shared';
 import { DomainError } from '../src/shared/errors';
@@ -13,17 +14,18 @@ const DEFERRED = { ...CONFIG, commission: { ...CONFIG.commission, mode: 'DEFERRE
 const seamless = position({ wallet: 'seamless', calls: 2, debits: ['dbt_1', 'dbt_2'] });
 const operator = { operatorId: 'op-1', walletMode: 'seamless' } as OperatorRecord;
 
-describe('seamlessStake', () => {
+describe('seamlessStakeMoney and seamlessStakeCalls', () => {
   it('is chosen for a seamless operator and for a position its stake was debited for', () => {
-    expect(stakeSourceOf(operator)).toBe(seamlessStake);
-    expect(stakeSourceOfPosition(seamless)).toBe(seamlessStake);
-    expect(seamlessStake.debtMark).toEqual({ wallet: 'seamless' });
+    expect(stakeCallsOf(operator)).toBe(seamlessStakeCalls);
+    expect(stakeMoneyOf(operator)).toBe(seamlessStakeMoney);
+    expect(stakeMoneyOfPosition(seamless)).toBe(seamlessStakeMoney);
+    expect(seamlessStakeMoney.debtMark).toEqual({ wallet: 'seamless' });
   });
 
   it('pays a winning position by a PAYOUT credit in the outbox, numbered after its calls, reading nothing', async () => {
     const { ctx, reads } = readOnlyCtx({});
     const settlement = settle(CONFIG, betList(seamless.bets), PUNTO_WINS);
-    const parts = await seamlessStake.settlementParts(ctx, {
+    const parts = await seamlessStakeMoney.settlementParts(ctx, {
       round,
       position: seamless,
       config: CONFIG,
@@ -56,7 +58,7 @@ describe('seamlessStake', () => {
     const p = position({ ...seamless, bets: { BANKER: 100 }, reserve: 5 });
     const settlement = settle(DEFERRED, betList(p.bets), PUNTO_WINS);
     expect(settlement.payout).toBe(0);
-    const parts = await seamlessStake.settlementParts(ctx, {
+    const parts = await seamlessStakeMoney.settlementParts(ctx, {
       round,
       position: p,
       config: DEFERRED,
@@ -75,7 +77,7 @@ describe('seamlessStake', () => {
     const { ctx } = readOnlyCtx({});
     const p = position({ ...seamless, bets: { BANKER: 100 } });
     const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await seamlessStake.settlementParts(ctx, {
+    const parts = await seamlessStakeMoney.settlementParts(ctx, {
       round,
       position: p,
       config: CONFIG,
@@ -87,7 +89,7 @@ describe('seamlessStake', () => {
 
   it("refunds stake and reserve by one REFUND credit in the shoe's currency", async () => {
     const { ctx } = readOnlyCtx({ shoe: { shoeId: 's-1', config: { ...CONFIG, currency: 'USD' } } });
-    const parts = await seamlessStake.refundParts(ctx, {
+    const parts = await seamlessStakeMoney.refundParts(ctx, {
       round,
       position: { ...seamless, reserve: 5 },
       at: AT,
@@ -103,7 +105,7 @@ describe('seamlessStake', () => {
 
   it('refunds nothing (reads nothing) for a position whose bets were all withdrawn', async () => {
     const { ctx, reads } = readOnlyCtx({});
-    const parts = await seamlessStake.refundParts(ctx, {
+    const parts = await seamlessStakeMoney.refundParts(ctx, {
       round,
       position: { ...seamless, bets: {}, stake: 0 },
       at: AT,
@@ -114,8 +116,8 @@ describe('seamlessStake', () => {
 
   it('hands the credits to the outbox after the commit, and nothing when there are none', async () => {
     const { ctx, sent } = readOnlyCtx({});
-    await seamlessStake.afterCommit(ctx, []);
-    await seamlessStake.afterCommit(ctx, ['crd_a', 'crd_b']);
+    await seamlessStakeMoney.afterCommit(ctx, []);
+    await seamlessStakeMoney.afterCommit(ctx, ['crd_a', 'crd_b']);
     expect(sent).toEqual([['crd_a', 'crd_b']]);
   });
 
@@ -133,7 +135,7 @@ describe('seamlessStake', () => {
     const { ctx } = readOnlyCtx({}, {
       wallets: wallets([{ outcome: 'OK', answer: { balance: 4321 } }, { outcome: 'UNKNOWN' }]),
     } as Partial<Ctx>);
-    const balance = seamlessStake.leavingBalance(ctx, { operator, playerId: 'p-1', currency: 'EUR' });
+    const balance = seamlessStakeMoney.leavingBalance(ctx, { operator, playerId: 'p-1', currency: 'EUR' });
     expect(asked).toEqual([]);
     expect(await balance()).toBe(4321);
     expect(asked).toEqual([{ playerId: 'p-1', currency: 'EUR' }]);

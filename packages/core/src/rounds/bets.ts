@@ -34,7 +34,7 @@ import {
 } from '../shared';
 import { operatorOf } from '../wallet';
 import { type Change, normalizeBets, roundFacts, shoeConfig, validate } from './bet-parts';
-import { stakeSourceOf } from './stake-sources';
+import { stakeCallsOf } from './stake-sources';
 
 // ---- the use cases --------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
       return { bets: merged, moved: added };
     },
   };
-  return stakeSourceOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
+  return stakeCallsOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
 }
 
 /**
@@ -151,5 +151,5 @@ export async function withdrawBets(
       return { bets: left, moved };
     },
   };
-  return stakeSourceOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
+  return stakeCallsOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
 }

@@ -1,17 +1,14 @@
 /**
- * The hosted stake source (stake-source.ts): the player's money is in the platform's wallet item, and
+ * The hosted stake source's money (stake-source.ts; its calls: hosted-stake-calls.ts): the player's money is in the platform's wallet item, and
  * every movement of it — a bet's debit, a withdrawal, a payout, a refund — is a wallet update and a
  * ledger entry keyed by its idempotency key, inside the position's own conditional transaction.
  */
 import { notFound, refundKey, requestHash, settleKey } from '../shared';
 import { planPositionMovement } from '../wallet';
-import { changePosition } from './hosted-bets';
-import type { StakeSource } from './stake-source';
+import type { StakeMoney } from './stake-source';
 
-export const hostedStake: StakeSource = {
+export const hostedStakeMoney: StakeMoney = {
   mode: 'hosted',
-
-  change: (ctx, { facts, config, change, fresh }) => changePosition(ctx, { facts, config, change, fresh }),
 
   async settlementParts(ctx, { round, position, settlement, at }) {
     // Nothing to pay, owe or give back: the position is only marked settled.

@@ -5,7 +5,7 @@ import { loadTable } from '../tables';
 import { closeTableSession, collectDebt, operatorOf } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { settlePosition } from './settle';
-import { stakeSourceOf } from './stake-sources';
+import { stakeMoneyOf } from './stake-sources';
 
 /**
  * A player leaving the table: his position in a round being settled is settled first (so what it owes
@@ -38,7 +38,7 @@ export async function leaveTable(
   let outside: (() => Promise<number>) | undefined;
   if (!read) {
     const operator = await operatorOf(ctx, table.operatorId);
-    outside = stakeSourceOf(operator).leavingBalance(ctx, {
+    outside = stakeMoneyOf(operator).leavingBalance(ctx, {
       operator,
       playerId,
       currency: table.config.currency,

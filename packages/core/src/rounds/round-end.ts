@@ -16,14 +16,14 @@ import {
 import { signRoundHead } from '../shoes';
 import { nextAudit, putAudit } from '../trail';
 import { fanOut, type PositionWork } from './fan-out';
-import type { StakeSource } from './stake-source';
+import type { StakeMoney } from './stake-source';
 
 /** One position's payment: the position's own update (first: its condition tells a concurrent payer apart), the rest of the transaction, and what its stake source delivers after it (the seamless credits). */
 export interface PositionPayment {
   position: WriteOp;
   ops: WriteOp[];
   outbox: string[];
-  source: StakeSource;
+  source: StakeMoney;
 }
 
 /**

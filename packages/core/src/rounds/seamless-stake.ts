@@ -1,17 +1,16 @@
 /**
- * The seamless stake source (stake-source.ts; docs/seamless-wallet.md): the player's money is in the
+ * The seamless stake source's money (stake-source.ts; docs/seamless-wallet.md; its calls:
+ * seamless-stake-calls.ts): the player's money is in the
  * operator's wallet. A bet is a signed debit sent before the position's transaction
  * (seamless-bets.ts); a withdrawal, a payout, a reserve given back and a refund are credits written
  * with the position's transaction as outbox records, then delivered (redelivered until OK, same txId).
  * A seamless position numbers its money movements: calls 1..n, then its payout or refund.
  */
-import { creditPart, debitTxIdOf, sendToOutbox, withdrawTxIdOf } from '../seamless';
+import { creditPart, sendToOutbox } from '../seamless';
 import { type Ctx, type OperatorRecord, unavailable } from '../shared';
 import { shoeConfig } from './bet-parts';
-import { placeSeamlessBet } from './seamless-bets';
-import { withdrawSeamless } from './seamless-withdraw';
 import { seamlessCredits } from './settle-credits';
-import type { StakeSource } from './stake-source';
+import { type StakeMoney, seamlessOperator } from './stake-source';
 
 /** A seamless player's balance, as the operator's wallet answers it (503 if it does not answer). */
 async function seamlessBalance(
@@ -29,24 +28,8 @@ async function seamlessBalance(
   );
 }
 
-/** The operator a seamless source was chosen for (stake-sources.ts chooses it from that record). */
-function chosenFor(operator: OperatorRecord | undefined): OperatorRecord {
-  if (!operator) throw new Error('the seamless stake source is chosen only for a seamless operator');
-  return operator;
-}
-
-export const seamlessStake: StakeSource = {
+export const seamlessStakeMoney: StakeMoney = {
   mode: 'seamless',
-
-  change(ctx, { facts, config, change, idempotencyKey, operator, fresh }) {
-    const txIds = {
-      debit: debitTxIdOf(facts.operatorId, facts.roundId, change.playerId, idempotencyKey),
-      withdraw: withdrawTxIdOf(facts.operatorId, facts.roundId, change.playerId, idempotencyKey),
-    };
-    return change.kind === 'BET'
-      ? placeSeamlessBet(ctx, { facts, config, change, operator: chosenFor(operator), txIds, fresh })
-      : withdrawSeamless(ctx, { facts, config, change, txIds, fresh });
-  },
 
   async settlementParts(_ctx, { position, config, settlement, at }) {
     // The payout (and a commission reserve given back) are credits in the outbox, written with the
@@ -84,5 +67,5 @@ export const seamlessStake: StakeSource = {
   leavingBalance:
     (ctx, { operator, playerId, currency }) =>
     () =>
-      seamlessBalance(ctx, chosenFor(operator), playerId, currency),
+      seamlessBalance(ctx, seamlessOperator(operator), playerId, currency),
 };

@@ -11,8 +11,8 @@ import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import type { PositionWork } from './fan-out';
 import { endRound, payPosition } from './round-end';
-import type { StakeSource } from './stake-source';
-import { stakeSourceOfPosition } from './stake-sources';
+import type { StakeMoney } from './stake-source';
+import { stakeMoneyOfPosition } from './stake-sources';
 
 /**
  * Pays one position: the position marked settled (only if it was not), the wallet credited, the
@@ -30,7 +30,7 @@ export async function settlePosition(
   const key = { roundId: round.roundId, playerId: listed.playerId };
   await payPosition(ctx, round, listed, 'settling a position', async (position, at) => {
     const settlement = settle(config, betList(position.bets), coup);
-    const source = stakeSourceOfPosition(position);
+    const source = stakeMoneyOfPosition(position);
     const money = await source.settlementParts(ctx, { round, position, config, settlement, at });
     if (!money) return undefined; // settled by a concurrent resolver
     const ops: WriteOp[] = [...money.ops];
@@ -62,7 +62,7 @@ export async function settlePosition(
 function debtPart(
   round: RoundRecord,
   position: PositionRecord,
-  source: StakeSource,
+  source: StakeMoney,
   owed: number,
   at: string,
 ): WriteOp {

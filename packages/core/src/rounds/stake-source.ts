@@ -3,7 +3,8 @@
  * "Stake sources"). Two implementations: the platform's own wallets (hosted-stake.ts: the money moves
  * inside the position's transaction, a wallet update and a ledger entry keyed by the idempotency
  * key) and the operator's wallet (seamless-stake.ts: a signed debit before the position's
- * transaction, credits written with it as outbox records and delivered after it). One is chosen per
+ * transaction, credits written with it as outbox records and delivered after it); each in two halves,
+ * its calls (`*-stake-calls.ts`) and its money (`*-stake.ts`). One is chosen per
  * operator where its record is read (stake-sources.ts), and a position keeps the one its stake came
  * from (`PositionRecord.wallet`) for its settlement or refund. The use cases (bets, settle, void,
  * leave) hold no `walletMode` test: they ask the source.
@@ -46,10 +47,22 @@ export interface MoneyParts {
   outbox: string[];
 }
 
-export interface StakeSource {
+/**
+ * A stake source, in two halves so that a function's bundle holds only the half it uses (a bet's
+ * Lambda carries no settlement, a settlement's no bet path): its calls (a bet or withdrawal) and its
+ * money at the end of a round. Each implementation provides both (`hostedStakeCalls` with
+ * `hostedStakeMoney`, `seamlessStakeCalls` with `seamlessStakeMoney`).
+ */
+export type StakeSource = StakeCalls & StakeMoney;
+
+export interface StakeCalls {
   readonly mode: WalletMode;
   /** A bet (change.kind BET) or a reduce/withdraw (BET_WITHDRAWAL), its money moved exactly once. */
   change(ctx: Ctx, call: StakeCall): Promise<PlaceBetResult>;
+}
+
+export interface StakeMoney {
+  readonly mode: WalletMode;
   /** What paying a settled position moves; undefined: a concurrent settler paid it. */
   settlementParts(
     ctx: Ctx,
@@ -78,4 +91,10 @@ export interface StakeSource {
     ctx: Ctx,
     input: { operator: OperatorRecord | undefined; playerId: string; currency: string },
   ): () => Promise<number>;
+}
+
+/** The operator a seamless source was chosen for (stake-sources.ts chooses it only from such a record). */
+export function seamlessOperator(operator: OperatorRecord | undefined): OperatorRecord {
+  if (!operator) throw new Error('the seamless stake source is chosen only for a seamless operator');
+  return operator;
 }

@@ -33,7 +33,7 @@ import { type PositionWork, resumeFanOut } from './fan-out';
 import { closeGates } from './resolve';
 import { endRound, inlineOrHandOver, payPosition } from './round-end';
 import { loadRound } from './rounds';
-import { stakeSourceOfPosition } from './stake-sources';
+import { stakeMoneyOfPosition } from './stake-sources';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -158,7 +158,7 @@ async function refundPosition(
 ): Promise<void> {
   const key = { roundId: round.roundId, playerId: listed.playerId };
   await payPosition(ctx, round, listed, 'refunding a position', async (position, at) => {
-    const source = stakeSourceOfPosition(position);
+    const source = stakeMoneyOfPosition(position);
     const money = await source.refundParts(ctx, { round, position, at });
     if (!money) return undefined; // refunded by a concurrent call
     return {
