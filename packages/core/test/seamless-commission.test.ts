@@ -7,7 +7,7 @@ import { type Bet, type BetType, playCoup, settle, type TableConfig, tablePreset
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stakeAndReserve } from '../src/rounds/seamless-bets';
-import { reserveReleased, seamlessCredits } from '../src/rounds/settle';
+import { reserveReleased, seamlessCredits } from '../src/rounds/settle-credits';
 import { stakePart } from '../src/seamless/tx';
 import type { Bets, PositionRecord, SeamlessTxRecord } from '../src/shared/model';
 import { newWallet, planMovement } from '../src/wallet/wallet-ledger';

@@ -21,7 +21,6 @@
  * `transactionParts` (hosted-bets.ts).
  */
 import { BET_TYPES, type BetType, betList } from '@pyb/engine';
-import { debitTxIdOf, withdrawTxIdOf } from '../seamless';
 import type { Actor, Bets, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../shared';
 import {
   type Ctx,
@@ -35,9 +34,7 @@ import {
 } from '../shared';
 import { operatorOf } from '../wallet';
 import { type Change, normalizeBets, roundFacts, shoeConfig, validate } from './bet-parts';
-import { changePosition } from './hosted-bets';
-import { placeSeamlessBet } from './seamless-bets';
-import { withdrawSeamless } from './seamless-withdraw';
+import { stakeCallsOf } from './stake-sources';
 
 // ---- the use cases --------------------------------------------------------------------------------
 
@@ -52,8 +49,8 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   if (input.seat !== undefined && (!Number.isSafeInteger(input.seat) || input.seat < 1)) {
     throw invalid('SEAT_INVALID', 'a seat is a number from 1');
   }
-  // The operator's wallet mode comes from a per-process cache (read at most once a minute): the
-  // hosted path keeps its two round trips.
+  // The operator (hence the stake source: stake-sources.ts) comes from a per-process cache (read at
+  // most once a minute): the hosted path keeps its two round trips.
   const [{ facts, fresh }, operator] = await Promise.all([
     roundFacts(ctx, actor, input.roundId),
     operatorOf(ctx, actor.operatorId),
@@ -83,12 +80,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
       return { bets: merged, moved: added };
     },
   };
-  if (operator?.walletMode === 'seamless') {
-    const txId = debitTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey);
-    const withdrawTxId = withdrawTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey);
-    return placeSeamlessBet(ctx, facts, config, change, operator, txId, withdrawTxId, fresh);
-  }
-  return changePosition(ctx, facts, config, change, fresh);
+  return stakeCallsOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
 }
 
 /**
@@ -159,12 +151,5 @@ export async function withdrawBets(
       return { bets: left, moved };
     },
   };
-  if (operator?.walletMode === 'seamless') {
-    const txIds = {
-      refund: withdrawTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey),
-      debit: debitTxIdOf(facts.operatorId, facts.roundId, playerId, idempotencyKey),
-    };
-    return withdrawSeamless(ctx, facts, config, change, txIds, fresh);
-  }
-  return changePosition(ctx, facts, config, change, fresh);
+  return stakeCallsOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
 }

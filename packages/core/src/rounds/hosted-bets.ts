@@ -87,10 +87,12 @@ function transactionParts(parts: Parts): {
 
 export async function changePosition(
   ctx: Ctx,
-  facts: RoundFacts,
-  config: TableConfig,
-  change: Change,
-  fresh: RoundRecord | undefined,
+  {
+    facts,
+    config,
+    change,
+    fresh,
+  }: { facts: RoundFacts; config: TableConfig; change: Change; fresh: RoundRecord | undefined },
 ): Promise<PlaceBetResult> {
   const walletKey = { operatorId: facts.operatorId, playerId: change.playerId };
   const ledgerKey = { ...walletKey, key: change.ledgerKey };

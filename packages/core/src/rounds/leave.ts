@@ -1,26 +1,11 @@
 /** A player leaving a table (seed 000: his deferred commission is collected then). */
-import type { Actor, LeaveTableResult, OperatorRecord } from '../shared';
-import { type Ctx, checkPlayerId, notFound, tryTransact, unavailable } from '../shared';
+import type { Actor, LeaveTableResult } from '../shared';
+import { type Ctx, checkPlayerId, tryTransact } from '../shared';
 import { loadTable } from '../tables';
 import { closeTableSession, collectDebt, operatorOf } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { settlePosition } from './settle';
-
-/** A seamless player's balance, as the operator's wallet answers it (503 if it does not answer). */
-async function seamlessBalance(
-  ctx: Ctx,
-  operator: OperatorRecord,
-  playerId: string,
-  currency: string,
-): Promise<number> {
-  const answer = await ctx.wallets(operator).balance({ playerId, currency });
-  if (answer.outcome === 'OK') return answer.answer.balance;
-  throw unavailable(
-    'WALLET_UNAVAILABLE',
-    "the operator's wallet did not answer the balance: the seat is released",
-    1,
-  );
-}
+import { stakeMoneyOf } from './stake-sources';
 
 /**
  * A player leaving the table: his position in a round being settled is settled first (so what it owes
@@ -49,8 +34,16 @@ export async function leaveTable(
     if (debt && debt.owed > 0) commissionCollected = await collectDebt(ctx, debt, { tableId: table.tableId });
   }
   const read = await ctx.store.get('wallet', { operatorId: table.operatorId, playerId });
-  const operator = read ? undefined : await operatorOf(ctx, table.operatorId);
-  if (!read && operator?.walletMode !== 'seamless') throw notFound('wallet', playerId);
+  // No hosted wallet item: the operator's stake source answers his balance (hosted: he is unknown).
+  let outside: (() => Promise<number>) | undefined;
+  if (!read) {
+    const operator = await operatorOf(ctx, table.operatorId);
+    outside = stakeMoneyOf(operator).leavingBalance(ctx, {
+      operator,
+      playerId,
+      currency: table.config.currency,
+    });
+  }
   // His table session ends with the leave (#16; otherwise it ends after the inactivity time-out). A
   // seamless player has no wallet item here (nor a session: the operator keeps his limits).
   const wallet = read ? await closeTableSession(ctx, read, table.tableId) : undefined;
@@ -66,9 +59,7 @@ export async function leaveTable(
         expect: { playerId },
       },
     ]));
-  const balance = wallet
-    ? wallet.balance
-    : await seamlessBalance(ctx, operator!, playerId, table.config.currency);
+  const balance = wallet ? wallet.balance : await outside!();
   return {
     tableId: table.tableId,
     playerId,

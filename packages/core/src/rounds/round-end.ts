@@ -4,7 +4,6 @@
  * or handed to the settlement queue when many, and the round finished — its closing audit event,
  * the table freed and the round's head signed — by whoever lands the last position.
  */
-import { sendToOutbox } from '../seamless';
 import type { AuditEventType, Ctx, Expect, PositionRecord, RoundRecord, WriteOp } from '../shared';
 import {
   attempts,
@@ -17,12 +16,14 @@ import {
 import { signRoundHead } from '../shoes';
 import { nextAudit, putAudit } from '../trail';
 import { fanOut, type PositionWork } from './fan-out';
+import type { StakeMoney } from './stake-source';
 
-/** One position's payment: the position's own update (first: its condition tells a concurrent payer apart), the rest of the transaction, and the seamless credits to deliver after it. */
+/** One position's payment: the position's own update (first: its condition tells a concurrent payer apart), the rest of the transaction, and what its stake source delivers after it (the seamless credits). */
 export interface PositionPayment {
   position: WriteOp;
   ops: WriteOp[];
   outbox: string[];
+  source: StakeMoney;
 }
 
 /**
@@ -47,7 +48,7 @@ export async function payPosition(
     try {
       await ctx.store.transact([payment.position, ...payment.ops]);
       ctx.metrics.count('SettledPositions', 1);
-      if (payment.outbox.length > 0) await sendToOutbox(ctx, payment.outbox);
+      await payment.source.afterCommit(ctx, payment.outbox);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;

@@ -172,15 +172,19 @@ async function fromRecord(ctx: Ctx, tx: SeamlessTxRecord, change: Change): Promi
 
 export async function placeSeamlessBet(
   ctx: Ctx,
-  facts: RoundFacts,
-  config: TableConfig,
-  change: Change,
-  operator: OperatorRecord,
-  txId: string,
-  /** The txId a reduce/withdraw with the same idempotency key has: a bet reusing that key is refused. */
-  withdrawTxId: string,
-  fresh: RoundRecord | undefined,
+  call: {
+    facts: RoundFacts;
+    config: TableConfig;
+    change: Change;
+    operator: OperatorRecord;
+    /** The bet's debit; `withdraw`: the txId a reduce/withdraw with the same idempotency key has (a bet reusing that key is refused). */
+    txIds: { debit: string; withdraw: string };
+    fresh: RoundRecord | undefined;
+  },
 ): Promise<PlaceBetResult> {
+  const { facts, config, change, operator, fresh } = call;
+  const txId = call.txIds.debit;
+  const withdrawTxId = call.txIds.withdraw;
   const wallet = ctx.wallets(operator);
   const key = { roundId: facts.roundId, playerId: change.playerId };
   for (const attempt of attempts(ctx)) {

@@ -48,12 +48,17 @@ function seamlessWithdrawal(
 
 export async function withdrawSeamless(
   ctx: Ctx,
-  facts: RoundFacts,
-  config: TableConfig,
-  change: Change,
-  txIds: { refund: string; debit: string },
-  fresh: RoundRecord | undefined,
+  call: {
+    facts: RoundFacts;
+    config: TableConfig;
+    change: Change;
+    /** The REFUND credit's txId (`withdraw`) and the debit a bet with the same idempotency key has. */
+    txIds: { debit: string; withdraw: string };
+    fresh: RoundRecord | undefined;
+  },
 ): Promise<PlaceBetResult> {
+  const { facts, config, change, fresh } = call;
+  const txIds = { refund: call.txIds.withdraw, debit: call.txIds.debit };
   const key = { roundId: facts.roundId, playerId: change.playerId };
   const txId = txIds.refund;
   for (const attempt of attempts(ctx)) {

@@ -14,7 +14,6 @@
 import { VOID_REASONS, type VoidReason } from '@pyb/contracts';
 import { burnCoup, startShoe } from '@pyb/engine';
 import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
-import { creditPart } from '../seamless';
 import type { Actor, PositionRecord, RoundBurn, RoundRecord, RoundView, VoidRoundInput } from '../shared';
 import {
   attempts,
@@ -23,8 +22,6 @@ import {
   checkText,
   conflict,
   invalid,
-  refundKey,
-  requestHash,
   roundView,
   tooMuchContention,
   tryTransact,
@@ -32,12 +29,11 @@ import {
 } from '../shared';
 import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
 import { recordedPositions } from '../trail';
-import { planPositionMovement } from '../wallet';
-import { shoeConfig } from './bet-parts';
 import { type PositionWork, resumeFanOut } from './fan-out';
 import { closeGates } from './resolve';
 import { endRound, inlineOrHandOver, payPosition } from './round-end';
 import { loadRound } from './rounds';
+import { stakeMoneyOfPosition } from './stake-sources';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -162,43 +158,9 @@ async function refundPosition(
 ): Promise<void> {
   const key = { roundId: round.roundId, playerId: listed.playerId };
   await payPosition(ctx, round, listed, 'refunding a position', async (position, at) => {
-    // A position whose bets were all withdrawn holds nothing: it is marked refunded, no money moves.
-    const moves = position.stake > 0 || position.reserve > 0;
-    // Seamless: the refund is a credit in the outbox, written with the refund (no wallet item); it
-    // gives the commission reserve back with the stake.
-    const credit =
-      position.wallet === 'seamless' && moves
-        ? creditPart(
-            position,
-            'REFUND',
-            position.stake + position.reserve,
-            (await shoeConfig(ctx, round.shoeId)).currency,
-            at,
-            position.reserve,
-          )
-        : undefined;
-    const plan =
-      moves && position.wallet !== 'seamless'
-        ? await planPositionMovement(
-            ctx,
-            key,
-            (await ctx.store.get('wallet', { operatorId: round.operatorId, playerId: position.playerId }))!,
-            {
-              kind: 'REFUND',
-              key: refundKey(round.roundId, position.playerId),
-              requestHash: requestHash('refund', { roundId: round.roundId, stake: position.stake }),
-              amount: position.stake,
-              reserved: -position.reserve,
-              roundId: round.roundId,
-              shoeId: round.shoeId,
-              tableId: round.tableId,
-              reference: round.voidReason,
-              ...(position.sessionId !== undefined && { sessionId: position.sessionId }),
-              at,
-            },
-          )
-        : undefined;
-    if (moves && position.wallet !== 'seamless' && !plan) return undefined; // refunded by a concurrent call
+    const source = stakeMoneyOfPosition(position);
+    const money = await source.refundParts(ctx, { round, position, at });
+    if (!money) return undefined; // refunded by a concurrent call
     return {
       position: {
         kind: 'update',
@@ -206,17 +168,16 @@ async function refundPosition(
         key,
         set: {
           refundedAt: at,
-          ...(plan && { refundSeq: plan.entry.seq }),
-          // A seamless position numbers its money movements: calls 1..n, then its credit.
-          ...(credit && { refundSeq: position.calls + 1 }),
+          ...(money.seq !== undefined && { refundSeq: money.seq }),
           // Index keys: a refunded position enters the player's rounds (see the DynamoDB adapter).
           operatorId: position.operatorId,
           openedAt: position.openedAt,
         },
         expect: { settledAt: null, refundedAt: null },
       },
-      ops: [...(plan?.ops ?? []), ...(credit ? [credit.op] : [])],
-      outbox: credit ? [credit.txId] : [],
+      ops: money.ops,
+      outbox: money.outbox,
+      source,
     };
   });
 }

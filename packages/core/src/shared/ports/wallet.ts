@@ -7,8 +7,9 @@
  *
  * A hosted operator's money moves in the platform's own wallet items, inside the position's
  * transaction (wallet-ledger.ts): that cannot be a call behind this port without giving up the
- * atomic debit-and-bet of one transaction, so the bet use case picks its branch by the operator's
- * `walletMode` once, and each branch holds its own money rule.
+ * atomic debit-and-bet of one transaction. The round's money goes through a stake source instead
+ * (rounds/stake-source.ts): hosted or seamless, chosen once from the operator's `walletMode`; only
+ * the seamless one calls this port.
  */
 import type { SeamlessOutcome, SeamlessRequests } from '@pyb/contracts';
 import type { OperatorRecord } from '../model';
