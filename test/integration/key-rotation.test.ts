@@ -128,7 +128,7 @@ describe('a shoe opened under one signing key and closed under the next', () => 
       [first.keyId, 1, null],
       [second.keyId, 2, first.keyId],
     ]);
-    const trustBeacon = { trustedBeacons: [(await stack.beacon.network()).chainHash] };
+    const trustBeacon = { trustedBeacons: [await stack.beacon.network()] };
     const verified = await verifyShoe(bundle, { ...trustBeacon, trustedPublicKey: first.pem });
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');

@@ -12,8 +12,8 @@ import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 
 const signer = testKey('key-1', '2024-06-01T00:00:00.000Z');
 const beacon = await testBeacon();
-/** The test beacon is not drand quicknet: the reader trusts it by its chain hash. */
-const BEACONS = [beacon.network.chainHash];
+/** The test beacon is not drand quicknet: the reader trusts it by all its fields. */
+const BEACONS = [beacon.network];
 let bundle: ShoeBundle;
 const trusted = [{ pem: signer.pem, source: 'the test' }];
 
