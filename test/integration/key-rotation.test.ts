@@ -72,7 +72,10 @@ afterAll(async () => {
 async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: number; failed: string[] }> {
   const trustBeacons = [await stack.beacon.network()];
   // Every generation's certificate as GET /v1/signing-key lists them (the user saved that answer).
-  const { certificates } = await core.signingKey({});
+  const certificates = (await core.signingKey({})).certificates.map(({ certificate, signature }) => ({
+    certificate,
+    signature,
+  }));
   const { code, failed } = await baccaratVerify(b, {
     dir: tmp,
     publicKeys: keys.map((k) => k.pem),
