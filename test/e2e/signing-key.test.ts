@@ -63,7 +63,11 @@ describe('GET /v1/signing-key', () => {
 
     const old = await api.get(`/v1/signing-key?keyId=${encodeURIComponent(first.body.keyId)}`);
     expect(old.status).toBe(200);
-    expect(old.body).toEqual({ ...first.body, validUntil: now.body.validFrom });
+    expect(old.body).toEqual({
+      ...first.body,
+      validUntil: now.body.validFrom,
+      certificates: now.body.certificates,
+    });
     const chain = await verifyKeyChain([
       old.body.certificate,
       now.body.certificate,
