@@ -184,6 +184,25 @@ describe('what still fails', () => {
     expect(replay.shoe.publicKey).toBeNull();
   });
 
+  it('a key the key service can read but the stored key chain never certified: SIGNING_KEY_UNKNOWN, the chain named', async () => {
+    // As an insider would: the second generation's certificate deleted (the key service still has the key).
+    const Key = { pk: 'SIGNING-KEYS', sk: 'G#000002' };
+    const Item = (await stack.raw.get('audit', Key))!;
+    expect(Item).toBeDefined();
+    await stack.raw.delete('audit', Key);
+    try {
+      // A fresh core: its certificate cache is empty, as in a new container.
+      const replay = await stack.coreWith({}).replayRound(op, { roundId: rounds[0]!.roundId });
+      expect(codes(replay, 'statementSignature')).toEqual([]);
+      expect(codes(replay, 'chainHead')).toEqual(['SIGNING_KEY_UNKNOWN']);
+      expect(replay.verification.chainHead.problems[0]!.detail).toContain(
+        `no certificate of the platform's key chain names key ${second.keyId}`,
+      );
+    } finally {
+      await stack.raw.put('audit', Item);
+    }
+  });
+
   it('a chain head signed by another key than the one it names (the retired key): HEAD_SIGNATURE', async () => {
     // The first key is still on disk: sign the close statement with it, keep the name of the second.
     const retired = createPrivateKey(readFileSync(join(stack.keysDir, 'sign.pem')));
