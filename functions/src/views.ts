@@ -7,7 +7,7 @@ import type * as z from 'zod';
  * schema (validated on the way out) strips anything a view forgets to leave out.
  */
 export const signingKeyView = (
-  { key, certificate, validUntil }: SigningKeyAnswer,
+  { key, certificate, validUntil, certificates }: SigningKeyAnswer,
   beacon: z.input<ReturnType<typeof SigningKey>>['beacon'],
 ): z.input<ReturnType<typeof SigningKey>> => ({
   keyId: key.keyId,
@@ -21,5 +21,6 @@ export const signingKeyView = (
   certificate: certificate
     ? { certificate: certificate.certificate, signature: certificate.signature }
     : null,
+  certificates: certificates.map((c) => ({ certificate: c.certificate, signature: c.signature })),
   beacon,
 });

@@ -36,6 +36,7 @@ const GOOD = {
   validFrom: null,
   validUntil: null,
   certificate: null,
+  certificates: [] as never[],
   beacon: null,
 } as const;
 const contract = {

@@ -168,10 +168,11 @@ describe('regulator endpoints', () => {
     expect(bundle.body.rounds).toHaveLength(rounds.length);
     const file = join(tmp, 'bundle.json');
     writeFileSync(file, JSON.stringify(bundle.body));
-    const key = join(tmp, 'key.pem');
-    writeFileSync(key, (await api.get('/v1/signing-key')).body.pem);
-    // The stack's beacon is a local one: the test trusts it by its chain hash, as a developer would.
-    const trust = ['--public-key', key, '--trust-beacon', bundle.body.statement.beacon.chainHash];
+    // The key, every generation's certificate and the beacon network, as the site publishes them (the
+    // stack's beacon is a local one: trusted by all its fields, as a developer would).
+    const key = join(tmp, 'signing-key.json');
+    writeFileSync(key, JSON.stringify((await api.get('/v1/signing-key')).body));
+    const trust = ['--public-key', key, '--key-certificates', key, '--trust-beacon', key];
     const { stdout } = await run('./node_modules/.bin/baccarat', ['verify', file, ...trust]);
     expect(stdout).toMatch(/VERIFIED: all \d+ checks passed/);
     expect(stdout).toContain(`PASS   round.${rounds.length}.cards`);

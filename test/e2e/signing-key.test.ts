@@ -1,7 +1,8 @@
 /**
  * GET /v1/signing-key over HTTP through the local server (the handlers the Lambdas run): the key that
  * signs now, and with `?keyId=` the key a statement names, also after a rotation retired it — each
- * with its certificate: generation, validity interval, signed by the generation before it.
+ * with its certificate: generation, validity interval, signed by the generation before it; and every
+ * generation's certificate, the chain a verifier pins.
  */
 import { type SignedKeyCertificate, verifyKeyChain } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,7 @@ describe('GET /v1/signing-key', () => {
       curve: 'P-256',
       generation: null,
       certificate: null,
+      certificates: [],
     });
     expect(fresh.body.keyId).toMatch(/^local:[0-9a-f]{32}$/);
 
@@ -61,12 +63,20 @@ describe('GET /v1/signing-key', () => {
 
     const old = await api.get(`/v1/signing-key?keyId=${encodeURIComponent(first.body.keyId)}`);
     expect(old.status).toBe(200);
-    expect(old.body).toEqual({ ...first.body, validUntil: now.body.validFrom });
+    expect(old.body).toEqual({
+      ...first.body,
+      validUntil: now.body.validFrom,
+      certificates: now.body.certificates,
+    });
     const chain = await verifyKeyChain([
       old.body.certificate,
       now.body.certificate,
     ] as SignedKeyCertificate[]);
     expect(chain.ok).toBe(true);
+    // Every answer lists every generation's certificate, oldest first: the chain a verifier pins
+    // (`baccarat verify --key-certificates`).
+    expect(now.body.certificates).toEqual([old.body.certificate, now.body.certificate]);
+    expect(old.body.certificates).toEqual(now.body.certificates);
   });
 
   it('answers 404 SIGNING_KEY_NOT_FOUND for a key it does not know, 400 for a malformed id', async () => {

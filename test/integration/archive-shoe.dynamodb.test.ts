@@ -117,7 +117,7 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
     const pem = (await stack.keys.publicKey()).pem;
     const verified = await verifyShoe(bundle, {
       trustedPublicKey: [pem],
-      trustedBeacons: [bundle.statement.beacon.chainHash],
+      trustedBeacons: [bundle.statement.beacon],
     });
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');

@@ -56,7 +56,7 @@ async function expectVerified(shoeId: string, roundIds: readonly string[]) {
   const bundle = await stack.core.exportAudit(inspector, { shoeId });
   const trust = {
     trustedPublicKey: [(await stack.keys.publicKey()).pem],
-    trustedBeacons: [bundle.statement.beacon.chainHash],
+    trustedBeacons: [bundle.statement.beacon],
   };
   for (const evidence of [bundle, shoeProof(bundle)]) {
     const verified = await verifyShoe(evidence, trust);

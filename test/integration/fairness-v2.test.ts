@@ -46,7 +46,7 @@ const newTable = async (c = core) =>
   (await c.createTable(boss, { name: 'V2', variant: 'custom', config: CONFIG })).tableId;
 /** The configuration the tables above get (a custom one-deck table). */
 const TABLE = () => tablePreset('custom', { ...CONFIG, name: 'V2' });
-const trust = async () => ({ trustedBeacons: [(await stack.beacon.network()).chainHash] });
+const trust = async () => ({ trustedBeacons: [await stack.beacon.network()] });
 
 /** A beacon that has nothing yet, or answers with a signature of another round. */
 const stubBeacon = (answer: 'pending' | 'forged'): Beacon => ({

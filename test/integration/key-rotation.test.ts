@@ -70,11 +70,17 @@ afterAll(async () => {
 
 /** `baccarat verify` of a bundle, trusting these keys and the test beacon: its exit code and failed checks. */
 async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: number; failed: string[] }> {
-  const trustBeacons = [(await stack.beacon.network()).chainHash];
+  const trustBeacons = [await stack.beacon.network()];
+  // Every generation's certificate as GET /v1/signing-key lists them (the user saved that answer).
+  const certificates = (await core.signingKey({})).certificates.map(({ certificate, signature }) => ({
+    certificate,
+    signature,
+  }));
   const { code, failed } = await baccaratVerify(b, {
     dir: tmp,
     publicKeys: keys.map((k) => k.pem),
     trustBeacons,
+    keyCertificates: certificates,
   });
   return { code, failed };
 }
@@ -128,10 +134,18 @@ describe('a shoe opened under one signing key and closed under the next', () => 
       [first.keyId, 1, null],
       [second.keyId, 2, first.keyId],
     ]);
-    const trustBeacon = { trustedBeacons: [(await stack.beacon.network()).chainHash] };
-    const verified = await verifyShoe(bundle, { ...trustBeacon, trustedPublicKey: first.pem });
+    const trustBeacon = { trustedBeacons: [await stack.beacon.network()] };
+    const { certificates } = await core.signingKey({});
+    const verified = await verifyShoe(bundle, {
+      ...trustBeacon,
+      trustedPublicKey: first.pem,
+      keyCertificates: certificates,
+    });
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');
+    // Without the service's certificates, generation 2 is trusted through nothing but the bundle: refused.
+    const bundleOnly = await verifyShoe(bundle, { ...trustBeacon, trustedPublicKey: first.pem });
+    expect(bundleOnly.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual(['keys.trusted']);
     expect(await cliVerify(bundle, [first])).toEqual({ code: 0, failed: [] });
     expect(await cliVerify(bundle, [first, second])).toEqual({ code: 0, failed: [] });
     // Pinning only today's key is not enough: the statement was signed by the retired one.
@@ -141,6 +155,11 @@ describe('a shoe opened under one signing key and closed under the next', () => 
   it('serves each key by the id a statement names, with the interval it was valid in', async () => {
     const now = await core.signingKey({});
     expect([now.key.keyId, now.certificate?.generation, now.validUntil]).toEqual([second.keyId, 2, null]);
+    // Every generation's certificate, oldest first: the chain a verifier pins.
+    expect(now.certificates.map((c) => [c.generation, c.certificate.keyId])).toEqual([
+      [1, first.keyId],
+      [2, second.keyId],
+    ]);
     const old = await core.signingKey({ keyId: first.keyId });
     expect([old.key.pem, old.certificate?.generation, old.validUntil]).toEqual([
       first.pem,
@@ -163,6 +182,25 @@ describe('what still fails', () => {
     expect(codes(replay, 'chainHead')).toEqual(['SIGNING_KEY_UNKNOWN']);
     expect(failedChecks(replay)).toEqual(['chainHead', 'statementSignature']);
     expect(replay.shoe.publicKey).toBeNull();
+  });
+
+  it('a key the key service can read but the stored key chain never certified: SIGNING_KEY_UNKNOWN, the chain named', async () => {
+    // As an insider would: the second generation's certificate deleted (the key service still has the key).
+    const Key = { pk: 'SIGNING-KEYS', sk: 'G#000002' };
+    const Item = (await stack.raw.get('audit', Key))!;
+    expect(Item).toBeDefined();
+    await stack.raw.delete('audit', Key);
+    try {
+      // A fresh core: its certificate cache is empty, as in a new container.
+      const replay = await stack.coreWith({}).replayRound(op, { roundId: rounds[0]!.roundId });
+      expect(codes(replay, 'statementSignature')).toEqual([]);
+      expect(codes(replay, 'chainHead')).toEqual(['SIGNING_KEY_UNKNOWN']);
+      expect(replay.verification.chainHead.problems[0]!.detail).toContain(
+        `no certificate of the platform's key chain names key ${second.keyId}`,
+      );
+    } finally {
+      await stack.raw.put('audit', Item);
+    }
   });
 
   it('a chain head signed by another key than the one it names (the retired key): HEAD_SIGNATURE', async () => {

@@ -71,7 +71,7 @@ const cliVerify = async (bundle: ShoeBundle) =>
   baccaratVerify(bundle, {
     dir: tmp,
     publicKeys: [(await stack.keys.publicKey(bundle.statement.keyId)).pem],
-    trustBeacons: [(await stack.beacon.network()).chainHash],
+    trustBeacons: [await stack.beacon.network()],
   });
 
 type Logical = 'game' | 'audit';

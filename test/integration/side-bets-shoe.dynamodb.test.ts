@@ -204,7 +204,7 @@ describe.each(MODES)(
       const verified = await baccaratVerify(bundle, {
         dir: tmp,
         publicKeys: [(await stack.keys.publicKey(bundle.statement.keyId)).pem],
-        trustBeacons: [bundle.statement.beacon.chainHash],
+        trustBeacons: [bundle.statement.beacon],
         bin: on === 'dynamodb',
       });
       expect([verified.code, verified.failed]).toEqual([0, []]);

@@ -275,7 +275,7 @@ describe('a shoe with a position whose every bet was withdrawn', () => {
     const bundle = await core.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId });
     const trust = {
       trustedPublicKey: [(await stack.keys.publicKey()).pem],
-      trustedBeacons: [bundle.statement.beacon.chainHash],
+      trustedBeacons: [bundle.statement.beacon],
     };
     const empty = bundle.rounds[0]!.positions.find((p) => p.playerId === b)!;
     expect([empty.stake, empty.settlement?.bets]).toEqual([0, []]);

@@ -11,15 +11,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '@pyb/cli';
-import type { Check, ShoeBundle } from '@pyb/fairness';
+import type { BeaconNetwork, Check, ShoeBundle, SignedKeyCertificate } from '@pyb/fairness';
 
 export interface VerifyOptions {
   /** Folder to write the bundle and key files in. */
   dir: string;
   /** PEMs to pass as --public-key. */
   publicKeys: readonly string[];
-  /** Chain hashes to pass as --trust-beacon. */
-  trustBeacons: readonly string[];
+  /** Beacon networks to pass as --trust-beacon (each written to a JSON file: all its fields). */
+  trustBeacons: readonly BeaconNetwork[];
+  /** Every generation's certificate, as GET /v1/signing-key lists them: --key-certificates. */
+  keyCertificates?: readonly SignedKeyCertificate[];
   /** Spawn node_modules/.bin/baccarat instead of running it in this process. */
   bin?: boolean;
 }
@@ -42,7 +44,16 @@ export async function baccaratVerify(bundle: ShoeBundle, o: VerifyOptions): Prom
     writeFileSync(path, pem);
     args.push('--public-key', path);
   });
-  for (const chainHash of o.trustBeacons) args.push('--trust-beacon', chainHash);
+  o.trustBeacons.forEach((network, i) => {
+    const path = join(o.dir, `beacon-${id}-${i}.json`);
+    writeFileSync(path, JSON.stringify(network));
+    args.push('--trust-beacon', path);
+  });
+  if (o.keyCertificates) {
+    const path = join(o.dir, `certificates-${id}.json`);
+    writeFileSync(path, JSON.stringify({ certificates: o.keyCertificates }));
+    args.push('--key-certificates', path);
+  }
   const out = o.bin
     ? await spawn('./node_modules/.bin/baccarat', args).then(
         (r) => ({ code: 0, stdout: r.stdout }),

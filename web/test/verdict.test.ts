@@ -5,15 +5,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
 import { contributionsDigest, type ShoeBundle, shoeEntropy } from '@pyb/fairness';
-import { clone, demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { clone, demoBundle, demoKeyCertificates, testBeacon, testKey } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealFromSeeds, parseContributions, verifySeeds } from '../src/verify/shoe-view';
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
 
 const signer = testKey('key-1', '2024-06-01T00:00:00.000Z');
 const beacon = await testBeacon();
-/** The test beacon is not drand quicknet: the reader trusts it by its chain hash. */
-const BEACONS = [beacon.network.chainHash];
+/** The test beacon is not drand quicknet: the reader trusts it by all its fields. */
+const BEACONS = [beacon.network];
 let bundle: ShoeBundle;
 const trusted = [{ pem: signer.pem, source: 'the test' }];
 
@@ -64,6 +64,25 @@ describe('verifyWithTrust', () => {
     signature.statement.createdAt = '2025-01-01T20:00:01.000Z';
     expect((await verifyWithTrust(signature, trusted, BEACONS)).verdict).toBe('failed');
     expect((await verifyWithTrust({ format: 'something else' }, trusted, BEACONS)).verdict).toBe('failed');
+  });
+});
+
+describe('verifyWithTrust: a successor only through the certificates the site lists (F3)', () => {
+  it('an offline key certified as generation 2 in the bundle only is refused; an honest rotation verifies', async () => {
+    const offline = testKey('key-offline', '2024-06-01T00:00:00.001Z');
+    const forged = await demoBundle({ keys: [signer, offline], beacon, rounds: 12 });
+    const listed = await demoKeyCertificates([signer]);
+    const refused = await verifyWithTrust(forged, trusted, BEACONS, listed);
+    expect(refused.verdict).toBe('failed');
+    expect(refused.checks.filter((c) => !c.ok).map((c) => c.id)).toEqual([
+      'keys.certificates',
+      'keys.trusted',
+    ]);
+    const gen2 = testKey('key-2', '2025-01-01T20:00:05.000Z');
+    const rotated = await demoBundle({ keys: [signer, gen2], beacon, rounds: 12 });
+    const service = await demoKeyCertificates([signer, gen2]);
+    expect((await verifyWithTrust(rotated, trusted, BEACONS, service)).verdict).toBe('verified');
+    expect((await verifyWithTrust(rotated, trusted, BEACONS)).verdict).toBe('failed');
   });
 });
 

@@ -209,9 +209,13 @@ export const SigningKey = /* @__PURE__ */ lazily(() =>
         description: 'When the next generation took over; null while current.',
       }),
       certificate: KeyCertificate().nullable(),
+      certificates: z.array(KeyCertificate()).meta({
+        description:
+          "Every generation's certificate, oldest first (generation 1, 2, …): each generation may sign from its validFrom until the next one's. Save this answer and give it to `baccarat verify --key-certificates`: a verifier trusts a later generation only through these, never through a certificate found only in a bundle.",
+      }),
       beacon: BeaconNetworkSchema().nullable().meta({
         description:
-          "The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon`). null: not known to this function.",
+          "The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon` takes this answer: the chain hash is recomputed from the fields). null: not known to this function.",
       }),
     })
     .meta({ id: 'SigningKey' }),

@@ -1,6 +1,7 @@
 export * from './audit';
 export * from './audit-order';
 export * from './beacon';
+export * from './beacon-trust';
 export * from './bundle';
 export * from './bytes';
 export * from './canonical';

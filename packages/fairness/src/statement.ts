@@ -15,6 +15,11 @@ export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /** Seconds between the close of contributions and the earliest beacon round that may fix the order. */
 export const DEFAULT_BEACON_MARGIN_SECONDS = 5;
 /**
+ * The least margin a verifier accepts (F7): with less, contributions could close when the round is
+ * already out, or so near it that the platform sees it first.
+ */
+export const MIN_BEACON_MARGIN_SECONDS = 5;
+/**
  * The game rules a statement promises and this verifier replays: the tableau, burn, cut-card and
  * settlement rules of packages/engine (seeds 000, 003, 004). A change to any of them needs a new value.
  * 2: settlement gained the side bets and Banca modes (docs/rules.md) and the presets their fixed shape.

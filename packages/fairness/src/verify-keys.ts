@@ -2,6 +2,7 @@
  * The keys of a bundle or proof: their certificates (generation chain and validity intervals), which
  * of them the caller trusts, and the signature checks that name a key and a time.
  */
+import { canonicalJson } from './canonical';
 import { intervalText, type SignedKeyCertificate, type ValidKey, validAt, verifyKeyChain } from './keys';
 import { keyFingerprint, parsePublicKey, verifyBase64Signature } from './signature';
 import type { Report } from './verify-report';
@@ -13,23 +14,31 @@ export class KeyRing {
   readonly trusted: Set<string>;
   /** Whether the caller named any key to trust. */
   readonly pinned: boolean;
+  /** Whether the caller gave the certificates (as the service lists them). */
+  readonly certified: boolean;
   /** Key ids that signed something in the evidence. */
   readonly used = new Set<string>();
 
-  private constructor(trusted: Set<string>, pinned: boolean, keys: readonly ValidKey[]) {
+  private constructor(trusted: Set<string>, pinned: boolean, certified: boolean, keys: readonly ValidKey[]) {
     this.trusted = trusted;
     this.pinned = pinned;
-    for (const key of keys) this.byId.set(key.keyId, key);
+    this.certified = certified;
+    for (const key of keys) if (!this.byId.has(key.keyId)) this.byId.set(key.keyId, key);
   }
 
   /**
-   * Checks the certificates (`keys.chain`) and which generations the caller trusts. Asynchronous
-   * because the certificates' signatures are (`verifyDerSignature`).
+   * Checks the certificates (`keys.chain`), those the caller obtained from the service against them
+   * (`keys.certificates`), and which generations the caller trusts: a pinned key, and each generation
+   * the caller's certificates show certified by a trusted one — never one certified only in the
+   * evidence. Validity intervals come from the caller's certificates when given (a bundle that
+   * leaves out a later generation cannot stretch an earlier one's). Asynchronous because the
+   * certificates' signatures are (`verifyDerSignature`).
    */
   static async of(
     report: Report,
     certificates: readonly SignedKeyCertificate[],
     trustedPublicKey: string | readonly string[] | undefined,
+    givenCertificates?: readonly SignedKeyCertificate[],
   ): Promise<KeyRing> {
     const chain = await verifyKeyChain(certificates);
     report.add(
@@ -46,15 +55,25 @@ export class KeyRing {
           ? [trustedPublicKey]
           : trustedPublicKey;
     const fingerprints = new Set(list.map((k) => keyFingerprint(parsePublicKey(k))));
-    // A generation certified by a trusted one is trusted too: the predecessor vouched for it at the
-    // handover, and a retired generation can no longer sign.
     const trusted = new Set<string>();
+    if (givenCertificates === undefined) {
+      // Only the pinned keys themselves: a successor's certificate in the evidence proves nothing.
+      for (const key of chain.keys) if (fingerprints.has(key.fingerprint)) trusted.add(key.keyId);
+      return new KeyRing(trusted, list.length > 0, false, chain.keys);
+    }
+    const given = await verifyKeyChain(givenCertificates);
+    report.add('keys.certificates', ...compareCertificates(certificates, givenCertificates, given));
+    // A generation certified (in the caller's certificates) by a trusted one is trusted too: the
+    // predecessor vouched for it at the handover, and a retired generation can no longer sign.
     let previousTrusted = false;
-    for (const key of chain.keys) {
+    for (const key of given.keys) {
       if (fingerprints.has(key.fingerprint) || previousTrusted) trusted.add(key.keyId);
       previousTrusted = trusted.has(key.keyId);
     }
-    return new KeyRing(trusted, list.length > 0, chain.keys);
+    // The caller's generations (and their intervals) first; a generation only the evidence
+    // certifies stays checkable, never trusted.
+    const keys = [...given.keys, ...chain.keys.filter((k) => !given.keys.some((g) => g.keyId === k.keyId))];
+    return new KeyRing(trusted, list.length > 0, true, keys);
   }
 
   /**
@@ -93,12 +112,48 @@ export class KeyRing {
       return;
     }
     const untrusted = used.filter((id) => !this.trusted.has(id));
+    const why = this.certified
+      ? 'not a trusted key nor certified by one in the certificates you gave'
+      : 'not a key you trust: a successor is trusted only through the certificates the service lists (GET /v1/signing-key, --key-certificates), never through one the evidence carries';
     report.add(
       'keys.trusted',
       untrusted.length === 0,
       untrusted.length === 0
         ? `every signature is by a trusted key (${used.join(', ')})`
-        : `signed by ${untrusted.map((id) => `${id} (SHA-256 ${this.byId.get(id)?.fingerprint})`).join(', ')}, not a trusted key nor certified by one`,
+        : `signed by ${untrusted.map((id) => `${id} (SHA-256 ${this.byId.get(id)?.fingerprint})`).join(', ')}, ${why}`,
     );
   }
+}
+
+/**
+ * `keys.certificates`: the caller's certificates form a chain, and every certificate the evidence
+ * carries is, field for field, the one the caller's list has for its generation.
+ */
+function compareCertificates(
+  evidence: readonly SignedKeyCertificate[],
+  given: readonly SignedKeyCertificate[],
+  givenChain: Awaited<ReturnType<typeof verifyKeyChain>>,
+): [boolean, string] {
+  const problems: string[] = [];
+  if (!givenChain.ok) problems.push(`the certificates you gave are not a chain: ${givenChain.detail}`);
+  for (const { certificate: c } of evidence) {
+    const listed = given.find((g) => g.certificate.generation === c.generation)?.certificate;
+    if (!listed) {
+      problems.push(
+        `generation ${c.generation} (${c.keyId}, valid from ${c.validFrom}) is certified only in the evidence: the certificates you gave list ${given.length} generation(s)`,
+      );
+    } else if (canonicalJson(listed) !== canonicalJson(c)) {
+      problems.push(
+        `generation ${c.generation} in the evidence (${c.keyId}, valid from ${c.validFrom}) is not the one you were given (${listed.keyId}, valid from ${listed.validFrom})`,
+      );
+    }
+  }
+  return problems.length === 0
+    ? [
+        true,
+        `the evidence's ${evidence.length} certificate(s) are those you were given; ${givenChain.keys
+          .map((k) => `generation ${k.generation} ${k.keyId} valid ${intervalText(k)}`)
+          .join('; ')}`,
+      ]
+    : [false, problems.join('; ')];
 }

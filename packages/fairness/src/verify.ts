@@ -8,7 +8,8 @@
  * and the browser page all call this one function.
  */
 import { formatCard, parseCard, type TableConfig } from '@pyb/engine';
-import { isQuicknet, verifyBeaconRound } from './beacon';
+import { type BeaconNetwork, QUICKNET, verifyBeaconRound } from './beacon';
+import { type BeaconPin, networkDifferences, pinnedNetwork } from './beacon-trust';
 import {
   BUNDLE_FORMAT,
   PROOF_FORMAT,
@@ -21,10 +22,12 @@ import {
 import { hexToBytes } from './bytes';
 import { contributionsDigest, shoeEntropy } from './entropy';
 import type { SignedHead } from './heads';
+import type { SignedKeyCertificate } from './keys';
 import { dealShoe, type Shoe } from './shoe';
 import { parsePublicKey } from './signature';
 import {
   commitmentOf,
+  MIN_BEACON_MARGIN_SECONDS,
   RULES_VERSION,
   type ShoeCloseStatement,
   type ShoeStatement,
@@ -39,15 +42,22 @@ export type { Check, Verdict, Verification };
 
 export interface VerifyOptions {
   /**
-   * The operator's published key(s) (PEM or base64 SPKI). A generation certified by a trusted one is
-   * trusted too. Without any, a consistent shoe is `untrusted`, never `verified`.
+   * The operator's published key(s) (PEM or base64 SPKI): where trust starts. Without any, a
+   * consistent shoe is `untrusted`, never `verified`.
    */
   trustedPublicKey?: string | readonly string[];
   /**
-   * Chain hashes of beacon networks to trust besides drand quicknet (a local beacon in development).
-   * A statement naming any other network makes the verdict `untrusted`.
+   * Every generation's certificate as the user obtained it from the service (GET /v1/signing-key's
+   * `certificates`, oldest first). A generation is trusted when it is a trusted key or certified, in
+   * these, by a trusted generation — never by a certificate found only in the evidence (F3). Each
+   * generation may sign from its `validFrom` until the next one's, as these certificates date them.
    */
-  trustedBeacons?: readonly string[];
+  keyCertificates?: readonly SignedKeyCertificate[];
+  /**
+   * Beacon networks to trust besides drand quicknet, each by all its fields (drand chain info, or a
+   * beacon of our own by scheme, key, genesis and period): the chain hash is recomputed from them.
+   */
+  trustedBeacons?: readonly BeaconPin[];
   /** Signed heads the caller kept (resolve and void answers): each must match the chain. */
   receipts?: readonly unknown[];
   /** The previous shoe of the table (its bundle or proof): the statement must link to its close. */
@@ -104,7 +114,7 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     `${evidence.format}, shoe ${statement.shoeId} (number ${statement.number} at table ${statement.tableId}), ${evidence.rounds.length} round(s)`,
   );
 
-  const keys = await KeyRing.of(report, evidence.keys, options.trustedPublicKey);
+  const keys = await KeyRing.of(report, evidence.keys, options.trustedPublicKey, options.keyCertificates);
   await checkStatement(report, evidence, raw.statement, keys, options);
   report.try('seed.commitment', () => {
     const commitment = commitmentOf(hexToBytes(evidence.serverSeed));
@@ -207,26 +217,55 @@ async function checkStatement(
     invalid === undefined,
     invalid ?? `${statement.keyId} was valid when the statement was made (${statement.createdAt})`,
   );
-  const network = statement.beacon;
-  if (isQuicknet(network)) {
-    report.add(
-      'statement.beacon',
-      true,
-      `drand quicknet (League of Entropy), margin ${network.marginSeconds} s`,
-    );
-  } else if (options.trustedBeacons?.includes(network.chainHash)) {
-    report.add(
-      'statement.beacon',
-      true,
-      `beacon network ${network.chainHash}, trusted by the caller, margin ${network.marginSeconds} s`,
-    );
-  } else {
-    report.untrusted(
-      'statement.beacon',
-      `beacon network ${network.chainHash} is not drand quicknet (a local beacon?): its rounds check out with the key the statement names, which whoever runs it holds; trust it explicitly to verify`,
-    );
-  }
+  checkBeaconNetwork(report, statement.beacon, options.trustedBeacons ?? []);
+  const margin = statement.beacon.marginSeconds;
+  report.add(
+    'statement.margin',
+    margin >= MIN_BEACON_MARGIN_SECONDS,
+    margin >= MIN_BEACON_MARGIN_SECONDS
+      ? `the beacon round comes at least ${margin} s after contributions close (minimum ${MIN_BEACON_MARGIN_SECONDS} s)`
+      : `a margin of ${margin} s between the close of contributions and the beacon round is under the minimum of ${MIN_BEACON_MARGIN_SECONDS} s: the platform could close contributions once the round is out`,
+  );
   checkPrevious(report, statement, options.previous);
+}
+
+/**
+ * The statement's beacon network against the networks trusted (drand quicknet, and the user's pins,
+ * each chain hash recomputed from the pin's fields): the same chain hash with any other field is a
+ * forgery (F4); a network not trusted is `untrusted`.
+ */
+function checkBeaconNetwork(report: Report, named: BeaconNetwork, pins: readonly BeaconPin[]) {
+  let trusted: BeaconNetwork[];
+  try {
+    trusted = [QUICKNET, ...pins.map(pinnedNetwork)];
+  } catch (error) {
+    report.add(
+      'statement.beacon',
+      false,
+      `a trusted beacon network given is malformed: ${(error as Error).message}`,
+    );
+    return;
+  }
+  const same = trusted.find((n) => n.chainHash === named.chainHash.toLowerCase());
+  if (same) {
+    const differences = networkDifferences(named, same);
+    const name =
+      same === QUICKNET
+        ? 'drand quicknet (League of Entropy)'
+        : `beacon network ${same.chainHash}, trusted by you`;
+    report.add(
+      'statement.beacon',
+      differences.length === 0,
+      differences.length === 0
+        ? `${name}: scheme, public key, genesis and period as trusted`
+        : `names the chain hash of ${name}, but not its network: ${differences.join('; ')}`,
+    );
+    return;
+  }
+  report.untrusted(
+    'statement.beacon',
+    `beacon network ${named.chainHash} is not one you trust (drand quicknet, or one given by all its fields): its rounds check out with the key the statement names, which whoever runs it holds; trust it explicitly to verify`,
+  );
 }
 
 /** The statement's link to the table's previous shoe, checked against that shoe's evidence when given. */

@@ -16,6 +16,7 @@ import {
   settlementsDigest,
   verifyShoe,
 } from '../src/index';
+import { demoKeyCertificates } from './demo';
 import { clone, demoBundle, rechain, testBeacon, testKey } from './helpers';
 import { independentVerify } from './independent';
 
@@ -30,7 +31,7 @@ const independently = (b: ShoeBundle, trusted: string[], receipts: ShoeBundle['h
 
 const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
-const OPERATOR = { trustedPublicKey: GEN1.pem, trustedBeacons: [BEACON.network.chainHash] };
+const OPERATOR = { trustedPublicKey: GEN1.pem, trustedBeacons: [BEACON.network] };
 
 type Key = { keyId: string; sign: (m: Uint8Array) => Uint8Array };
 
@@ -120,7 +121,11 @@ describe('forgeries by an insider with database write access and the signing key
     const gen3 = testKey('key-3', '2025-01-01T20:01:30.000Z');
     const b = clone(await demoBundle({ keys: [GEN1, gen2, gen3], beacon: BEACON, rounds: 30 }));
     expect(b.audit.close.keyId).toBe('key-3');
-    expect(failed((await verifyShoe(b, OPERATOR)).checks)).toEqual(['audit.close.key']);
+    // The certificates as the service lists them: the rotations were honest, the close is not.
+    const keyCertificates = await demoKeyCertificates([GEN1, gen2, gen3]);
+    expect(failed((await verifyShoe(b, { ...OPERATOR, keyCertificates })).checks)).toEqual([
+      'audit.close.key',
+    ]);
     expect(independently(b, [GEN1.pem])).toEqual(['audit.close.key']);
   });
 

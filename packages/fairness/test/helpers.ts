@@ -3,7 +3,13 @@ import { tablePreset } from '@pyb/engine';
 import { beaconSigner, eventHash, localBeaconNetwork, type ShoeBundle } from '../src/index';
 import { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
 
-export { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
+export {
+  buildDemoBundle,
+  type DemoBeacon,
+  type DemoBundleInput,
+  type DemoKey,
+  demoKeyCertificates,
+} from './demo';
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {

@@ -7,11 +7,13 @@ import {
   type Check,
   parsePublicKey,
   type ShoeBundle,
+  type SignedKeyCertificate,
   shoeProof,
   statementBytes,
   verifyDerSignature,
   verifyShoe,
 } from '../src/index';
+import { demoKeyCertificates } from './demo';
 import { clone, demoBundle, testBeacon, testKey, testSigner } from './helpers';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
@@ -20,7 +22,7 @@ const untrusted = (checks: Check[]) => checks.filter((c) => c.untrusted).map((c)
 const KEY = testKey('key-1', '2024-06-01T00:00:00.000Z');
 const BEACON = await testBeacon();
 /** The caller trusts the operator's key and the test beacon: an honest shoe is then `verified`. */
-const TRUST = { trustedPublicKey: KEY.pem, trustedBeacons: [BEACON.network.chainHash] };
+const TRUST = { trustedPublicKey: KEY.pem, trustedBeacons: [BEACON.network] };
 
 let bundle: ShoeBundle;
 beforeAll(async () => {
@@ -347,10 +349,17 @@ describe('a signing key rotated while the shoe was open', () => {
   // Generation 2 takes over an hour after the shoe opened: rounds after that are signed by it.
   const gen2 = testKey('key-2', '2025-01-01T20:03:00.000Z');
   let rotated: ShoeBundle;
+  /** Every generation's certificate, as GET /v1/signing-key lists them. */
+  let service: SignedKeyCertificate[];
   beforeAll(async () => {
     rotated = await demoBundle({ keys: [gen1, gen2], beacon: BEACON, rounds: 400 });
+    service = await demoKeyCertificates([gen1, gen2]);
   });
-  const trust = (keys: string[]) => ({ trustedPublicKey: keys, trustedBeacons: TRUST.trustedBeacons });
+  const trust = (keys: string[]) => ({
+    trustedPublicKey: keys,
+    trustedBeacons: TRUST.trustedBeacons,
+    keyCertificates: service,
+  });
 
   it('carries both certificates; statement by generation 1, close by generation 2, each valid when it signed', async () => {
     expect(rotated.keys.map((k) => k.certificate.keyId)).toEqual(['key-1', 'key-2']);
@@ -359,7 +368,7 @@ describe('a signing key rotated while the shoe was open', () => {
     expect(heads).toEqual(new Set(['key-1', 'key-2']));
     const { verdict, checks } = await verifyShoe(clone(rotated), trust([gen1.pem]));
     expect(failed(checks)).toEqual([]);
-    // Trusting generation 1 is enough: it certified generation 2 at the handover.
+    // Trusting generation 1 is enough: it certified generation 2 at the handover, as the service lists it.
     expect(verdict).toBe('verified');
   });
 

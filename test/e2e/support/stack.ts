@@ -68,7 +68,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     KEY_SERVICE: 'local',
     LOCAL_KEYS_DIR: keysDir,
     BEACON: 'local',
-    BEACON_MARGIN_SECONDS: '1',
+    BEACON_MARGIN_SECONDS: '5',
     CODE_VERSION: 'e2e',
     ...options.env,
   });

@@ -276,7 +276,8 @@ Shoes are provably fair (docs/provably-fair.md): each shoe's order waits for a r
 randomness beacon (its key in .data/beacon; chain hash ${beacon}) published after the
 players' seeds close — so the first resolve of a shoe waits up to about 8 s. Once a shoe is closed,
 anyone can check it (after \`source ${envPath}\`, which also defines \`baccarat\`):
-  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(curl -s $API/v1/signing-key) --trust-beacon ${beacon}
+  KEYS=$(curl -s $API/v1/signing-key)   # the key, its certificates, the beacon network: what you pin
+  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(echo "$KEYS") --key-certificates <(echo "$KEYS") --trust-beacon <(echo "$KEYS")
 
 Next: the README tour and docs/api.md walk a whole shoe in curl (seeds, rounds, bets, resolve, close, verify).
 OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.

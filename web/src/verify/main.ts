@@ -4,7 +4,7 @@
  * check listed; a coup's cards drawn; the verdict on #verdict[data-verdict].
  */
 import '../styles.css';
-import type { Check } from '@pyb/fairness';
+import { type BeaconPin, type Check, parseBeaconPin, type SignedKeyCertificate } from '@pyb/fairness';
 import { ApiError, get, seg } from '../lib/api';
 import { outcomeText, renderCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
@@ -120,34 +120,50 @@ async function fetchProof(shoeId: string): Promise<void> {
 }
 
 /**
- * The keys and beacon networks to trust: the ones pasted, else the ones this site publishes
- * (`/v1/signing-key` for the key ids of the shoe, and the beacon network it names). drand quicknet
- * needs no trust of ours: the library knows its key.
+ * The keys, key certificates and beacon networks to trust: the ones pasted, else the ones this site
+ * publishes (`/v1/signing-key` for the key ids of the shoe, every generation's certificate, and the
+ * beacon network it names, by all its fields). drand quicknet needs no trust of ours: the library
+ * knows its network.
  */
-async function trusted(bundle: unknown): Promise<{ keys: TrustedKey[]; beacons: string[] }> {
-  const pastedBeacons = byId<HTMLInputElement>('trusted-beacon').value.match(/[0-9a-f]{64}/gi) ?? [];
+async function trusted(bundle: unknown): Promise<{
+  keys: TrustedKey[];
+  beacons: BeaconPin[];
+  certificates: SignedKeyCertificate[] | undefined;
+}> {
+  const pastedBeacons = byId<HTMLInputElement>('trusted-beacon')
+    .value.split(/\s+/)
+    .filter((line) => line.length > 0)
+    .flatMap((line) => {
+      try {
+        return [parseBeaconPin(line)];
+      } catch {
+        return [];
+      }
+    });
   const pasted = splitPem(byId<HTMLTextAreaElement>('trusted-key').value);
   const b = bundle as { statement?: { keyId?: unknown }; audit?: { close?: { keyId?: unknown } } };
   const ids = [...new Set([b?.statement?.keyId, b?.audit?.close?.keyId])].filter(
     (id): id is string => typeof id === 'string' && id.length > 0,
   );
   const keys: TrustedKey[] = pasted.map((pem) => ({ pem, source: 'the key you pasted' }));
-  const beacons = pastedBeacons.map((h) => h.toLowerCase());
+  const beacons: BeaconPin[] = [...pastedBeacons];
+  let certificates: SignedKeyCertificate[] | undefined;
   for (const keyId of ids) {
     try {
       const key = await get<SigningKey>('/v1/signing-key', { query: { keyId } });
       if (pasted.length === 0) keys.push({ pem: key.pem, source: `${location.host}/v1/signing-key` });
-      if (pastedBeacons.length === 0 && key.beacon) beacons.push(key.beacon.chainHash);
+      if (pastedBeacons.length === 0 && key.beacon) beacons.push(key.beacon);
+      certificates ??= key.certificates as SignedKeyCertificate[];
     } catch {
       // Not published here: the shoe's key stays untrusted, and the trust check says so.
     }
   }
-  return { keys, beacons };
+  return { keys, beacons, certificates };
 }
 
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
   const trust = await trusted(bundle);
-  const verification = await verifyWithTrust(bundle, trust.keys, trust.beacons);
+  const verification = await verifyWithTrust(bundle, trust.keys, trust.beacons, trust.certificates);
   show(verification.verdict, verification.checks, dealBundle(bundle), what, verification.trust);
   fill(byId('evidence'), evidenceOf(bundle, verification.checks));
 }

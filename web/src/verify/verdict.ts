@@ -8,7 +8,15 @@
  *              say to trust (none given, or another one: self-signed or unknown)
  *   verified   every check passed, with keys (and a beacon) the reader trusts
  */
-import { type Check, keyFingerprint, parsePublicKey, type Verdict, verifyShoe } from '@pyb/fairness';
+import {
+  type BeaconPin,
+  type Check,
+  keyFingerprint,
+  parsePublicKey,
+  type SignedKeyCertificate,
+  type Verdict,
+  verifyShoe,
+} from '@pyb/fairness';
 
 export type { Verdict };
 
@@ -84,12 +92,15 @@ export function trustText(bundle: unknown, trusted: readonly TrustedKey[]): stri
 
 /**
  * The library's verifier and its three-valued verdict, with the keys the reader trusts (pasted, or the
- * ones this site publishes) and the beacon networks other than drand quicknet the reader trusts.
+ * ones this site publishes), the key certificates the site lists (a successor is trusted only through
+ * them, never through the bundle's) and the beacon networks other than drand quicknet the reader
+ * trusts, each by all its fields.
  */
 export async function verifyWithTrust(
   bundle: unknown,
   trusted: readonly TrustedKey[],
-  trustedBeacons: readonly string[] = [],
+  trustedBeacons: readonly BeaconPin[] = [],
+  keyCertificates?: readonly SignedKeyCertificate[],
 ): Promise<Verification> {
   const pems = trusted.flatMap((k) => {
     try {
@@ -99,6 +110,10 @@ export async function verifyWithTrust(
       return [];
     }
   });
-  const result = await verifyShoe(bundle, { trustedPublicKey: pems, trustedBeacons: [...trustedBeacons] });
+  const result = await verifyShoe(bundle, {
+    trustedPublicKey: pems,
+    trustedBeacons: [...trustedBeacons],
+    ...(keyCertificates && { keyCertificates }),
+  });
   return { verdict: result.verdict, checks: result.checks, trust: trustText(bundle, trusted) };
 }

@@ -1,12 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { checkTrustedKeys, type Verdict, type Verification, verifyShoe } from '@pyb/fairness';
+import {
+  type BeaconNetwork,
+  checkTrustedKeys,
+  parseBeaconPin,
+  type SignedKeyCertificate,
+  SignedKeyCertificateSchema,
+  type Verdict,
+  type Verification,
+  verifyShoe,
+} from '@pyb/fairness';
 import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from '../command';
 
 /** Exit codes: 0 verified, 1 failed, 3 consistent but untrusted (2 is a usage error, as for every command). */
 export const VERDICT_EXIT: Record<Verdict, number> = { verified: 0, failed: 1, untrusted: 3 };
 
-const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--receipt HEAD.json ...]
-                       [--previous FILE.json] [--trust-beacon CHAIN_HASH ...] [--json]
+const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--key-certificates CERTS.json]
+                       [--trust-beacon NETWORK ...] [--receipt HEAD.json ...] [--previous FILE.json] [--json]
        baccarat verify - ...        read the bundle or proof from stdin
 
 Verifies a closed shoe: its audit bundle (GET /v1/shoes/{id}/audit) or its public proof
@@ -20,10 +29,19 @@ signed round heads and the signed close. Prints every check, then the verdict:
   untrusted  (exit 3) every check passed, but against keys (or a beacon) you did not say to trust:
                       consistent, which anyone with a key of their own can make a forgery
   --public-key FILE    the operator's published key (PEM, base64 SPKI, or the JSON GET /v1/signing-key
-                       answers); repeat for several. A generation certified by a trusted one is trusted too
+                       answers); repeat for several. Trust starts there
+  --key-certificates FILE
+                       every key generation's certificate as the service lists them: the JSON
+                       GET /v1/signing-key answers (its certificates), or an array of certificates.
+                       A generation is trusted when these show it certified by a trusted one; a
+                       certificate found only in the bundle never is
+  --trust-beacon NETWORK
+                       trust a beacon network besides drand quicknet, by all its fields:
+                       PUBLICKEY:GENESIS:PERIOD:SCHEME (a local beacon), or a JSON file (a drand chain
+                       info, or the JSON GET /v1/signing-key answers: its beacon). The chain hash is
+                       recomputed from the fields
   --receipt FILE       a signed head kept from a resolve or void answer; it must match the chain
-  --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head
-  --trust-beacon HASH  trust a beacon network other than drand quicknet (a local beacon in development)`;
+  --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -61,6 +79,17 @@ function keyText(text: string): string {
   return text;
 }
 
+/** The certificates of a --key-certificates file: GET /v1/signing-key's answer, or an array of them. */
+function keyCertificatesOf(json: unknown, path: string): SignedKeyCertificate[] {
+  const list = Array.isArray(json) ? json : (json as { certificates?: unknown } | null)?.certificates;
+  const parsed = SignedKeyCertificateSchema().array().min(1).safeParse(list);
+  if (!parsed.success)
+    throw new UsageError(
+      `--key-certificates ${path}: not the certificates GET /v1/signing-key lists (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`,
+    );
+  return parsed.data as SignedKeyCertificate[];
+}
+
 const LABEL = { pass: 'PASS ', fail: 'FAIL ', untrusted: 'TRUST' } as const;
 
 function verdictLine(v: Verification): string {
@@ -72,7 +101,7 @@ function verdictLine(v: Verification): string {
     case 'failed':
       return `NOT VERIFIED: ${failed.length} of ${v.checks.length} checks failed: ${failed.map((c) => c.id).join(', ')}`;
     case 'untrusted':
-      return `UNTRUSTED: all ${v.checks.length} checks passed, but ${untrusted.map((c) => c.id).join(', ')} rest on keys or a beacon you did not say to trust. The evidence is consistent with itself, which a forger holding a key of his own can also achieve: pass the operator's published key (--public-key) to verify it`;
+      return `UNTRUSTED: all ${v.checks.length} checks passed, but ${untrusted.map((c) => c.id).join(', ')} rest on keys or a beacon you did not say to trust. The evidence is consistent with itself, which a forger holding a key of his own can also achieve: pass the operator's published key (--public-key), the key certificates the service lists (--key-certificates) and the beacon network (--trust-beacon) to verify it`;
   }
 }
 
@@ -86,6 +115,7 @@ export const verifyCommand: Command = {
       args,
       {
         'public-key': { type: 'string', multiple: true },
+        'key-certificates': { type: 'string' },
         receipt: { type: 'string', multiple: true },
         previous: { type: 'string' },
         'trust-beacon': { type: 'string', multiple: true },
@@ -106,15 +136,28 @@ export const verifyCommand: Command = {
     for (const file of values.receipt ?? []) receipts.push(await readJson(file, io, 'receipt'));
     const previous =
       values.previous === undefined ? undefined : await readJson(values.previous, io, 'previous shoe');
-    const beacons = values['trust-beacon'] ?? [];
-    for (const hash of beacons) {
-      if (!/^[0-9a-f]{64}$/.test(hash))
-        throw new UsageError('--trust-beacon takes a chain hash (64 hex digits)');
+    const beacons: BeaconNetwork[] = [];
+    for (const spec of values['trust-beacon'] ?? []) {
+      // Inline fields (a 96-byte key in hex, then ':'), else a file.
+      const text = /^[0-9a-f]{192}:/i.test(spec) ? spec : await readInput(spec, io, 'beacon network');
+      try {
+        beacons.push(parseBeaconPin(text));
+      } catch (error) {
+        throw new UsageError(`--trust-beacon ${spec}: ${(error as Error).message}`);
+      }
     }
+    const certificates =
+      values['key-certificates'] === undefined
+        ? undefined
+        : keyCertificatesOf(
+            await readJson(values['key-certificates'], io, 'key certificates'),
+            values['key-certificates'],
+          );
     let verification: Verification;
     try {
       verification = await verifyShoe(JSON.parse(text), {
         ...(trusted.length > 0 && { trustedPublicKey: trusted }),
+        ...(certificates && { keyCertificates: certificates }),
         ...(beacons.length > 0 && { trustedBeacons: beacons }),
         receipts,
         ...(previous !== undefined && { previous }),

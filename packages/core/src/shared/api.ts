@@ -164,6 +164,8 @@ export interface SigningKeyAnswer {
   certificate: KeyCertificateRecord | null;
   /** When the next generation took over; null while it is the newest certified. */
   validUntil: string | null;
+  /** Every generation's certificate, oldest first: what a verifier pins (`baccarat verify --key-certificates`). */
+  certificates: KeyCertificateRecord[];
 }
 
 /** The scheduled check that an ended shoe was closed in time. */

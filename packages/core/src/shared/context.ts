@@ -78,6 +78,14 @@ const NO_BEACON: Beacon = {
 
 export function context(deps: CoreDeps): Ctx {
   const clock = deps.clock ?? systemClock;
+  const beaconMarginSeconds = deps.beaconMarginSeconds ?? BEACON_MARGIN_SECONDS;
+  // Refused at start, not at the first shoe: with a smaller margin the platform could close
+  // contributions when the round is (nearly) out, and every verifier refuses its shoes (F7).
+  if (!Number.isSafeInteger(beaconMarginSeconds) || beaconMarginSeconds < BEACON_MARGIN_SECONDS) {
+    throw new RangeError(
+      `BEACON_MARGIN_SECONDS is ${String(deps.beaconMarginSeconds)}: the margin between the close of contributions and the beacon round must be a whole number of seconds, at least ${BEACON_MARGIN_SECONDS} (docs/provably-fair.md §5)`,
+    );
+  }
   // Failures that must lock a table told apart from "not now" (key-failures.ts).
   const keys = classifiedKeys(deps.keys);
   return {
@@ -95,7 +103,7 @@ export function context(deps: CoreDeps): Ctx {
     batchResendMs: deps.batchResendMs ?? BATCH_RESEND_MS,
     metrics: deps.metrics ?? noMetrics,
     beacon: deps.beacon ?? NO_BEACON,
-    beaconMarginSeconds: deps.beaconMarginSeconds ?? BEACON_MARGIN_SECONDS,
+    beaconMarginSeconds,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
     codeVersion: deps.codeVersion ?? 'unknown',
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,

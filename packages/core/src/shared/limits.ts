@@ -30,7 +30,8 @@ export const OPERATOR_TTL_MS = 60_000;
 
 /**
  * Seconds between the close of contributions and the beacon round that fixes a shoe's order, unless
- * `CoreDeps.beaconMarginSeconds` says otherwise. The same value as @pyb/fairness's
+ * `CoreDeps.beaconMarginSeconds` says more; also the least accepted (a context with less is refused
+ * at start, and the verifier refuses a statement with less: @pyb/fairness MIN_BEACON_MARGIN_SECONDS). The same value as @pyb/fairness's
  * DEFAULT_BEACON_MARGIN_SECONDS, not imported from it: that module (statement.ts) statically imports
  * the SHA-256 code, which would then move from a lazily loaded chunk into the static import of the
  * seamless jobs' bundles (docs/architecture.md, "What import() cannot defer").

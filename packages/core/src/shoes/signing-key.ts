@@ -6,7 +6,8 @@ import { keyCertificates } from './signing';
 
 /**
  * Without an id, the key that signs now; with one, the key a statement names, current or retired,
- * each with its certificate and validity interval. An id the key service cannot answer for is
+ * each with its certificate and validity interval, and every generation's certificate (what a
+ * verifier pins: it trusts a successor only through these, never through a bundle's). An id the key service cannot answer for is
  * SIGNING_KEY_NOT_FOUND; what KMS answered is not echoed (it names the platform's account and roles).
  */
 export async function signingKey(ctx: Ctx, input: { keyId?: string | undefined }): Promise<SigningKeyAnswer> {
@@ -22,6 +23,8 @@ export async function signingKey(ctx: Ctx, input: { keyId?: string | undefined }
   return {
     key,
     certificate: index < 0 ? null : certificates[index]!,
+    // A generation signs until the next one's validFrom: its validity ends there.
     validUntil: index < 0 ? null : (certificates[index + 1]?.certificate.validFrom ?? null),
+    certificates,
   };
 }

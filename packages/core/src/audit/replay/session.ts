@@ -5,8 +5,9 @@
  */
 import { playCoup } from '@pyb/engine';
 import { houseNet, prepareSignatureChecks } from '@pyb/fairness';
-import type { KeyService, PositionRecord, RoundRecord, RoundReplay, ShoeRecord, Store } from '../../shared';
+import type { Ctx, PositionRecord, RoundRecord, RoundReplay, ShoeRecord } from '../../shared';
 import { mapBounded } from '../../shared';
+import { keyCertificates } from '../../shoes';
 import { type AuditLog, parseAuditLog } from '../../trail';
 import type { RoundEvidence, ShoeEvidence } from './evidence';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
@@ -65,8 +66,9 @@ export class ReplaySession {
   private readonly shoes = new Map<string, Promise<ShoeEvidence>>();
   private readonly signingKeys: SigningKeys;
 
-  constructor(private readonly deps: { store: Store; keys: KeyService }) {
-    this.signingKeys = new SigningKeys(deps.keys);
+  constructor(private readonly deps: Pick<Ctx, 'store' | 'keys' | 'certificates'>) {
+    // Each key only through the stored key chain (cached per container: a certificate never changes).
+    this.signingKeys = new SigningKeys(deps.keys, () => keyCertificates(deps));
   }
 
   /** The shoe's evidence, read once per request; `record`: the shoe as the caller already read it. */
