@@ -32,12 +32,10 @@ import {
   TransactionCanceled,
   type WriteOp,
 } from '@pyb/core';
+import { DEFAULT_CURSOR_KEY, decodeCursor, encodeCursor } from './cursor';
 import {
   ACCESS,
   type Access,
-  DEFAULT_CURSOR_KEY,
-  decodeCursor,
-  encodeCursor,
   type Item,
   type ItemWrite,
   indexAttributes,

@@ -30,12 +30,11 @@ import {
   TransactionCanceled,
   type WriteOp,
 } from '@pyb/core';
+import { decodeCursor, encodeCursor } from '@pyb/store-dynamodb/cursor';
 import {
   ACCESS,
   type Access,
   cursorAttributes,
-  decodeCursor,
-  encodeCursor,
   type Item,
   indexAttributes,
   indexKeyOf,
