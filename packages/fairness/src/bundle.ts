@@ -278,8 +278,8 @@ export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
 export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
 
 /**
- * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
- * dealt round then dealt; null when the shoe had no coup left) and the house's net result had it been
+ * Voided rounds, revealed: the coup each would have dealt (the shoe's next coup at the void, voids.ts
+ * `voidedCoups`; null when the shoe had no coup left) and the house's net result had it been
  * played with the positions it had. Sums per shoe for regulators.
  */
 export const VoidReportSchema = /* @__PURE__ */ lazily(() =>
