@@ -23,7 +23,7 @@ import {
   voidReport,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
-import { checkId, conflict, mapBounded, notFound } from '../shared';
+import { checkId, conflict, mapBounded, notFound, shoeAbandoned } from '../shared';
 import { keyCertificates, loadShoe } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
 import type { AuditCtx } from './ctx';
@@ -48,6 +48,7 @@ export async function shoeProof(ctx: AuditCtx, input: { shoeId: string }): Promi
 }
 
 async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle> {
+  if (shoe.status === 'ABANDONED') throw shoeAbandoned(shoe);
   if (shoe.status !== 'CLOSED' || !shoe.close || !shoe.serverSeed) {
     throw conflict(
       'SHOE_NOT_CLOSED',

@@ -42,7 +42,15 @@ export async function verifyRound(e: RoundEvidence): Promise<RoundVerification> 
   const pendingReveal = entries.filter(([, c]) => c.status === 'PENDING_REVEAL').map(([name]) => name);
   const failed = entries.some(([, c]) => c.status === 'FAILED');
   return {
-    status: failed ? 'FAILED' : pendingReveal.length > 0 ? 'PENDING_REVEAL' : 'VERIFIED',
+    // An abandoned shoe (its chain broke at close, an admin gave it up) never verifies, whatever passes.
+    status:
+      e.shoe.status === 'ABANDONED'
+        ? 'ABANDONED'
+        : failed
+          ? 'FAILED'
+          : pendingReveal.length > 0
+            ? 'PENDING_REVEAL'
+            : 'VERIFIED',
     ...checks,
     pendingReveal,
   };
