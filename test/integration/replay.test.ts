@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
-import { base64ToBytes, bytesToHex, type ShoeBundle, statementBytes, verifyShoe } from '@pyb/fairness';
+import {
+  base64ToBytes,
+  bytesToHex,
+  canonicalJson,
+  eventHash,
+  type ShoeBundle,
+  statementBytes,
+  verifyShoe,
+} from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
@@ -169,6 +177,42 @@ describe('before the shoe is closed', () => {
     expect(await codeOf(core.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId }))).toBe(
       'SHOE_NOT_CLOSED',
     );
+  });
+
+  it('a consistent chain rewrite (an event edited, every later hash relinked) fails the signed heads before the close', async () => {
+    const played = target();
+    const pk = `SHOE#${shoe.shoeId}`;
+    const items = (await stack.raw.partition('audit', pk)).filter((i) => String(i.sk).startsWith('E#'));
+    const at = items.findIndex((i) => i.type === 'COUP_DEALT' && i.roundId === played.roundId);
+    expect(at).toBeGreaterThan(0);
+    // The insider's edit: the coup's event rewritten, then each later event relinked so every hash holds.
+    const forged = structuredClone(items);
+    for (let i = at; i < forged.length; i++) {
+      const item = forged[i]!;
+      const event = JSON.parse(item.event as string);
+      if (i === at) event.data = { ...event.data, forged: true };
+      item.prevHash = forged[i - 1]!.hash;
+      item.event = canonicalJson(event);
+      item.hash = eventHash(item.prevHash as string, event);
+    }
+    for (const item of forged.slice(at)) await stack.raw.put('audit', item);
+    try {
+      const replay = await core.replayRound(regulator('op-1'), { roundId: played.roundId });
+      // The chain itself checks out (relinked); its signed head does not.
+      expect(replay.verification.auditChain.status).toBe('PASSED');
+      expect(replay.verification.chainHead.status).toBe('FAILED');
+      expect(codes(replay)).toContain('HEAD_MISMATCH');
+      expect(replay.verification.status).toBe('FAILED');
+      const report = await core.checkShoeChain(regulator('op-1'), { shoeId: shoe.shoeId });
+      expect(report.problems.map((x) => x.code)).toContain('HEAD_MISMATCH');
+    } finally {
+      for (const item of items.slice(at)) await stack.raw.put('audit', item);
+    }
+    const again = await core.replayRound(regulator('op-1'), { roundId: played.roundId });
+    expect([again.verification.status, again.verification.chainHead.status]).toEqual([
+      'PENDING_REVEAL',
+      'PENDING_REVEAL',
+    ]);
   });
 
   it('will not reveal a sealed seed that was swapped for another', async () => {
