@@ -8,7 +8,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Core, RoundReplay, ShoeView } from '@pyb/core';
+import type { Core, PositionRecord, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
 import {
   base64ToBytes,
@@ -82,7 +82,7 @@ const cliVerify = async (bundle: ShoeBundle) =>
     trustBeacons: [(await stack.beacon.network()).chainHash],
   });
 
-type Logical = 'game' | 'audit';
+type Logical = 'game' | 'audit' | 'wallets';
 // biome-ignore lint/suspicious/noExplicitAny: a raw DynamoDB item, edited field by field as a forger would
 type RawItem = Record<string, any>;
 /** Edits one stored item in place (as someone with write access to the table would), then puts it back. */
@@ -384,6 +384,7 @@ describe('once the shoe is closed', () => {
           const cli = await cliVerify(await exported());
           expect(cli.failed.sort()).toEqual([
             `audit.round.${number()}.settlement`,
+            `round.${number()}.player.${playerId}.ledger`, // the ledger credited what the rules gave
             `round.${number()}.player.${playerId}.payout`,
           ]);
           expect(
@@ -391,6 +392,45 @@ describe('once the shoe is closed', () => {
           ).toMatch(/payout: expected \d+, recorded \d+/);
         },
       );
+    });
+
+    it('a ledger entry: the PAYOUT raised by 5,000 in the wallet ledger — replay and `baccarat verify` on the export', async () => {
+      // A position that was paid (its PAYOUT entry exists), in the first settled round that has one.
+      let found: { k: number; position: PositionRecord } | undefined;
+      for (const [k, r] of rounds.entries()) {
+        if (r.voided || found) continue;
+        const paid = (await stack.store.listPositions(r.roundId)).find((p) => p.settleSeq !== undefined);
+        if (paid) found = { k, position: paid };
+      }
+      const { k, position } = found!;
+      const { playerId, roundId } = position;
+      const n = k + 1;
+      const seq = position.settleSeq!;
+      await tampered(
+        'wallets',
+        { pk: `W#op-1#${playerId}`, sk: `L#${String(seq).padStart(12, '0')}` },
+        (item) => {
+          expect(item.kind).toBe('PAYOUT');
+          item.amount += 5_000;
+        },
+        async () => {
+          const replay = await core.replayRound(regulator('op-1'), { roundId });
+          expect(replay.verification.settlement.problems.map((p) => p.code)).toEqual(['LEDGER_MISMATCH']);
+          const bundle = await exported();
+          const carried = bundle.rounds[n - 1]!.positions.find((p) => p.playerId === playerId)!;
+          expect(carried.ledger!.at(-1)).toMatchObject({ seq, kind: 'PAYOUT' });
+          const cli = await cliVerify(bundle);
+          expect(cli.code).toBe(1);
+          expect(cli.failed).toEqual([`round.${n}.player.${playerId}.ledger`]);
+          expect(cli.checks.find((c) => c.id === `round.${n}.player.${playerId}.ledger`)!.detail).toContain(
+            'credited',
+          );
+        },
+      );
+      // Untouched, every position's entries check out offline.
+      const clean = await cliVerify(await exported());
+      expect(clean.code).toBe(0);
+      expect(clean.checks.filter((c) => c.id.endsWith('.ledger')).length).toBeGreaterThan(0);
     });
 
     it('a bet: a stake raised after "no va más"', async () => {

@@ -6,6 +6,7 @@
  * unknown fields are refused, not ignored, so a verifier never silently skips something the producer
  * meant to be checked.
  */
+
 import {
   BET_TYPES,
   type CoupResult,
@@ -19,6 +20,7 @@ import {
 import * as z from 'zod';
 import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
+import { BundleLedgerSchema } from './bundle-ledger';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
@@ -242,6 +244,8 @@ export const RecordedPositionSchema = /* @__PURE__ */ lazily(() =>
       settlement: RecordedSettlementSchema().nullable(),
       /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
       ledgerSeq: count().nullable(),
+      /** Regulator bundle: the ledger entries it moved money by (bundle-ledger.ts). */
+      ledger: BundleLedgerSchema().optional(),
     })
     .strict(),
 );

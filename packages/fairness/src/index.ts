@@ -2,6 +2,7 @@ export * from './audit';
 export * from './audit-order';
 export * from './beacon';
 export * from './bundle';
+export * from './bundle-ledger';
 export * from './bytes';
 export * from './canonical';
 export * from './draw';
