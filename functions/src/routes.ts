@@ -242,6 +242,15 @@ export const closeShoeRoute: Route = {
   kms: ['Decrypt', 'Sign', 'GetPublicKey'],
 };
 
+export const abandonShoeRoute: Route = {
+  method: 'POST',
+  path: '/v1/shoes/{shoeId}/abandon',
+  handler: 'abandon-shoe',
+  roles: ['admin'],
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: [],
+};
+
 export const openRoundRoute: Route = {
   method: 'POST',
   path: '/v1/tables/{tableId}/rounds',
@@ -472,6 +481,7 @@ export const ROUTES: readonly Route[] = [
   getProofRoute,
   getShoeRoute,
   closeShoeRoute,
+  abandonShoeRoute,
   openRoundRoute,
   getRoundRoute,
   placeBetRoute,

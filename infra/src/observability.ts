@@ -76,6 +76,16 @@ export class Observability extends Construct {
         }),
       );
     }
+    // A close that finds a shoe's audit chain broken signs nothing and locks the table: someone deleted
+    // or rewrote an audit item. Paged at the first one, like any lock-out.
+    if (has('close-shoe')) {
+      this.alarms.push(
+        alarmOn(this, 'CloseShoeAuditChainBrokenAlarm', {
+          description: `audit chain broken (${stage}): closing a shoe found its audit chain broken and locked the table; find what was deleted or rewritten (GET /v1/tables/{id}/events), put it back and close again, or POST /v1/shoes/{id}/abandon`,
+          metric: emf('TablesLocked', 'close-shoe', 'Sum'),
+        }),
+      );
+    }
 
     // Ids unique per table: a graph may hold every table's expression.
     const throttles = (table: DeployedTable, i: number) =>

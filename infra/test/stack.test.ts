@@ -852,15 +852,20 @@ describe('alarms', () => {
     expect(bets?.Threshold).toBe(500);
   });
 
-  it('a table lock-out (the TablesLocked EMF metric of open-shoe and resolve-round) pages at the first one', () => {
+  it('a table lock-out (the TablesLocked EMF metric of open-shoe, resolve-round and close-shoe) pages at the first one', () => {
     const alarms = alarmsOn('TablesLocked');
     expect(
       alarms.map((a) => a.Dimensions.find((d: { Name: string }) => d.Name === 'route').Value).sort(),
-    ).toEqual(['open-shoe', 'resolve-round']);
+    ).toEqual(['close-shoe', 'open-shoe', 'resolve-round']);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'PuntoYBanca', Statistic: 'Sum', Threshold: 1 });
       expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
     }
+    // close-shoe's: a broken audit chain found at close (the table locked, source AUDIT).
+    const broken = alarms.find((a) =>
+      a.Dimensions.some((d: { Name: string; Value: string }) => d.Value === 'close-shoe'),
+    );
+    expect(broken?.AlarmDescription).toContain('audit chain broken');
   });
 
   it('DynamoDB throttling on every table', () => {

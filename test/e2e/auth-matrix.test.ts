@@ -78,6 +78,7 @@ const BODIES: Record<string, unknown> = {
   'cancel-bets': { playerId: 'player-m', types: ['TIE'] },
   'void-round': { reason: 'MISDEAL' },
   'unlock-table': { reason: 'matrix' },
+  'abandon-shoe': { reason: 'matrix' },
   // The mode op-a has (never set: hosted): admitted, it changes nothing.
   'set-operator-wallet': { walletMode: 'hosted' },
   // A debit: on another tenant the player has no wallet, so nothing of the owner's can be touched.

@@ -173,6 +173,60 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     }
   });
 
+  it('a void just before a dealer-error burn would have dealt the burned cards: replay, export, close and verify agree', async () => {
+    const { tableId, shoeId } = await table('Void then burn');
+    const p = await player();
+    const bet = (roundId: string, type: 'PLAYER' | 'BANKER', amount: number) =>
+      stack.core.placeBet(op, {
+        roundId,
+        playerId: p,
+        bets: [{ type, amount }],
+        idempotencyKey: `${roundId}-b`,
+      });
+
+    // A void that leaves the cards in the shoe, at once followed by a dealer-error void that burns them.
+    const plain = await stack.core.openRound(op, { tableId });
+    await bet(plain.roundId, 'PLAYER', 1_000);
+    await stack.core.voidRound(op, { roundId: plain.roundId, reason: 'TECHNICAL_FAULT' });
+    const burnt = await stack.core.openRound(op, { tableId });
+    await bet(burnt.roundId, 'BANKER', 2_000);
+    const { burned } = await stack.core.voidRound(op, {
+      roundId: burnt.roundId,
+      reason: 'EXPOSED_CARD',
+      burnCards: true,
+    });
+    const dealtRound = await stack.core.openRound(op, { tableId });
+    await bet(dealtRound.roundId, 'PLAYER', 500);
+    const dealt = await stack.core.resolveRound(op, { roundId: dealtRound.roundId });
+    await revealed(shoeId);
+
+    const inspector = regulator('op-1');
+    const replayed = await stack.core.replayRound(inspector, { roundId: plain.roundId });
+    // Its would-be coup is the shoe's next coup at the void: the cards burned next, not the coup dealt after.
+    expect(replayed.voided!.coup!.start).toBe(burned!.start);
+    expect(replayed.voided!.coup!.start).not.toBe(dealt.result!.start);
+    expect(replayed.voided!.coup!.cardsUsed).toBe(burned!.cards.length);
+
+    const bundle = await stack.core.exportAudit(inspector, { shoeId });
+    const exported = bundle.voids.rounds.find((r) => r.roundId === plain.roundId)!;
+    expect(exported.coup!.start).toBe(replayed.voided!.coup!.start);
+    expect(exported.coup!.winner).toBe(replayed.voided!.coup!.winner);
+    expect(exported.houseNet).toBe(replayed.voided!.houseNet);
+    const replayedBurn = await stack.core.replayRound(inspector, { roundId: burnt.roundId });
+    expect(bundle.voids.rounds.find((r) => r.roundId === burnt.roundId)!.houseNet).toBe(
+      replayedBurn.voided!.houseNet,
+    );
+    // The close totals are the same sums.
+    const closed = await stack.core.getShoe(op, { shoeId });
+    expect(closed.voids).toEqual({
+      count: 2,
+      houseNet: replayed.voided!.houseNet! + replayedBurn.voided!.houseNet!,
+    });
+    expect(bundle.voids.houseNet).toBe(closed.voids!.houseNet);
+    // And `baccarat verify`'s void check recomputes the same (inside expectVerified).
+    await expectVerified(shoeId, [plain.roundId, burnt.roundId, dealtRound.roundId]);
+  });
+
   it("records the shoe's own burn when the first coup of a shoe is burned", async () => {
     const { tableId, shoeId } = await table('Burn first');
     const round = await stack.core.openRound(op, { tableId });

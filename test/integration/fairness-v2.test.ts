@@ -236,6 +236,12 @@ describe('a whole shoe: heads, close, linked shoes, deadline, voids, proof', () 
     }
     const closed = await core.closeShoe(boss, { shoeId: first.shoeId });
     expect([closed.phase, closed.closeReason]).toEqual(['CLOSED', null]);
+    // The broken chain locked the table (TABLE_LOCKED, source AUDIT): an admin clears it once repaired.
+    expect((await core.getTable(op, { tableId })).lock).toMatchObject({
+      source: 'AUDIT',
+      shoeId: first.shoeId,
+    });
+    await core.unlockTable(boss, { tableId, reason: 'the rewritten audit item was restored' });
     expect(closed.voids).toMatchObject({ count: 1, houseNet: expect.any(Number) });
     expect(await core.checkCloseDeadline({ shoeId: first.shoeId })).toMatchObject({ closedInTime: true });
   });

@@ -8,9 +8,17 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Core, RoundReplay, ShoeView } from '@pyb/core';
+import type { Core, PositionRecord, RoundReplay, ShoeView } from '@pyb/core';
 import { parseCard, pointValue, tablePreset } from '@pyb/engine';
-import { base64ToBytes, bytesToHex, type ShoeBundle, statementBytes, verifyShoe } from '@pyb/fairness';
+import {
+  base64ToBytes,
+  bytesToHex,
+  canonicalJson,
+  eventHash,
+  type ShoeBundle,
+  statementBytes,
+  verifyShoe,
+} from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
@@ -74,7 +82,7 @@ const cliVerify = async (bundle: ShoeBundle) =>
     trustBeacons: [await stack.beacon.network()],
   });
 
-type Logical = 'game' | 'audit';
+type Logical = 'game' | 'audit' | 'wallets';
 // biome-ignore lint/suspicious/noExplicitAny: a raw DynamoDB item, edited field by field as a forger would
 type RawItem = Record<string, any>;
 /** Edits one stored item in place (as someone with write access to the table would), then puts it back. */
@@ -169,6 +177,42 @@ describe('before the shoe is closed', () => {
     expect(await codeOf(core.exportAudit(regulator('op-1'), { shoeId: shoe.shoeId }))).toBe(
       'SHOE_NOT_CLOSED',
     );
+  });
+
+  it('a consistent chain rewrite (an event edited, every later hash relinked) fails the signed heads before the close', async () => {
+    const played = target();
+    const pk = `SHOE#${shoe.shoeId}`;
+    const items = (await stack.raw.partition('audit', pk)).filter((i) => String(i.sk).startsWith('E#'));
+    const at = items.findIndex((i) => i.type === 'COUP_DEALT' && i.roundId === played.roundId);
+    expect(at).toBeGreaterThan(0);
+    // The insider's edit: the coup's event rewritten, then each later event relinked so every hash holds.
+    const forged = structuredClone(items);
+    for (let i = at; i < forged.length; i++) {
+      const item = forged[i]!;
+      const event = JSON.parse(item.event as string);
+      if (i === at) event.data = { ...event.data, forged: true };
+      item.prevHash = forged[i - 1]!.hash;
+      item.event = canonicalJson(event);
+      item.hash = eventHash(item.prevHash as string, event);
+    }
+    for (const item of forged.slice(at)) await stack.raw.put('audit', item);
+    try {
+      const replay = await core.replayRound(regulator('op-1'), { roundId: played.roundId });
+      // The chain itself checks out (relinked); its signed head does not.
+      expect(replay.verification.auditChain.status).toBe('PASSED');
+      expect(replay.verification.chainHead.status).toBe('FAILED');
+      expect(codes(replay)).toContain('HEAD_MISMATCH');
+      expect(replay.verification.status).toBe('FAILED');
+      const report = await core.checkShoeChain(regulator('op-1'), { shoeId: shoe.shoeId });
+      expect(report.problems.map((x) => x.code)).toContain('HEAD_MISMATCH');
+    } finally {
+      for (const item of items.slice(at)) await stack.raw.put('audit', item);
+    }
+    const again = await core.replayRound(regulator('op-1'), { roundId: played.roundId });
+    expect([again.verification.status, again.verification.chainHead.status]).toEqual([
+      'PENDING_REVEAL',
+      'PENDING_REVEAL',
+    ]);
   });
 
   it('will not reveal a sealed seed that was swapped for another', async () => {
@@ -340,6 +384,7 @@ describe('once the shoe is closed', () => {
           const cli = await cliVerify(await exported());
           expect(cli.failed.sort()).toEqual([
             `audit.round.${number()}.settlement`,
+            `round.${number()}.player.${playerId}.ledger`, // the ledger credited what the rules gave
             `round.${number()}.player.${playerId}.payout`,
           ]);
           expect(
@@ -347,6 +392,45 @@ describe('once the shoe is closed', () => {
           ).toMatch(/payout: expected \d+, recorded \d+/);
         },
       );
+    });
+
+    it('a ledger entry: the PAYOUT raised by 5,000 in the wallet ledger — replay and `baccarat verify` on the export', async () => {
+      // A position that was paid (its PAYOUT entry exists), in the first settled round that has one.
+      let found: { k: number; position: PositionRecord } | undefined;
+      for (const [k, r] of rounds.entries()) {
+        if (r.voided || found) continue;
+        const paid = (await stack.store.listPositions(r.roundId)).find((p) => p.settleSeq !== undefined);
+        if (paid) found = { k, position: paid };
+      }
+      const { k, position } = found!;
+      const { playerId, roundId } = position;
+      const n = k + 1;
+      const seq = position.settleSeq!;
+      await tampered(
+        'wallets',
+        { pk: `W#op-1#${playerId}`, sk: `L#${String(seq).padStart(12, '0')}` },
+        (item) => {
+          expect(item.kind).toBe('PAYOUT');
+          item.amount += 5_000;
+        },
+        async () => {
+          const replay = await core.replayRound(regulator('op-1'), { roundId });
+          expect(replay.verification.settlement.problems.map((p) => p.code)).toEqual(['LEDGER_MISMATCH']);
+          const bundle = await exported();
+          const carried = bundle.rounds[n - 1]!.positions.find((p) => p.playerId === playerId)!;
+          expect(carried.ledger!.at(-1)).toMatchObject({ seq, kind: 'PAYOUT' });
+          const cli = await cliVerify(bundle);
+          expect(cli.code).toBe(1);
+          expect(cli.failed).toEqual([`round.${n}.player.${playerId}.ledger`]);
+          expect(cli.checks.find((c) => c.id === `round.${n}.player.${playerId}.ledger`)!.detail).toContain(
+            'credited',
+          );
+        },
+      );
+      // Untouched, every position's entries check out offline.
+      const clean = await cliVerify(await exported());
+      expect(clean.code).toBe(0);
+      expect(clean.checks.filter((c) => c.id.endsWith('.ledger')).length).toBeGreaterThan(0);
     });
 
     it('a bet: a stake raised after "no va más"', async () => {

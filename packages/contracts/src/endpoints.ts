@@ -24,6 +24,7 @@ import {
   voidRoundContract,
 } from './endpoints/rounds';
 import {
+  abandonShoeContract,
   closeShoeContract,
   contributeSeedContract,
   getProofContract,
@@ -67,6 +68,7 @@ export const ENDPOINTS = {
   'open-shoe': openShoeContract,
   'get-shoe': getShoeContract,
   'close-shoe': closeShoeContract,
+  'abandon-shoe': abandonShoeContract,
   'contribute-seed': contributeSeedContract,
   'list-shoes': listShoesContract,
   'get-proof': getProofContract,

@@ -75,7 +75,10 @@ export const PROBLEMS = {
   ROUTE_NOT_FOUND: [404, 'No endpoint at this path (the gateway answers it).'],
   METHOD_NOT_ALLOWED: [405, 'The endpoint does not take this method (the gateway answers it).'],
   // 409: the state of a resource says no; it may change.
-  SHOE_ALREADY_OPEN: [409, 'The table already has a shoe in play.'],
+  SHOE_ALREADY_OPEN: [
+    409,
+    'The table already has a shoe in play: close it first (the detail says how when its chain broke at close).',
+  ],
   NO_SHOE_OPEN: [409, 'The table has no shoe in play.'],
   SHOE_ENDED: [409, 'The cut card came out: close the shoe and open another.'],
   ROUND_IN_PLAY: [409, 'A round of the table is in play: resolve or void it first.'],
@@ -85,7 +88,15 @@ export const PROBLEMS = {
   CONTRIBUTIONS_FULL: [409, 'The shoe holds the most seed contributions it takes (1000).'],
   AUDIT_CHAIN_BROKEN: [
     409,
-    "The shoe's audit chain does not hold (re-walked before close): it is not signed; the shoe stays closing.",
+    "The shoe's audit chain does not hold (re-walked before close): it is not signed, the shoe stays closing and its table is locked (TABLE_LOCKED, source AUDIT). Put the missing items back and close again, or an admin abandons the shoe (POST /v1/shoes/{shoeId}/abandon).",
+  ],
+  SHOE_NOT_ABANDONABLE: [
+    409,
+    'Only a shoe whose audit chain close found broken (its table locked by that close) can be abandoned: close it instead.',
+  ],
+  AUDIT_LOCK_NEEDS_SHOE: [
+    409,
+    "The table is locked because its shoe's audit chain broke at close: unlocking would leave that shoe in play. Close it once repaired, or abandon it (POST /v1/shoes/{shoeId}/abandon), which clears the lock.",
   ],
   ROUND_NOT_OPEN: [
     409,
@@ -97,6 +108,10 @@ export const PROBLEMS = {
   ROUND_VOIDED: [409, 'The round was voided: it cannot be resolved.'],
   ROUND_ALREADY_DEALT: [409, 'The coup was dealt: the round can no longer be voided.'],
   SHOE_NOT_CLOSED: [409, 'The shoe is not closed yet: its seed and its audit export come with the close.'],
+  SHOE_ABANDONED: [
+    409,
+    'The shoe was abandoned (its audit chain broke at close; `details.abandoned` says why and when): it is never closed, revealed or verified.',
+  ],
   SHOE_NEVER_PLAYED: [409, 'The shoe was closed before any round: there is nothing to export or verify.'],
   SIGNING_KEY_UNKNOWN: [409, 'The shoe names a signing key the key service does not know or may not read.'],
   CONCURRENT_UPDATE: [
@@ -170,7 +185,7 @@ export const PROBLEMS = {
   // 423: a person must act first.
   TABLE_LOCKED: [
     423,
-    'The key service or the randomness failed at this table (`details.lock` says what, when): no shoe opens, no round opens or is dealt until an admin clears the lock (POST /v1/tables/{tableId}/unlock). Rounds not dealt can be voided (stakes refunded).',
+    "The key service or the randomness failed at this table, or a close found its shoe's audit chain broken (`details.lock` says what, when): no shoe opens, no round opens or is dealt until an admin clears the lock (POST /v1/tables/{tableId}/unlock; an AUDIT lock by abandoning the shoe, POST /v1/shoes/{shoeId}/abandon). Rounds not dealt can be voided (stakes refunded).",
   ],
   WALLET_MODE_MISMATCH: [
     409,

@@ -63,7 +63,10 @@ export const ReplayCheck = /* @__PURE__ */ lazily(() =>
 export const RoundVerification = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      status: z.enum(['VERIFIED', 'PENDING_REVEAL', 'FAILED']),
+      status: z.enum(['VERIFIED', 'PENDING_REVEAL', 'FAILED', 'ABANDONED']).meta({
+        description:
+          "ABANDONED: the round's shoe was abandoned after its audit chain broke at close (its seed never revealed): it never verifies.",
+      }),
       statementSignature: ReplayCheck().meta({
         description: 'The signed shoe statement, as SHOE_OPENED published it.',
       }),

@@ -8,7 +8,7 @@ import {
   SignedKeyCertificateSchema,
 } from '@pyb/fairness';
 import * as z from 'zod';
-import { Card, Pagination, Timestamp } from './common';
+import { Card, FreeText, Pagination, Timestamp } from './common';
 import { ResourceId } from './ids';
 import { ContributionKind, ShoeCloseReason, ShoeStatus } from './vocabulary';
 
@@ -27,6 +27,19 @@ export const CloseShoeRequest = /* @__PURE__ */ lazily(() =>
       }),
     })
     .meta({ id: 'CloseShoeRequest' }),
+);
+
+/** An admin gives up a shoe whose audit chain broke at close (docs/regulators.md, "Lock-out"). */
+export const AbandonShoeRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      reason: FreeText(500).meta({
+        description:
+          'Why the shoe is given up rather than repaired (recorded in SHOE_ABANDONED, reported to regulators).',
+        example: 'audit item seq 7 deleted by a faulty migration; no backup holds it (ticket OPS-301)',
+      }),
+    })
+    .meta({ id: 'AbandonShoeRequest' }),
 );
 
 /** A seed a player contributes: the client seed's grammar (@pyb/fairness clientSeedProblem). */
@@ -136,6 +149,13 @@ export const Shoe = /* @__PURE__ */ lazily(() =>
         .object({ count: z.int(), houseNet: z.int() })
         .nullable()
         .meta({ description: 'Voided rounds and what they would have netted the house, once revealed.' }),
+      abandoned: z
+        .object({ at: Timestamp(), reason: z.string(), problems: z.array(z.string()) })
+        .nullable()
+        .meta({
+          description:
+            'Phase ABANDONED: close found the audit chain broken (`problems`) and an admin gave the shoe up (`reason`). Its seed is never revealed and it never verifies.',
+        }),
     })
     .meta({ id: 'Shoe' }),
 );

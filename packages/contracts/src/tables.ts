@@ -236,17 +236,21 @@ export const TableParams = /* @__PURE__ */ lazily(() => z.strictObject({ tableId
 export const TableLock = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      source: z.enum(['KEY_SERVICE', 'RANDOMNESS']).meta({
+      source: z.enum(['KEY_SERVICE', 'RANDOMNESS', 'AUDIT']).meta({
         description:
-          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated).',
+          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated). AUDIT: closing the shoe found its audit chain broken (`problems`); the shoe is restored and closed, or an admin abandons it (POST /v1/shoes/{shoeId}/abandon).',
       }),
       cause: z.string().meta({
         description:
-          'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED or ENTROPY_FAILED.',
+          'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED, ENTROPY_FAILED or AUDIT_CHAIN_BROKEN.',
         example: 'BEACON_INVALID',
       }),
       detail: z.string(),
-      phase: z.enum(['OPEN_SHOE', 'RESOLVE']),
+      phase: z.enum(['OPEN_SHOE', 'RESOLVE', 'CLOSE_SHOE']),
+      problems: z
+        .array(z.string())
+        .optional()
+        .meta({ description: 'AUDIT: what the re-walk of the chain found (at most 20).' }),
       shoeId: z.string().optional(),
       roundId: z.string().optional(),
       at: Timestamp(),
@@ -290,19 +294,22 @@ export const TableEvent = /* @__PURE__ */ lazily(() =>
     .object({
       tableId: z.string(),
       seq: z.int().min(0),
-      type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED']),
+      type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED', 'SHOE_ABANDONED']),
       at: Timestamp(),
+      shoeId: z.string().optional().meta({ description: 'SHOE_ABANDONED: the shoe given up.' }),
       lock: TableLock().optional().meta({ description: 'TABLE_LOCKED: what failed.' }),
-      reason: z.string().optional().meta({ description: "TABLE_UNLOCKED: the admin's reason." }),
+      reason: z
+        .string()
+        .optional()
+        .meta({ description: "TABLE_UNLOCKED, SHOE_ABANDONED: the admin's reason." }),
       clears: z
         .int()
         .min(0)
         .optional()
-        .meta({ description: 'TABLE_UNLOCKED: the TABLE_LOCKED event it clears.' }),
-      by: z
-        .object({ role: z.string(), operatorId: z.string() })
-        .optional()
-        .meta({ description: 'TABLE_UNLOCKED: the API key role and operator that cleared it.' }),
+        .meta({ description: 'TABLE_UNLOCKED, SHOE_ABANDONED: the TABLE_LOCKED event it clears.' }),
+      by: z.object({ role: z.string(), operatorId: z.string() }).optional().meta({
+        description: 'TABLE_UNLOCKED, SHOE_ABANDONED: the API key role and operator that cleared it.',
+      }),
     })
     .meta({ id: 'TableEvent' }),
 );

@@ -54,14 +54,17 @@ export const RoundStatus = /* @__PURE__ */ lazily(() =>
   }),
 );
 
-/** A shoe's state: OPEN (rounds may open), ENDED (the cut card came out), CLOSING, CLOSED (seed revealed). */
-export const SHOE_STATUSES = ['OPEN', 'ENDED', 'CLOSING', 'CLOSED'] as const;
+/**
+ * A shoe's state: OPEN (rounds may open), ENDED (the cut card came out), CLOSING, CLOSED (seed
+ * revealed), ABANDONED (its audit chain broke at close; an admin gave it up with a reason: it never verifies).
+ */
+export const SHOE_STATUSES = ['OPEN', 'ENDED', 'CLOSING', 'CLOSED', 'ABANDONED'] as const;
 export type ShoeStatus = (typeof SHOE_STATUSES)[number];
 export const ShoeStatus = /* @__PURE__ */ lazily(() =>
   z.enum(SHOE_STATUSES).meta({
     id: 'ShoeStatus',
     description:
-      'OPEN: rounds may open. ENDED: the cut card came out, no more rounds; close it to reveal the seed. CLOSING: close under way (close again to finish it). CLOSED: seed revealed, audit head signed.',
+      'OPEN: rounds may open. ENDED: the cut card came out, no more rounds; close it to reveal the seed. CLOSING: close under way (close again to finish it). CLOSED: seed revealed, audit head signed. ABANDONED: close found its audit chain broken and an admin abandoned it with a reason (POST /v1/shoes/{shoeId}/abandon): never signed, never verified.',
   }),
 );
 

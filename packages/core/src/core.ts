@@ -26,6 +26,7 @@ import {
 import type { Core } from './shared';
 import { type CoreDeps, context } from './shared';
 import {
+  abandonShoe,
   checkCloseDeadline,
   closeShoe,
   contributeSeed,
@@ -59,6 +60,7 @@ export function createCore(deps: CoreDeps): Core {
     openShoe: (actor, input) => openShoe(ctx, actor, input),
     getShoe: (actor, input) => getShoe(ctx, actor, input),
     closeShoe: (actor, input) => closeShoe(ctx, actor, input),
+    abandonShoe: (actor, input) => abandonShoe(ctx, actor, input),
     contributeSeed: (actor, input) => contributeSeed(ctx, actor, input),
     listShoes: (actor, input) => listShoes(ctx, actor, input),
     shoeProof: (input) => shoeProof(ctx, input),

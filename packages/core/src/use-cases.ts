@@ -53,6 +53,7 @@ export {
   withDeadline,
 } from './shared';
 export {
+  abandonShoe,
   checkCloseDeadline,
   closeShoe,
   contributeSeed,

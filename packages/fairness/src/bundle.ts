@@ -6,6 +6,7 @@
  * unknown fields are refused, not ignored, so a verifier never silently skips something the producer
  * meant to be checked.
  */
+
 import {
   BET_TYPES,
   type CoupResult,
@@ -19,6 +20,7 @@ import {
 import * as z from 'zod';
 import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
+import { BundleLedgerSchema } from './bundle-ledger';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
@@ -242,6 +244,8 @@ export const RecordedPositionSchema = /* @__PURE__ */ lazily(() =>
       settlement: RecordedSettlementSchema().nullable(),
       /** Ledger sequence number of the payout (settled) or refund (voided); null when no money moved. */
       ledgerSeq: count().nullable(),
+      /** Regulator bundle: the ledger entries it moved money by (bundle-ledger.ts). */
+      ledger: BundleLedgerSchema().optional(),
     })
     .strict(),
 );
@@ -278,8 +282,8 @@ export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
 export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
 
 /**
- * Voided rounds, revealed: the coup each would have dealt (the next coup of the shoe, which the next
- * dealt round then dealt; null when the shoe had no coup left) and the house's net result had it been
+ * Voided rounds, revealed: the coup each would have dealt (the shoe's next coup at the void, voids.ts
+ * `voidedCoups`; null when the shoe had no coup left) and the house's net result had it been
  * played with the positions it had. Sums per shoe for regulators.
  */
 export const VoidReportSchema = /* @__PURE__ */ lazily(() =>

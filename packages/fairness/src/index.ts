@@ -3,6 +3,7 @@ export * from './audit-order';
 export * from './beacon';
 export * from './beacon-trust';
 export * from './bundle';
+export * from './bundle-ledger';
 export * from './bytes';
 export * from './canonical';
 export * from './draw';

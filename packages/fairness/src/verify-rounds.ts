@@ -19,6 +19,7 @@ import {
 import type { ProofRound, RecordedBurn, RecordedPosition, RecordedRound, VoidReport } from './bundle';
 import { canonicalJson } from './canonical';
 import type { Shoe } from './shoe';
+import { checkLedger } from './verify-ledger';
 import type { Report } from './verify-report';
 import { voidReport } from './voids';
 
@@ -105,7 +106,10 @@ export function checkRounds(report: Report, rounds: readonly AnyRound[], table: 
           ]
         : [false, diffs.join('; ')];
     });
-    for (const position of positionsOf(round) ?? []) checkSettlement(report, prefix, position, table, result);
+    for (const position of positionsOf(round) ?? []) {
+      checkSettlement(report, prefix, position, table, result);
+      checkLedger(report, prefix, position, 'SETTLED');
+    }
     if (next.last) {
       report.add(
         `${prefix}.shoe-end`,
@@ -186,6 +190,7 @@ function checkVoidedRound(report: Report, prefix: string, round: AnyRound) {
           ? 'a voided position must not be settled'
           : `the bets add up to ${stake}, the position records a stake of ${p.stake}`,
     );
+    checkLedger(report, prefix, p, 'VOIDED');
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Voided rounds, seen after the reveal: a void deals no card, so the coup a voided round would have
  * dealt is the shoe's next coup at that point (the one the next dealt round then dealt — unless a
- * dealer error burned its cards, seed 004: then the next round deals after them), and the
+ * dealer error burned cards first, seed 004: then the cards burned next), and the
  * house's net result had it been played is what its positions would have lost minus what they would
  * have won. The export reports it per round and per shoe; the verifier recomputes it.
  */
@@ -10,6 +10,7 @@ import {
   burnCoup,
   type CoupResult,
   nextCoup,
+  type ShoeCoup,
   type ShoeState,
   settle,
   startShoe,
@@ -45,17 +46,49 @@ export interface VoidableRound {
   positions: readonly Pick<RecordedPosition, 'bets'>[];
 }
 
-/** The void report of a revealed shoe, its rounds in play order (voided ones deal nothing). */
-export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly VoidableRound[]): VoidReport {
+/** A step of the shoe in play order, as a void sees it: a coup dealt, or a round voided. */
+export type VoidStep = { kind: 'DEALT' } | { kind: 'VOIDED'; roundId: string; burned: boolean };
+
+/**
+ * The one definition of what a voided round would have dealt: the shoe's next coup at the void
+ * (undefined once the shoe has ended). A void that burned its cards (seed 004) moves the shoe past
+ * them, so a void just before a burn would have dealt the burned cards — not the coup the next dealt
+ * round then dealt. The export, the close, the verifier and the round replay all read it here.
+ */
+export function voidedCoups(
+  table: TableConfig,
+  shoe: Pick<Shoe, 'order' | 'cutIndex'>,
+  steps: readonly VoidStep[],
+): Map<string, ShoeCoup | undefined> {
   let state: ShoeState = startShoe(shoe.order);
-  const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
-  for (const round of rounds) {
-    if (round.status === 'SETTLED') {
+  const coups = new Map<string, ShoeCoup | undefined>();
+  for (const step of steps) {
+    if (step.kind === 'DEALT') {
       if (!state.finished) state = nextCoup(table, shoe.order, shoe.cutIndex, state).state;
       continue;
     }
-    // The shoe's next coup, which a void leaves in the shoe; none once the shoe has ended.
-    const next = state.finished ? undefined : nextCoup(table, shoe.order, shoe.cutIndex, state);
+    coups.set(step.roundId, state.finished ? undefined : nextCoup(table, shoe.order, shoe.cutIndex, state));
+    // A burned coup's cards left the shoe: the next round deals after them (engine burnCoup).
+    if (step.burned && !state.finished) state = burnCoup(table, shoe.order, shoe.cutIndex, state).state;
+  }
+  return coups;
+}
+
+/** The void report of a revealed shoe, its rounds in play order (voided ones deal nothing). */
+export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly VoidableRound[]): VoidReport {
+  const coups = voidedCoups(
+    table,
+    shoe,
+    rounds.map((r) =>
+      r.status === 'SETTLED'
+        ? { kind: 'DEALT' }
+        : { kind: 'VOIDED', roundId: r.roundId, burned: r.burned !== undefined },
+    ),
+  );
+  const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
+  for (const round of rounds) {
+    if (round.status === 'SETTLED') continue;
+    const next = coups.get(round.roundId);
     const net = next ? houseNet(table, round.positions, next.result) : 0;
     report.count += 1;
     report.houseNet += net;
@@ -66,9 +99,6 @@ export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly Void
       coup: next ? recordedCoup(next) : null,
       houseNet: net,
     });
-    // A burned coup's cards left the shoe: the next round deals after them (engine burnCoup).
-    if (round.burned !== undefined && !state.finished)
-      state = burnCoup(table, shoe.order, shoe.cutIndex, state).state;
   }
   return report;
 }

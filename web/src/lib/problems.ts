@@ -62,6 +62,8 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   SHOE_ENDED:
     'The cut card has come out: this shoe has ended. Close it to reveal its seed, then open a new one.',
   SHOE_NOT_CLOSED: 'The shoe is not closed yet: its seed is still sealed.',
+  SHOE_ABANDONED: 'This shoe was abandoned after its audit chain broke: it is never revealed or verified.',
+  SHOE_NOT_ABANDONABLE: 'Only a shoe whose audit chain broke at close can be abandoned.',
   SIGNING_KEY_UNKNOWN: 'The shoe names a signing key the key service cannot give.',
   ROUND_IN_PLAY: 'A round is already in play on this table.',
   ROUND_NOT_OPEN: '“No va más”: betting is closed for this round.',
@@ -116,6 +118,7 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
     'The history range reaches too far back for one request: ask for a shorter or more recent range.',
   TABLE_LOCKED: 'The table is locked: the key service or the randomness failed. An admin must clear it.',
   TABLE_NOT_LOCKED: 'The table is not locked.',
+  AUDIT_LOCK_NEEDS_SHOE: 'The table is locked by a broken audit chain: close or abandon its shoe first.',
   PLATFORM_ADMIN_REQUIRED: "Only the platform's administrators may change an operator's wallet mode.",
   SEAMLESS_CONFIG_INVALID:
     "The operator's wallet must be an https URL and its secret the operator's own Secrets Manager secret.",

@@ -54,7 +54,7 @@ export const playerRoundsContract = {
 
 export const exportAuditContract = {
   tag: 'Regulators',
-  problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED'],
+  problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_ABANDONED', 'SHOE_NEVER_PLAYED'],
   summary: 'Export a closed shoe as one bundle that `baccarat verify` checks offline (regulator, operator)',
   description:
     'Statement, signature, every signing-key certificate, revealed server seed, contributed seeds, beacon round, every round with its bets and settlements, the void report, the signed round heads and the audit chain with its signed close. 409 SHOE_NOT_CLOSED before the shoe is closed.',

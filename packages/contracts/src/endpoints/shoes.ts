@@ -1,6 +1,7 @@
 import type { EndpointContract } from '../endpoint-contract';
 import { ShoeProof } from '../replay';
 import {
+  AbandonShoeRequest,
   CloseShoeRequest,
   ContributeSeedRequest,
   Contribution,
@@ -18,7 +19,7 @@ import { TableParams } from '../tables';
 export const openShoeContract = {
   tag: 'Shoes',
   description:
-    'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table. Admin keys only.',
+    'Draws a server seed (sealed by the key service), publishes its SHA-256 commitment in a signed statement and starts the audit chain. One shoe in play per table (409 SHOE_ALREADY_OPEN says how to close the one in play, or to abandon it when its chain broke at close). Admin keys only.',
   problems: [
     'TABLE_NOT_FOUND',
     'SHOE_ALREADY_OPEN',
@@ -46,12 +47,13 @@ export const getShoeContract = {
 export const closeShoeContract = {
   tag: 'Shoes',
   description:
-    'Re-walks the audit chain (a chain that does not hold is not signed: 409 AUDIT_CHAIN_BROKEN), collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. A shoe the cut card has not ended (an interrupted session) closes only with a `reason` (422 CLOSE_REASON_REQUIRED). Resumable: call again after a failure. Admin keys only.',
+    'Re-walks the audit chain (a chain that does not hold is not signed: 409 AUDIT_CHAIN_BROKEN, and the table is locked with a TABLE_LOCKED event of source AUDIT until the shoe is repaired and closed or abandoned), collects the deferred commission, reveals the server seed, appends SHOE_CLOSED and signs the chain head. A shoe the cut card has not ended (an interrupted session) closes only with a `reason` (422 CLOSE_REASON_REQUIRED). Resumable: call again after a failure. Admin keys only.',
   problems: [
     'SHOE_NOT_FOUND',
     'CLOSE_REASON_INVALID',
     'ROUND_IN_PLAY',
     'AUDIT_CHAIN_BROKEN',
+    'SHOE_ABANDONED',
     'CONCURRENT_UPDATE',
     'CLOSE_REASON_REQUIRED',
     'SIGNING_KEY_UNCERTIFIED',
@@ -59,6 +61,24 @@ export const closeShoeContract = {
   summary: 'Close a shoe: reveal the seed, collect deferred commission, sign the audit head (admin)',
   params: ShoeParams,
   body: CloseShoeRequest,
+  response: Shoe,
+  status: 200,
+} satisfies EndpointContract;
+
+export const abandonShoeContract = {
+  tag: 'Shoes',
+  description:
+    "Gives up a shoe whose close found its audit chain broken (409 AUDIT_CHAIN_BROKEN locked its table): the shoe becomes ABANDONED with the reason and the problems found, the table lets it go and its lock is cleared, and SHOE_ABANDONED is recorded in the table's events and the regulator feed. The seed is never revealed; replay and verify say ABANDONED. Any other shoe: 409 SHOE_NOT_ABANDONABLE. Admin keys only.",
+  problems: [
+    'SHOE_NOT_FOUND',
+    'SHOE_NOT_ABANDONABLE',
+    'SHOE_ABANDONED',
+    'INVALID_INPUT',
+    'CONCURRENT_UPDATE',
+  ],
+  summary: 'Abandon a shoe whose audit chain broke at close (admin)',
+  params: ShoeParams,
+  body: AbandonShoeRequest,
   response: Shoe,
   status: 200,
 } satisfies EndpointContract;
@@ -96,7 +116,7 @@ export const listShoesContract = {
 
 export const getProofContract = {
   tag: 'Shoes',
-  problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_NEVER_PLAYED'],
+  problems: ['SHOE_NOT_FOUND', 'SHOE_NOT_CLOSED', 'SHOE_ABANDONED', 'SHOE_NEVER_PLAYED'],
   summary: 'The public proof of a closed shoe (no key): `baccarat verify` checks it',
   description:
     'Statement and signature, key certificates, revealed seed, contributed seeds, beacon round, burn, cut, every coup, the signed heads and the audit chain with its signed close. Nothing personal: no player id, no amount. 409 SHOE_NOT_CLOSED before the shoe is closed.',

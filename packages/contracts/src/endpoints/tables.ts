@@ -60,7 +60,13 @@ export const unlockTableContract = {
   tag: 'Tables',
   description:
     'Clears the lock a key-service or randomness failure put on the table (docs/regulators.md, "Lock-out"), once the cause is fixed, with a reason recorded in the TABLE_UNLOCKED event. Admin keys only.',
-  problems: ['TABLE_NOT_FOUND', 'TABLE_NOT_LOCKED', 'INVALID_INPUT', 'CONCURRENT_UPDATE'],
+  problems: [
+    'TABLE_NOT_FOUND',
+    'TABLE_NOT_LOCKED',
+    'AUDIT_LOCK_NEEDS_SHOE',
+    'INVALID_INPUT',
+    'CONCURRENT_UPDATE',
+  ],
   summary: 'Clear a table lock with a reason (admin)',
   params: TableParams,
   body: UnlockTableRequest,

@@ -10,6 +10,7 @@
 import { formatCard } from '@pyb/engine';
 import {
   BUNDLE_FORMAT,
+  type BundleLedgerEntry,
   type Contribution,
   dealShoe,
   hexToBytes,
@@ -23,10 +24,11 @@ import {
   voidReport,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
-import { checkId, conflict, mapBounded, notFound } from '../shared';
+import { checkId, conflict, mapBounded, notFound, shoeAbandoned } from '../shared';
 import { keyCertificates, loadShoe } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
 import type { AuditCtx } from './ctx';
+import { ledgerEntries, loadPositionLedger } from './replay/ledger';
 
 /** Rounds read at once. */
 const CONCURRENCY = 4;
@@ -48,6 +50,7 @@ export async function shoeProof(ctx: AuditCtx, input: { shoeId: string }): Promi
 }
 
 async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle> {
+  if (shoe.status === 'ABANDONED') throw shoeAbandoned(shoe);
   if (shoe.status !== 'CLOSED' || !shoe.close || !shoe.serverSeed) {
     throw conflict(
       'SHOE_NOT_CLOSED',
@@ -75,12 +78,30 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     await mapBounded([...ids], CONCURRENCY, async (roundId) => {
       const round = await ctx.store.get('round', { roundId });
       if (!round || round.shoeId !== shoe.shoeId) return undefined;
-      return { round, positions: await ctx.store.listPositions(roundId) };
+      const positions = await ctx.store.listPositions(roundId);
+      // Each position's ledger entries go out with it: the offline verifier checks them (verify-ledger).
+      const ledgers = new Map<string, BundleLedgerEntry[]>();
+      for (const p of positions) {
+        const entries = ledgerEntries(await loadPositionLedger(ctx.store, round, p));
+        ledgers.set(
+          p.playerId,
+          entries.flatMap((e) =>
+            e ? [{ seq: e.seq, kind: e.kind as BundleLedgerEntry['kind'], amount: e.amount }] : [],
+          ),
+        );
+      }
+      return { round, positions, ledgers };
     })
   )
     .filter((r) => r !== undefined)
     .sort((a, b) => a.round.number - b.round.number);
-  const rounds = stored.map(({ round, positions }) => recordedRound(round, positions));
+  const rounds = stored.map(({ round, positions, ledgers }) => {
+    const recorded = recordedRound(round, positions);
+    return {
+      ...recorded,
+      positions: recorded.positions.map((p) => ({ ...p, ledger: ledgers.get(p.playerId) ?? [] })),
+    };
+  });
   const contributions: Contribution[] = log.events
     .filter((p) => p.event?.type === 'SEED_CONTRIBUTED')
     .map((p) => p.event!.data as unknown as Contribution);

@@ -75,6 +75,14 @@ export const FEED_COLUMNS = [
   'to',
   'counts',
   'totals',
+  'event',
+  'lockSource',
+  'lockCause',
+  'problems',
+  'reason',
+  'clears',
+  'abandonedAt',
+  'abandonReason',
 ] as const;
 
 const COLUMN_SET: ReadonlySet<string> = new Set(FEED_COLUMNS);

@@ -13,10 +13,20 @@ import type {
   PositionRecord,
   RoundRecord,
   ShoeRecord,
+  TableEventRecord,
   TableRecord,
 } from '../shared';
 
-const FEED_RECORD_TYPES = ['shoe', 'round', 'bet', 'settlement', 'refund', 'movement', 'summary'] as const;
+const FEED_RECORD_TYPES = [
+  'shoe',
+  'round',
+  'bet',
+  'settlement',
+  'refund',
+  'movement',
+  'tableEvent',
+  'summary',
+] as const;
 export type FeedRecordType = (typeof FEED_RECORD_TYPES)[number];
 
 export type FeedRecord = { type: FeedRecordType } & Record<string, unknown>;
@@ -31,6 +41,7 @@ const before = (at: string | undefined, to: string): string | undefined =>
 export function shoeRecord(table: TableRecord, shoe: ShoeRecord, to: string): FeedRecord {
   const closedAt = before(shoe.closedAt, to);
   const endedAt = before(shoe.endedAt, to);
+  const abandonedAt = before(shoe.abandoned?.at, to);
   return defined({
     type: 'shoe',
     operatorId: shoe.operatorId,
@@ -38,7 +49,7 @@ export function shoeRecord(table: TableRecord, shoe: ShoeRecord, to: string): Fe
     tableName: table.name,
     shoeId: shoe.shoeId,
     shoeNumber: shoe.number,
-    status: closedAt ? 'CLOSED' : endedAt ? 'ENDED' : 'OPEN',
+    status: abandonedAt ? 'ABANDONED' : closedAt ? 'CLOSED' : endedAt ? 'ENDED' : 'OPEN',
     currency: shoe.config.currency,
     decks: shoe.config.decks,
     openedAt: shoe.openedAt,
@@ -50,6 +61,31 @@ export function shoeRecord(table: TableRecord, shoe: ShoeRecord, to: string): Fe
     // Revealed at close: in the record only when the close is inside the range's past.
     serverSeed: closedAt ? shoe.serverSeed : undefined,
     cutIndex: closedAt ? shoe.cutIndex : undefined,
+    abandonedAt,
+    abandonReason: abandonedAt ? shoe.abandoned?.reason : undefined,
+  });
+}
+
+/**
+ * A table's own event (TABLE_LOCKED, TABLE_UNLOCKED, SHOE_ABANDONED): regulators are told of every
+ * lock-out, of a shoe whose audit chain broke at close and of its abandonment.
+ */
+export function tableEventRecord(table: TableRecord, e: TableEventRecord): FeedRecord {
+  return defined({
+    type: 'tableEvent',
+    operatorId: table.operatorId,
+    tableId: table.tableId,
+    tableName: table.name,
+    seq: e.seq,
+    at: e.at,
+    event: e.type,
+    shoeId: e.shoeId ?? e.lock?.shoeId,
+    roundId: e.lock?.roundId,
+    lockSource: e.lock?.source,
+    lockCause: e.lock?.cause,
+    problems: e.lock ? (e.lock.problems ?? [e.lock.detail]) : undefined,
+    reason: e.reason,
+    clears: e.clears,
   });
 }
 

@@ -11,7 +11,8 @@
  *    `movement`s of its calls, its `settlement` or `refund` and the `movement` that paid or refunded it.
  *    A round's records are all in the range it finished in, whatever the time of its bets. After a
  *    DEFERRED shoe's rounds, its seamless players' commission collections in the range (a hosted
- *    player's are ledger entries: 2.), by time, as `movement`s of kind COMMISSION.
+ *    player's are ledger entries: 2.), by time, as `movement`s of kind COMMISSION. After the table's
+ *    shoes, its own events in the range (`tableEvent`: TABLE_LOCKED, TABLE_UNLOCKED, SHOE_ABANDONED).
  * 2. the wallet `movement`s outside rounds (credits, debits, RG changes, commission collections,
  *    session ends) with `at` in the range, by time (Store.listMovements);
  * 3. one `summary`: counts per type and, per currency, the sums to reconcile with (FeedSummary).
@@ -36,6 +37,7 @@ import {
   seamlessCollectionRecord,
   settlementRecord,
   shoeRecord,
+  tableEventRecord,
 } from './feed-records';
 import { finishedAt, shoesIn } from './ggr';
 
@@ -110,6 +112,9 @@ export async function* feedRecords(
         yield* counted(collections);
       }
     }
+    // The table's lock-outs, a broken chain found at close and an abandoned shoe: in the range, in order.
+    const events = (await ctx.store.listTableEvents(table.tableId)).filter((e) => e.at >= from && e.at < to);
+    yield* counted(events.map((e) => tableEventRecord(table, e)));
   }
   // Movements outside rounds, kept per UTC day: one day's partition after the other.
   for (let day = Date.parse(`${from.slice(0, 10)}T00:00:00.000Z`); day < Date.parse(to); day += DAY_MS) {

@@ -47,6 +47,7 @@ export async function* shoesIn(
     for (const shoe of page.items) {
       if (shoe.openedAt >= to) return; // by number: every later shoe opened later still
       if (shoe.closedAt !== undefined && shoe.closedAt < from) continue;
+      if (shoe.abandoned !== undefined && shoe.abandoned.at < from) continue;
       yield shoe;
     }
     cursor = page.cursor;

@@ -116,6 +116,7 @@ export interface PlayerHistoryQuery {
   limit?: number;
 }
 export type UnlockTableInput = { tableId: string } & Body<ReturnType<typeof C.UnlockTableRequest>>;
+export type AbandonShoeInput = { shoeId: string } & Body<ReturnType<typeof C.AbandonShoeRequest>>;
 export type ShoeView = z.output<ReturnType<typeof C.Shoe>>;
 export type CoupView = z.output<ReturnType<typeof C.Coup>>;
 export type BetView = z.output<ReturnType<typeof C.BetView>>;
@@ -214,6 +215,8 @@ export interface Core {
   getShoe(actor: Actor, input: { shoeId: string }): Promise<ShoeView>;
   /** Resumable: call again after a failure. An early close needs a reason. */
   closeShoe(actor: Actor, input: CloseShoeInput): Promise<ShoeView>;
+  /** Gives up a shoe whose chain close found broken (its table locked by it): recorded, never verified. */
+  abandonShoe(actor: Actor, input: AbandonShoeInput): Promise<ShoeView>;
   /** A player's seed for the shoe, before its first round. */
   contributeSeed(actor: Actor, input: ContributeSeedInput): Promise<ContributionView>;
   /** Every shoe of a table, by number, a page at a time. */

@@ -36,7 +36,7 @@ export * from './ports/runtime';
 export * from './ports/settlement-queue';
 export * from './ports/store';
 export * from './ports/wallet';
-export { conflict, invalid, unavailable } from './problems';
+export { conflict, invalid, shoeAbandoned, unavailable } from './problems';
 export type * from './replay-types';
 export { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from './retry';
 export { same } from './same-json';

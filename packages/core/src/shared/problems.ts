@@ -11,3 +11,15 @@ export const conflict = (code: ProblemCode, message: string): DomainError =>
 /** Not now, later: the HTTP edge answers 503 with Retry-After. */
 export const unavailable = (code: ProblemCode, message: string, retryAfterSeconds: number): DomainError =>
   new DomainError('UNAVAILABLE', code, message, { retryAfterSeconds });
+
+/** A shoe given up after its chain broke at close: never closed, revealed or verified. */
+export const shoeAbandoned = (shoe: {
+  shoeId: string;
+  abandoned?: { at: string; reason: string };
+}): DomainError =>
+  new DomainError(
+    'CONFLICT',
+    'SHOE_ABANDONED',
+    `shoe ${shoe.shoeId} was abandoned${shoe.abandoned ? ` at ${shoe.abandoned.at} (${shoe.abandoned.reason})` : ''}: its audit chain broke at close, so it is never revealed or verified`,
+    shoe.abandoned ? { abandoned: { at: shoe.abandoned.at, reason: shoe.abandoned.reason } } : undefined,
+  );

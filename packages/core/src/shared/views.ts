@@ -64,6 +64,9 @@ export const shoeView = (s: ShoeRecord): ShoeView => ({
   beacon: s.beacon ? { round: s.beacon.round, signature: s.beacon.signature } : null,
   closeReason: s.closeReason ?? null,
   voids: s.status === 'CLOSED' ? (s.voids ?? null) : null,
+  abandoned: s.abandoned
+    ? { at: s.abandoned.at, reason: s.abandoned.reason, problems: s.abandoned.problems }
+    : null,
 });
 
 export const shoeSummaryView = (s: ShoeRecord): ShoeSummaryView => ({

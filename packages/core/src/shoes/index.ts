@@ -1,3 +1,4 @@
+export { abandonShoe } from './abandon-shoe';
 export * from './archive-shoe';
 export { roundsOfChain, staleHeads } from './close-checks';
 export { checkCloseDeadline, scheduleCloseDeadline } from './close-deadline';

@@ -20,12 +20,13 @@ import {
   DomainError,
   invalid,
   mapBounded,
+  shoeAbandoned,
   shoeView,
   TransactionCanceled,
   tooMuchContention,
   type WriteOp,
 } from '../shared';
-import { assertUnlocked, loadTable, underLockOut } from '../tables';
+import { assertUnlocked, loadTable, lockForAudit, shoeInPlay, underLockOut } from '../tables';
 import { chainRecord, eventAt, latest, nextAudit, parseAuditLog, putAudit } from '../trail';
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
@@ -47,8 +48,7 @@ export async function getShoe(ctx: Ctx, actor: Actor, input: { shoeId: string })
  */
 export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string }): Promise<ShoeView> {
   const table = await loadTable(ctx, actor, input.tableId, 'write');
-  if (table.currentShoeId)
-    throw conflict('SHOE_ALREADY_OPEN', `table ${table.tableId} already has shoe ${table.currentShoeId}`);
+  if (table.currentShoeId) throw shoeInPlay(table);
   assertUnlocked(table);
   const shoeId = ctx.ids.next('shoe');
   const context = { shoeId, operatorId: table.operatorId };
@@ -146,6 +146,7 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: CloseShoeInput): 
   let shoe = await loadShoe(ctx, actor, input.shoeId, 'write');
   for (const attempt of attempts(ctx)) {
     if (shoe.status === 'CLOSED') return shoeView(shoe);
+    if (shoe.status === 'ABANDONED') throw shoeAbandoned(shoe);
     if (shoe.status === 'OPEN' || shoe.status === 'ENDED') {
       const table = await ctx.store.get('table', { tableId: shoe.tableId });
       if (table?.openRoundId)
@@ -207,11 +208,14 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
   // Nothing is signed over a chain that does not hold: re-walk it, and every head signed on it, first.
   const problems = await chainProblemsBeforeClose(ctx, shoe);
   if (problems.length > 0) {
+    // Loudly: the table is locked with a TABLE_LOCKED event (and an alarm) until the chain is repaired
+    // and the shoe closed, or an admin abandons the shoe.
+    const lock = await lockForAudit(ctx, shoe.tableId, shoe.shoeId, problems);
     throw new DomainError(
       'CONFLICT',
       'AUDIT_CHAIN_BROKEN',
-      `shoe ${shoe.shoeId} is not closed: its audit chain does not hold: ${problems.slice(0, 5).join('; ')}`,
-      { problems: problems.slice(0, 20) },
+      `shoe ${shoe.shoeId} is not closed: its audit chain does not hold: ${problems.slice(0, 5).join('; ')}. Table ${shoe.tableId} is locked (TABLE_LOCKED ${lock.seq}): put the missing items back and close again, or an admin abandons the shoe (POST /v1/shoes/${shoe.shoeId}/abandon)`,
+      { problems: problems.slice(0, 20), lock: { source: lock.source, seq: lock.seq, at: lock.at } },
     );
   }
   const serverSeed = await decksOf(ctx).serverSeed(shoe);

@@ -1,5 +1,12 @@
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
-export { assertUnlocked, listTableEvents, underLockOut, unlockTable } from './lock-out';
+export {
+  assertUnlocked,
+  listTableEvents,
+  lockForAudit,
+  shoeInPlay,
+  underLockOut,
+  unlockTable,
+} from './lock-out';
 export * from './scoreboard';
 export * from './seats';
 export { createTable, getTable, loadTable } from './tables';

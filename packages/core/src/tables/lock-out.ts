@@ -5,6 +5,10 @@
  * opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it with a reason
  * (TABLE_UNLOCKED). Bets stay refundable: a round not dealt is voided as usual. A round dealt before the
  * lock is settled: its cards were claimed and recorded, withholding the payout protects nobody.
+ *
+ * A close that finds the shoe's audit chain broken locks the table too (source AUDIT, `lockForAudit`):
+ * the shoe stays CLOSING and the table's; that lock is not cleared by unlock while the shoe is not
+ * closed — the chain is repaired and the shoe closed, or an admin abandons the shoe (abandon-shoe.ts).
  */
 import type {
   Actor,
@@ -37,9 +41,34 @@ const tableLocked = (tableId: string, lock: TableLock): DomainError =>
   new DomainError(
     'LOCKED',
     'TABLE_LOCKED',
-    `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
-    { lock: { source: lock.source, cause: lock.cause, phase: lock.phase, at: lock.at, seq: lock.seq } },
+    lock.source === 'AUDIT'
+      ? `table ${tableId} is locked since ${lock.at}: closing shoe ${lock.shoeId} found its audit chain broken; put the missing items back and close it again, or an admin abandons it with POST /v1/shoes/${lock.shoeId}/abandon`
+      : `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
+    {
+      lock: {
+        source: lock.source,
+        cause: lock.cause,
+        phase: lock.phase,
+        at: lock.at,
+        seq: lock.seq,
+        ...(lock.shoeId !== undefined && { shoeId: lock.shoeId }),
+      },
+    },
   );
+
+/** What an open-shoe refusal says of a table whose shoe is still in play (what to do about it). */
+export function shoeInPlay(table: TableRecord): DomainError {
+  const lock = table.lock;
+  if (lock?.source === 'AUDIT' && lock.shoeId === table.currentShoeId)
+    return conflict(
+      'SHOE_ALREADY_OPEN',
+      `table ${table.tableId} still has shoe ${table.currentShoeId}: closing it found its audit chain broken and locked the table (TABLE_LOCKED ${lock.seq}); put the missing items back and close it again, or an admin abandons it with POST /v1/shoes/${table.currentShoeId}/abandon and a reason, then opens a new shoe`,
+    );
+  return conflict(
+    'SHOE_ALREADY_OPEN',
+    `table ${table.tableId} already has shoe ${table.currentShoeId}: close it first (POST /v1/shoes/${table.currentShoeId}/close)`,
+  );
+}
 
 export function assertUnlocked(table: TableRecord): void {
   if (table.lock) throw tableLocked(table.tableId, table.lock);
@@ -68,6 +97,28 @@ export async function underLockOut<T>(
     });
     throw tableLocked(tableId, lock);
   }
+}
+
+/**
+ * Close found the shoe's chain broken: the table is locked (source AUDIT, the problems listed) with its
+ * TABLE_LOCKED event, and the lock counted (`TablesLocked`: it pages someone). An already locked table
+ * keeps its lock.
+ */
+export async function lockForAudit(
+  ctx: TablesCtx,
+  tableId: string,
+  shoeId: string,
+  problems: readonly string[],
+): Promise<TableLock> {
+  ctx.metrics.count('TablesLocked', 1);
+  return lockTable(ctx, tableId, {
+    source: 'AUDIT',
+    cause: 'AUDIT_CHAIN_BROKEN',
+    detail: problems.join('; ').slice(0, 500),
+    phase: 'CLOSE_SHOE',
+    shoeId,
+    problems: problems.slice(0, 20).map((p) => p.slice(0, 500)),
+  });
 }
 
 /** Sets the lock and appends TABLE_LOCKED in one transaction; an already locked table keeps its lock. */
@@ -117,6 +168,11 @@ export async function unlockTable(ctx: TablesCtx, actor: Actor, input: UnlockTab
   for (const attempt of attempts(ctx)) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
     if (!table.lock) throw conflict('TABLE_NOT_LOCKED', `table ${table.tableId} is not locked`);
+    if (table.lock.source === 'AUDIT' && table.currentShoeId === table.lock.shoeId)
+      throw conflict(
+        'AUDIT_LOCK_NEEDS_SHOE',
+        `table ${table.tableId} is locked because shoe ${table.lock.shoeId}'s audit chain broke at close: close it once repaired (POST /v1/shoes/${table.lock.shoeId}/close), or abandon it with a reason (POST /v1/shoes/${table.lock.shoeId}/abandon)`,
+      );
     const seq = table.events ?? 0;
     const event: TableEventRecord = {
       tableId: table.tableId,

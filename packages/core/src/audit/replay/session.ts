@@ -3,8 +3,7 @@
  * computed once per request however many of its rounds are replayed (game recall pages through a
  * player's rounds, often several of the same shoe).
  */
-import { playCoup } from '@pyb/engine';
-import { houseNet, prepareSignatureChecks } from '@pyb/fairness';
+import { houseNet, prepareSignatureChecks, type VoidStep, voidedCoups } from '@pyb/fairness';
 import type { Ctx, PositionRecord, RoundRecord, RoundReplay, ShoeRecord } from '../../shared';
 import { mapBounded } from '../../shared';
 import { keyCertificates } from '../../shoes';
@@ -17,8 +16,10 @@ import { verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
 
 /**
- * What a voided round would have dealt, once revealed: the coup after the coups dealt before its
- * ROUND_VOIDED in the chain, and what it would have netted the house on the round's positions.
+ * What a voided round would have dealt, once revealed, and what it would have netted the house on
+ * the round's positions: the shoe's next coup at its ROUND_VOIDED in the chain, by fairness
+ * `voidedCoups` — the definition the export, the close and `baccarat verify` use (so a void just
+ * before a dealer-error burn would have dealt the burned cards).
  */
 function voidedOutcome(
   shoe: ShoeRecord,
@@ -28,23 +29,13 @@ function voidedOutcome(
   reveal: Reveal,
 ): RoundReplay['voided'] {
   if (reveal.status !== 'REVEALED' || !reveal.shoe) return { revealed: false, coup: null, houseNet: null };
-  const at = log.events.findIndex(
-    (p) => p.event?.type === 'ROUND_VOIDED' && p.event.roundId === round.roundId,
-  );
-  const dealtBefore = log.events
-    .slice(0, Math.max(0, at))
-    .filter((p) => p.event?.type === 'COUP_DEALT').length;
-  // A dealer-error void burned its coup: what it would have dealt is exactly the cards it burned.
-  const burned = reveal.shoe.burns.get(round.roundId);
-  const next = burned
-    ? {
-        index: dealtBefore,
-        start: burned.start,
-        result: playCoup(burned.cards),
-        cutCardOut: burned.cutCardOut,
-        last: burned.last,
-      }
-    : reveal.shoe.coups[dealtBefore];
+  const steps: VoidStep[] = [];
+  for (const { event } of log.events) {
+    if (event?.type === 'COUP_DEALT') steps.push({ kind: 'DEALT' });
+    else if (event?.type === 'ROUND_VOIDED' && event.roundId)
+      steps.push({ kind: 'VOIDED', roundId: event.roundId, burned: event.data.burned !== undefined });
+  }
+  const next = voidedCoups(shoe.config, reveal.shoe, steps).get(round.roundId);
   if (!next) return { revealed: true, coup: null, houseNet: 0 };
   return {
     revealed: true,

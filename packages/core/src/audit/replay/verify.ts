@@ -11,6 +11,7 @@
 import { cardsText, dealtCards, showCard } from '@pyb/engine';
 import { betsDigest } from '@pyb/fairness';
 import type { CheckStatus, ReplayCheck, ReplayProblem, RoundRecord, RoundVerification } from '../../shared';
+import { staleHeads } from '../../shoes';
 import { checkChainPrefix, recordedPositions, totalsOf } from '../../trail';
 import { Problems, type RoundEvidence } from './evidence';
 import { betsProblems, rulesCoup, settlementProblems, voiding } from './money-checks';
@@ -42,7 +43,15 @@ export async function verifyRound(e: RoundEvidence): Promise<RoundVerification> 
   const pendingReveal = entries.filter(([, c]) => c.status === 'PENDING_REVEAL').map(([name]) => name);
   const failed = entries.some(([, c]) => c.status === 'FAILED');
   return {
-    status: failed ? 'FAILED' : pendingReveal.length > 0 ? 'PENDING_REVEAL' : 'VERIFIED',
+    // An abandoned shoe (its chain broke at close, an admin gave it up) never verifies, whatever passes.
+    status:
+      e.shoe.status === 'ABANDONED'
+        ? 'ABANDONED'
+        : failed
+          ? 'FAILED'
+          : pendingReveal.length > 0
+            ? 'PENDING_REVEAL'
+            : 'VERIFIED',
     ...checks,
     pendingReveal,
   };
@@ -178,14 +187,36 @@ function settlementCheck(e: RoundEvidence): ReplayCheck {
   );
 }
 
+/**
+ * Every signed head the replay has — the contributions' close and this round's, open shoe or not — must
+ * still name the chain's event at its seq: a chain rewritten and relinked after a head was signed
+ * (consistent hashes, so the chain itself checks out) fails here, before the close as after it.
+ */
+function signedHeadProblems({ shoe, round, log }: RoundEvidence): ReplayProblem[] {
+  const records = log.events.map((p) => p.record);
+  return staleHeads(shoe, [round], records).map((x) => ({
+    code: 'HEAD_MISMATCH',
+    detail: x.detail,
+    seq: x.seq,
+    playerId: null,
+  }));
+}
+
 async function headCheck(e: RoundEvidence): Promise<ReplayCheck> {
-  const { shoe } = e;
-  if (shoe.status !== 'CLOSED')
-    return other('PENDING_REVEAL', 'the chain head is signed when the shoe is closed (with the reveal)');
+  const { shoe, round } = e;
+  const stale = signedHeadProblems(e);
+  if (shoe.status !== 'CLOSED') {
+    if (stale.length > 0) return checked(stale, '');
+    const heads = (shoe.contributionsClosed?.head ? 1 : 0) + (round.head ? 1 : 0);
+    return other(
+      'PENDING_REVEAL',
+      `the ${heads} signed head(s) so far still name the chain's events; the whole chain head is signed when the shoe is closed (with the reveal)`,
+    );
+  }
   const close = shoe.close;
   const rotated = close !== undefined && close.statement.keyId !== shoe.statement.keyId;
   return checked(
-    [...wholeChainProblems(e), ...(await headProblems(e))],
+    [...wholeChainProblems(e), ...stale, ...(await headProblems(e))],
     close
       ? `the chain head ${close.statement.head} over ${close.statement.length} events, signed at close (${close.statement.closedAt}) by ${close.statement.keyId}${rotated ? ' (the key that replaced the statement’s)' : ''}, verifies`
       : '',

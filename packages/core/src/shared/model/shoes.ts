@@ -63,4 +63,9 @@ export interface ShoeRecord {
   closeReason?: ShoeCloseReason;
   /** Voided rounds, revealed at close: how many, and what they would have netted the house. */
   voids?: { count: number; houseNet: number };
+  /**
+   * Set when an admin abandoned the shoe (status ABANDONED) after close found its chain broken: why,
+   * when, by which key role, and the problems the close found (from the table's TABLE_LOCKED).
+   */
+  abandoned?: { at: string; reason: string; by: { role: string; operatorId: string }; problems: string[] };
 }

@@ -32,14 +32,19 @@ export interface TableRecord {
 
 /** What failed, where: kept on the locked table and in its TABLE_LOCKED event. */
 export interface TableLock {
-  /** KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's entropy. */
-  source: 'KEY_SERVICE' | 'RANDOMNESS';
+  /**
+   * KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's
+   * entropy. AUDIT: close found the shoe's audit chain broken (`problems`).
+   */
+  source: 'KEY_SERVICE' | 'RANDOMNESS' | 'AUDIT';
   /** The failure's code (e.g. KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, BEACON_INVALID, ENTROPY_FAILED). */
   cause: string;
   /** What the failure said (no secret: key-service and beacon messages name ids, never key material). */
   detail: string;
   /** The call that failed. */
-  phase: 'OPEN_SHOE' | 'RESOLVE';
+  phase: 'OPEN_SHOE' | 'RESOLVE' | 'CLOSE_SHOE';
+  /** AUDIT: what the re-walk of the chain found (at most 20). */
+  problems?: string[];
   shoeId?: string;
   roundId?: string;
   at: string;
@@ -55,14 +60,16 @@ export interface TableEventRecord {
   tableId: string;
   operatorId: string;
   seq: number;
-  type: 'TABLE_LOCKED' | 'TABLE_UNLOCKED';
+  type: 'TABLE_LOCKED' | 'TABLE_UNLOCKED' | 'SHOE_ABANDONED';
   at: string;
+  /** SHOE_ABANDONED: the shoe given up (its lock cleared with it). */
+  shoeId?: string;
   /** TABLE_LOCKED: what failed. */
   lock?: TableLock;
-  /** TABLE_UNLOCKED: the admin's reason, and which lock it clears. */
+  /** TABLE_UNLOCKED, SHOE_ABANDONED: the admin's reason, and which lock it clears. */
   reason?: string;
   clears?: number;
-  /** TABLE_UNLOCKED: the key's role and operator (API keys have no person's name). */
+  /** TABLE_UNLOCKED, SHOE_ABANDONED: the key's role and operator (API keys have no person's name). */
   by?: { role: string; operatorId: string };
 }
 

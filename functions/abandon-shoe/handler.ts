@@ -1,0 +1,11 @@
+import { abandonShoeContract } from '@pyb/contracts';
+import { abandonShoe } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
+import { httpHandler } from '../src/http';
+import { abandonShoeRoute } from '../src/routes';
+
+export const handler = httpHandler(
+  abandonShoeRoute,
+  abandonShoeContract,
+  ({ context, actor, params, body }) => abandonShoe(useCases(context), actor, { ...params, ...body }),
+);
