@@ -7,61 +7,30 @@
  * meant to be checked.
  */
 
-import {
-  BET_TYPES,
-  type CoupResult,
-  dealtCards,
-  handNotation,
-  lazily,
-  parseCard,
-  showCard,
-  TableConfigSchema,
-} from '@pyb/engine';
+import { type CoupResult, dealtCards, handNotation, lazily, showCard, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
 import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
+import {
+  base64,
+  betType,
+  card,
+  count,
+  hex32,
+  hexBytes,
+  id,
+  isoTime,
+  seedText,
+  signedAmount,
+} from './bundle-fields';
 import { BundleLedgerSchema } from './bundle-ledger';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
-import { clientSeedProblem } from './text';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
 export const PROOF_FORMAT = 'pyb-shoe-proof/1';
-
-const hex32 = /* @__PURE__ */ lazily(() => z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits'));
-const hexBytes = (n: number) =>
-  z.string().regex(new RegExp(`^[0-9a-f]{${2 * n}}$`), `${2 * n} lowercase hex digits`);
-const base64 = /* @__PURE__ */ lazily(() => z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'));
-const id = /* @__PURE__ */ lazily(() => z.string().min(1).max(128));
-const isoTime = /* @__PURE__ */ lazily(() => z.iso.datetime({ offset: true }));
-const count = /* @__PURE__ */ lazily(() => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
-/** Money may be negative in a house result. */
-const signedAmount = /* @__PURE__ */ lazily(() =>
-  z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-);
-const card = /* @__PURE__ */ lazily(() =>
-  z.string().refine(
-    (text) => {
-      try {
-        parseCard(text);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'a card such as AS, TD, 10D, KH' },
-  ),
-);
-const betType = /* @__PURE__ */ lazily(() => z.enum(BET_TYPES as [string, ...string[]]));
-/** A contributed seed (docs/provably-fair.md §5.2): 1..256 UTF-8 bytes of clean text (text.ts). */
-const seedText = /* @__PURE__ */ lazily(() =>
-  z.string().superRefine((seed, ctx) => {
-    const problem = clientSeedProblem(seed);
-    if (problem) ctx.addIssue({ code: 'custom', message: `the seed ${problem}` });
-  }),
-);
 
 export const BeaconNetworkSchema = /* @__PURE__ */ lazily(() =>
   z
