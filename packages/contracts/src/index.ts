@@ -17,6 +17,7 @@ export * from './replay';
 export * from './reports';
 export * from './responsible-gaming';
 export * from './rounds';
+export * from './scoreboard';
 export * from './seamless-reconciliation';
 export * from './seamless-wallet';
 export * from './shoes';

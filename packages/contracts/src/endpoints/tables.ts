@@ -1,14 +1,6 @@
 import type { EndpointContract } from '../endpoint-contract';
-import {
-  CreateTableRequest,
-  Scoreboard,
-  ScoreboardQuery,
-  SeatMap,
-  Table,
-  TableEvents,
-  TableParams,
-  UnlockTableRequest,
-} from '../tables';
+import { Scoreboard, ScoreboardQuery } from '../scoreboard';
+import { CreateTableRequest, SeatMap, Table, TableEvents, TableParams, UnlockTableRequest } from '../tables';
 
 /** The endpoint contracts of the Tables tag: tables and their results panel (one export per endpoint: endpoint-contract.ts). */
 
