@@ -15,7 +15,6 @@ import type { KeyRing } from './verify-keys';
 import type { Report } from './verify-report';
 import { parseAll } from './verify-rounds';
 
-
 const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
   problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
 
