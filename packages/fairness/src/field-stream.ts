@@ -9,9 +9,7 @@
  * (stream.ts), with a different message: every field is length-prefixed, so no two field lists give
  * the same message.
  */
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { SERVER_SEED_BYTES, type U32Source } from './stream';
+import { HmacBlockStream } from './stream';
 
 const MAX_BLOCKS = 2 ** 32;
 
@@ -33,40 +31,15 @@ export function fieldsMessage(fields: readonly Uint8Array[], counter: number): U
   return msg;
 }
 
-export class FieldStream implements U32Source {
-  private readonly key: Uint8Array;
+export class FieldStream extends HmacBlockStream {
   private readonly fields: readonly Uint8Array[];
-  private block = new Uint8Array(0);
-  private at = 0;
-  private counter = 0;
-  /** Bytes handed out so far (every draw takes a whole u32). */
-  bytesUsed = 0;
 
   constructor(serverSeed: Uint8Array, fields: readonly Uint8Array[]) {
-    if (!(serverSeed instanceof Uint8Array) || serverSeed.length !== SERVER_SEED_BYTES) {
-      throw new RangeError(`server seed must be ${SERVER_SEED_BYTES} bytes`);
-    }
-    this.key = serverSeed;
+    super(serverSeed);
     this.fields = fields.map((f) => Uint8Array.from(f));
   }
 
-  /** Blocks computed so far. */
-  get blocks(): number {
-    return this.counter;
-  }
-
-  nextU32(): number {
-    let x = 0;
-    for (let i = 0; i < 4; i++) {
-      if (this.at === this.block.length) this.refill();
-      x = x * 256 + this.block[this.at++]!;
-    }
-    this.bytesUsed += 4;
-    return x;
-  }
-
-  private refill(): void {
-    this.block = hmac(sha256, this.key, fieldsMessage(this.fields, this.counter++));
-    this.at = 0;
+  protected message(counter: number): Uint8Array {
+    return fieldsMessage(this.fields, counter);
   }
 }

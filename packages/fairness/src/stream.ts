@@ -44,24 +44,27 @@ export function blockMessage(clientSeed: string, shoeId: string, counter: number
   return msg;
 }
 
-export class ShoeStream {
+/**
+ * u32 draws read in order from HMAC-SHA256(key = serverSeed, message(k)) blocks, k = 0, 1, …: the one
+ * reading of both schemes' streams (ShoeStream here, pyb-shoe/3's FieldStream); each says its message.
+ */
+export abstract class HmacBlockStream implements U32Source {
   private readonly key: Uint8Array;
-  private readonly msg: Uint8Array;
-  private readonly view: DataView;
   private block = new Uint8Array(0);
   private at = 0;
   private counter = 0;
   /** Bytes handed out so far (a multiple of 4: every draw takes a whole u32). */
   bytesUsed = 0;
 
-  constructor(serverSeed: Uint8Array, clientSeed: string, shoeId: string) {
+  constructor(serverSeed: Uint8Array) {
     if (!(serverSeed instanceof Uint8Array) || serverSeed.length !== SERVER_SEED_BYTES) {
       throw new RangeError(`server seed must be ${SERVER_SEED_BYTES} bytes`);
     }
     this.key = serverSeed;
-    this.msg = blockMessage(clientSeed, shoeId, 0);
-    this.view = new DataView(this.msg.buffer);
   }
+
+  /** The HMAC message of block `counter`. */
+  protected abstract message(counter: number): Uint8Array;
 
   /** Blocks computed so far. */
   get blocks(): number {
@@ -80,9 +83,24 @@ export class ShoeStream {
   }
 
   private refill(): void {
-    be32(this.view, this.msg.length - 4, this.counter++);
-    this.block = hmac(sha256, this.key, this.msg);
+    this.block = hmac(sha256, this.key, this.message(this.counter++));
     this.at = 0;
+  }
+}
+
+export class ShoeStream extends HmacBlockStream {
+  private readonly msg: Uint8Array;
+  private readonly view: DataView;
+
+  constructor(serverSeed: Uint8Array, clientSeed: string, shoeId: string) {
+    super(serverSeed);
+    this.msg = blockMessage(clientSeed, shoeId, 0);
+    this.view = new DataView(this.msg.buffer);
+  }
+
+  protected message(counter: number): Uint8Array {
+    be32(this.view, this.msg.length - 4, counter);
+    return this.msg;
   }
 }
 
