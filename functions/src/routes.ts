@@ -310,6 +310,17 @@ export const cancelBetsRoute: Route = {
   operatorWallets: true,
 };
 
+export const closeBettingRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/close',
+  handler: 'close-betting',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  // Sign: the receipt naming the beacon round (pyb-shoe/3). No Decrypt: nothing is drawn here.
+  kms: ['Sign', 'GetPublicKey'],
+  queues: [],
+};
+
 export const resolveRoundRoute: Route = {
   method: 'POST',
   path: '/v1/rounds/{roundId}/resolve',
@@ -487,6 +498,7 @@ export const ROUTES: readonly Route[] = [
   placeBetRoute,
   reduceBetsRoute,
   cancelBetsRoute,
+  closeBettingRoute,
   resolveRoundRoute,
   voidRoundRoute,
   replayRoundRoute,

@@ -27,7 +27,7 @@ import { BundleLedgerSchema } from './bundle-ledger';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
-import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
+import { SHOE_CLOSE_SCHEME, SHOE_SCHEMES } from './statement';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
 export const PROOF_FORMAT = 'pyb-shoe-proof/1';
@@ -47,7 +47,7 @@ export const BeaconNetworkSchema = /* @__PURE__ */ lazily(() =>
 export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      scheme: z.literal(SHOE_SCHEME),
+      scheme: z.enum(SHOE_SCHEMES),
       shoeId: id(),
       tableId: id(),
       operatorId: id(),

@@ -9,7 +9,12 @@ import { canonicalJson } from './canonical';
 export const HEAD_SCHEME = 'pyb-head/1';
 
 /** The events whose chain head is signed. */
-export const SIGNED_HEAD_EVENTS = ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED'] as const;
+export const SIGNED_HEAD_EVENTS = [
+  'CONTRIBUTIONS_CLOSED',
+  'BETTING_CLOSED',
+  'ROUND_SETTLED',
+  'ROUND_VOIDED',
+] as const;
 export type SignedHeadEvent = (typeof SIGNED_HEAD_EVENTS)[number];
 
 export interface HeadStatement {

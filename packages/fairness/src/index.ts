@@ -22,3 +22,4 @@ export * from './text';
 export * from './verify';
 export * from './verify-v3';
 export * from './voids';
+export * from './voids-v3';

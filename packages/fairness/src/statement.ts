@@ -11,6 +11,13 @@ import type { CutCardBounds } from './shoe';
 import { SERVER_SEED_BYTES } from './stream';
 
 export const SHOE_SCHEME = SHOE_ENTROPY_SCHEME;
+/**
+ * The dealing schemes a statement may name: pyb-shoe/2 fixes the whole order when contributions
+ * close (read, verified, never opened again); pyb-shoe/3 draws each coup when it is needed, from the
+ * beacon round named when betting on it closed (§15). New shoes are pyb-shoe/3.
+ */
+export const SHOE_SCHEMES = [SHOE_SCHEME, 'pyb-shoe/3'] as const;
+export type ShoeScheme = (typeof SHOE_SCHEMES)[number];
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /** Seconds between the close of contributions and the earliest beacon round that may fix the order. */
 export const DEFAULT_BEACON_MARGIN_SECONDS = 5;
@@ -47,7 +54,7 @@ export interface PreviousShoe {
 }
 
 export interface ShoeStatement {
-  scheme: typeof SHOE_SCHEME;
+  scheme: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -70,6 +77,7 @@ export interface ShoeStatement {
 }
 
 export interface ShoeStatementInput {
+  scheme: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -88,7 +96,7 @@ export interface ShoeStatementInput {
 export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
   const { table } = input;
   return {
-    scheme: SHOE_SCHEME,
+    scheme: input.scheme,
     shoeId: input.shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,

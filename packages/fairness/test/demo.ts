@@ -46,6 +46,7 @@ import {
   type PreviousShoe,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
+  SHOE_SCHEME,
   type ShoeCloseStatement,
   shoeStatement,
   statementBytes,
@@ -163,6 +164,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
   };
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
+    scheme: SHOE_SCHEME,
     shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,

@@ -1,4 +1,5 @@
 import type { TableConfig } from '@pyb/engine';
+import type { ShoeScheme } from '@pyb/fairness';
 import { type Deadline, deadlineStore, NO_DEADLINE } from './deadline';
 import { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 import { classifiedKeys } from './key-failures';
@@ -53,6 +54,7 @@ export interface Ctx {
   beaconMarginSeconds: number;
   beaconWaitMs: number;
   codeVersion: string;
+  shoeScheme: ShoeScheme;
   closeDeadlines: CloseDeadlines;
   closeDeadlineSeconds: number;
   /** Signing-key certificates read so far, by generation (they never change once written). */
@@ -106,6 +108,7 @@ export function context(deps: CoreDeps): Ctx {
     beaconMarginSeconds,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
     codeVersion: deps.codeVersion ?? 'unknown',
+    shoeScheme: deps.shoeScheme ?? 'pyb-shoe/2',
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
     certificates: new Map(),

@@ -1,3 +1,4 @@
+import type { ShoeScheme } from '@pyb/fairness';
 import type { Deadline } from './deadline';
 import { CACHE_SIZES } from './limits';
 import { Lru } from './lru';
@@ -40,6 +41,11 @@ export interface CoreDeps {
   beaconWaitMs?: number;
   /** The build that runs (source revision or code hash), named in every statement. */
   codeVersion?: string;
+  /**
+   * The dealing scheme of the shoes opened (docs/provably-fair.md §15). Default pyb-shoe/3.
+   * pyb-shoe/2 shoes already open keep dealing and verifying as they were committed.
+   */
+  shoeScheme?: ShoeScheme;
   /** Where the check "was this ended shoe closed in time" is scheduled. Default: nowhere. */
   closeDeadlines?: CloseDeadlines;
   /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */

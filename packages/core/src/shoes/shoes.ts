@@ -7,6 +7,7 @@ import {
   digest,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
+  SHOE_V3_SCHEME,
   type ShoeCloseStatement,
   shoeStatement,
   statementBytes,
@@ -31,6 +32,7 @@ import { chainRecord, eventAt, latest, nextAudit, parseAuditLog, putAudit } from
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { signContributionsHead } from './contributions';
+import { drawCutIndex } from './draw-v3';
 import { loadShoe } from './load-shoe';
 import { signRoundHead } from './round-heads';
 import { decksOf, shoeWithOrder } from './shoe-order';
@@ -67,6 +69,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   ).certificate;
   const openedAt = latest(ctx.now(), validFrom);
   const statement = shoeStatement({
+    scheme: ctx.shoeScheme,
     shoeId,
     tableId: table.tableId,
     operatorId: table.operatorId,
@@ -219,8 +222,10 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     );
   }
   const serverSeed = await decksOf(ctx).serverSeed(shoe);
-  const deck = shoe.entropy ? await decksOf(ctx).order(shoe) : undefined;
-  const voids = deck ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
+  const perCoup = shoe.statement.scheme === SHOE_V3_SCHEME;
+  const deck = shoe.entropy && !perCoup ? await decksOf(ctx).order(shoe) : undefined;
+  const cutIndex = perCoup ? await drawCutIndex(ctx, shoe) : deck?.cutIndex;
+  const voids = shoe.entropy ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
   // Certified before the close is dated: a key signs only inside its validity interval.
   const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
   const record = await nextAudit(
@@ -232,9 +237,9 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     {
       serverSeed: bytesToHex(serverSeed),
       commitment: shoe.commitment,
-      cutIndex: deck?.cutIndex ?? null,
+      cutIndex: cutIndex ?? null,
       rounds: shoe.rounds,
-      coups: shoe.state?.coups ?? 0,
+      coups: (perCoup ? shoe.draw?.coups : shoe.state?.coups) ?? 0,
       voids: voids.count,
       // Who paid what stays out of the public chain: only the digest of the collections.
       commission: { digest: digest(collected) },
@@ -263,7 +268,7 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
           status: 'CLOSED',
           closedAt,
           serverSeed: bytesToHex(serverSeed),
-          cutIndex: deck?.cutIndex ?? null,
+          cutIndex: cutIndex ?? null,
           close: { statement, signature },
           voids,
         },

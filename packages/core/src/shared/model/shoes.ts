@@ -1,7 +1,7 @@
 /** The records of the shoes (index.ts: what the model is). */
 import type { ShoeCloseReason, ShoeStatus } from '@pyb/contracts';
 import type { Burn, ShoeState, TableConfig } from '@pyb/engine';
-import type { BeaconRound, ShoeCloseStatement, ShoeStatement, SignedHead } from '@pyb/fairness';
+import type { BeaconRound, ShoeCloseStatement, ShoeStatement, ShoeStateV3, SignedHead } from '@pyb/fairness';
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
 export type { ShoeStatus };
@@ -45,8 +45,13 @@ export interface ShoeRecord {
   entropy?: string;
   /** Rounds opened on this shoe (numbers them). */
   rounds: number;
-  /** The engine's shoe state after the last coup; absent before the first coup (burn not done). */
+  /** pyb-shoe/2: the engine's shoe state after the last coup; absent before the first coup (burn not done). */
   state?: ShoeState;
+  /**
+   * pyb-shoe/3: the draw's state after the last coup or burn (fairness ShoeStateV3: the cards left,
+   * the cut card, the cursor; no secret); absent before the shoe's first use of its cards.
+   */
+  draw?: ShoeStateV3;
   /** The burn, recorded with the first coup. */
   burn?: Burn;
   openedAt: string;
