@@ -1,6 +1,8 @@
 /**
  * Table rules, tenancy and round life cycle through the use cases, on DynamoDB Local.
  */
+import { DECKS_MESSAGE } from '@pyb/contracts';
+import type { DomainError } from '@pyb/core';
 import { getScoreboard, getSeats } from '@pyb/core/use-cases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
@@ -261,6 +263,24 @@ describe('rounds and shoes', () => {
     expect(await codeOf(stack.core.createTable(regulator('op-1'), { name: 'T', variant: 'mini' }))).toBe(
       'READ_ONLY',
     );
+  });
+
+  it('6 or 8 decks (003:16, 004:8): fewer only on a core built for tests (testShoes)', async () => {
+    const production = stack.coreWith({ testShoes: false });
+    const short = (core: typeof production, decks: number) =>
+      core.createTable(admin(), { name: `${decks} decks`, variant: 'custom', config: { decks } });
+    for (const decks of [1, 2, 7]) {
+      const refused = await short(production, decks).then(
+        () => undefined,
+        (e: unknown) => e as DomainError,
+      );
+      expect(refused).toMatchObject({
+        code: 'TABLE_CONFIG_INVALID',
+        details: { issues: [{ path: 'decks', message: DECKS_MESSAGE }] },
+      });
+    }
+    for (const decks of [6, 8]) expect((await short(production, decks)).config.decks).toBe(decks);
+    expect((await short(stack.core, 1)).config.decks).toBe(1);
   });
 });
 

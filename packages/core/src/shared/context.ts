@@ -68,6 +68,8 @@ export interface Ctx {
    * before it (retry.ts `attempts`), and `store` refuses writes once the signal fired (`withDeadline`).
    */
   deadline: Deadline;
+  /** CoreDeps.testShoes: tables of fewer decks than the rulebooks' 6 or 8 (tests only). */
+  testShoes: boolean;
   now(): string;
 }
 
@@ -116,6 +118,7 @@ export function context(deps: CoreDeps): Ctx {
     outbox: deps.outboxQueue,
     operators: deps.operators ?? operatorCache(),
     deadline: deps.deadline ?? NO_DEADLINE,
+    testShoes: deps.testShoes ?? false,
     now: () => clock.now().toISOString(),
   };
 }

@@ -64,6 +64,11 @@ export interface CoreDeps {
   operators?: OperatorCache;
   /** The time the work has left (a request's, an invocation's). Default: none. Per request: `withDeadline`. */
   deadline?: Deadline;
+  /**
+   * Tests only: `createTable` takes a custom table of 1 to 8 decks, so a whole shoe is a handful of
+   * coups. Default false: 6 or 8 decks, as the rulebooks allow (003:16, 004:8) and the API takes.
+   */
+  testShoes?: boolean;
 }
 
 /** Operator records read, with when they go stale (record undefined: none, a hosted operator). */

@@ -59,3 +59,4 @@ export {
   tableView,
   walletView,
 } from './views';
+export { walletOfMark } from './wallet-marks';

@@ -44,9 +44,9 @@ export function betsProblems({ round, positions, log, ledgers, shoe }: RoundEvid
     }
     const problem = callsProblem(pos, ledger.bets);
     if (problem) p.add('LEDGER_MISMATCH', `${pos.playerId}: ${problem}`, null, pos.playerId);
-    if (pos.wallet === 'seamless') {
+    if (ledger.reserved !== undefined) {
       // Its debits reserved, on top of the stakes, exactly the worst-case commission of its Banca bet.
-      const reserved = ledger.bets.at(-1)?.reservedAfter ?? 0;
+      const { reserved } = ledger;
       const worst = worstCaseCommission(shoe.statement.table as TableConfig, betList(pos.bets));
       if (reserved !== pos.reserve || pos.reserve !== worst) {
         p.add(
