@@ -338,8 +338,10 @@ export const voidRoundRoute: Route = {
   handler: 'void-round',
   roles: WRITERS,
   data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-  // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
-  // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
+  // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt stays
+  // (issue #24, K1): a dealer-error void (burnCards) burns cards drawn at the void itself — pyb-shoe/2
+  // from the shoe order, pyb-shoe/3 from the seed and the void's own beacon round — and both come
+  // from the unsealed seed: nothing stores the order or a burn in the clear for it to read instead.
   kms: ['Decrypt', 'Sign', 'GetPublicKey'],
   queues: ['settlement', 'outbox'],
 };

@@ -1,6 +1,6 @@
 import type { DataTable, QueueName, Route } from '@pyb/functions/routes';
 import { type Worker, workerEntry } from '@pyb/functions/workers';
-import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -173,11 +173,6 @@ export function timeoutOf(route: Route | Worker): Duration {
  */
 export function functionRoleName(stage: string, handler: string): string {
   return `pyb-${stage}-${handler}`;
-}
-
-/** The ARN of a function's role, from its name (the same in every Region; the account's). */
-export function functionRoleArn(stage: string, handler: string): string {
-  return `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${functionRoleName(stage, handler)}`;
 }
 
 /** IAM statement ids are alphanumeric: Table + game -> TableGame. */
