@@ -11,6 +11,9 @@ import type { CutCardBounds } from './shoe';
 import { SERVER_SEED_BYTES } from './stream';
 
 export const SHOE_SCHEME = SHOE_ENTROPY_SCHEME;
+/** pyb-shoe/3 (§15): each coup drawn from the beacon round named when its betting closed (shoe-v3.ts SHOE_V3_SCHEME). */
+export const SHOE_SCHEME_V3 = 'pyb-shoe/3';
+export type ShoeScheme = typeof SHOE_SCHEME | typeof SHOE_SCHEME_V3;
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /** Seconds between the close of contributions and the earliest beacon round that may fix the order. */
 export const DEFAULT_BEACON_MARGIN_SECONDS = 5;
@@ -47,7 +50,7 @@ export interface PreviousShoe {
 }
 
 export interface ShoeStatement {
-  scheme: typeof SHOE_SCHEME;
+  scheme: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -70,6 +73,8 @@ export interface ShoeStatement {
 }
 
 export interface ShoeStatementInput {
+  /** Default pyb-shoe/2. */
+  scheme?: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -88,7 +93,7 @@ export interface ShoeStatementInput {
 export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
   const { table } = input;
   return {
-    scheme: SHOE_SCHEME,
+    scheme: input.scheme ?? SHOE_SCHEME,
     shoeId: input.shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,

@@ -1,5 +1,5 @@
 /**
- * Builds a complete, correctly signed pyb-shoe/2 bundle for a simulated shoe, with the audit events
+ * Builds a complete, correctly signed pyb-shoe/2 (or pyb-shoe/3, demo-v3.ts) bundle for a simulated shoe, with the audit events
  * the platform writes (docs/provably-fair.md §11): the reference for what the audit export produces,
  * the source of the example bundle in the docs (make-example.ts), and a fixture for tests, which then
  * forge it the way an insider would. Test code: it left the library (which ships to the browser) for
@@ -27,9 +27,16 @@ import {
   refundsDigest,
   type ShoeBundle,
   settlementsDigest,
+  type VoidReport,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
-import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from '../src/entropy';
+import {
+  type Contribution,
+  type ContributionKind,
+  contributionsDigest,
+  type EntropyInputs,
+  shoeEntropy,
+} from '../src/entropy';
 import {
   HEAD_SCHEME,
   type HeadStatement,
@@ -46,11 +53,14 @@ import {
   type PreviousShoe,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
+  SHOE_SCHEME_V3,
   type ShoeCloseStatement,
+  type ShoeScheme,
   shoeStatement,
   statementBytes,
 } from '../src/statement';
 import { voidReport } from '../src/voids';
+import { type DemoForge, playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
@@ -92,13 +102,40 @@ export interface DemoBundleInput {
   rounds: number;
   /** 1-based round numbers voided after the bets (no cards dealt, stakes refunded). */
   voided?: readonly number[];
+  /** pyb-shoe/2 (the default) or pyb-shoe/3 (demo-v3.ts; needs a beacon that signs). */
+  scheme?: ShoeScheme;
+  /** pyb-shoe/3: 1-based round numbers voided for a dealer error that burned their cards. */
+  burned?: readonly number[];
+  /** pyb-shoe/3, for forgeries built as an insider would (demo-v3.ts). */
+  forge?: DemoForge;
+}
+
+/** What the demo's shoe play gets: the input, the chain's writers and its clock. */
+export interface PlayContext {
+  input: DemoBundleInput;
+  entropyInputs: EntropyInputs;
+  append: (type: string, roundId: string | undefined, data: Record<string, unknown>) => { at: string };
+  signHead: (type: SignedHeadEvent, roundId: string | null) => Promise<void>;
+  /** Moves the chain's clock to `ms` (Unix ms) if it is earlier. */
+  waitUntil: (ms: number) => void;
+  /** The time (Unix ms) the next event will be dated. */
+  now: () => number;
+}
+
+/** What it played: the rounds, the void report, and the shoe's start as the bundle records it. */
+export interface Played {
+  rounds: RecordedRound[];
+  voids: VoidReport;
+  cutIndex: number;
+  burn: ShoeBundle['burn'];
+  coups: number;
 }
 
 /**
  * Deterministic bets for round n: Punto; Banca with a tie; a tie alone; and, where the table offers
  * side bets, a fourth player on every one of them. Within the table limits.
  */
-function demoBets(
+export function demoBets(
   table: TableConfig,
   n: number,
 ): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
@@ -163,6 +200,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
   };
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
+    ...(input.scheme && { scheme: input.scheme }),
     shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
@@ -243,12 +281,69 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     signature: beaconSignature,
     randomness: beaconRandomness(beaconSignature),
   });
-  const entropy = shoeEntropy({
+  const entropyInputs: EntropyInputs = {
     shoeId,
     commitment,
     contributions: digestOfContributions,
     beacon: { chainHash: beacon.network.chainHash, round, signature: beaconSignature },
+  };
+  const play = statement.scheme === SHOE_SCHEME_V3 ? playV3 : playV2;
+  const played = await play({
+    input,
+    entropyInputs,
+    append,
+    signHead,
+    waitUntil: (ms) => {
+      clock = Math.max(clock, ms);
+    },
+    now: () => clock,
   });
+  const { rounds, voids } = played;
+  const closing = append('SHOE_CLOSED', undefined, {
+    serverSeed: bytesToHex(input.serverSeed),
+    commitment,
+    cutIndex: played.cutIndex,
+    rounds: rounds.length,
+    coups: played.coups,
+    voids: voids.count,
+    commission: { digest: digest([]) },
+  });
+
+  const close: ShoeCloseStatement = {
+    scheme: SHOE_CLOSE_SCHEME,
+    shoeId,
+    commitment,
+    head: events[events.length - 1]!.hash,
+    length: events.length,
+    closedAt: closing.at,
+    keyId: keyAt(closing.at).keyId,
+  };
+  return {
+    format: BUNDLE_FORMAT,
+    statement,
+    signature,
+    keys: await demoKeyCertificates(input.keys),
+    serverSeed: bytesToHex(input.serverSeed),
+    contributions,
+    beacon: { round, signature: beaconSignature },
+    cutIndex: played.cutIndex,
+    burn: played.burn,
+    rounds,
+    voids,
+    heads,
+    audit: {
+      events,
+      close,
+      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
+    },
+  };
+}
+
+/** pyb-shoe/2: the whole order dealt once round R is out, every coup read off it. */
+async function playV2(ctx: PlayContext): Promise<Played> {
+  const { input, append, signHead } = ctx;
+  const { table, shoeId } = input;
+  const entropy = shoeEntropy(ctx.entropyInputs);
   const shoe = dealShoe({
     serverSeed: input.serverSeed,
     clientSeed: entropy,
@@ -315,43 +410,11 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       positions,
     });
   }
-  const voids = voidReport(table, shoe, rounds);
-  const closing = append('SHOE_CLOSED', undefined, {
-    serverSeed: bytesToHex(input.serverSeed),
-    commitment,
-    cutIndex: shoe.cutIndex,
-    rounds: rounds.length,
-    coups: state.coups,
-    voids: voids.count,
-    commission: { digest: digest([]) },
-  });
-
-  const close: ShoeCloseStatement = {
-    scheme: SHOE_CLOSE_SCHEME,
-    shoeId,
-    commitment,
-    head: events[events.length - 1]!.hash,
-    length: events.length,
-    closedAt: closing.at,
-    keyId: keyAt(closing.at).keyId,
-  };
   return {
-    format: BUNDLE_FORMAT,
-    statement,
-    signature,
-    keys: await demoKeyCertificates(input.keys),
-    serverSeed: bytesToHex(input.serverSeed),
-    contributions,
-    beacon: { round, signature: beaconSignature },
+    rounds,
+    voids: voidReport(table, shoe, rounds),
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
-    rounds,
-    voids,
-    heads,
-    audit: {
-      events,
-      close,
-      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
-    },
+    coups: state.coups,
   };
 }
