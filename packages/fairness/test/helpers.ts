@@ -62,7 +62,7 @@ export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<S
 
 /** A pyb-shoe/3 demo shoe: round 3 voided before its round is out, round 5 burned for a dealer error. */
 export async function demoBundleV3(over: Partial<DemoBundleInput> = {}): Promise<ShoeBundle> {
-  return demoBundle({ scheme: 'pyb-shoe/3', rounds: 40, voided: [3], burned: [5], ...over });
+  return demoBundle({ scheme: 'pyb-shoe/3', rounds: 20, voided: [3], burned: [5], ...over });
 }
 
 export const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -132,12 +132,13 @@ describe('pyb-shoe/3 forgeries, each refused by its named check', () => {
     for (const h of edited.heads) {
       const event = edited.audit.events[h.statement.seq]!;
       h.statement.head = event.hash;
+      if (h.statement.at < String(event.event.at)) h.statement.at = String(event.event.at);
       h.signature = bytesToBase64(GEN1.sign(headStatementBytes(h.statement)));
     }
     edited.audit.close.head = edited.audit.events.at(-1)!.hash;
     edited.audit.signature = bytesToBase64(GEN1.sign(closeStatementBytes(edited.audit.close)));
     const resigned = failed((await verifyShoe(edited, OPERATOR)).checks);
-    expect(resigned).not.toContain('heads.round.4.betting');
+    expect(resigned.filter((id) => id.startsWith('heads.'))).toEqual([]);
     expect(resigned).toContain('round.4.beacon-named'); // the named round no longer follows from its time
 
     // …and an insider who writes the whole shoe so (betting closed late, its coup from the later
