@@ -19,14 +19,7 @@ import {
 import { shoeEntropyV3 } from '../src/entropy';
 import { burnV3, drawCoupV3, type ShoeStateV3, startShoeV3 } from '../src/shoe-v3';
 import { voidReportV3 } from '../src/voids';
-import { demoBets, type PlayContext, type Played } from './demo';
-
-export interface DemoForge {
-  /** Seconds betting on round `n` closes later than honestly (so it names a later beacon round). */
-  lateSeconds?: (n: number) => number;
-  /** The beacon round round `n`'s cards are drawn from instead of the one its betting close named. */
-  drawRound?: (n: number, named: number) => number;
-}
+import { demoBets, type PlayContext, type Played } from './demo-play';
 
 const withRandomness = (b: BeaconRound) => ({ ...b, randomness: beaconRandomness(b.signature) });
 

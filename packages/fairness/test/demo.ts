@@ -6,16 +6,7 @@
  * test support; other packages' tests take it from `@pyb/fairness/test-helpers`. Signers are injected
  * (a test key, or KMS), so it stays pure.
  */
-import {
-  type BaseBetType,
-  type BetType,
-  betList,
-  formatCard,
-  nextCoup,
-  settle,
-  startShoe,
-  type TableConfig,
-} from '@pyb/engine';
+import { betList, formatCard, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
 import { digest, eventHash } from '../src/audit';
 import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
@@ -27,7 +18,6 @@ import {
   refundsDigest,
   type ShoeBundle,
   settlementsDigest,
-  type VoidReport,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
 import {
@@ -60,7 +50,8 @@ import {
   statementBytes,
 } from '../src/statement';
 import { voidReport } from '../src/voids';
-import { type DemoForge, playV3 } from './demo-v3';
+import { type DemoForge, demoBets, type PlayContext, type Played } from './demo-play';
+import { playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
@@ -108,59 +99,6 @@ export interface DemoBundleInput {
   burned?: readonly number[];
   /** pyb-shoe/3, for forgeries built as an insider would (demo-v3.ts). */
   forge?: DemoForge;
-}
-
-/** What the demo's shoe play gets: the input, the chain's writers and its clock. */
-export interface PlayContext {
-  input: DemoBundleInput;
-  entropyInputs: EntropyInputs;
-  append: (type: string, roundId: string | undefined, data: Record<string, unknown>) => { at: string };
-  signHead: (type: SignedHeadEvent, roundId: string | null) => Promise<void>;
-  /** Moves the chain's clock to `ms` (Unix ms) if it is earlier. */
-  waitUntil: (ms: number) => void;
-  /** The time (Unix ms) the next event will be dated. */
-  now: () => number;
-}
-
-/** What it played: the rounds, the void report, and the shoe's start as the bundle records it. */
-export interface Played {
-  rounds: RecordedRound[];
-  voids: VoidReport;
-  cutIndex: number;
-  burn: ShoeBundle['burn'];
-  coups: number;
-}
-
-/**
- * Deterministic bets for round n: Punto; Banca with a tie; a tie alone; and, where the table offers
- * side bets, a fourth player on every one of them. Within the table limits.
- */
-export function demoBets(
-  table: TableConfig,
-  n: number,
-): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
-  const stake = (type: BaseBetType, k: number) => {
-    const { min, max } = table.limits[type];
-    return Math.min(max, min * (1 + ((n * 7 + k * 3) % 5)));
-  };
-  return [
-    { playerId: 'player-1', bets: { PLAYER: stake('PLAYER', 1) } },
-    { playerId: 'player-2', bets: { BANKER: stake('BANKER', 2), TIE: stake('TIE', 2) } },
-    { playerId: 'player-3', bets: { TIE: stake('TIE', 3) } },
-    ...(table.sideBets
-      ? [
-          {
-            playerId: 'player-4',
-            bets: Object.fromEntries(
-              Object.entries(table.sideBets).map(([type, { limit }], k) => [
-                type,
-                Math.min(limit.max, limit.min * (1 + ((n + k) % 3))),
-              ]),
-            ),
-          },
-        ]
-      : []),
-  ];
 }
 
 export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string }[] = [

@@ -10,7 +10,7 @@ export {
   type DemoKey,
   demoKeyCertificates,
 } from './demo';
-export type { DemoForge } from './demo-v3';
+export type { DemoForge } from './demo-play';
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {
