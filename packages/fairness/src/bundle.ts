@@ -7,9 +7,8 @@
  * meant to be checked.
  */
 
-import { type CoupResult, dealtCards, handNotation, lazily, showCard, TableConfigSchema } from '@pyb/engine';
+import { lazily, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
-import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
 import {
   base64,
@@ -24,6 +23,7 @@ import {
   signedAmount,
 } from './bundle-fields';
 import { BundleLedgerSchema } from './bundle-ledger';
+import { schemeIssues } from './bundle-scheme';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
@@ -150,6 +150,8 @@ export const RecordedCoupSchema = /* @__PURE__ */ lazily(() =>
       natural: z.boolean(),
       playerPair: z.boolean(),
       bankerPair: z.boolean(),
+      /** pyb-shoe/3 only (required there): the beacon round its cards were drawn from. */
+      beacon: BeaconRoundSchema().optional(),
     })
     .strict(),
 );
@@ -165,6 +167,8 @@ export const RecordedBurnSchema = /* @__PURE__ */ lazily(() =>
       start: z.number().int().min(0),
       /** The cards burned, in shoe order. */
       cards: z.array(card()).min(4).max(6),
+      /** pyb-shoe/3 only (required there): the beacon round the burn drew them from. */
+      beacon: BeaconRoundSchema().optional(),
     })
     .strict(),
 );
@@ -300,8 +304,15 @@ const evidence = /* @__PURE__ */ lazily(() => ({
   contributions: z.array(ContributionSchema()),
   beacon: BeaconRoundSchema(),
   cutIndex: z.number().int().min(0),
-  burn: z.object({ shown: card(), burned: z.number().int().min(1).max(10) }).strict(),
-  /** The signed heads: contributions closed, each round settled or voided. */
+  burn: z
+    .object({
+      shown: card(),
+      burned: z.number().int().min(1).max(10),
+      /** pyb-shoe/3 only (required there): the burned cards, in the order drawn. */
+      cards: z.array(card()).max(10).optional(),
+    })
+    .strict(),
+  /** The signed heads: contributions closed, each round settled or voided (pyb-shoe/3: betting closed). */
   heads: z.array(SignedHeadSchema()),
   audit: AuditSchema(),
 }));
@@ -314,7 +325,8 @@ export const ShoeBundleSchema = /* @__PURE__ */ lazily(() =>
       rounds: z.array(RecordedRoundSchema()),
       voids: VoidReportSchema(),
     })
-    .strict(),
+    .strict()
+    .superRefine(schemeIssues),
 );
 
 export const ShoeProofSchema = /* @__PURE__ */ lazily(() =>
@@ -324,7 +336,8 @@ export const ShoeProofSchema = /* @__PURE__ */ lazily(() =>
       ...evidence(),
       rounds: z.array(ProofRoundSchema()),
     })
-    .strict(),
+    .strict()
+    .superRefine(schemeIssues),
 );
 
 export type ShoeBundle = z.infer<ReturnType<typeof ShoeBundleSchema>>;
@@ -336,55 +349,13 @@ export type RecordedCoup = z.infer<ReturnType<typeof RecordedCoupSchema>>;
 export type RecordedBurn = z.infer<ReturnType<typeof RecordedBurnSchema>>;
 export type RecordedPosition = z.infer<ReturnType<typeof RecordedPositionSchema>>;
 
-/*
- * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7). The core
- * writes them, this verifier recomputes them: one definition, here.
- */
-
-/** BETTING_CLOSED `data.betsDigest`: the accepted bets, final at "no va más". */
-export const betsRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  calls: p.calls,
-});
-/** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
-export const settlementRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  stake: p.stake,
-  settlement: p.settlement,
-  ledgerSeq: p.ledgerSeq,
-});
-/** ROUND_VOIDED `data.refundsDigest`: the stakes given back. */
-export const refundRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  ledgerSeq: p.ledgerSeq,
-});
-
-export const betsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(betsRecord));
-export const settlementsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(settlementRecord));
-export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(refundRecord));
-
-/** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
-/** A burned coup as a bundle or proof records it (cards in notation). */
-export const recordedBurn = (burn: { start: number; cards: readonly number[] }): RecordedBurn => ({
-  start: burn.start,
-  cards: burn.cards.map(showCard),
-});
-
-export const recordedCoup = (coup: { index: number; start: number; result: CoupResult }): RecordedCoup => ({
-  index: coup.index,
-  start: coup.start,
-  cards: dealtCards(coup.result).map(showCard),
-  winner: coup.result.winner,
-  player: handNotation(coup.result.player),
-  banker: handNotation(coup.result.banker),
-  natural: coup.result.natural,
-  playerPair: coup.result.playerPair,
-  bankerPair: coup.result.bankerPair,
-});
+export {
+  betsDigest,
+  betsRecord,
+  recordedBurn,
+  recordedCoup,
+  refundRecord,
+  refundsDigest,
+  settlementRecord,
+  settlementsDigest,
+} from './bundle-records';

@@ -22,4 +22,3 @@ export * from './text';
 export * from './verify';
 export * from './verify-v3';
 export * from './voids';
-export * from './voids-v3';

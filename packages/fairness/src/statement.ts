@@ -11,12 +11,14 @@ import type { CutCardBounds } from './shoe';
 import { SERVER_SEED_BYTES } from './stream';
 
 export const SHOE_SCHEME = SHOE_ENTROPY_SCHEME;
+/** pyb-shoe/3 (§15): each coup drawn from the beacon round named when its betting closed (shoe-v3.ts SHOE_V3_SCHEME). */
+export const SHOE_SCHEME_V3 = 'pyb-shoe/3';
 /**
  * The dealing schemes a statement may name: pyb-shoe/2 fixes the whole order when contributions
  * close (read, verified, never opened again); pyb-shoe/3 draws each coup when it is needed, from the
  * beacon round named when betting on it closed (§15). New shoes are pyb-shoe/3.
  */
-export const SHOE_SCHEMES = [SHOE_SCHEME, 'pyb-shoe/3'] as const;
+export const SHOE_SCHEMES = [SHOE_SCHEME, SHOE_SCHEME_V3] as const;
 export type ShoeScheme = (typeof SHOE_SCHEMES)[number];
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /** Seconds between the close of contributions and the earliest beacon round that may fix the order. */

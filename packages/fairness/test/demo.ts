@@ -1,21 +1,12 @@
 /**
- * Builds a complete, correctly signed pyb-shoe/2 bundle for a simulated shoe, with the audit events
+ * Builds a complete, correctly signed pyb-shoe/2 (or pyb-shoe/3, demo-v3.ts) bundle for a simulated shoe, with the audit events
  * the platform writes (docs/provably-fair.md §11): the reference for what the audit export produces,
  * the source of the example bundle in the docs (make-example.ts), and a fixture for tests, which then
  * forge it the way an insider would. Test code: it left the library (which ships to the browser) for
  * test support; other packages' tests take it from `@pyb/fairness/test-helpers`. Signers are injected
  * (a test key, or KMS), so it stays pure.
  */
-import {
-  type BaseBetType,
-  type BetType,
-  betList,
-  formatCard,
-  nextCoup,
-  settle,
-  startShoe,
-  type TableConfig,
-} from '@pyb/engine';
+import { betList, formatCard, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
 import { digest, eventHash } from '../src/audit';
 import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
@@ -29,7 +20,13 @@ import {
   settlementsDigest,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
-import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from '../src/entropy';
+import {
+  type Contribution,
+  type ContributionKind,
+  contributionsDigest,
+  type EntropyInputs,
+  shoeEntropy,
+} from '../src/entropy';
 import {
   HEAD_SCHEME,
   type HeadStatement,
@@ -47,11 +44,15 @@ import {
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
   SHOE_SCHEME,
+  SHOE_SCHEME_V3,
   type ShoeCloseStatement,
+  type ShoeScheme,
   shoeStatement,
   statementBytes,
 } from '../src/statement';
 import { voidReport } from '../src/voids';
+import { type DemoForge, demoBets, type PlayContext, type Played } from './demo-play';
+import { playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
@@ -93,38 +94,12 @@ export interface DemoBundleInput {
   rounds: number;
   /** 1-based round numbers voided after the bets (no cards dealt, stakes refunded). */
   voided?: readonly number[];
-}
-
-/**
- * Deterministic bets for round n: Punto; Banca with a tie; a tie alone; and, where the table offers
- * side bets, a fourth player on every one of them. Within the table limits.
- */
-function demoBets(
-  table: TableConfig,
-  n: number,
-): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
-  const stake = (type: BaseBetType, k: number) => {
-    const { min, max } = table.limits[type];
-    return Math.min(max, min * (1 + ((n * 7 + k * 3) % 5)));
-  };
-  return [
-    { playerId: 'player-1', bets: { PLAYER: stake('PLAYER', 1) } },
-    { playerId: 'player-2', bets: { BANKER: stake('BANKER', 2), TIE: stake('TIE', 2) } },
-    { playerId: 'player-3', bets: { TIE: stake('TIE', 3) } },
-    ...(table.sideBets
-      ? [
-          {
-            playerId: 'player-4',
-            bets: Object.fromEntries(
-              Object.entries(table.sideBets).map(([type, { limit }], k) => [
-                type,
-                Math.min(limit.max, limit.min * (1 + ((n + k) % 3))),
-              ]),
-            ),
-          },
-        ]
-      : []),
-  ];
+  /** pyb-shoe/2 (the default) or pyb-shoe/3 (demo-v3.ts; needs a beacon that signs). */
+  scheme?: ShoeScheme;
+  /** pyb-shoe/3: 1-based round numbers voided for a dealer error that burned their cards. */
+  burned?: readonly number[];
+  /** pyb-shoe/3, for forgeries built as an insider would (demo-v3.ts). */
+  forge?: DemoForge;
 }
 
 export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string }[] = [
@@ -164,7 +139,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
   };
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
-    scheme: SHOE_SCHEME,
+    scheme: input.scheme ?? SHOE_SCHEME,
     shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
@@ -245,12 +220,69 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     signature: beaconSignature,
     randomness: beaconRandomness(beaconSignature),
   });
-  const entropy = shoeEntropy({
+  const entropyInputs: EntropyInputs = {
     shoeId,
     commitment,
     contributions: digestOfContributions,
     beacon: { chainHash: beacon.network.chainHash, round, signature: beaconSignature },
+  };
+  const play = statement.scheme === SHOE_SCHEME_V3 ? playV3 : playV2;
+  const played = await play({
+    input,
+    entropyInputs,
+    append,
+    signHead,
+    waitUntil: (ms) => {
+      clock = Math.max(clock, ms);
+    },
+    now: () => clock,
   });
+  const { rounds, voids } = played;
+  const closing = append('SHOE_CLOSED', undefined, {
+    serverSeed: bytesToHex(input.serverSeed),
+    commitment,
+    cutIndex: played.cutIndex,
+    rounds: rounds.length,
+    coups: played.coups,
+    voids: voids.count,
+    commission: { digest: digest([]) },
+  });
+
+  const close: ShoeCloseStatement = {
+    scheme: SHOE_CLOSE_SCHEME,
+    shoeId,
+    commitment,
+    head: events[events.length - 1]!.hash,
+    length: events.length,
+    closedAt: closing.at,
+    keyId: keyAt(closing.at).keyId,
+  };
+  return {
+    format: BUNDLE_FORMAT,
+    statement,
+    signature,
+    keys: await demoKeyCertificates(input.keys),
+    serverSeed: bytesToHex(input.serverSeed),
+    contributions,
+    beacon: { round, signature: beaconSignature },
+    cutIndex: played.cutIndex,
+    burn: played.burn,
+    rounds,
+    voids,
+    heads,
+    audit: {
+      events,
+      close,
+      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
+    },
+  };
+}
+
+/** pyb-shoe/2: the whole order dealt once round R is out, every coup read off it. */
+async function playV2(ctx: PlayContext): Promise<Played> {
+  const { input, append, signHead } = ctx;
+  const { table, shoeId } = input;
+  const entropy = shoeEntropy(ctx.entropyInputs);
   const shoe = dealShoe({
     serverSeed: input.serverSeed,
     clientSeed: entropy,
@@ -317,43 +349,11 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       positions,
     });
   }
-  const voids = voidReport(table, shoe, rounds);
-  const closing = append('SHOE_CLOSED', undefined, {
-    serverSeed: bytesToHex(input.serverSeed),
-    commitment,
-    cutIndex: shoe.cutIndex,
-    rounds: rounds.length,
-    coups: state.coups,
-    voids: voids.count,
-    commission: { digest: digest([]) },
-  });
-
-  const close: ShoeCloseStatement = {
-    scheme: SHOE_CLOSE_SCHEME,
-    shoeId,
-    commitment,
-    head: events[events.length - 1]!.hash,
-    length: events.length,
-    closedAt: closing.at,
-    keyId: keyAt(closing.at).keyId,
-  };
   return {
-    format: BUNDLE_FORMAT,
-    statement,
-    signature,
-    keys: await demoKeyCertificates(input.keys),
-    serverSeed: bytesToHex(input.serverSeed),
-    contributions,
-    beacon: { round, signature: beaconSignature },
+    rounds,
+    voids: voidReport(table, shoe, rounds),
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
-    rounds,
-    voids,
-    heads,
-    audit: {
-      events,
-      close,
-      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
-    },
+    coups: state.coups,
   };
 }

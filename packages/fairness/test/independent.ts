@@ -7,6 +7,8 @@
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
+import { independentDealV3 } from './independent-v3';
+
 export * from './independent-v3';
 
 const RANKS = 'A23456789TJQK';
@@ -252,13 +254,14 @@ interface IndependentEvidence {
   contributions: readonly { index: number; kind: string; seed: string }[];
   beacon: { round: number; signature: string };
   cutIndex: number;
-  burn: { shown: string; burned: number };
+  burn: { shown: string; burned: number; cards?: readonly string[] };
   heads: readonly { statement: HeadStatement; signature: string }[];
   rounds: readonly {
     roundId: string;
     number: number;
     status: 'SETTLED' | 'VOIDED';
-    coup: null | { start: number; cards: readonly string[] };
+    coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+    burned?: { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
   }[];
   audit: {
     events: readonly { hash: string; prevHash: string; event: Record<string, unknown> }[];
@@ -435,29 +438,36 @@ export function independentVerify(
   }
   if (!independentBeaconOk(beacon.publicKey, e.beacon.round, e.beacon.signature)) fail('beacon.signature');
 
-  // §5.4, §7 the order: every dealt card where the seeds put it, the cut index and the burn.
-  const entropy = independentEntropy(statement.shoeId, statement.commitment, digestOf, {
-    chainHash: beacon.chainHash,
-    round: e.beacon.round,
-    signature: e.beacon.signature,
-  });
-  const shoe = independentShoe(
-    e.serverSeed,
-    entropy,
-    statement.shoeId,
-    statement.decks,
-    statement.cutCard.minCardsBehind,
-    statement.cutCard.maxCardsBehind,
-  );
-  if (shoe.cutIndex !== e.cutIndex) fail('shoe.cut-index');
-  if (shoe.burn.shown !== e.burn.shown || shoe.burn.burned !== e.burn.burned) fail('shoe.burn');
-  e.rounds.forEach((round) => {
-    if (!round.coup) return;
-    const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
-    if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
-  });
+  // §15.11: a pyb-shoe/3 shoe draws each coup from the round its betting close named.
+  const v3 = statement.scheme === 'pyb-shoe/3';
+  if (v3) {
+    independentDealV3(e, events, digestOf, independentBeaconOk, independentBeaconRound, fail);
+  } else {
+    // §5.4, §7 the order: every dealt card where the seeds put it, the cut index and the burn.
+    const entropy = independentEntropy(statement.shoeId, statement.commitment, digestOf, {
+      chainHash: beacon.chainHash,
+      round: e.beacon.round,
+      signature: e.beacon.signature,
+    });
+    const shoe = independentShoe(
+      e.serverSeed,
+      entropy,
+      statement.shoeId,
+      statement.decks,
+      statement.cutCard.minCardsBehind,
+      statement.cutCard.maxCardsBehind,
+    );
+    if (shoe.cutIndex !== e.cutIndex) fail('shoe.cut-index');
+    if (shoe.burn.shown !== e.burn.shown || shoe.burn.burned !== e.burn.burned) fail('shoe.burn');
+    e.rounds.forEach((round) => {
+      if (!round.coup) return;
+      const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
+      if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
+    });
+  }
 
-  // §11.3 heads and receipts; every close of contributions and finished round has one.
+  // §11.3 heads and receipts; every close of contributions and finished round has one (§15.11: and
+  // every close of betting in pyb-shoe/3).
   const headOk = (h: { statement: HeadStatement; signature: string }): boolean => {
     const s = h.statement;
     const ev = events[s.seq];
@@ -479,7 +489,9 @@ export function independentVerify(
   const headed = new Set(e.heads.filter(headOk).map((h) => h.statement.seq));
   events.forEach((ev, i) => {
     if (
-      ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED'].includes(String(ev.type)) &&
+      ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED', ...(v3 ? ['BETTING_CLOSED'] : [])].includes(
+        String(ev.type),
+      ) &&
       !headed.has(i)
     ) {
       fail('heads.complete');
