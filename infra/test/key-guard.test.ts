@@ -28,7 +28,8 @@ const role = (handler: string) => `pyb-${stage}-${handler}`;
  *   from the seed (pyb-shoe/3: the seed and the void's own beacon round; pyb-shoe/2: the shoe order,
  *   itself from the seed), so no function before the void could have computed it; signs the head;
  * - close-shoe: unseals to reveal the seed (Decrypt), signs the close (Sign);
- * - open-round: signs the contributions' head (Sign); settle-batch: signs the round head it finishes.
+ * - open-round: signs the contributions' head (Sign); settle-batch: signs the round head it finishes;
+ * - close-betting: signs the receipt naming the coup's beacon round (Sign) — it draws nothing.
  * Written out here, not derived from routes.ts, so a new grant there fails this test until reviewed.
  */
 const GUARDED: Record<string, readonly string[]> = {
@@ -38,6 +39,7 @@ const GUARDED: Record<string, readonly string[]> = {
   'close-shoe': ['Decrypt', 'Sign'],
   'open-round': ['Sign'],
   'settle-batch': ['Sign'],
+  'close-betting': ['Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>

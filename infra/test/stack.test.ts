@@ -408,7 +408,15 @@ describe('a stage at signing-key generation 3', () => {
   });
 
   it('the signing functions sign with generation 3 only; nothing may sign with a retired key', () => {
-    const signers = ['close-shoe', 'open-round', 'open-shoe', 'resolve-round', 'settle-batch', 'void-round'];
+    const signers = [
+      'close-betting',
+      'close-shoe',
+      'open-round',
+      'open-shoe',
+      'resolve-round',
+      'settle-batch',
+      'void-round',
+    ];
     expect(rotated.holders('kms:Sign')).toEqual(signers);
     for (const handler of signers) {
       const signable = Object.entries(rotated.permissionsOf(handler).byResource)
@@ -596,6 +604,7 @@ describe.each([
 
   it('only the functions that sign statements, heads and closes can sign, and only with ECDSA_SHA_256', () => {
     expect(synthesis().holders('kms:Sign')).toEqual([
+      'close-betting',
       'close-shoe',
       'open-round',
       'open-shoe',
