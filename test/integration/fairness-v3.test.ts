@@ -15,12 +15,14 @@ import {
   replayShoeV3,
   roundTime,
   type ShoeStepV3,
+  type SignedHead,
   shoeEntropyV3,
   startShoeV3,
   verifyDerSignature,
+  verifyShoe,
 } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, operator } from '../support/actors';
+import { admin, operator, regulator } from '../support/actors';
 import { fundPlayers } from '../support/fixture';
 import { codeOf } from '../support/game';
 import { createTestStack, TEST_BEACON, type TestStack } from '../support/stack';
@@ -175,6 +177,8 @@ describe('a whole shoe, with a dealer-error burn: every card drawn again from th
     const shoe = await core.openShoe(boss, { tableId });
     await core.contributeSeed(op, { shoeId: shoe.shoeId, seed: 'ada: 2718' });
     const steps: (ShoeStepV3 & { roundId: string })[] = [];
+    const bettingReceipts: SignedHead[] = [];
+    const roundReceipts: SignedHead[] = [];
     for (let n = 1; n <= 200; n++) {
       const stored = await storedShoe(shoe.shoeId);
       if (stored.status !== 'OPEN') break;
@@ -256,5 +260,28 @@ describe('a whole shoe, with a dealer-error burn: every card drawn again from th
     );
     expect(closed.cutIndex).toBe(replay.start.cutIndex);
     expect(closed.voids).toMatchObject({ count: 1 });
+    // The regulator's bundle and the public proof verify offline, with the receipts handed out at
+    // "no va más" (each names its round before it was out) and at the end of each round.
+    const trust = {
+      trustedBeacons: [await stack.beacon.network()],
+      trustedPublicKey: (await stack.keys.publicKey(shoe.keyId)).pem,
+    };
+    const bundle = await core.exportAudit(regulator('op-v3'), { shoeId: shoe.shoeId });
+    const checked = await verifyShoe(bundle, trust);
+    expect(checked.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checked.verdict).toBe('verified');
+    expect(checked.checks.map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        'round.1.beacon',
+        'round.1.beacon-named',
+        'round.3.burn.cards',
+        'heads.round.1.betting',
+      ]),
+    );
+    const proof = await core.shoeProof({ shoeId: shoe.shoeId });
+    const receipts = [...bettingReceipts, ...roundReceipts];
+    const public_ = await verifyShoe(proof, { ...trust, receipts });
+    expect(public_.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(public_.verdict).toBe('verified');
   });
 });
