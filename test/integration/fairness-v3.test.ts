@@ -278,6 +278,20 @@ describe('a whole shoe, with a dealer-error burn: every card drawn again from th
         'heads.round.1.betting',
       ]),
     );
+    // The regulator's round replay draws every coup and the burn again from the seed and their rounds.
+    for (const step of steps) {
+      const replay = await core.replayRound(regulator('op-v3'), { roundId: step.roundId });
+      const failed = Object.entries(replay.verification).filter(
+        ([, c]) => typeof c === 'object' && c !== null && 'status' in c && c.status === 'FAILED',
+      );
+      expect(failed, `round ${step.roundId}`).toEqual([]);
+      expect(replay.verification.status).toBe('VERIFIED');
+    }
+    const burnedReplay = await core.replayRound(regulator('op-v3'), { roundId: steps[2]!.roundId });
+    expect(burnedReplay.voided).toMatchObject({
+      revealed: true,
+      coup: { start: steps[2] && expect.any(Number) },
+    });
     const proof = await core.shoeProof({ shoeId: shoe.shoeId });
     const receipts = [...bettingReceipts, ...roundReceipts];
     const public_ = await verifyShoe(proof, { ...trust, receipts });
