@@ -10,13 +10,14 @@ import { tablePreset } from '@pyb/engine';
 import { shoeProof, verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { PINNED_V2 } from '../support/dealt';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf, runnerOfClosedShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('dealer-error');
+  stack = await createTestStack('dealer-error', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 

@@ -1,5 +1,5 @@
 import type { TableConfig } from '@pyb/engine';
-import type { ShoeScheme } from '@pyb/fairness';
+import { SHOE_SCHEME_V3, type ShoeScheme } from '@pyb/fairness';
 import { type Deadline, deadlineStore, NO_DEADLINE } from './deadline';
 import { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 import { classifiedKeys } from './key-failures';
@@ -110,7 +110,7 @@ export function context(deps: CoreDeps): Ctx {
     beaconMarginSeconds,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
     codeVersion: deps.codeVersion ?? 'unknown',
-    shoeScheme: deps.shoeScheme ?? 'pyb-shoe/2',
+    shoeScheme: deps.shoeScheme ?? SHOE_SCHEME_V3,
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
     certificates: new Map(),
