@@ -9,7 +9,6 @@
 
 import { type CoupResult, dealtCards, handNotation, lazily, showCard, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
-import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
 import {
   base64,
@@ -27,6 +26,7 @@ import { BundleLedgerSchema } from './bundle-ledger';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
+import { saltedEvidence } from './salted-bundle';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
@@ -65,6 +65,8 @@ export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
         .extend({ marginSeconds: z.number().int().min(0).max(3600) })
         .strict(),
       codeVersion: z.string().min(1).max(128),
+      /** hex(SHA-256(digest salt)): the shoe's digests are salted (salted.ts); absent on older shoes. */
+      saltCommitment: hex32().optional(),
       createdAt: isoTime(),
       keyId: z.string().min(1),
     })
@@ -227,6 +229,8 @@ export const RecordedRoundSchema = /* @__PURE__ */ lazily(() =>
       number: z.number().int().min(1),
       status: z.enum(['SETTLED', 'VOIDED']),
       voidReason: z.string().optional(),
+      /** Regulator bundle: the void's note, which the chain holds only as `noteDigest` (salted.ts). */
+      voidNote: z.string().optional(),
       /** The coup dealt for this round; null for a voided round. */
       coup: RecordedCoupSchema().nullable(),
       /** A voided round whose cards a dealer error exposed: the cards burned. */
@@ -248,7 +252,9 @@ export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
 );
 
 /** A round of the public proof: the recorded round without its positions (strict like it). */
-export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
+export const ProofRoundSchema = /* @__PURE__ */ lazily(() =>
+  RecordedRoundSchema().omit({ positions: true, voidNote: true }),
+);
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the shoe's next coup at the void, voids.ts
@@ -313,6 +319,7 @@ export const ShoeBundleSchema = /* @__PURE__ */ lazily(() =>
       ...evidence(),
       rounds: z.array(RecordedRoundSchema()),
       voids: VoidReportSchema(),
+      ...saltedEvidence(),
     })
     .strict(),
 );
@@ -335,40 +342,6 @@ export type RecordedRound = z.infer<ReturnType<typeof RecordedRoundSchema>>;
 export type RecordedCoup = z.infer<ReturnType<typeof RecordedCoupSchema>>;
 export type RecordedBurn = z.infer<ReturnType<typeof RecordedBurnSchema>>;
 export type RecordedPosition = z.infer<ReturnType<typeof RecordedPositionSchema>>;
-
-/*
- * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7). The core
- * writes them, this verifier recomputes them: one definition, here.
- */
-
-/** BETTING_CLOSED `data.betsDigest`: the accepted bets, final at "no va más". */
-export const betsRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  calls: p.calls,
-});
-/** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
-export const settlementRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  stake: p.stake,
-  settlement: p.settlement,
-  ledgerSeq: p.ledgerSeq,
-});
-/** ROUND_VOIDED `data.refundsDigest`: the stakes given back. */
-export const refundRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  ledgerSeq: p.ledgerSeq,
-});
-
-export const betsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(betsRecord));
-export const settlementsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(settlementRecord));
-export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(refundRecord));
 
 /** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
 /** A burned coup as a bundle or proof records it (cards in notation). */

@@ -6,14 +6,16 @@
 import { verifyChain } from './audit';
 import { dataOf, type Event, type Evidence } from './audit-events';
 import { phaseProblems, roundPathProblem, seqProblems, shoeProblems, timeProblems } from './audit-order';
-import { betsDigest, type ProofRound, type RecordedRound, refundsDigest, settlementsDigest } from './bundle';
+import type { ProofRound, RecordedRound } from './bundle';
 import { canonicalJson } from './canonical';
 import { type HeadStatement, headStatementBytes, type SignedHead } from './heads';
+import { betsDigest, refundsDigest, settlementsDigest } from './salted';
 import { closeStatementBytes, type ShoeCloseStatement, type ShoeStatement } from './statement';
 import { checkContributions } from './verify-contributions';
 import type { KeyRing } from './verify-keys';
 import type { Report } from './verify-report';
 import { parseAll } from './verify-rounds';
+import { checkSalted, digestSaltOf } from './verify-salted';
 
 const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
   problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
@@ -66,7 +68,9 @@ export async function checkAudit(
   });
 
   checkContributions(report, evidence, list);
-  for (const round of evidence.rounds) checkRoundEvents(report, round, list);
+  const salt = digestSaltOf(evidence);
+  for (const round of evidence.rounds) checkRoundEvents(report, round, list, salt);
+  checkSalted(report, evidence, list);
 
   const openedRounds = list.filter((e) => e.type === 'ROUND_OPENED').length;
   const dealtInChain = list.filter((e) => e.type === 'COUP_DEALT').length;
@@ -95,7 +99,12 @@ export async function checkAudit(
 }
 
 /** A round's events in chain order, and the digests and cards they committed. */
-function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, list: Event[]) {
+function checkRoundEvents(
+  report: Report,
+  round: RecordedRound | ProofRound,
+  list: Event[],
+  salt: string | undefined,
+) {
   const mine = list.filter((e) => e.roundId === round.roundId);
   const find = (type: string) => mine.find((e) => e.type === type);
   const prefix = `audit.round.${round.number}`;
@@ -113,7 +122,7 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
   const positions = 'positions' in round ? round.positions : undefined;
   const closed = find('BETTING_CLOSED');
   if (positions) {
-    const bets = betsDigest(positions);
+    const bets = betsDigest(positions, salt);
     report.add(
       `${prefix}.bets`,
       closed ? dataOf(closed).betsDigest === bets : round.status === 'VOIDED',
@@ -140,7 +149,7 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
     });
     if (positions) {
       const settledEvent = find('ROUND_SETTLED');
-      const settled = settlementsDigest(positions);
+      const settled = settlementsDigest(positions, salt);
       report.add(
         `${prefix}.settlement`,
         settledEvent !== undefined && dataOf(settledEvent).settlementsDigest === settled,
@@ -156,7 +165,7 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
   }
   if (round.status === 'VOIDED' && positions) {
     const voided = find('ROUND_VOIDED');
-    const refunds = refundsDigest(positions);
+    const refunds = refundsDigest(positions, salt);
     report.add(
       `${prefix}.refunds`,
       voided !== undefined && dataOf(voided).refundsDigest === refunds,

@@ -16,17 +16,14 @@ import {
   startShoe,
   type TableConfig,
 } from '@pyb/engine';
-import { digest, eventHash } from '../src/audit';
+import { eventHash } from '../src/audit';
 import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
   BUNDLE_FORMAT,
-  betsDigest,
   type RecordedPosition,
   type RecordedRound,
   recordedCoup,
-  refundsDigest,
   type ShoeBundle,
-  settlementsDigest,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
 import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from '../src/entropy';
@@ -38,6 +35,16 @@ import {
   type SignedHeadEvent,
 } from '../src/heads';
 import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from '../src/keys';
+import {
+  betsDigest,
+  collectionRecord,
+  commissionRecord,
+  noteDigest,
+  refundsDigest,
+  saltCommitmentOf,
+  saltedDigest,
+  settlementsDigest,
+} from '../src/salted';
 import { dealShoe } from '../src/shoe';
 import { parsePublicKey } from '../src/signature';
 import {
@@ -92,6 +99,15 @@ export interface DemoBundleInput {
   rounds: number;
   /** 1-based round numbers voided after the bets (no cards dealt, stakes refunded). */
   voided?: readonly number[];
+  /**
+   * hex, 32 bytes: salt the digests (salted.ts) — the statement commits to it, the bundle carries it.
+   * Without it the shoe is one opened before digests were salted (the examples are).
+   */
+  digestSalt?: string;
+  /** The note of every voided round. */
+  voidNote?: string;
+  /** A player who leaves after a round, paying his deferred commission (PLAYER_LEFT). */
+  leaving?: { afterRound: number; playerId: string; commission: number; ledgerSeq: number };
 }
 
 /**
@@ -173,6 +189,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     commitment,
     beacon: { ...input.beacon.network, marginSeconds: input.beacon.marginSeconds },
     codeVersion: input.codeVersion ?? 'demo',
+    ...(input.digestSalt !== undefined && { saltCommitment: saltCommitmentOf(input.digestSalt) }),
     createdAt: input.createdAt,
     keyId: keyAt(input.createdAt).keyId,
   });
@@ -257,6 +274,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     cutCard: table.cutCard,
   });
 
+  const salt = input.digestSalt;
   const rounds: RecordedRound[] = [];
   let state = startShoe(shoe.order);
   let ledgerSeq = 100;
@@ -269,20 +287,30 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       calls: betList(p.bets).length,
     }));
     const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
-    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open), positions: open.length });
+    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open, salt), positions: open.length });
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
         ...p,
         settlement: null,
         ledgerSeq: ledgerSeq++,
       }));
+      const note = input.voidNote;
       append('ROUND_VOIDED', roundId, {
         reason: 'MISDEAL',
-        refundsDigest: refundsDigest(positions),
+        ...(note !== undefined && (salt === undefined ? { note } : { noteDigest: noteDigest(salt, note) })),
+        refundsDigest: refundsDigest(positions, salt),
         positions: positions.length,
       });
       await signHead('ROUND_VOIDED', roundId);
-      rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
+      rounds.push({
+        roundId,
+        number: n,
+        status: 'VOIDED',
+        voidReason: 'MISDEAL',
+        ...(note !== undefined && { voidNote: note }),
+        coup: null,
+        positions,
+      });
       continue;
     }
     const coup = nextCoup(table, shoe.order, shoe.cutIndex, state);
@@ -303,7 +331,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
     append('ROUND_SETTLED', roundId, {
-      settlementsDigest: settlementsDigest(positions),
+      settlementsDigest: settlementsDigest(positions, salt),
       positions: positions.length,
     });
     await signHead('ROUND_SETTLED', roundId);
@@ -314,7 +342,16 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       coup: recordedCoup({ index: coup.index, start: coup.start, result }),
       positions,
     });
+    const { leaving } = input;
+    if (leaving?.afterRound === n) {
+      append('PLAYER_LEFT', undefined, {
+        tableId: input.tableId,
+        collectionDigest: saltedDigest(salt, [collectionRecord(leaving)]),
+      });
+    }
   }
+  const { leaving } = input;
+  const commission = leaving ? [{ playerId: leaving.playerId, collected: leaving.commission, owed: 0 }] : [];
   const voids = voidReport(table, shoe, rounds);
   const closing = append('SHOE_CLOSED', undefined, {
     serverSeed: bytesToHex(input.serverSeed),
@@ -323,7 +360,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     rounds: rounds.length,
     coups: state.coups,
     voids: voids.count,
-    commission: { digest: digest([]) },
+    commission: { digest: saltedDigest(salt, commission.map(commissionRecord)) },
   });
 
   const close: ShoeCloseStatement = {
@@ -353,5 +390,6 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       close,
       signature: (await sign(closing.at, closeStatementBytes(close))).signature,
     },
+    ...(salt !== undefined && { digestSalt: salt, commission }),
   };
 }

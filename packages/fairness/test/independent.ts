@@ -7,6 +7,9 @@
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
+import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+
+export * from './independent-digests';
 export * from './independent-v3';
 
 const RANKS = 'A23456789TJQK';
@@ -230,8 +233,9 @@ const spki = (key: string): string =>
     .export({ format: 'der', type: 'spki' })
     .toString('base64');
 
-interface IndependentEvidence {
+interface IndependentEvidence extends DigestEvidence {
   statement: Record<string, unknown> & {
+    saltCommitment?: string;
     shoeId: string;
     commitment: string;
     createdAt: string;
@@ -254,12 +258,9 @@ interface IndependentEvidence {
   cutIndex: number;
   burn: { shown: string; burned: number };
   heads: readonly { statement: HeadStatement; signature: string }[];
-  rounds: readonly {
-    roundId: string;
-    number: number;
-    status: 'SETTLED' | 'VOIDED';
+  rounds: readonly (DigestEvidence['rounds'][number] & {
     coup: null | { start: number; cards: readonly string[] };
-  }[];
+  })[];
   audit: {
     events: readonly { hash: string; prevHash: string; event: Record<string, unknown> }[];
     close: {
@@ -456,6 +457,9 @@ export function independentVerify(
     const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
     if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
   });
+
+  // §11.1 card codes, §11.1.1–§11.1.2 the digests: with the bundle's salt, or, in a proof, none.
+  independentDigestChecks(e, events, fail);
 
   // §11.3 heads and receipts; every close of contributions and finished round has one.
   const headOk = (h: { statement: HeadStatement; signature: string }): boolean => {

@@ -27,7 +27,7 @@ import {
 } from '../shared';
 import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
-import { nextAudit, putAudit, recordedPositions } from '../trail';
+import { digestSaltOf, nextAudit, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { resumeFanOut } from './fan-out';
@@ -133,7 +133,7 @@ export const closeGates = (round: RoundRecord): WriteOp[] =>
 /** The bets, now final, committed into the chain by their digest. */
 async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
-  const betsDigest = betsDigestOf(recordedPositions(positions));
+  const betsDigest = betsDigestOf(recordedPositions(positions), await digestSaltOf(ctx, round.shoeId));
   const at = ctx.now();
   // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
   const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
