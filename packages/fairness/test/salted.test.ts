@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { digest, sortedRecords } from '../src/audit';
 import {
   canonicalJson,
+  collectionRecord,
   noteDigest,
   type ShoeBundle,
   type ShoeProof,
@@ -51,7 +52,8 @@ function search(evidence: ShoeBundle | ShoeProof): string[] {
   for (const id of ids)
     for (let commission = 0; commission <= AMOUNTS; commission++)
       for (const ledgerSeq of [null, LEAVING.ledgerSeq])
-        if (targets.has(digest([{ id, commission, ledgerSeq }]))) found.push(`${id} paid ${commission}`);
+        if (targets.has(digest([collectionRecord({ playerId: id, commission, ledgerSeq })])))
+          found.push(`${id} paid ${commission}`);
   return found;
 }
 
