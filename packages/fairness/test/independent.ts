@@ -8,6 +8,7 @@ import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+import { independentVoidChecks, type VoidEvidence } from './independent-voids';
 
 export * from './independent-digests';
 export * from './independent-v3';
@@ -233,7 +234,7 @@ const spki = (key: string): string =>
     .export({ format: 'der', type: 'spki' })
     .toString('base64');
 
-interface IndependentEvidence extends DigestEvidence {
+interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds'> {
   statement: Record<string, unknown> & {
     saltCommitment?: string;
     shoeId: string;
@@ -242,6 +243,7 @@ interface IndependentEvidence extends DigestEvidence {
     keyId: string;
     decks: number;
     cutCard: { minCardsBehind: number; maxCardsBehind: number };
+    table: { afterCutCard: string };
     beacon: {
       chainHash: string;
       publicKey: string;
@@ -258,9 +260,8 @@ interface IndependentEvidence extends DigestEvidence {
   cutIndex: number;
   burn: { shown: string; burned: number };
   heads: readonly { statement: HeadStatement; signature: string }[];
-  rounds: readonly (DigestEvidence['rounds'][number] & {
-    coup: null | { start: number; cards: readonly string[] };
-  })[];
+  rounds: readonly (DigestEvidence['rounds'][number] &
+    VoidEvidence['rounds'][number] & { coup: null | { start: number; cards: readonly string[] } })[];
   audit: {
     events: readonly { hash: string; prevHash: string; event: Record<string, unknown> }[];
     close: {
@@ -457,6 +458,9 @@ export function independentVerify(
     const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
     if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
   });
+
+  // §10 the void report's would-be coups, in a bundle.
+  independentVoidChecks(e, shoe, statement.table.afterCutCard, fail);
 
   // §11.1 card codes, §11.1.1–§11.1.2 the digests: with the bundle's salt, or, in a proof, none.
   independentDigestChecks(e, events, fail);

@@ -5,6 +5,7 @@
  * answer, finds it in an unsalted shoe and finds nothing in a salted one, whose regulator bundle still
  * checks every digest (with its salt) and whose void note is in the chain only as a digest.
  */
+import { tablePreset } from '@pyb/engine';
 import { describe, expect, it } from 'vitest';
 import { digest, sortedRecords } from '../src/audit';
 import {
@@ -111,6 +112,44 @@ describe('salted digests (F5)', () => {
       for (const id of expected) expect(fails, what).toContain(id);
       const independent = independentVerify(b, { trustedKeys: [key.pem] });
       for (const id of expected) expect(independent, what).toContain(id);
+    }
+  });
+
+  it('§10: a void report whose would-be coup is moved, or dropped, fails voids.report in both', async () => {
+    const bundle = await unsalted();
+    const cases: [string, (b: ShoeBundle) => void][] = [
+      ['moved one card on', (b) => (b.voids.rounds[0]!.coup!.start += 1)],
+      ['another index', (b) => (b.voids.rounds[0]!.coup!.index += 1)],
+      ['dropped', (b) => (b.voids.rounds[0]!.coup = null)],
+    ];
+    for (const [what, forge] of cases) {
+      const b = clone(bundle);
+      forge(b);
+      expect(failed(await verifyShoe(b, TRUST)), what).toContain('voids.report');
+      expect(independentVerify(b, { trustedKeys: [key.pem] }), what).toContain('voids.report');
+    }
+  });
+
+  it('§10 and §11.1.1 from the doc alone, on whole shoes: both cut-card rules, voids up to the end', async () => {
+    for (const [afterCutCard, salt] of [
+      ['FINISH_COUP', SALT],
+      ['ONE_MORE_COUP', undefined],
+      ['ONE_MORE_COUP', '11'.repeat(32)],
+    ] as const) {
+      const b = await demoBundle({
+        keys: [key],
+        table: tablePreset('full', {
+          commission: { rateBps: 500, mode: 'DEFERRED' },
+          afterCutCard,
+          cutCard: { minCardsBehind: 12, maxCardsBehind: 60 },
+        }),
+        voided: Array.from({ length: 40 }, (_, i) => 3 + i * 2),
+        voidNote: 'cards stuck together',
+        ...(salt !== undefined && { digestSalt: salt }),
+      });
+      expect(b.voids.count).toBeGreaterThan(20);
+      expect(failed(await verifyShoe(b, TRUST)), afterCutCard).toEqual([]);
+      expect(independentVerify(b, { trustedKeys: [key.pem] }), afterCutCard).toEqual([]);
     }
   });
 
