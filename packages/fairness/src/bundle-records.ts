@@ -1,41 +1,10 @@
 /**
- * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7), and a
- * coup or burn as the bundle records it. The core writes them, the verifier recomputes them: one
- * definition, here.
+ * A coup or burn as the bundle records it. The core writes them, the verifier recomputes them: one
+ * definition, here (the records the chain commits by a digest are in salted.ts).
  */
 import { type CoupResult, dealtCards, handNotation, showCard } from '@pyb/engine';
-import { digest } from './audit';
 import type { BeaconRound } from './beacon';
-import type { RecordedBurn, RecordedCoup, RecordedPosition } from './bundle';
-
-/** BETTING_CLOSED `data.betsDigest`: the accepted bets, final at "no va más". */
-export const betsRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  calls: p.calls,
-});
-/** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
-export const settlementRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  stake: p.stake,
-  settlement: p.settlement,
-  ledgerSeq: p.ledgerSeq,
-});
-/** ROUND_VOIDED `data.refundsDigest`: the stakes given back. */
-export const refundRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  ledgerSeq: p.ledgerSeq,
-});
-
-export const betsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(betsRecord));
-export const settlementsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(settlementRecord));
-export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(refundRecord));
+import type { RecordedBurn, RecordedCoup } from './bundle';
 
 /** A pyb-shoe/3 step's round as recorded: its number and signature (a stored `randomness` stays out). */
 const beaconOf = (beacon: BeaconRound | undefined) =>

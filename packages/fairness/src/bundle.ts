@@ -27,6 +27,7 @@ import { schemeIssues } from './bundle-scheme';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
+import { saltedEvidence } from './salted-bundle';
 import { SHOE_CLOSE_SCHEME, SHOE_SCHEMES } from './statement';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
@@ -65,6 +66,8 @@ export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
         .extend({ marginSeconds: z.number().int().min(0).max(3600) })
         .strict(),
       codeVersion: z.string().min(1).max(128),
+      /** hex(SHA-256(digest salt)): the shoe's digests are salted (salted.ts); absent on older shoes. */
+      saltCommitment: hex32().optional(),
       createdAt: isoTime(),
       keyId: z.string().min(1),
     })
@@ -231,6 +234,8 @@ export const RecordedRoundSchema = /* @__PURE__ */ lazily(() =>
       number: z.number().int().min(1),
       status: z.enum(['SETTLED', 'VOIDED']),
       voidReason: z.string().optional(),
+      /** Regulator bundle: the void's note, which the chain holds only as `noteDigest` (salted.ts). */
+      voidNote: z.string().optional(),
       /** The coup dealt for this round; null for a voided round. */
       coup: RecordedCoupSchema().nullable(),
       /** A voided round whose cards a dealer error exposed: the cards burned. */
@@ -252,7 +257,9 @@ export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
 );
 
 /** A round of the public proof: the recorded round without its positions (strict like it). */
-export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
+export const ProofRoundSchema = /* @__PURE__ */ lazily(() =>
+  RecordedRoundSchema().omit({ positions: true, voidNote: true }),
+);
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the shoe's next coup at the void, voids.ts
@@ -324,6 +331,7 @@ export const ShoeBundleSchema = /* @__PURE__ */ lazily(() =>
       ...evidence(),
       rounds: z.array(RecordedRoundSchema()),
       voids: VoidReportSchema(),
+      ...saltedEvidence(),
     })
     .strict()
     .superRefine(schemeIssues),
@@ -349,13 +357,4 @@ export type RecordedCoup = z.infer<ReturnType<typeof RecordedCoupSchema>>;
 export type RecordedBurn = z.infer<ReturnType<typeof RecordedBurnSchema>>;
 export type RecordedPosition = z.infer<ReturnType<typeof RecordedPositionSchema>>;
 
-export {
-  betsDigest,
-  betsRecord,
-  recordedBurn,
-  recordedCoup,
-  refundRecord,
-  refundsDigest,
-  settlementRecord,
-  settlementsDigest,
-} from './bundle-records';
+export { recordedBurn, recordedCoup } from './bundle-records';

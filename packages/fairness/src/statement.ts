@@ -73,6 +73,8 @@ export interface ShoeStatement {
   beacon: StatementBeacon;
   /** The platform's build that signed it (source revision or code hash). */
   codeVersion: string;
+  /** hex(SHA-256(digest salt)) (salted.ts): absent on a shoe opened before digests were salted. */
+  saltCommitment?: string;
   /** ISO 8601 UTC. */
   createdAt: string;
   keyId: string;
@@ -90,6 +92,7 @@ export interface ShoeStatementInput {
   commitment: string;
   beacon: StatementBeacon;
   codeVersion: string;
+  saltCommitment?: string;
   createdAt: string;
   keyId: string;
 }
@@ -118,6 +121,7 @@ export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
       marginSeconds: input.beacon.marginSeconds,
     },
     codeVersion: input.codeVersion,
+    ...(input.saltCommitment !== undefined && { saltCommitment: input.saltCommitment }),
     createdAt: input.createdAt,
     keyId: input.keyId,
   };

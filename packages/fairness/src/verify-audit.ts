@@ -6,15 +6,17 @@
 import { verifyChain } from './audit';
 import { dataOf, type Event, type Evidence } from './audit-events';
 import { phaseProblems, roundPathProblem, seqProblems, shoeProblems, timeProblems } from './audit-order';
-import { betsDigest, type ProofRound, type RecordedRound, refundsDigest, settlementsDigest } from './bundle';
+import type { ProofRound, RecordedRound } from './bundle';
 import { canonicalJson } from './canonical';
 import { type HeadStatement, headStatementBytes, type SignedHead } from './heads';
+import { betsDigest, refundsDigest, settlementsDigest } from './salted';
 import { closeStatementBytes, type ShoeCloseStatement, type ShoeStatement } from './statement';
 import { beaconRecordProblem, checkStartBurn, isV3 } from './verify-audit-v3';
 import { checkContributions } from './verify-contributions';
 import type { KeyRing } from './verify-keys';
 import type { Report } from './verify-report';
 import { parseAll } from './verify-rounds';
+import { checkSalted, digestSaltOf } from './verify-salted';
 
 const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
   problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
@@ -67,8 +69,10 @@ export async function checkAudit(
   });
 
   checkContributions(report, evidence, list);
+  const salt = digestSaltOf(evidence);
   if (isV3(evidence)) checkStartBurn(report, evidence, list);
-  for (const round of evidence.rounds) checkRoundEvents(report, evidence, round, list);
+  for (const round of evidence.rounds) checkRoundEvents(report, evidence, round, list, salt);
+  checkSalted(report, evidence, list);
 
   const openedRounds = list.filter((e) => e.type === 'ROUND_OPENED').length;
   const dealtInChain = list.filter((e) => e.type === 'COUP_DEALT').length;
@@ -102,6 +106,7 @@ function checkRoundEvents(
   evidence: Evidence,
   round: RecordedRound | ProofRound,
   list: Event[],
+  salt: string | undefined,
 ) {
   const mine = list.filter((e) => e.roundId === round.roundId);
   const find = (type: string) => mine.find((e) => e.type === type);
@@ -120,7 +125,7 @@ function checkRoundEvents(
   const positions = 'positions' in round ? round.positions : undefined;
   const closed = find('BETTING_CLOSED');
   if (positions) {
-    const bets = betsDigest(positions);
+    const bets = betsDigest(positions, salt);
     report.add(
       `${prefix}.bets`,
       closed ? dataOf(closed).betsDigest === bets : round.status === 'VOIDED',
@@ -154,7 +159,7 @@ function checkRoundEvents(
     });
     if (positions) {
       const settledEvent = find('ROUND_SETTLED');
-      const settled = settlementsDigest(positions);
+      const settled = settlementsDigest(positions, salt);
       report.add(
         `${prefix}.settlement`,
         settledEvent !== undefined && dataOf(settledEvent).settlementsDigest === settled,
@@ -170,7 +175,7 @@ function checkRoundEvents(
   }
   if (round.status === 'VOIDED' && positions) {
     const voided = find('ROUND_VOIDED');
-    const refunds = refundsDigest(positions);
+    const refunds = refundsDigest(positions, salt);
     report.add(
       `${prefix}.refunds`,
       voided !== undefined && dataOf(voided).refundsDigest === refunds,

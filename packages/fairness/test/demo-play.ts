@@ -1,18 +1,28 @@
 /**
  * What the demo builder (demo.ts) and its pyb-shoe/3 rounds (demo-v3.ts) share: the bets each round
- * takes, and what a shoe's play gets from the builder and gives back.
+ * takes, a void's note and a player's leaving (salted or not), and what a shoe's play gets from the
+ * builder and gives back.
  */
 import type { BaseBetType, BetType, TableConfig } from '@pyb/engine';
 import type { BeaconNetwork } from '../src/beacon';
 import type { RecordedRound, ShoeBundle, VoidReport } from '../src/bundle';
 import type { EntropyInputs } from '../src/entropy';
 import type { SignedHeadEvent } from '../src/heads';
+import { collectionRecord, noteDigest, saltedDigest } from '../src/salted';
 
 export interface DemoForge {
   /** Seconds betting on round `n` closes later than honestly (so it names a later beacon round). */
   lateSeconds?: (n: number) => number;
   /** The beacon round round `n`'s cards are drawn from instead of the one its betting close named. */
   drawRound?: (n: number, named: number) => number;
+}
+
+/** A player who leaves after round `afterRound`, paying his deferred commission (PLAYER_LEFT). */
+export interface DemoLeaving {
+  afterRound: number;
+  playerId: string;
+  commission: number;
+  ledgerSeq: number;
 }
 
 /** The part of DemoBundleInput a shoe's play reads. */
@@ -27,6 +37,9 @@ export interface PlayInput {
   voided?: readonly number[];
   burned?: readonly number[];
   forge?: DemoForge;
+  digestSalt?: string;
+  voidNote?: string;
+  leaving?: DemoLeaving;
 }
 
 /** What the demo's shoe play gets: the input, the chain's writers and its clock. */
@@ -80,4 +93,31 @@ export function demoBets(
         ]
       : []),
   ];
+}
+
+/**
+ * A void's note as the platform writes it (core rounds/void-note.ts): in a salted shoe ROUND_VOIDED
+ * holds only its digest and the bundle's round the note; an older shoe keeps it in clear.
+ */
+export function demoVoidNote(input: PlayInput): {
+  event: { note?: string; noteDigest?: string };
+  round: { voidNote?: string };
+} {
+  const note = input.voidNote;
+  if (note === undefined) return { event: {}, round: {} };
+  const salt = input.digestSalt;
+  return {
+    event: salt === undefined ? { note } : { noteDigest: noteDigest(salt, note) },
+    round: { voidNote: note },
+  };
+}
+
+/** PLAYER_LEFT after round `n`, if the input's player leaves then: who and how much only by a digest. */
+export function demoLeaves(ctx: PlayContext, n: number): void {
+  const { leaving } = ctx.input;
+  if (leaving?.afterRound !== n) return;
+  ctx.append('PLAYER_LEFT', undefined, {
+    tableId: ctx.input.tableId,
+    collectionDigest: saltedDigest(ctx.input.digestSalt, [collectionRecord(leaving)]),
+  });
 }

@@ -7,19 +7,12 @@
  */
 import { betList, formatCard, settle } from '@pyb/engine';
 import { type BeaconRound, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
-import {
-  betsDigest,
-  type RecordedPosition,
-  type RecordedRound,
-  recordedBurn,
-  recordedCoup,
-  refundsDigest,
-  settlementsDigest,
-} from '../src/bundle';
+import { type RecordedPosition, type RecordedRound, recordedBurn, recordedCoup } from '../src/bundle';
 import { shoeEntropyV3 } from '../src/entropy';
+import { betsDigest, refundsDigest, settlementsDigest } from '../src/salted';
 import { burnV3, drawCoupV3, type ShoeStateV3, startShoeV3 } from '../src/shoe-v3';
 import { voidReportV3 } from '../src/voids';
-import { demoBets, type PlayContext, type Played } from './demo-play';
+import { demoBets, demoLeaves, demoVoidNote, type PlayContext, type Played } from './demo-play';
 
 const withRandomness = (b: BeaconRound) => ({ ...b, randomness: beaconRandomness(b.signature) });
 
@@ -37,6 +30,8 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
     afterCutCard: table.afterCutCard,
   });
   const start = state;
+  const salt = input.digestSalt;
+  const note = demoVoidNote(input);
   let used = false;
   const rounds: RecordedRound[] = [];
   let ledgerSeq = 100;
@@ -50,7 +45,7 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
     }));
     const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
     ctx.waitUntil(ctx.now() + (input.forge?.lateSeconds?.(n) ?? 0) * 1000);
-    const closing = { betsDigest: betsDigest(open), positions: open.length };
+    const closing = { betsDigest: betsDigest(open, salt), positions: open.length };
     const closedAt = new Date(ctx.now()).toISOString();
     const named = beaconRoundAfter(network, closedAt, marginSeconds);
     append('BETTING_CLOSED', roundId, { ...closing, beaconRound: named });
@@ -62,11 +57,20 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
       const positions = refunded();
       append('ROUND_VOIDED', roundId, {
         reason: 'MISDEAL',
-        refundsDigest: refundsDigest(positions),
+        ...note.event,
+        refundsDigest: refundsDigest(positions, salt),
         positions: positions.length,
       });
       await signHead('ROUND_VOIDED', roundId);
-      rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
+      rounds.push({
+        roundId,
+        number: n,
+        status: 'VOIDED',
+        voidReason: 'MISDEAL',
+        ...note.round,
+        coup: null,
+        positions,
+      });
       continue;
     }
     const drawn = input.forge?.drawRound?.(n, named) ?? named;
@@ -83,7 +87,8 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
       const positions = refunded();
       append('ROUND_VOIDED', roundId, {
         reason: 'EXPOSED_CARD',
-        refundsDigest: refundsDigest(positions),
+        ...note.event,
+        refundsDigest: refundsDigest(positions, salt),
         positions: positions.length,
         burned: {
           start: burn.start,
@@ -100,6 +105,7 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
         number: n,
         status: 'VOIDED',
         voidReason: 'EXPOSED_CARD',
+        ...note.round,
         coup: null,
         burned: recordedBurn({ start: burn.start, cards: burn.cards, beacon }),
         positions,
@@ -124,7 +130,7 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
     append('ROUND_SETTLED', roundId, {
-      settlementsDigest: settlementsDigest(positions),
+      settlementsDigest: settlementsDigest(positions, salt),
       positions: positions.length,
     });
     await signHead('ROUND_SETTLED', roundId);
@@ -135,6 +141,7 @@ export async function playV3(ctx: PlayContext): Promise<Played> {
       coup: recordedCoup({ index: coup.index, start: coup.start, result, beacon }),
       positions,
     });
+    demoLeaves(ctx, n);
   }
   return {
     rounds,

@@ -7,17 +7,14 @@
  * (a test key, or KMS), so it stays pure.
  */
 import { betList, formatCard, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
-import { digest, eventHash } from '../src/audit';
+import { eventHash } from '../src/audit';
 import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
   BUNDLE_FORMAT,
-  betsDigest,
   type RecordedPosition,
   type RecordedRound,
   recordedCoup,
-  refundsDigest,
   type ShoeBundle,
-  settlementsDigest,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
 import {
@@ -35,6 +32,14 @@ import {
   type SignedHeadEvent,
 } from '../src/heads';
 import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from '../src/keys';
+import {
+  betsDigest,
+  commissionRecord,
+  refundsDigest,
+  saltCommitmentOf,
+  saltedDigest,
+  settlementsDigest,
+} from '../src/salted';
 import { dealShoe } from '../src/shoe';
 import { parsePublicKey } from '../src/signature';
 import {
@@ -51,7 +56,15 @@ import {
   statementBytes,
 } from '../src/statement';
 import { voidReport } from '../src/voids';
-import { type DemoForge, demoBets, type PlayContext, type Played } from './demo-play';
+import {
+  type DemoForge,
+  type DemoLeaving,
+  demoBets,
+  demoLeaves,
+  demoVoidNote,
+  type PlayContext,
+  type Played,
+} from './demo-play';
 import { playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
@@ -100,6 +113,15 @@ export interface DemoBundleInput {
   burned?: readonly number[];
   /** pyb-shoe/3, for forgeries built as an insider would (demo-v3.ts). */
   forge?: DemoForge;
+  /**
+   * hex, 32 bytes: salt the digests (salted.ts) — the statement commits to it, the bundle carries it.
+   * Without it the shoe is one opened before digests were salted (the examples are).
+   */
+  digestSalt?: string;
+  /** The note of every voided round. */
+  voidNote?: string;
+  /** A player who leaves after a round, paying his deferred commission (PLAYER_LEFT). */
+  leaving?: DemoLeaving;
 }
 
 export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string }[] = [
@@ -150,6 +172,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     commitment,
     beacon: { ...input.beacon.network, marginSeconds: input.beacon.marginSeconds },
     codeVersion: input.codeVersion ?? 'demo',
+    ...(input.digestSalt !== undefined && { saltCommitment: saltCommitmentOf(input.digestSalt) }),
     createdAt: input.createdAt,
     keyId: keyAt(input.createdAt).keyId,
   });
@@ -238,6 +261,9 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     now: () => clock,
   });
   const { rounds, voids } = played;
+  const salt = input.digestSalt;
+  const { leaving } = input;
+  const commission = leaving ? [{ playerId: leaving.playerId, collected: leaving.commission, owed: 0 }] : [];
   const closing = append('SHOE_CLOSED', undefined, {
     serverSeed: bytesToHex(input.serverSeed),
     commitment,
@@ -245,7 +271,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     rounds: rounds.length,
     coups: played.coups,
     voids: voids.count,
-    commission: { digest: digest([]) },
+    commission: { digest: saltedDigest(salt, commission.map(commissionRecord)) },
   });
 
   const close: ShoeCloseStatement = {
@@ -275,6 +301,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       close,
       signature: (await sign(closing.at, closeStatementBytes(close))).signature,
     },
+    ...(salt !== undefined && { digestSalt: salt, commission }),
   };
 }
 
@@ -291,6 +318,7 @@ async function playV2(ctx: PlayContext): Promise<Played> {
     cutCard: table.cutCard,
   });
 
+  const salt = input.digestSalt;
   const rounds: RecordedRound[] = [];
   let state = startShoe(shoe.order);
   let ledgerSeq = 100;
@@ -303,20 +331,30 @@ async function playV2(ctx: PlayContext): Promise<Played> {
       calls: betList(p.bets).length,
     }));
     const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
-    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open), positions: open.length });
+    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open, salt), positions: open.length });
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
         ...p,
         settlement: null,
         ledgerSeq: ledgerSeq++,
       }));
+      const note = demoVoidNote(input);
       append('ROUND_VOIDED', roundId, {
         reason: 'MISDEAL',
-        refundsDigest: refundsDigest(positions),
+        ...note.event,
+        refundsDigest: refundsDigest(positions, salt),
         positions: positions.length,
       });
       await signHead('ROUND_VOIDED', roundId);
-      rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
+      rounds.push({
+        roundId,
+        number: n,
+        status: 'VOIDED',
+        voidReason: 'MISDEAL',
+        ...note.round,
+        coup: null,
+        positions,
+      });
       continue;
     }
     const coup = nextCoup(table, shoe.order, shoe.cutIndex, state);
@@ -337,7 +375,7 @@ async function playV2(ctx: PlayContext): Promise<Played> {
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
     append('ROUND_SETTLED', roundId, {
-      settlementsDigest: settlementsDigest(positions),
+      settlementsDigest: settlementsDigest(positions, salt),
       positions: positions.length,
     });
     await signHead('ROUND_SETTLED', roundId);
@@ -348,6 +386,7 @@ async function playV2(ctx: PlayContext): Promise<Played> {
       coup: recordedCoup({ index: coup.index, start: coup.start, result }),
       positions,
     });
+    demoLeaves(ctx, n);
   }
   return {
     rounds,

@@ -7,8 +7,11 @@
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
+import { type DigestEvidence, independentDigestChecks } from './independent-digests';
 import { independentDealV3 } from './independent-v3';
+import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
 
+export * from './independent-digests';
 export * from './independent-v3';
 
 const RANKS = 'A23456789TJQK';
@@ -232,14 +235,16 @@ const spki = (key: string): string =>
     .export({ format: 'der', type: 'spki' })
     .toString('base64');
 
-interface IndependentEvidence {
+interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds'> {
   statement: Record<string, unknown> & {
+    saltCommitment?: string;
     shoeId: string;
     commitment: string;
     createdAt: string;
     keyId: string;
     decks: number;
     cutCard: { minCardsBehind: number; maxCardsBehind: number };
+    table: { afterCutCard: string };
     beacon: {
       chainHash: string;
       publicKey: string;
@@ -256,13 +261,11 @@ interface IndependentEvidence {
   cutIndex: number;
   burn: { shown: string; burned: number; cards?: readonly string[] };
   heads: readonly { statement: HeadStatement; signature: string }[];
-  rounds: readonly {
-    roundId: string;
-    number: number;
-    status: 'SETTLED' | 'VOIDED';
-    coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
-    burned?: { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
-  }[];
+  rounds: readonly (DigestEvidence['rounds'][number] &
+    VoidEvidence['rounds'][number] & {
+      coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+      burned?: { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+    })[];
   audit: {
     events: readonly { hash: string; prevHash: string; event: Record<string, unknown> }[];
     close: {
@@ -464,7 +467,14 @@ export function independentVerify(
       const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
       if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
     });
+    // §10 the void report's would-be coups, in a bundle.
+    independentVoidChecks(e, shoe, statement.table.afterCutCard, fail);
   }
+  // §15.9: in pyb-shoe/3 a void's would-be coup is its burn, or none.
+  if (v3) independentVoidChecksV3(e, fail);
+
+  // §11.1 card codes, §11.1.1–§11.1.2 the digests: with the bundle's salt, or, in a proof, none.
+  independentDigestChecks(e, events, fail);
 
   // §11.3 heads and receipts; every close of contributions and finished round has one (§15.11: and
   // every close of betting in pyb-shoe/3).

@@ -66,10 +66,11 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
       `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,
     );
   }
-  const [records, keys, indexed] = await Promise.all([
+  const [records, keys, indexed, debts] = await Promise.all([
     ctx.store.listAudit(shoe.shoeId),
     keyCertificates(ctx),
     ctx.store.listRounds(shoe.shoeId),
+    shoe.digestSalt === undefined ? [] : ctx.store.listDebts(shoe.shoeId),
   ]);
   const log = parseAuditLog(records);
   // The rounds the chain opened, and any stored round it does not know of (so the verifier sees it).
@@ -138,6 +139,11 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
       close: shoe.close.statement,
       signature: shoe.close.signature,
     },
+    // The salt and what only it lets a verifier check: never in the proof (fairness shoeProof).
+    ...(shoe.digestSalt !== undefined && {
+      digestSalt: shoe.digestSalt,
+      commission: debts.map((d) => ({ playerId: d.playerId, collected: d.collected, owed: d.owed })),
+    }),
   };
 }
 
@@ -187,6 +193,7 @@ function recordedRound(round: RoundRecord, positions: PositionRecord[]): Recorde
     // A closed shoe holds only settled or voided rounds; anything else is exported as stored.
     status: round.status as RecordedRound['status'],
     ...(round.voidReason !== undefined && { voidReason: round.voidReason }),
+    ...(round.voidNote !== undefined && { voidNote: round.voidNote }),
     // A stored card that is not one goes out as `?<n>`: the verifier refuses it, naming the field.
     coup: coup ? recordedCoup(coup) : null,
     ...(round.burned && { burned: recordedBurn(round.burned) }),

@@ -27,7 +27,7 @@ import {
 } from '../shared';
 import { decksOf, scheduleCloseDeadline, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
-import { chainRecord, eventAt, latest, nextAudit, putAudit, recordedPositions } from '../trail';
+import { chainRecord, digestSaltOf, eventAt, latest, nextAudit, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { dealV3 } from './deal-v3';
@@ -137,7 +137,7 @@ export const closeGates = (round: RoundRecord): WriteOp[] =>
  */
 async function commitBets(ctx: Ctx, round: RoundRecord, shoe: ShoeRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
-  const betsDigest = betsDigestOf(recordedPositions(positions));
+  const betsDigest = betsDigestOf(recordedPositions(positions), await digestSaltOf(ctx, round.shoeId));
   const head = await ctx.store.auditHead(round.shoeId);
   if (!head) throw new Error(`shoe ${round.shoeId} has no audit chain`);
   // Dated as the chain allows (never before its head): the round is named from this very time.

@@ -45,12 +45,13 @@ import {
   signRoundHead,
 } from '../shoes';
 import { underLockOut } from '../tables';
-import { recordedPositions } from '../trail';
+import { digestSaltOf, recordedPositions } from '../trail';
 import { type PositionWork, resumeFanOut } from './fan-out';
 import { closeGates, towardsBettingClosed } from './resolve';
 import { endRound, inlineOrHandOver, payPosition } from './round-end';
 import { loadRound } from './rounds';
 import { stakeMoneyOfPosition } from './stake-sources';
+import { voidNoteField } from './void-note';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -253,7 +254,8 @@ export const REFUND: PositionWork = {
 async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.refundedAt)) return false;
-  const refundsDigest = refundsDigestOf(recordedPositions(positions, true));
+  const salt = await digestSaltOf(ctx, round.shoeId);
+  const refundsDigest = refundsDigestOf(recordedPositions(positions, true), salt);
   const at = ctx.now();
   // The receipt is signed where the round finishes (in the request, or by the last refund batch).
   return endRound(
@@ -264,7 +266,7 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
       type: 'ROUND_VOIDED',
       payload: {
         reason: round.voidReason,
-        ...(round.voidNote && { note: round.voidNote }),
+        ...voidNoteField(round.voidNote, salt),
         refundsDigest,
         positions: positions.length,
         ...(round.burned && {

@@ -3,12 +3,13 @@ import {
   bytesToBase64,
   bytesToHex,
   closeStatementBytes,
+  commissionRecord,
   commitmentOf,
-  digest,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
   SHOE_V3_SCHEME,
   type ShoeCloseStatement,
+  saltedDigest,
   shoeStatement,
   statementBytes,
 } from '@pyb/fairness';
@@ -28,7 +29,7 @@ import {
   type WriteOp,
 } from '../shared';
 import { assertUnlocked, loadTable, lockForAudit, shoeInPlay, underLockOut } from '../tables';
-import { chainRecord, eventAt, latest, nextAudit, parseAuditLog, putAudit } from '../trail';
+import { chainRecord, eventAt, latest, newDigestSalt, nextAudit, parseAuditLog, putAudit } from '../trail';
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { signContributionsHead } from './contributions';
@@ -55,14 +56,23 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const shoeId = ctx.ids.next('shoe');
   const context = { shoeId, operatorId: table.operatorId };
   // A key-service or randomness failure here locks the table (lock-out.ts).
-  const { sealed, commitment } = await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, async () => {
-    const seed = await ctx.keys.generateSeed();
-    try {
-      return { sealed: await ctx.keys.sealSeed(seed, context), commitment: commitmentOf(seed) };
-    } finally {
-      seed.fill(0);
-    }
-  });
+  const { sealed, commitment, salt } = await underLockOut(
+    ctx,
+    table.tableId,
+    { phase: 'OPEN_SHOE' },
+    async () => {
+      const seed = await ctx.keys.generateSeed();
+      try {
+        return {
+          sealed: await ctx.keys.sealSeed(seed, context),
+          commitment: commitmentOf(seed),
+          salt: await newDigestSalt(ctx),
+        };
+      } finally {
+        seed.fill(0);
+      }
+    },
+  );
   // Certified before the statement is dated: a key signs only inside its validity interval.
   const { keyId, validFrom } = (
     await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, () => certifiedKey(ctx))
@@ -80,6 +90,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     commitment,
     beacon: { ...(await ctx.beacon.network()), marginSeconds: ctx.beaconMarginSeconds },
     codeVersion: ctx.codeVersion,
+    saltCommitment: salt.commitment,
     createdAt: openedAt,
     keyId,
   });
@@ -95,6 +106,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     config: table.config,
     sealedSeed: bytesToBase64(sealed),
     commitment,
+    digestSalt: salt.salt,
     statement,
     signature,
     keyId,
@@ -203,11 +215,7 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     ctx.settleConcurrency,
     (debt) => collectDebt(ctx, debt, undefined),
   );
-  const collected = (await ctx.store.listDebts(shoe.shoeId)).map((d) => ({
-    id: d.playerId,
-    collected: d.collected,
-    owed: d.owed,
-  }));
+  const collected = (await ctx.store.listDebts(shoe.shoeId)).map(commissionRecord);
   // Nothing is signed over a chain that does not hold: re-walk it, and every head signed on it, first.
   const problems = await chainProblemsBeforeClose(ctx, shoe);
   if (problems.length > 0) {
@@ -242,7 +250,7 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
       coups: (perCoup ? shoe.draw?.coups : shoe.state?.coups) ?? 0,
       voids: voids.count,
       // Who paid what stays out of the public chain: only the digest of the collections.
-      commission: { digest: digest(collected) },
+      commission: { digest: saltedDigest(shoe.digestSalt, collected) },
       ...(shoe.closeReason !== undefined && { early: shoe.closeReason }),
     },
   );

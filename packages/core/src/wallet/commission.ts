@@ -1,5 +1,5 @@
 import type { WalletMode } from '@pyb/contracts';
-import { digest } from '@pyb/fairness';
+import { collectionRecord, saltedDigest } from '@pyb/fairness';
 import type { DebtRecord } from '../shared';
 import {
   attempts,
@@ -19,7 +19,7 @@ import {
  * never takes what is owed), so a collection cannot fail for lack of funds. A seamless player's debt
  * was taken by his bets' commission reserves: its collection only records it (collectSeamlessDebt).
  */
-import { nextAudit, putAudit } from '../trail';
+import { digestSaltOf, nextAudit, putAudit } from '../trail';
 import type { WalletCtx } from './ctx';
 import { type MovementPlan, planMovement } from './wallet-ledger';
 
@@ -121,11 +121,12 @@ async function playerLeft(
   ledgerSeq: number | null,
   at: string,
 ): Promise<WriteOp> {
-  const collection = { id: debt.playerId, commission: debt.owed, ledgerSeq };
+  const collection = collectionRecord({ playerId: debt.playerId, commission: debt.owed, ledgerSeq });
+  const salt = await digestSaltOf(ctx, debt.shoeId);
   return putAudit(
     await nextAudit(ctx.store, debt.shoeId, 'PLAYER_LEFT', undefined, at, {
       tableId: leaving.tableId,
-      collectionDigest: digest([collection]),
+      collectionDigest: saltedDigest(salt, [collection]),
     }),
   );
 }

@@ -18,6 +18,11 @@ export interface ShoeRecord {
   /** base64 of the server seed sealed by the key service (context {shoeId, operatorId}). */
   sealedSeed: string;
   commitment: string;
+  /**
+   * hex, 32 bytes: the key of the shoe's salted digests (trail/digest-salt.ts); never in a public view
+   * or the proof. Absent on a shoe opened before digests were salted.
+   */
+  digestSalt?: string;
   statement: ShoeStatement;
   /** base64 DER ECDSA signature of the statement. */
   signature: string;
