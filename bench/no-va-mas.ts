@@ -3,7 +3,8 @@
  * coup. In process, on the real clock: the use cases on the in-memory store, the local key service and
  * a local beacon publishing a round every 3 s (drand quicknet's period) with the 5 s margin the
  * deployment uses. Each round: open, one bet, close betting (the receipt), resolve (waits for the
- * named round, draws, settles). The wait is measured from the close's answer to the resolve's; the
+ * named round, draws, settles), "no va más" called at a spread of phases of the beacon's period. The
+ * wait is measured from the close's answer to the resolve's; the
  * draw itself (fairness drawCoupV3 against pyb-shoe/2's precomputed order) is timed apart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -59,6 +60,9 @@ async function waits(): Promise<{ waits: number[]; closes: number[] }> {
         bets: [{ type: 'PLAYER', amount: 1000 }],
         idempotencyKey: `bet-${n}`,
       });
+      // "No va más" at a spread of points of the beacon's period (a table's clock is not the beacon's):
+      // closing right after the last resolve would always meet the period at the same phase.
+      await new Promise((r) => setTimeout(r, ((n * 0.618034) % 1) * PERIOD * 1000));
       const t0 = performance.now();
       await core.closeBetting(op, { roundId: round.roundId });
       const t1 = performance.now();

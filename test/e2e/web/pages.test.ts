@@ -465,6 +465,18 @@ describe('the verifier page', () => {
     expect(await page.locator('.coup-shown .card').count()).toBeGreaterThanOrEqual(4);
     await page.selectOption('#coup-pick', '1');
     await expect(page.locator('.coup-shown h3').textContent()).resolves.toContain('Coup 2');
+    // pyb-shoe/3: the coups played, each drawn again from the seed and its round — the API's, card for card.
+    expect(proof.statement.scheme).toBe('pyb-shoe/3');
+    type ProofCoup = { player: { cards: string[] }; banker: { cards: string[] } };
+    const coups = (proof.rounds as { coup: ProofCoup | null }[]).flatMap((r) => (r.coup ? [r.coup] : []));
+    await expect(page.locator('#coup-pick option').count()).resolves.toBe(coups.length);
+    for (const [i, coup] of coups.entries()) {
+      await page.selectOption('#coup-pick', String(i));
+      const cards = await page
+        .locator('.coup-shown .hand .card')
+        .evaluateAll((items) => items.map((c) => c.getAttribute('data-card')));
+      expect(cards.sort()).toEqual([...coup.player.cards, ...coup.banker.cards].sort());
+    }
     await expectAccessible(page);
     await expectScreenshots(page, 'verify');
 
@@ -516,7 +528,8 @@ describe('the verifier page', () => {
     expect(await page.locator('[data-check="keys.trusted"][data-untrusted="true"]').count()).toBe(1);
     await expect(page.locator('#trust').textContent()).resolves.toContain('No key given to trust');
 
-    // Seeds by hand: recomputed, consistent with the commitment, but unsigned: untrusted; a wrong commitment fails.
+    // Seeds by hand (the box is pyb-shoe/2's: its seeds fix a whole order): recomputed, consistent with
+    // the commitment, but unsigned: untrusted; a wrong commitment fails.
     const bundle = JSON.parse(original);
     await page.click('#seeds-box summary');
     await page.fill('#server-seed', bundle.serverSeed);
@@ -537,17 +550,6 @@ describe('the verifier page', () => {
     await page.click('#seeds button[type=submit]');
     expect(await verdictOf(page)).toBe('untrusted');
     await expect(page.locator('[data-check="seed.entropy"]').getAttribute('data-ok')).resolves.toBe('true');
-    // Every coup the seeds deal is the API's: the proof's rounds, card for card.
-    type ProofCoup = { player: { cards: string[] }; banker: { cards: string[] } };
-    const coups = (proof.rounds as { coup: ProofCoup | null }[]).flatMap((r) => (r.coup ? [r.coup] : []));
-    await expect(page.locator('#coup-pick option').count()).resolves.toBe(coups.length);
-    for (const [i, coup] of coups.entries()) {
-      await page.selectOption('#coup-pick', String(i));
-      const cards = await page
-        .locator('.coup-shown .hand .card')
-        .evaluateAll((items) => items.map((c) => c.getAttribute('data-card')));
-      expect(cards.sort()).toEqual([...coup.player.cards, ...coup.banker.cards].sort());
-    }
     await page.fill('#commitment', '0'.repeat(64));
     await page.click('#seeds button[type=submit]');
     expect(await verdictOf(page)).toBe('failed');
