@@ -24,6 +24,13 @@ import {
   voidRoundContract,
 } from './endpoints/rounds';
 import {
+  endSessionContract,
+  launchPlayerContract,
+  openSessionContract,
+  refreshSessionContract,
+  revokePlayerSessionsContract,
+} from './endpoints/sessions';
+import {
   abandonShoeContract,
   closeShoeContract,
   contributeSeedContract,
@@ -99,6 +106,11 @@ export const ENDPOINTS = {
   'set-operator-wallet': setOperatorWalletContract,
   'get-signing-key': getSigningKeyContract,
   'get-seamless-openapi': getSeamlessOpenapiContract,
+  'launch-player': launchPlayerContract,
+  'open-session': openSessionContract,
+  'refresh-session': refreshSessionContract,
+  'end-session': endSessionContract,
+  'revoke-player-sessions': revokePlayerSessionsContract,
   'get-openapi': getOpenapiContract,
 } satisfies Record<string, EndpointContract>;
 
