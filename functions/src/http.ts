@@ -127,9 +127,8 @@ function authentication(route: Route): Middleware {
           authorize({ operatorId: '', role: 'player', supervises: [] }, route.roles);
         }
         // Loaded on a player token's first request: the API-key routes' bundles never parse it.
-        const { sessionsOf } = await import('./sessions');
-        const { authenticatePlayer } = await import('@pyb/core');
-        actor = await authenticatePlayer(sessionsOf(appContext()), bearerCredential(authorization));
+        const { playerActor } = await import('./sessions');
+        actor = await playerActor(appContext(), bearerCredential(authorization));
       } else {
         actor = await authenticate(appContext().principals, authorization);
         authorize(actor, route.roles);

@@ -1,4 +1,4 @@
-import type { SessionDeps } from '@pyb/core';
+import { type Actor, authenticatePlayer, type SessionDeps } from '@pyb/core';
 import { tokenSignerFromEnv } from '@pyb/keys';
 import { DynamoSessionStore } from '@pyb/store-dynamodb';
 import type { AppContext } from './context';
@@ -16,3 +16,7 @@ export function sessionsOf(context: AppContext): SessionDeps {
 
 /** Where a launch URL sends the player: the game page (LAUNCH_URL), the table page of the site by default. */
 export const launchUrlOf = (context: AppContext): string => context.env.LAUNCH_URL ?? '/table/';
+
+/** The Actor of a player access token (http.ts loads this module on a player token's first request). */
+export const playerActor = (context: AppContext, token: string): Promise<Actor> =>
+  authenticatePlayer(sessionsOf(context), token);
