@@ -139,26 +139,23 @@ function authentication(route: Route): Middleware {
 }
 
 /**
- * A player token's request names its own player: in the path (it must be the token's), or in the body,
- * where an absent `playerId` is the token's — the player always comes from the token.
+ * A player token's request acts for its own player: a path or body naming another is refused here,
+ * before any use case (which checks it again: tenancy.ts `actsFor`). The player is the token's.
  */
-function playerBody(route: Route, actor: Actor | undefined, event: HttpEvent, body: unknown): unknown {
+function checkPlayer(route: Route, actor: Actor | undefined, event: HttpEvent, body: unknown): void {
   const player = actor?.player;
-  if (!player || !route.players?.playerIn) return body;
-  const refuse = (named: unknown) =>
-    new DomainError('FORBIDDEN', 'PLAYER_NOT_ALLOWED', 'a player token acts for its own player only', {
+  if (!player || !route.players?.playerIn) return;
+  const named =
+    route.players.playerIn === 'path'
+      ? event.pathParameters?.playerId
+      : body !== null && typeof body === 'object'
+        ? (body as { playerId?: unknown }).playerId
+        : undefined;
+  if (named !== undefined && named !== player.playerId) {
+    throw new DomainError('FORBIDDEN', 'PLAYER_NOT_ALLOWED', 'a player token acts for its own player only', {
       playerId: named,
     });
-  if (route.players.playerIn === 'path') {
-    const named = event.pathParameters?.playerId;
-    if (named !== undefined && named !== player.playerId) throw refuse(named);
-    return body;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const named = (body as { playerId?: unknown }).playerId;
-  if (named === undefined) return { ...body, playerId: player.playerId };
-  if (named !== player.playerId) throw refuse(named);
-  return body;
 }
 
 /**
@@ -332,12 +329,8 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
     emptyBodyOk ??= acceptsEmptyBody(contract.body);
     // Only an absent body stands for `{}`: a JSON `null` is a body, and the contract's schema refuses
     // it (`??` would have read it as no body and run a body-less POST such as resolve).
-    const rawBody: unknown = playerBody(
-      route,
-      state.actor,
-      event,
-      event.body === undefined ? (emptyBodyOk ? {} : undefined) : event.body,
-    );
+    const rawBody: unknown = event.body === undefined ? (emptyBodyOk ? {} : undefined) : event.body;
+    checkPlayer(route, state.actor, event, rawBody);
     // A single-use route's credential is its own once-only key (routes.ts `singleUse`).
     const idempotencyKey =
       route.method === 'POST' && !route.singleUse

@@ -32,8 +32,8 @@ export type BucketName = 'feed';
 
 /**
  * A route that admits player access tokens (docs/api.md, "Player sessions"). `playerIn`: where the route
- * names its player — the path (it must be the token's) or the body (the token's when absent; another is
- * 403 PLAYER_NOT_ALLOWED). Without it the route names no player (a table's facts, the logout).
+ * names its player — the path or the body; it must be the token's (else 403 PLAYER_NOT_ALLOWED). Without
+ * it the route names no player (a table's facts, the logout).
  */
 export interface PlayerAccess {
   playerIn?: 'path' | 'body';

