@@ -14,8 +14,8 @@ export function sessionsOf(context: AppContext): SessionDeps {
   return { sessions: context.sessions, tokens: context.tokens, clock: context.clock };
 }
 
-/** Where a launch URL sends the player: the game page (LAUNCH_URL), the table page of the site by default. */
-export const launchUrlOf = (context: AppContext): string => context.env.LAUNCH_URL ?? '/table/';
+/** Where a launch URL sends the player: the game page (LAUNCH_URL), the site's table page (`/`) by default. */
+export const launchUrlOf = (context: AppContext): string => context.env.LAUNCH_URL ?? '/';
 
 /** The Actor of a player access token (http.ts loads this module on a player token's first request). */
 export const playerActor = (context: AppContext, token: string): Promise<Actor> =>

@@ -10,7 +10,7 @@ export interface DeployConfig {
   alarmEmail: string | undefined;
   /**
    * The game page a player launch sends the browser to (`-c launchUrl=https://play.example/table/`):
-   * the operator's server hands it out with the launch token in its fragment. Default `/table/`.
+   * the operator's server hands it out with the launch token in its fragment. Default `/`, the site's table page.
    */
   launchUrl: string;
   /**
@@ -177,7 +177,7 @@ export function readConfig(node: Node): DeployConfig {
     throw new Error(`context 'retentionLockMode' must be compliance or governance, got '${lock}'`);
   }
   const alarmEmail = node.tryGetContext('alarmEmail');
-  const launchUrl = String(node.tryGetContext('launchUrl') ?? '/table/');
+  const launchUrl = String(node.tryGetContext('launchUrl') ?? '/');
   if (!/^(https:\/\/[^\s#]+|\/[^\s#]*)$/.test(launchUrl)) {
     throw new Error(
       `context 'launchUrl' must be an https URL (or a path) without a fragment, got '${launchUrl}'`,

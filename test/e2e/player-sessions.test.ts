@@ -41,7 +41,7 @@ const exchange = (launchToken: string) => api.post('/v1/sessions', { idem: null,
 describe('player sessions over HTTP', () => {
   it('a launch URL is the game page with the launch token in its fragment; the token opens one session', async () => {
     const { launchUrl, launchToken } = await launch('lena');
-    expect(launchUrl).toBe(`/table/#launchToken=${launchToken}`);
+    expect(launchUrl).toBe(`/#launchToken=${launchToken}`);
     const first = await exchange(launchToken);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
