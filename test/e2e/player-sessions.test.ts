@@ -120,6 +120,24 @@ describe('player sessions over HTTP', () => {
     expect(refresh.body.code).toBe('TOKEN_REVOKED');
   });
 
+  it('two exchanges of one launch token at once: the conditional write lets one through', async () => {
+    const { launchToken } = await launch('lena');
+    const answers = await Promise.all([exchange(launchToken), exchange(launchToken)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 401]);
+    expect(answers.find((a) => a.status === 401)?.body.code).toBe('LAUNCH_TOKEN_USED');
+  });
+
+  it('two refreshes with one refresh token at once: one wins, the other ends the session', async () => {
+    const opened = (await exchange((await launch('lena')).launchToken)).body;
+    const refresh = () =>
+      api.post('/v1/sessions/refresh', { idem: null, body: { refreshToken: opened.refreshToken } });
+    const answers = await Promise.all([refresh(), refresh()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    expect(answers.find((a) => a.status === 401)?.body.code).toBe('REFRESH_TOKEN_USED');
+    const winner = answers.find((a) => a.status === 200)!.body;
+    expect((await api.get('/v1/wallets/lena', { key: winner.accessToken })).body.code).toBe('TOKEN_REVOKED');
+  });
+
   it('the sessions table holds no token, only their hashes', async () => {
     const { launchToken } = await launch('lena');
     const opened = (await exchange(launchToken)).body;
