@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   engine: () => import('./engine'),
   bundles: () => import('./bundles'),
   api: () => import('./api'),
+  'no-va-mas': () => import('./no-va-mas'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -43,6 +43,9 @@ import { coreMetrics } from './metrics';
  *                                                    functions that send to it)
  *   CODE_VERSION                                     the build named in every shoe statement
  *   BEACON_MARGIN_SECONDS, BEACON_WAIT_MS            the beacon round's margin, how long a first coup waits
+ *   SHOE_SCHEME                                      the dealing scheme of new shoes: pyb-shoe/3 (default);
+ *                                                    pyb-shoe/2 only with KEY_SERVICE=local (tests that
+ *                                                    stack a shoe by its seeds), never on AWS
  *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
  *   INLINE_SETTLE_MAX                                positions a resolve settles in its request (default 50;
  *                                                    more go to the settlement queue: SETTLING)
@@ -127,6 +130,19 @@ const NO_KEYS: KeyService = new Proxy({} as KeyService, {
     ),
 });
 
+/**
+ * New shoes deal by pyb-shoe/3. pyb-shoe/2 (the whole order fixed when contributions close) is kept
+ * for the local key service only: a test stacks such a shoe by its seeds; on AWS it is refused.
+ */
+function shoeSchemeOf(env: Record<string, string | undefined>): NonNullable<CoreDeps['shoeScheme']> {
+  // Literals, not @pyb/fairness's constants: this module is in every function's bundle.
+  const scheme = env.SHOE_SCHEME || 'pyb-shoe/3';
+  if (scheme === 'pyb-shoe/3' || (scheme === 'pyb-shoe/2' && env.KEY_SERVICE === 'local')) return scheme;
+  throw new Error(
+    `SHOE_SCHEME is ${scheme}: new shoes deal by pyb-shoe/3; pyb-shoe/2 is for KEY_SERVICE=local only (docs/provably-fair.md §15)`,
+  );
+}
+
 /** The settings of the fairness scheme a deployment may tune (numbers from the environment). */
 function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> {
   const number = (name: string) =>
@@ -137,6 +153,7 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
   const inline = number('INLINE_SETTLE_MAX');
   return {
     codeVersion: env.CODE_VERSION ?? 'unknown',
+    shoeScheme: shoeSchemeOf(env),
     ...(margin !== undefined && { beaconMarginSeconds: margin }),
     ...(wait !== undefined && { beaconWaitMs: wait }),
     ...(deadline !== undefined && { closeDeadlineSeconds: deadline }),

@@ -345,6 +345,17 @@ export const cancelBetsRoute: Route = {
   operatorWallets: true,
 };
 
+export const closeBettingRoute: Route = {
+  method: 'POST',
+  path: '/v1/rounds/{roundId}/close',
+  handler: 'close-betting',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  // Sign: the receipt naming the beacon round (pyb-shoe/3). No Decrypt: nothing is drawn here.
+  kms: ['Sign', 'GetPublicKey'],
+  queues: [],
+};
+
 export const resolveRoundRoute: Route = {
   method: 'POST',
   path: '/v1/rounds/{roundId}/resolve',
@@ -362,8 +373,10 @@ export const voidRoundRoute: Route = {
   handler: 'void-round',
   roles: WRITERS,
   data: { principals: 'read', idempotency: 'write', game: 'write', wallets: 'write', audit: 'append' },
-  // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt: a void
-  // with burnCards burns the coup's cards (the shoe order, from the unsealed seed).
+  // Sign: the round head after ROUND_VOIDED, when the refunds finish in the request. Decrypt stays
+  // (issue #24, K1): a dealer-error void (burnCards) burns cards drawn at the void itself — pyb-shoe/2
+  // from the shoe order, pyb-shoe/3 from the seed and the void's own beacon round — and both come
+  // from the unsealed seed: nothing stores the order or a burn in the clear for it to read instead.
   kms: ['Decrypt', 'Sign', 'GetPublicKey'],
   queues: ['settlement', 'outbox'],
 };
@@ -582,6 +595,7 @@ export const ROUTES: readonly Route[] = [
   placeBetRoute,
   reduceBetsRoute,
   cancelBetsRoute,
+  closeBettingRoute,
   resolveRoundRoute,
   voidRoundRoute,
   replayRoundRoute,

@@ -199,7 +199,6 @@ export function functionRoleName(stage: string, handler: string): string {
   return `pyb-${stage}-${handler}`;
 }
 
-/** The ARN of a function's role, from its name (the same in every Region; the account's). */
 export function functionRoleArn(stage: string, handler: string): string {
   return `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${functionRoleName(stage, handler)}`;
 }

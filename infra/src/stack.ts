@@ -19,12 +19,12 @@ import type { DeployConfig } from './config';
 import { DataTables, pascal } from './data';
 import { RegulatorFeed } from './feed';
 import { FunctionStack, type FunctionStackName, functionStackOf } from './function-stacks';
-import { KeyGuard } from './key-policies';
+import { GUARDED_OPERATIONS, type GuardedOperation, KeyGuard } from './key-policies';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { playerTokenKey } from './player-token-key';
 import { AuditRetention } from './retention';
-import { functionRoleArn, RouteFunction } from './route-function';
+import { functionRoleArn, functionRoleName, RouteFunction } from './route-function';
 import { RECONCILE_HANDLER, SeamlessWallets, seamlessSecretName } from './seamless';
 import { SettlementQueues } from './settlement';
 import { ShoeCloseDeadlines } from './shoe-deadlines';
@@ -298,19 +298,25 @@ export class PuntoYBancaStack extends Stack {
       const fn = this.functions[handler];
       if (fn) deadlines.allowScheduling(fn.role);
     }
-    // The key policies themselves allow Decrypt and Sign only to the functions that need them.
-    // (The settle-batch worker signs too: the batch that finishes a round signs its head.)
-    // By the roles' names (function-stacks.ts): the roles are in the nested stacks, the keys here.
-    const rolesWith = (op: 'Decrypt' | 'Sign') =>
+    // The key policies allow Encrypt, Decrypt and Sign only to the functions that call them, and the
+    // key guard alarms on those and GenerateRandom by anyone else (key-policies.ts). The settle-batch
+    // worker signs too: the batch that finishes a round signs its head. By the roles' names
+    // (function-stacks.ts): the roles are in the nested stacks, the keys here. No other role of the
+    // stage (the archiver, the feed job, the close-deadline check) calls any of these.
+    const rolesWith = (op: GuardedOperation) =>
       [...routes, ...workers]
         .filter((r) => r.kms.includes(op))
-        .map((r) => functionRoleArn(config.stage, r.handler));
+        .map((r) => functionRoleName(config.stage, r.handler))
+        .sort();
     new KeyGuard(this, 'KeyGuard', {
       stage: config.stage,
       sealKey,
       signingKeys: signing.signers,
-      decrypters: rolesWith('Decrypt'),
-      signers: rolesWith('Sign'),
+      allSigningKeys: signing.generations,
+      roles: Object.fromEntries(GUARDED_OPERATIONS.map((op) => [op, rolesWith(op)])) as Record<
+        GuardedOperation,
+        string[]
+      >,
       logRetention,
       alarmAction,
     });

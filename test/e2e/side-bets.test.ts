@@ -16,7 +16,8 @@ let stack: E2eStack;
 let api: Client;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Shoes dealt to order (test/support/dealt.ts): pyb-shoe/2, allowed on the local key service only.
+  stack = await startStack({ env: { SHOE_SCHEME: 'pyb-shoe/2' } });
   api = client(stack.url);
 });
 afterAll(() => stack?.stop());

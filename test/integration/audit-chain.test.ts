@@ -9,7 +9,7 @@ import { eventHash } from '@pyb/fairness';
 import { type LogicalTable, ledgerEntryAt } from '@pyb/store-dynamodb/layout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { bancaWinsFirst } from '../support/dealt';
+import { bancaWinsFirst, PINNED_V2 } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import { playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
@@ -26,7 +26,7 @@ const op = operator();
 type Item = Record<string, unknown>;
 
 beforeAll(async () => {
-  stack = await createTestStack('audit');
+  stack = await createTestStack('audit', PINNED_V2);
   // Seed and every id fixed; the shoe opens on a Banca win (../support/dealt: the beacon round still
   // differs per run), so a Banca bettor owes commission after the first coup and leaves.
   let n = 0;

@@ -7,16 +7,17 @@
  */
 import type { RoundReplay } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
-import { shoeProof, verifyShoe } from '@pyb/fairness';
+import { noteDigest, shoeProof, verifyShoe } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { PINNED_V2 } from '../support/dealt';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { codeOf, runnerOfClosedShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('dealer-error');
+  stack = await createTestStack('dealer-error', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 
@@ -58,6 +59,9 @@ async function expectVerified(shoeId: string, roundIds: readonly string[]) {
     trustedPublicKey: [(await stack.keys.publicKey()).pem],
     trustedBeacons: [bundle.statement.beacon],
   };
+  // Salted digests (F5): the bundle carries the salt the statement committed to, the proof never.
+  expect(bundle.digestSalt).toMatch(/^[0-9a-f]{64}$/);
+  expect(JSON.stringify(shoeProof(bundle))).not.toContain(bundle.digestSalt);
   for (const evidence of [bundle, shoeProof(bundle)]) {
     const verified = await verifyShoe(evidence, trust);
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
@@ -121,7 +125,10 @@ describe('a dealer-error void that burns the coup (seed 004:67-68)', () => {
     // Audited with its reason: ROUND_VOIDED carries the burned cards.
     const event = await voidedEvent(shoeId, second.roundId);
     expect(event.reason).toBe('EXTRA_CARDS');
-    expect(event.note).toBe('two extra cards drawn after coup 1');
+    // The note is the operator's free text: in the public chain only as its salted digest (F5).
+    expect(event.note).toBeUndefined();
+    const salt = (await stack.store.get('shoe', { shoeId }))!.digestSalt!;
+    expect(event.noteDigest).toBe(noteDigest(salt, 'two extra cards drawn after coup 1'));
     expect(event.burned.start).toBe(burned.start);
     expect(event.burned.cards).toHaveLength(burned.cards.length);
     expect(event.positions).toBe(2);

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { openRoundDealing } from '../support/dealt';
+import { openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { tableWithShoe } from '../support/fixture';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('dealt');
+  stack = await createTestStack('dealt', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 

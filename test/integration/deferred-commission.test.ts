@@ -6,7 +6,7 @@ import type { Core } from '@pyb/core';
 import { type Bet, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { bancaResult, openRoundDealing } from '../support/dealt';
+import { bancaResult, openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import {
   codeOf,
@@ -23,7 +23,7 @@ let stack: TestStack;
 let core: Core;
 let deps: Parameters<TestStack['coreWith']>[0];
 beforeAll(async () => {
-  stack = await createTestStack('deferred');
+  stack = await createTestStack('deferred', PINNED_V2);
   // Seed and ids fixed; the beacon round differs per run, so round 1 gets a client seed whose shoe
   // opens on a Banca win (../support/dealt).
   let n = 0;

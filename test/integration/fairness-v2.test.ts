@@ -17,6 +17,7 @@ import {
 } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
+import { PINNED_V2 } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import { codeOf, playShoe } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
@@ -34,7 +35,7 @@ const PLAYERS = ['pia', 'quim'];
 const CONFIG = { decks: 1, pairBets: true, cutCard: { minCardsBehind: 7, maxCardsBehind: 10 } } as const;
 
 beforeAll(async () => {
-  stack = await createTestStack('fairness');
+  stack = await createTestStack('fairness', PINNED_V2);
   core = stack.core;
   await fundPlayers(core, op, PLAYERS, 1_000_000);
 });

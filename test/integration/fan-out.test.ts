@@ -15,7 +15,7 @@ import {
 import { base64ToBytes, headStatementBytes, parsePublicKey, verifyDerSignature } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { bancaWinsFirst, type Dealing, openRoundDealing } from '../support/dealt';
+import { bancaWinsFirst, type Dealing, openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { CrashingStore } from '../support/faulty-store';
 import { fundedPlayer } from '../support/fixture';
 import { codeOf, wholeLedger } from '../support/game';
@@ -23,7 +23,7 @@ import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('fanout');
+  stack = await createTestStack('fanout', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 

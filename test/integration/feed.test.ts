@@ -22,7 +22,7 @@ import { tablePreset } from '@pyb/engine';
 import { LocalFeedFiles } from '@pyb/feed-files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
-import { bancaWinsFirst } from '../support/dealt';
+import { bancaWinsFirst, PINNED_V2 } from '../support/dealt';
 import { codeOf, playShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
@@ -52,7 +52,7 @@ async function collect(from: string, to: string): Promise<FeedRecord[]> {
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 beforeAll(async () => {
-  stack = await createTestStack('feed');
+  stack = await createTestStack('feed', PINNED_V2);
   core = stack.core;
   ctx = context({ store: stack.store, keys: stack.keys, clock: stack.clock });
   start = stack.clock.now().toISOString();

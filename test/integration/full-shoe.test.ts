@@ -5,13 +5,14 @@
 import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
+import { PINNED_V2 } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import { coupsOfClosedShoe, expectedOutcome, type PlayedRound, playShoe, wholeLedger } from '../support/game';
 import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('shoe');
+  stack = await createTestStack('shoe', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 

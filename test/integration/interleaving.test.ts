@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { bancaWinsFirst, openRoundDealing } from '../support/dealt';
+import { bancaWinsFirst, openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { InterleavingStore } from '../support/faulty-store';
 import { fundedPlayer } from '../support/fixture';
 import { wholeLedger } from '../support/game';
@@ -15,7 +15,7 @@ import { createTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await createTestStack('interleave');
+  stack = await createTestStack('interleave', PINNED_V2);
 });
 afterAll(() => stack?.cleanup());
 

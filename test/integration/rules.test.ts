@@ -1,7 +1,10 @@
 /**
  * Table rules, tenancy and round life cycle through the use cases, on DynamoDB Local.
  */
+import { DECKS_MESSAGE } from '@pyb/contracts';
+import type { DomainError } from '@pyb/core';
 import { getScoreboard, getSeats } from '@pyb/core/use-cases';
+import { noteDigest } from '@pyb/fairness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { fundedPlayer, tableWithRound } from '../support/fixture';
@@ -209,11 +212,11 @@ describe('rounds and shoes', () => {
     expect(await codeOf(stack.core.resolveRound(op, { roundId: round.roundId }))).toBe('ROUND_VOIDED');
     const audit = await stack.store.listAudit(shoe.shoeId);
     const voided = audit.find((e) => e.type === 'ROUND_VOIDED')!;
-    expect(JSON.parse(voided.event).data).toMatchObject({
-      reason: 'MISDEAL',
-      note: 'two cards stuck together',
-      positions: 2,
-    });
+    const data = JSON.parse(voided.event).data;
+    expect(data).toMatchObject({ reason: 'MISDEAL', positions: 2 });
+    // Nor the note (free text): only its digest, keyed by the shoe's salt (F5).
+    const salt = (await stack.store.get('shoe', { shoeId: shoe.shoeId }))!.digestSalt!;
+    expect([data.note, data.noteDigest]).toEqual([undefined, noteDigest(salt, 'two cards stuck together')]);
     // No amount in clear in the chain (it is public in the shoe's proof): the digest commits to them.
     expect(JSON.parse(voided.event).data.refunded).toBeUndefined();
     expect((await stack.core.checkShoeChain(op, { shoeId: shoe.shoeId })).problems).toEqual([]);
@@ -261,6 +264,24 @@ describe('rounds and shoes', () => {
     expect(await codeOf(stack.core.createTable(regulator('op-1'), { name: 'T', variant: 'mini' }))).toBe(
       'READ_ONLY',
     );
+  });
+
+  it('6 or 8 decks (003:16, 004:8): fewer only on a core built for tests (testShoes)', async () => {
+    const production = stack.coreWith({ testShoes: false });
+    const short = (core: typeof production, decks: number) =>
+      core.createTable(admin(), { name: `${decks} decks`, variant: 'custom', config: { decks } });
+    for (const decks of [1, 2, 7]) {
+      const refused = await short(production, decks).then(
+        () => undefined,
+        (e: unknown) => e as DomainError,
+      );
+      expect(refused).toMatchObject({
+        code: 'TABLE_CONFIG_INVALID',
+        details: { issues: [{ path: 'decks', message: DECKS_MESSAGE }] },
+      });
+    }
+    for (const decks of [6, 8]) expect((await short(production, decks)).config.decks).toBe(decks);
+    expect((await short(stack.core, 1)).config.decks).toBe(1);
   });
 });
 

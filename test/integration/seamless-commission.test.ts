@@ -12,7 +12,7 @@ import { context, feedRecords } from '@pyb/core/use-cases';
 import { type Bet, type ShoeCoup, tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, regulator } from '../support/actors';
-import { bancaResult, openRoundDealing } from '../support/dealt';
+import { bancaResult, openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { codeOf } from '../support/game';
 import {
   expectBooksReconcile,
@@ -36,6 +36,7 @@ const releasesHit = new Set<string>();
 beforeAll(async () => {
   f = await seamlessFixture({
     label: 'seamless-commission',
+    deps: PINNED_V2,
     operatorId: OP,
     secret: 'seamless-commission-secret-0123456789',
     players: { prefix: 'cp', funds: FUNDS },

@@ -6,7 +6,7 @@
 import type { Core, RoundView } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
-import { type Dealing, openRoundDealing } from '../support/dealt';
+import { type Dealing, openRoundDealing, PINNED_V2 } from '../support/dealt';
 import { fundedPlayer, tableWithShoe } from '../support/fixture';
 import { wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
@@ -15,7 +15,7 @@ import { createTestStack, type TestStack } from '../support/stack';
 let stack: TestStack;
 let core: Core;
 beforeAll(async () => {
-  stack = await createTestStack('shoe-end');
+  stack = await createTestStack('shoe-end', PINNED_V2);
   core = stack.coreWith({ keys: deterministicSeeds(stack.keys, 'shoe-end') });
 });
 afterAll(() => stack?.cleanup());

@@ -25,7 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator, regulator } from '../support/actors';
 import { baccaratVerify } from '../support/cli';
-import { bancaResult } from '../support/dealt';
+import { bancaResult, PINNED_V2 } from '../support/dealt';
 import { fundPlayers } from '../support/fixture';
 import { coupsOfClosedShoe, playShoe, wholeLedger } from '../support/game';
 import { deterministicSeeds } from '../support/keys';
@@ -84,7 +84,7 @@ const stacks = {} as Record<
 let tmp: string;
 beforeAll(async () => {
   for (const on of ['dynamodb', 'memory'] as const) {
-    const stack = await createTestStack('side-bets-shoe', {}, on);
+    const stack = await createTestStack('side-bets-shoe', PINNED_V2, on);
     const keys = deterministicSeeds(stack.keys, 'side-bets-shoe');
     stacks[on] = { stack, core: stack.coreWith({ keys }), keys };
   }

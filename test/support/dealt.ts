@@ -1,6 +1,7 @@
 /**
  * A shoe that deals what a test needs, through the real dealing code (scheme pyb-shoe/2,
- * docs/provably-fair.md): the order follows from the server seed, the contributions and the beacon
+ * docs/provably-fair.md; the stack must open pyb-shoe/2 shoes — `PINNED_V2` — since under pyb-shoe/3
+ * no client seed fixes a shoe's coups, each is drawn from the round its "no va más" names): the order follows from the server seed, the contributions and the beacon
  * round the close of contributions names. The test holds the local beacon's key, so it can compute
  * any round in advance (why the local beacon is never for production); it fixes the round by opening
  * the first round on a core whose clock stands still at a known instant (the Clock port), and it
@@ -22,6 +23,13 @@ import {
   dealShoe,
   shoeEntropy,
 } from '@pyb/fairness';
+
+/**
+ * The core settings of a stack whose shoes are dealt to order: pyb-shoe/2. The money, commission and
+ * shoe-end rules these tests check do not depend on the scheme; pyb-shoe/3 has its own tests
+ * (test/integration/fairness-v3.test.ts).
+ */
+export const PINNED_V2 = { shoeScheme: 'pyb-shoe/2' } as const;
 
 /** What the helper needs of a stack: a TestStack (./stack) is one; e2e builds one (test/e2e/support/stack.ts). */
 export interface DealingStack {
@@ -88,6 +96,12 @@ export async function openRoundDealing(stack: DealingStack, actor: Actor, o: Dea
   if (!table?.currentShoeId) throw new Error(`table ${o.tableId} has no shoe open`);
   const shoe = (await stack.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;
   if (shoe.contributionsClosed) throw new Error(`shoe ${shoe.shoeId} already has its seeds`);
+  if (shoe.statement.scheme !== 'pyb-shoe/2') {
+    // pyb-shoe/3 draws each coup from the round its "no va más" names: no client seed fixes the shoe.
+    throw new Error(
+      `shoe ${shoe.shoeId} deals by ${shoe.statement.scheme}: a shoe dealt to order needs a stack opening pyb-shoe/2 shoes (shoeScheme, or SHOE_SCHEME=pyb-shoe/2 on the e2e stack)`,
+    );
+  }
   const head = await stack.store.auditHead(shoe.shoeId);
   if (!head) throw new Error(`shoe ${shoe.shoeId} has no audit chain`);
   // The close is dated max(clock, chain head) (contributions.ts): standing still there, the beacon

@@ -15,6 +15,7 @@
 import {
   type Actor,
   type Core,
+  type CoreDeps,
   InProcessOutboxQueue,
   type InProcessQueueOptions,
   type SeamlessTxRecord,
@@ -45,6 +46,8 @@ export interface SeamlessFixtureOptions {
   wallet?: (client: Wallet, reference: ReferenceWallet) => Wallet;
   /** Wraps the stack's store (e.g. a hook before some transaction). */
   store?: (store: Store) => Store;
+  /** Core settings of the stack (e.g. dealt.ts PINNED_V2 for a shoe dealt to order). */
+  deps?: Partial<CoreDeps>;
 }
 
 export interface SeamlessFixture {
@@ -66,7 +69,7 @@ export interface SeamlessFixture {
 }
 
 export async function seamlessFixture(o: SeamlessFixtureOptions): Promise<SeamlessFixture> {
-  const stack = await createTestStack(o.label);
+  const stack = await createTestStack(o.label, o.deps);
   const wallet = await ReferenceWallet.start({ secrets: [o.secret], holdMs: HOLD_MS });
   const outbox = new InProcessOutboxQueue(
     o.outbox ?? { retryDelayMs: 5, maxRetryDelayMs: 40, maxReceives: 30 },

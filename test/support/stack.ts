@@ -88,6 +88,9 @@ export async function createTestStack(
       clock,
       closeDeadlines,
       codeVersion: 'test',
+      // Short shoes (1 or 2 decks) keep a whole shoe to a handful of coups; the rulebooks' 6 or 8 is
+      // what a core without it takes (test/integration/rules.test.ts, "6 or 8 decks").
+      testShoes: true,
       ...deps,
       ...overrides,
     });

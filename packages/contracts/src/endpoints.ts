@@ -15,6 +15,7 @@ import {
 } from './endpoints/regulators';
 import {
   cancelBetsContract,
+  closeBettingContract,
   getRoundContract,
   leaveTableContract,
   openRoundContract,
@@ -84,6 +85,7 @@ export const ENDPOINTS = {
   'place-bet': placeBetContract,
   'reduce-bets': reduceBetsContract,
   'cancel-bets': cancelBetsContract,
+  'close-betting': closeBettingContract,
   'resolve-round': resolveRoundContract,
   'void-round': voidRoundContract,
   'leave-table': leaveTableContract,

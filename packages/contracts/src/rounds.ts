@@ -204,6 +204,28 @@ export const Round = /* @__PURE__ */ lazily(() =>
       head: SignedHead().nullable().meta({
         description: 'Once settled or voided: the signed chain head after it. Keep it: it is your receipt.',
       }),
+      bettingClosed: z
+        .object({
+          beaconRound: z.int().min(1).meta({
+            description:
+              'The beacon round "no va más" named: the first published at least the margin after it. The coup\'s cards (or a dealer-error burn) are drawn from it, so nobody can know them before it is out.',
+          }),
+          head: SignedHead().nullable().meta({
+            description:
+              'The chain head right after BETTING_CLOSED, signed before that round is out: your receipt that the round was named in time (`baccarat verify --receipt`).',
+          }),
+        })
+        .nullable()
+        .meta({
+          description: 'pyb-shoe/3 shoes: set at "no va más" (POST /v1/rounds/{roundId}/close or resolve).',
+        }),
+      beacon: z
+        .object({ round: z.int().min(1), signature: z.string() })
+        .nullable()
+        .meta({
+          description:
+            'pyb-shoe/3: the beacon round the cards were drawn from (the coup, or the burned cards), with its BLS signature.',
+        }),
     })
     .meta({ id: 'Round' }),
 );

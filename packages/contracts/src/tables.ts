@@ -118,7 +118,7 @@ export const TableConfig = /* @__PURE__ */ lazily(() =>
       seats: z.int().min(1).max(14),
       decks: z.int().min(1).max(8).meta({
         description:
-          'Decks of 52 in the shoe: 6 or 8 (seeds 003, 004), the only counts POST /v1/tables takes. Fewer appear only on tables made in-process by the core, as its tests make short shoes (docs/rules.md, "Tables").',
+          'Decks of 52 in the shoe: 6 or 8 (seeds 003, 004), the only counts a table is created with. Fewer appear only on tables of a core built for tests (testShoes: their short shoes; docs/rules.md, "Tables").',
       }),
       commission: z.strictObject({
         rateBps: z.int().min(0).max(10_000).meta({ description: 'Basis points: 500 = 5%.' }),
@@ -155,7 +155,7 @@ export const DECKS_MESSAGE =
 
 /**
  * The decks a table may be created with: the rulebooks' 6 or 8 (003:16, 004:8). The engine's schema
- * takes 1..8 so that the core's own tests can play short shoes; the API edge takes no such table.
+ * takes 1..8; the core refuses them too unless built for tests (CoreDeps.testShoes).
  */
 export const TableDecks = /* @__PURE__ */ lazily(() =>
   z.literal([6, 8], { error: DECKS_MESSAGE }).meta({

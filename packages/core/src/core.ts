@@ -8,6 +8,7 @@ import {
 } from './audit';
 import { ggrReport } from './reports';
 import {
+  closeRoundBetting,
   getRound,
   leaveTable,
   openRound,
@@ -68,6 +69,7 @@ export function createCore(deps: CoreDeps): Core {
     getRound: (actor, input) => getRound(ctx, actor, input),
     placeBet: (actor, input) => placeBet(ctx, actor, input),
     withdrawBets: (actor, input) => withdrawBets(ctx, actor, input),
+    closeBetting: (actor, input) => closeRoundBetting(ctx, actor, input),
     resolveRound: (actor, input) => resolveRound(ctx, actor, input),
     voidRound: (actor, input) => voidRound(ctx, actor, input),
     leaveTable: (actor, input) => leaveTable(ctx, actor, input),

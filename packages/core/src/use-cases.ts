@@ -23,6 +23,7 @@ export {
   yesterday,
 } from './reports';
 export {
+  closeRoundBetting,
   getRound,
   leaveTable,
   MAX_SEAMLESS_POSITION_CALLS,

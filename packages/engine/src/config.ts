@@ -99,8 +99,9 @@ export type TableConfig = {
   /** mini 7, midi 9, full 14 (seeds 000, 004); a custom table 1..14 */
   seats: number;
   /**
-   * mini and midi 6, full 8 (seed 000); a custom table 6 or 8 through the API (003:16, 004:8: the
-   * contract's `TableDecks`). The schema takes 1..8 so the core's tests can play short shoes.
+   * mini and midi 6, full 8 (seed 000); a custom table 6 or 8 (003:16, 004:8: the contract's
+   * `TableDecks`, the core's `createTable`). The schema takes 1..8: the odds and simulations are about
+   * any shoe, and a core built with `testShoes` gives its tests short ones.
    */
   decks: number;
   /** rate in basis points (500 = 5%); AT_PAYMENT deducts it from the win, DEFERRED adds it to a debt */

@@ -19,11 +19,16 @@ export function eventHash(prevHash: string, event: unknown): string {
  * because their relative order would be ambiguous.
  */
 export function digest(records: readonly { readonly id: string }[]): string {
+  return bytesToHex(sha256(utf8ToBytes(canonicalJson(sortedRecords(records)))));
+}
+
+/** The records sorted by `id` (UTF-16 code units); duplicate ids refused. */
+export function sortedRecords<R extends { readonly id: string }>(records: readonly R[]): R[] {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.id === sorted[i - 1]!.id) throw new TypeError(`duplicate record id ${sorted[i]!.id}`);
   }
-  return bytesToHex(sha256(utf8ToBytes(canonicalJson(sorted))));
+  return sorted;
 }
 
 export interface ChainedEvent {

@@ -7,9 +7,8 @@
  * meant to be checked.
  */
 
-import { type CoupResult, dealtCards, handNotation, lazily, showCard, TableConfigSchema } from '@pyb/engine';
+import { lazily, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
-import { digest } from './audit';
 import { BEACON_SCHEME } from './beacon';
 import {
   base64,
@@ -24,10 +23,12 @@ import {
   signedAmount,
 } from './bundle-fields';
 import { BundleLedgerSchema } from './bundle-ledger';
+import { schemeIssues } from './bundle-scheme';
 import { CONTRIBUTION_KINDS } from './entropy';
 import { HEAD_SCHEME, SIGNED_HEAD_EVENTS } from './heads';
 import { KEY_SCHEME } from './keys';
-import { SHOE_CLOSE_SCHEME, SHOE_SCHEME } from './statement';
+import { saltedEvidence } from './salted-bundle';
+import { SHOE_CLOSE_SCHEME, SHOE_SCHEMES } from './statement';
 
 export const BUNDLE_FORMAT = 'pyb-shoe-bundle/2';
 export const PROOF_FORMAT = 'pyb-shoe-proof/1';
@@ -47,7 +48,7 @@ export const BeaconNetworkSchema = /* @__PURE__ */ lazily(() =>
 export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      scheme: z.literal(SHOE_SCHEME),
+      scheme: z.enum(SHOE_SCHEMES),
       shoeId: id(),
       tableId: id(),
       operatorId: id(),
@@ -65,6 +66,8 @@ export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
         .extend({ marginSeconds: z.number().int().min(0).max(3600) })
         .strict(),
       codeVersion: z.string().min(1).max(128),
+      /** hex(SHA-256(digest salt)): the shoe's digests are salted (salted.ts); absent on older shoes. */
+      saltCommitment: hex32().optional(),
       createdAt: isoTime(),
       keyId: z.string().min(1),
     })
@@ -150,6 +153,8 @@ export const RecordedCoupSchema = /* @__PURE__ */ lazily(() =>
       natural: z.boolean(),
       playerPair: z.boolean(),
       bankerPair: z.boolean(),
+      /** pyb-shoe/3 only (required there): the beacon round its cards were drawn from. */
+      beacon: BeaconRoundSchema().optional(),
     })
     .strict(),
 );
@@ -165,6 +170,8 @@ export const RecordedBurnSchema = /* @__PURE__ */ lazily(() =>
       start: z.number().int().min(0),
       /** The cards burned, in shoe order. */
       cards: z.array(card()).min(4).max(6),
+      /** pyb-shoe/3 only (required there): the beacon round the burn drew them from. */
+      beacon: BeaconRoundSchema().optional(),
     })
     .strict(),
 );
@@ -227,6 +234,8 @@ export const RecordedRoundSchema = /* @__PURE__ */ lazily(() =>
       number: z.number().int().min(1),
       status: z.enum(['SETTLED', 'VOIDED']),
       voidReason: z.string().optional(),
+      /** Regulator bundle: the void's note, which the chain holds only as `noteDigest` (salted.ts). */
+      voidNote: z.string().optional(),
       /** The coup dealt for this round; null for a voided round. */
       coup: RecordedCoupSchema().nullable(),
       /** A voided round whose cards a dealer error exposed: the cards burned. */
@@ -248,7 +257,9 @@ export const ChainEventSchema = /* @__PURE__ */ lazily(() =>
 );
 
 /** A round of the public proof: the recorded round without its positions (strict like it). */
-export const ProofRoundSchema = /* @__PURE__ */ lazily(() => RecordedRoundSchema().omit({ positions: true }));
+export const ProofRoundSchema = /* @__PURE__ */ lazily(() =>
+  RecordedRoundSchema().omit({ positions: true, voidNote: true }),
+);
 
 /**
  * Voided rounds, revealed: the coup each would have dealt (the shoe's next coup at the void, voids.ts
@@ -300,8 +311,15 @@ const evidence = /* @__PURE__ */ lazily(() => ({
   contributions: z.array(ContributionSchema()),
   beacon: BeaconRoundSchema(),
   cutIndex: z.number().int().min(0),
-  burn: z.object({ shown: card(), burned: z.number().int().min(1).max(10) }).strict(),
-  /** The signed heads: contributions closed, each round settled or voided. */
+  burn: z
+    .object({
+      shown: card(),
+      burned: z.number().int().min(1).max(10),
+      /** pyb-shoe/3 only (required there): the burned cards, in the order drawn. */
+      cards: z.array(card()).max(10).optional(),
+    })
+    .strict(),
+  /** The signed heads: contributions closed, each round settled or voided (pyb-shoe/3: betting closed). */
   heads: z.array(SignedHeadSchema()),
   audit: AuditSchema(),
 }));
@@ -313,8 +331,10 @@ export const ShoeBundleSchema = /* @__PURE__ */ lazily(() =>
       ...evidence(),
       rounds: z.array(RecordedRoundSchema()),
       voids: VoidReportSchema(),
+      ...saltedEvidence(),
     })
-    .strict(),
+    .strict()
+    .superRefine(schemeIssues),
 );
 
 export const ShoeProofSchema = /* @__PURE__ */ lazily(() =>
@@ -324,7 +344,8 @@ export const ShoeProofSchema = /* @__PURE__ */ lazily(() =>
       ...evidence(),
       rounds: z.array(ProofRoundSchema()),
     })
-    .strict(),
+    .strict()
+    .superRefine(schemeIssues),
 );
 
 export type ShoeBundle = z.infer<ReturnType<typeof ShoeBundleSchema>>;
@@ -336,55 +357,4 @@ export type RecordedCoup = z.infer<ReturnType<typeof RecordedCoupSchema>>;
 export type RecordedBurn = z.infer<ReturnType<typeof RecordedBurnSchema>>;
 export type RecordedPosition = z.infer<ReturnType<typeof RecordedPositionSchema>>;
 
-/*
- * The records each round commits into the audit chain by a digest (docs/provably-fair.md §7). The core
- * writes them, this verifier recomputes them: one definition, here.
- */
-
-/** BETTING_CLOSED `data.betsDigest`: the accepted bets, final at "no va más". */
-export const betsRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  calls: p.calls,
-});
-/** ROUND_SETTLED `data.settlementsDigest`: what each position was paid and by which ledger entry. */
-export const settlementRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  stake: p.stake,
-  settlement: p.settlement,
-  ledgerSeq: p.ledgerSeq,
-});
-/** ROUND_VOIDED `data.refundsDigest`: the stakes given back. */
-export const refundRecord = (p: RecordedPosition) => ({
-  id: p.playerId,
-  bets: p.bets,
-  stake: p.stake,
-  ledgerSeq: p.ledgerSeq,
-});
-
-export const betsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(betsRecord));
-export const settlementsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(settlementRecord));
-export const refundsDigest = (positions: readonly RecordedPosition[]): string =>
-  digest(positions.map(refundRecord));
-
-/** A dealt coup as the bundle records it (cards in notation; a stored non-card shows as `?<n>`). */
-/** A burned coup as a bundle or proof records it (cards in notation). */
-export const recordedBurn = (burn: { start: number; cards: readonly number[] }): RecordedBurn => ({
-  start: burn.start,
-  cards: burn.cards.map(showCard),
-});
-
-export const recordedCoup = (coup: { index: number; start: number; result: CoupResult }): RecordedCoup => ({
-  index: coup.index,
-  start: coup.start,
-  cards: dealtCards(coup.result).map(showCard),
-  winner: coup.result.winner,
-  player: handNotation(coup.result.player),
-  banker: handNotation(coup.result.banker),
-  natural: coup.result.natural,
-  playerPair: coup.result.playerPair,
-  bankerPair: coup.result.bankerPair,
-});
+export { recordedBurn, recordedCoup } from './bundle-records';

@@ -8,8 +8,16 @@ import { canonicalJson } from './canonical';
 
 export const HEAD_SCHEME = 'pyb-head/1';
 
-/** The events whose chain head is signed. */
-export const SIGNED_HEAD_EVENTS = ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED'] as const;
+/**
+ * The events whose chain head is signed. BETTING_CLOSED only in a pyb-shoe/3 shoe: the receipt names
+ * the beacon round its coup will be drawn from (docs/provably-fair.md §15.11).
+ */
+export const SIGNED_HEAD_EVENTS = [
+  'CONTRIBUTIONS_CLOSED',
+  'BETTING_CLOSED',
+  'ROUND_SETTLED',
+  'ROUND_VOIDED',
+] as const;
 export type SignedHeadEvent = (typeof SIGNED_HEAD_EVENTS)[number];
 
 export interface HeadStatement {

@@ -12,6 +12,7 @@ export * from './field-stream';
 export * from './heads';
 export * from './keys';
 export * from './proof';
+export * from './salted';
 export * from './shoe';
 export * from './shoe-v3';
 export * from './shoe-v3-state';

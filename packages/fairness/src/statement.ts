@@ -11,6 +11,15 @@ import type { CutCardBounds } from './shoe';
 import { SERVER_SEED_BYTES } from './stream';
 
 export const SHOE_SCHEME = SHOE_ENTROPY_SCHEME;
+/** pyb-shoe/3 (§15): each coup drawn from the beacon round named when its betting closed (shoe-v3.ts SHOE_V3_SCHEME). */
+export const SHOE_SCHEME_V3 = 'pyb-shoe/3';
+/**
+ * The dealing schemes a statement may name: pyb-shoe/2 fixes the whole order when contributions
+ * close (read, verified, never opened again); pyb-shoe/3 draws each coup when it is needed, from the
+ * beacon round named when betting on it closed (§15). New shoes are pyb-shoe/3.
+ */
+export const SHOE_SCHEMES = [SHOE_SCHEME, SHOE_SCHEME_V3] as const;
+export type ShoeScheme = (typeof SHOE_SCHEMES)[number];
 export const SHOE_CLOSE_SCHEME = 'pyb-shoe-close/1';
 /** Seconds between the close of contributions and the earliest beacon round that may fix the order. */
 export const DEFAULT_BEACON_MARGIN_SECONDS = 5;
@@ -47,7 +56,7 @@ export interface PreviousShoe {
 }
 
 export interface ShoeStatement {
-  scheme: typeof SHOE_SCHEME;
+  scheme: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -64,12 +73,15 @@ export interface ShoeStatement {
   beacon: StatementBeacon;
   /** The platform's build that signed it (source revision or code hash). */
   codeVersion: string;
+  /** hex(SHA-256(digest salt)) (salted.ts): absent on a shoe opened before digests were salted. */
+  saltCommitment?: string;
   /** ISO 8601 UTC. */
   createdAt: string;
   keyId: string;
 }
 
 export interface ShoeStatementInput {
+  scheme: ShoeScheme;
   shoeId: string;
   tableId: string;
   operatorId: string;
@@ -80,6 +92,7 @@ export interface ShoeStatementInput {
   commitment: string;
   beacon: StatementBeacon;
   codeVersion: string;
+  saltCommitment?: string;
   createdAt: string;
   keyId: string;
 }
@@ -88,7 +101,7 @@ export interface ShoeStatementInput {
 export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
   const { table } = input;
   return {
-    scheme: SHOE_SCHEME,
+    scheme: input.scheme,
     shoeId: input.shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
@@ -108,6 +121,7 @@ export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
       marginSeconds: input.beacon.marginSeconds,
     },
     codeVersion: input.codeVersion,
+    ...(input.saltCommitment !== undefined && { saltCommitment: input.saltCommitment }),
     createdAt: input.createdAt,
     keyId: input.keyId,
   };

@@ -6,14 +6,17 @@
 import { verifyChain } from './audit';
 import { dataOf, type Event, type Evidence } from './audit-events';
 import { phaseProblems, roundPathProblem, seqProblems, shoeProblems, timeProblems } from './audit-order';
-import { betsDigest, type ProofRound, type RecordedRound, refundsDigest, settlementsDigest } from './bundle';
+import type { ProofRound, RecordedRound } from './bundle';
 import { canonicalJson } from './canonical';
 import { type HeadStatement, headStatementBytes, type SignedHead } from './heads';
+import { betsDigest, refundsDigest, settlementsDigest } from './salted';
 import { closeStatementBytes, type ShoeCloseStatement, type ShoeStatement } from './statement';
+import { beaconRecordProblem, checkStartBurn, isV3 } from './verify-audit-v3';
 import { checkContributions } from './verify-contributions';
 import type { KeyRing } from './verify-keys';
 import type { Report } from './verify-report';
 import { parseAll } from './verify-rounds';
+import { checkSalted, digestSaltOf } from './verify-salted';
 
 const firstProblem = (problems: { detail: string }[], what: string): [boolean, string] =>
   problems.length === 0 ? [true, what] : [false, problems.map((p) => p.detail).join('; ')];
@@ -66,7 +69,10 @@ export async function checkAudit(
   });
 
   checkContributions(report, evidence, list);
-  for (const round of evidence.rounds) checkRoundEvents(report, round, list);
+  const salt = digestSaltOf(evidence);
+  if (isV3(evidence)) checkStartBurn(report, evidence, list);
+  for (const round of evidence.rounds) checkRoundEvents(report, evidence, round, list, salt);
+  checkSalted(report, evidence, list);
 
   const openedRounds = list.filter((e) => e.type === 'ROUND_OPENED').length;
   const dealtInChain = list.filter((e) => e.type === 'COUP_DEALT').length;
@@ -95,7 +101,13 @@ export async function checkAudit(
 }
 
 /** A round's events in chain order, and the digests and cards they committed. */
-function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, list: Event[]) {
+function checkRoundEvents(
+  report: Report,
+  evidence: Evidence,
+  round: RecordedRound | ProofRound,
+  list: Event[],
+  salt: string | undefined,
+) {
   const mine = list.filter((e) => e.roundId === round.roundId);
   const find = (type: string) => mine.find((e) => e.type === type);
   const prefix = `audit.round.${round.number}`;
@@ -113,7 +125,7 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
   const positions = 'positions' in round ? round.positions : undefined;
   const closed = find('BETTING_CLOSED');
   if (positions) {
-    const bets = betsDigest(positions);
+    const bets = betsDigest(positions, salt);
     report.add(
       `${prefix}.bets`,
       closed ? dataOf(closed).betsDigest === bets : round.status === 'VOIDED',
@@ -131,16 +143,23 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
     report.try(`${prefix}.dealt`, () => {
       if (!dealt) return [false, `the chain has no COUP_DEALT event for round ${round.roundId}`];
       const cards = round.coup ? parseAll(round.coup.cards) : [];
-      return canonicalJson(dataOf(dealt).cards) === canonicalJson(cards)
-        ? [true, `the cards were recorded when dealt: ${round.coup?.cards.join(' ')}`]
-        : [
-            false,
-            `the chain recorded other cards for this coup than the evidence (${round.coup?.cards.join(' ')})`,
-          ];
+      if (canonicalJson(dataOf(dealt).cards) !== canonicalJson(cards))
+        return [
+          false,
+          `the chain recorded other cards for this coup than the evidence (${round.coup?.cards.join(' ')})`,
+        ];
+      const beacon = round.coup?.beacon;
+      const wrong =
+        isV3(evidence) && beaconRecordProblem(evidence.statement.beacon, dealt, dataOf(dealt).beacon, beacon);
+      if (wrong) return [false, wrong];
+      return [
+        true,
+        `the cards were recorded when dealt: ${round.coup?.cards.join(' ')}${beacon ? `, from beacon round ${beacon.round}` : ''}`,
+      ];
     });
     if (positions) {
       const settledEvent = find('ROUND_SETTLED');
-      const settled = settlementsDigest(positions);
+      const settled = settlementsDigest(positions, salt);
       report.add(
         `${prefix}.settlement`,
         settledEvent !== undefined && dataOf(settledEvent).settlementsDigest === settled,
@@ -152,11 +171,11 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
       );
     }
   } else {
-    checkBurnEvent(report, prefix, round, find('ROUND_VOIDED'));
+    checkBurnEvent(report, evidence, prefix, round, find('ROUND_VOIDED'));
   }
   if (round.status === 'VOIDED' && positions) {
     const voided = find('ROUND_VOIDED');
-    const refunds = refundsDigest(positions);
+    const refunds = refundsDigest(positions, salt);
     report.add(
       `${prefix}.refunds`,
       voided !== undefined && dataOf(voided).refundsDigest === refunds,
@@ -172,6 +191,7 @@ function checkRoundEvents(report: Report, round: RecordedRound | ProofRound, lis
 /** The cards a dealer-error void burned, as ROUND_VOIDED recorded them (none when it burned none). */
 function checkBurnEvent(
   report: Report,
+  evidence: Evidence,
   prefix: string,
   round: RecordedRound | ProofRound,
   voided: Event | undefined,
@@ -185,9 +205,25 @@ function checkBurnEvent(
       return [false, 'the chain recorded burned cards for a round the evidence shows without them'];
     if (recorded === undefined) return [false, 'the evidence shows burned cards the chain never recorded'];
     const cards = parseAll(round.burned.cards);
-    return recorded.start === round.burned.start && canonicalJson(recorded.cards) === canonicalJson(cards)
-      ? [true, `the burned cards were recorded when the round was voided: ${round.burned.cards.join(' ')}`]
-      : [false, `the chain recorded other burned cards than the evidence (${round.burned.cards.join(' ')})`];
+    if (recorded.start !== round.burned.start || canonicalJson(recorded.cards) !== canonicalJson(cards))
+      return [
+        false,
+        `the chain recorded other burned cards than the evidence (${round.burned.cards.join(' ')})`,
+      ];
+    const { beacon } = round.burned;
+    const wrong =
+      isV3(evidence) &&
+      beaconRecordProblem(
+        evidence.statement.beacon,
+        voided!,
+        (recorded as { beacon?: unknown }).beacon,
+        beacon,
+      );
+    if (wrong) return [false, wrong];
+    return [
+      true,
+      `the burned cards were recorded when the round was voided: ${round.burned.cards.join(' ')}${beacon ? `, from beacon round ${beacon.round}` : ''}`,
+    ];
   });
 }
 
@@ -241,21 +277,25 @@ async function checkHeads(
   const seen = new Set<number>();
   for (const head of raw) {
     const s = head.statement;
-    const label = s.roundId ? `heads.round.${numberOf.get(s.roundId) ?? s.roundId}` : 'heads.contributions';
+    const round = s.roundId && `heads.round.${numberOf.get(s.roundId) ?? s.roundId}`;
+    const label = !round ? 'heads.contributions' : s.type === 'BETTING_CLOSED' ? `${round}.betting` : round;
     seen.add(s.seq);
     await report.tryAsync(label, () => headProblem(evidence, head, list, keys));
   }
-  // Every close of contributions and every finished round has its signed head.
-  const missing = list.filter(
-    (e, seq) =>
-      (e.type === 'CONTRIBUTIONS_CLOSED' || e.type === 'ROUND_SETTLED' || e.type === 'ROUND_VOIDED') &&
-      !seen.has(seq),
-  );
+  // Every close of contributions and every finished round has its signed head; in pyb-shoe/3 every
+  // close of betting too (the receipt of the round it names).
+  const signed = [
+    'CONTRIBUTIONS_CLOSED',
+    'ROUND_SETTLED',
+    'ROUND_VOIDED',
+    ...(isV3(evidence) ? ['BETTING_CLOSED'] : []),
+  ];
+  const missing = list.filter((e, seq) => signed.includes(String(e.type)) && !seen.has(seq));
   report.add(
     'heads.complete',
     missing.length === 0,
     missing.length === 0
-      ? `${raw.length} signed heads: the close of contributions and every settled or voided round`
+      ? `${raw.length} signed heads: the close of contributions${isV3(evidence) ? ', every close of betting' : ''} and every settled or voided round`
       : `no signed head for ${missing.map((e) => `${String(e.type)} (event ${String(e.seq)}${e.roundId ? `, round ${String(e.roundId)}` : ''})`).join(', ')}`,
   );
 }

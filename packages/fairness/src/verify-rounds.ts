@@ -21,7 +21,6 @@ import { canonicalJson } from './canonical';
 import type { Shoe } from './shoe';
 import { checkLedger } from './verify-ledger';
 import type { Report } from './verify-report';
-import { voidReport } from './voids';
 
 export const parseAll = (cards: readonly string[]) => cards.map(parseCard);
 
@@ -86,26 +85,7 @@ export function checkRounds(report: Report, rounds: readonly AnyRound[], table: 
             `card ${next.start + at} should be ${expected[at] === undefined ? '(none)' : formatCard(expected[at])}, recorded ${recorded.cards[at] ?? '(none)'}; the shoe deals ${cardsText(expected)}, recorded ${recorded.cards.join(' ')}`,
           ];
     });
-    report.try(`${prefix}.outcome`, () => {
-      const diffs: string[] = [];
-      const eq = (what: string, a: unknown, b: unknown) => {
-        if (a !== b) diffs.push(`${what}: expected ${String(a)}, recorded ${String(b)}`);
-      };
-      eq('winner', result.winner, recorded.winner);
-      eq('Punto cards', cardsText(result.player.cards), cardsText(parseAll(recorded.player.cards)));
-      eq('Banca cards', cardsText(result.banker.cards), cardsText(parseAll(recorded.banker.cards)));
-      eq('Punto total', result.player.total, recorded.player.total);
-      eq('Banca total', result.banker.total, recorded.banker.total);
-      eq('natural', result.natural, recorded.natural);
-      eq('Punto pair', result.playerPair, recorded.playerPair);
-      eq('Banca pair', result.bankerPair, recorded.bankerPair);
-      return diffs.length === 0
-        ? [
-            true,
-            `${result.winner} ${result.player.total}-${result.banker.total}${result.natural ? ', natural' : ''}`,
-          ]
-        : [false, diffs.join('; ')];
-    });
+    checkOutcome(report, prefix, result, recorded);
     for (const position of positionsOf(round) ?? []) {
       checkSettlement(report, prefix, position, table, result);
       checkLedger(report, prefix, position, 'SETTLED');
@@ -118,6 +98,35 @@ export function checkRounds(report: Report, rounds: readonly AnyRound[], table: 
       );
     }
     state = next.state;
+  });
+}
+
+/** The recorded outcome against the engine's replay of the coup's cards. */
+export function checkOutcome(
+  report: Report,
+  prefix: string,
+  result: CoupResult,
+  recorded: NonNullable<AnyRound['coup']>,
+) {
+  report.try(`${prefix}.outcome`, () => {
+    const diffs: string[] = [];
+    const eq = (what: string, a: unknown, b: unknown) => {
+      if (a !== b) diffs.push(`${what}: expected ${String(a)}, recorded ${String(b)}`);
+    };
+    eq('winner', result.winner, recorded.winner);
+    eq('Punto cards', cardsText(result.player.cards), cardsText(parseAll(recorded.player.cards)));
+    eq('Banca cards', cardsText(result.banker.cards), cardsText(parseAll(recorded.banker.cards)));
+    eq('Punto total', result.player.total, recorded.player.total);
+    eq('Banca total', result.banker.total, recorded.banker.total);
+    eq('natural', result.natural, recorded.natural);
+    eq('Punto pair', result.playerPair, recorded.playerPair);
+    eq('Banca pair', result.bankerPair, recorded.bankerPair);
+    return diffs.length === 0
+      ? [
+          true,
+          `${result.winner} ${result.player.total}-${result.banker.total}${result.natural ? ', natural' : ''}`,
+        ]
+      : [false, diffs.join('; ')];
   });
 }
 
@@ -170,7 +179,7 @@ function checkBurn(
 }
 
 /** A voided round deals no card; in a bundle each position gets its stake back and nothing else. */
-function checkVoidedRound(report: Report, prefix: string, round: AnyRound) {
+export function checkVoidedRound(report: Report, prefix: string, round: AnyRound) {
   report.add(
     `${prefix}.cards`,
     round.coup === null,
@@ -194,7 +203,7 @@ function checkVoidedRound(report: Report, prefix: string, round: AnyRound) {
   }
 }
 
-function checkSettlement(
+export function checkSettlement(
   report: Report,
   prefix: string,
   position: RecordedPosition,
@@ -259,16 +268,10 @@ function checkSettlement(
   });
 }
 
-/** The bundle's void report against the one the revealed shoe gives. */
-export function checkVoidReport(
-  report: Report,
-  claimed: VoidReport,
-  table: TableConfig,
-  shoe: Shoe,
-  rounds: readonly RecordedRound[],
-) {
+/** The bundle's void report against the one the revealed shoe gives (`expected`: voidReport or voidReportV3). */
+export function checkVoidReport(report: Report, claimed: VoidReport, compute: () => VoidReport) {
   report.try('voids.report', () => {
-    const expected = voidReport(table, shoe, rounds);
+    const expected = compute();
     if (canonicalJson(expected) === canonicalJson(claimed)) {
       return [
         true,

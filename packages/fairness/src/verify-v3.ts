@@ -22,6 +22,8 @@ export interface RecordedStartV3 {
   /** the cards the first card burned, in the order drawn */
   burned: Card[];
   cutIndex: number;
+  /** how many the shown card burns, when the evidence states it besides the cards */
+  count?: number;
 }
 
 export interface RecordedStepV3 {
@@ -29,6 +31,8 @@ export interface RecordedStepV3 {
   id: string;
   kind: 'COUP' | 'BURN';
   beacon: DrawBeacon;
+  /** a coup's number in the shoe, when recorded (a burn takes none) */
+  index?: number;
   start: number;
   cards: Card[];
   cutCardOut: boolean;
@@ -61,10 +65,11 @@ export function checkDealV3(
     'shoe.start',
     state.burn.shown === start.shown &&
       cardsText(state.burn.cards) === cardsText(start.burned) &&
+      (start.count === undefined || start.count === state.burn.burned) &&
       state.cutIndex === start.cutIndex,
     `expected ${formatCard(state.burn.shown)} shown, burning ${cardsText(state.burn.cards)}, cut index ` +
       `${state.cutIndex} (${state.cardsBehind} behind); recorded ${formatCard(start.shown)}, ` +
-      `${cardsText(start.burned)}, ${start.cutIndex}`,
+      `${start.count === undefined ? '' : `${start.count} burned: `}${cardsText(start.burned)}, ${start.cutIndex}`,
   );
   for (const recorded of steps) {
     let dealt: ShoeCoupV3 | ShoeBurnV3;
@@ -75,11 +80,14 @@ export function checkDealV3(
       report.add(`${recorded.id}.cards`, false, message(error));
       continue;
     }
+    const index = 'index' in dealt ? dealt.index : undefined;
+    const numbered = recorded.index === undefined || recorded.index === index;
     report.add(
       `${recorded.id}.cards`,
-      dealt.start === recorded.start && cardsText(dealt.cards) === cardsText(recorded.cards),
-      `${recorded.kind === 'COUP' ? 'coup' : 'burn'} of round ${recorded.beacon.round}: expected ` +
-        `${cardsText(dealt.cards)} from card ${dealt.start}, recorded ${cardsText(recorded.cards)} from ${recorded.start}`,
+      numbered && dealt.start === recorded.start && cardsText(dealt.cards) === cardsText(recorded.cards),
+      `${recorded.kind === 'COUP' ? `coup ${index}` : 'burn'} of round ${recorded.beacon.round}: expected ` +
+        `${cardsText(dealt.cards)} from card ${dealt.start}, recorded ${numbered ? '' : `as coup ${recorded.index}, `}` +
+        `${cardsText(recorded.cards)} from ${recorded.start}`,
     );
     report.add(
       `${recorded.id}.shoe-end`,

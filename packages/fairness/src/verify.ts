@@ -8,6 +8,7 @@
  * and the browser page all call this one function.
  */
 import { formatCard, parseCard, type TableConfig } from '@pyb/engine';
+import type { Event } from './audit-events';
 import { type BeaconNetwork, QUICKNET, verifyBeaconRound } from './beacon';
 import { type BeaconPin, networkDifferences, pinnedNetwork } from './beacon-trust';
 import {
@@ -29,6 +30,7 @@ import {
   commitmentOf,
   MIN_BEACON_MARGIN_SECONDS,
   RULES_VERSION,
+  SHOE_SCHEME_V3,
   type ShoeCloseStatement,
   type ShoeStatement,
   statementBytes,
@@ -37,6 +39,8 @@ import { checkAudit, headProblem } from './verify-audit';
 import { KeyRing } from './verify-keys';
 import { type Check, Report, type Verdict, type Verification } from './verify-report';
 import { checkRounds, checkVoidReport } from './verify-rounds';
+import { checkShoeV3 } from './verify-shoe-v3';
+import { voidReport } from './voids';
 
 export type { Check, Verdict, Verification };
 
@@ -74,7 +78,7 @@ function parseEvidence(input: unknown, report: Report): Evidence | undefined {
     report.add(
       'format',
       false,
-      'pyb-shoe-bundle/1 is a pyb-shoe/1 shoe: its order did not depend on a public beacon or on player seeds, and this verifier checks pyb-shoe/2 only',
+      'pyb-shoe-bundle/1 is a pyb-shoe/1 shoe: its order did not depend on a public beacon or on player seeds, and this verifier checks pyb-shoe/2 and pyb-shoe/3',
     );
     return undefined;
   }
@@ -138,6 +142,35 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
         ],
   );
 
+  if (statement.scheme === SHOE_SCHEME_V3) {
+    await checkShoeV3(
+      report,
+      evidence,
+      table,
+      evidence.audit.events.map((e) => e.event as Event),
+    );
+  } else {
+    checkShoeV2(report, evidence, table);
+  }
+  await checkAudit(
+    report,
+    evidence,
+    { statement: raw.statement, close: raw.audit.close, heads: raw.heads },
+    keys,
+  );
+  await checkReceipts(report, evidence, options.receipts ?? [], keys);
+  keys.report(report);
+  return {
+    verdict: report.verdict,
+    format: evidence.format,
+    shoeId: statement.shoeId,
+    checks: report.checks,
+  };
+}
+
+/** pyb-shoe/2: the whole order dealt from the seeds and round R, every coup read off it. */
+function checkShoeV2(report: Report, evidence: Evidence, table: TableConfig) {
+  const { statement } = evidence;
   let shoe: Shoe | undefined;
   report.try('shoe.deal', () => {
     const entropy = shoeEntropy({
@@ -160,25 +193,14 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     return [true, `${shoe.order.length} cards dealt from the server seed and the shoe entropy ${entropy}`];
   });
   if (shoe) {
-    checkShoe(report, evidence, shoe);
-    checkRounds(report, evidence.rounds, table, shoe);
-    if (evidence.format === BUNDLE_FORMAT)
-      checkVoidReport(report, evidence.voids, table, shoe, evidence.rounds);
+    const dealt = shoe;
+    checkShoe(report, evidence, dealt);
+    checkRounds(report, evidence.rounds, table, dealt);
+    if (evidence.format === BUNDLE_FORMAT) {
+      const rounds = evidence.rounds;
+      checkVoidReport(report, evidence.voids, () => voidReport(table, dealt, rounds));
+    }
   }
-  await checkAudit(
-    report,
-    evidence,
-    { statement: raw.statement, close: raw.audit.close, heads: raw.heads },
-    keys,
-  );
-  await checkReceipts(report, evidence, options.receipts ?? [], keys);
-  keys.report(report);
-  return {
-    verdict: report.verdict,
-    format: evidence.format,
-    shoeId: statement.shoeId,
-    checks: report.checks,
-  };
 }
 
 async function checkStatement(

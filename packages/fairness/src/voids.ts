@@ -8,14 +8,18 @@
 import {
   betList,
   burnCoup,
+  type Card,
   type CoupResult,
   nextCoup,
+  parseCard,
+  playCoup,
   type ShoeCoup,
   type ShoeState,
   settle,
   startShoe,
   type TableConfig,
 } from '@pyb/engine';
+import type { BeaconRound } from './beacon';
 import { type RecordedPosition, recordedCoup, type VoidReport } from './bundle';
 import type { Shoe } from './shoe';
 
@@ -97,6 +101,98 @@ export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly Void
       number: round.number,
       reason: round.voidReason ?? '',
       coup: next ? recordedCoup(next) : null,
+      houseNet: net,
+    });
+  }
+  return report;
+}
+
+/** The cards a pyb-shoe/3 dealer-error void burned, as ROUND_VOIDED `burned` (or the bundle) records them. */
+export interface BurnedV3 {
+  start: number;
+  /** card codes, or cards in notation (a bundle's) */
+  cards: readonly (Card | string)[];
+  cutCardOut?: boolean;
+  last?: boolean;
+  beacon?: BeaconRound;
+}
+
+/** A step of a pyb-shoe/3 shoe in play order, as a void sees it (from the chain: COUP_DEALT, ROUND_VOIDED). */
+export type VoidStepV3 =
+  | { kind: 'DEALT' }
+  | { kind: 'VOIDED'; roundId: string; burned?: BurnedV3 | undefined };
+
+/** What a pyb-shoe/3 void would have dealt: the burned cards played by the tableau. */
+export interface VoidedCoupV3 {
+  /** the number the next dealt coup took (a burn takes none) */
+  index: number;
+  start: number;
+  result: CoupResult;
+  cutCardOut: boolean;
+  last: boolean;
+  beacon?: BeaconRound;
+}
+
+/**
+ * pyb-shoe/3's definition of what a voided round would have dealt (docs/provably-fair.md §15.9): a
+ * void without a burn drew nothing — no round's randomness was ever drawn for it, so it has no coup
+ * (undefined); a dealer-error burn drew its cards from its own round, and they are the coup it would
+ * have been, as the tableau plays them. Throws if the burned cards are not one coup's worth.
+ */
+export function voidedCoupsV3(steps: readonly VoidStepV3[]): Map<string, VoidedCoupV3 | undefined> {
+  const coups = new Map<string, VoidedCoupV3 | undefined>();
+  let dealt = 0;
+  for (const step of steps) {
+    if (step.kind === 'DEALT') {
+      dealt += 1;
+      continue;
+    }
+    const burned = step.burned;
+    if (!burned) {
+      coups.set(step.roundId, undefined);
+      continue;
+    }
+    const cards = burned.cards.map((c) => (typeof c === 'string' ? parseCard(c) : c));
+    const result = playCoup(cards);
+    if (result.cardsUsed !== cards.length)
+      throw new RangeError(
+        `round ${step.roundId} burned ${cards.length} cards, a coup of them takes ${result.cardsUsed}`,
+      );
+    coups.set(step.roundId, {
+      index: dealt,
+      start: burned.start,
+      result,
+      cutCardOut: burned.cutCardOut ?? false,
+      last: burned.last ?? false,
+      ...(burned.beacon && { beacon: { round: burned.beacon.round, signature: burned.beacon.signature } }),
+    });
+  }
+  return coups;
+}
+
+export interface VoidableRoundV3 extends Omit<VoidableRound, 'burned'> {
+  burned?: BurnedV3 | undefined;
+}
+
+/** The void report of a pyb-shoe/3 shoe, its rounds in play order (voidReport's, by voidedCoupsV3). */
+export function voidReportV3(table: TableConfig, rounds: readonly VoidableRoundV3[]): VoidReport {
+  const coups = voidedCoupsV3(
+    rounds.map((r) =>
+      r.status === 'SETTLED' ? { kind: 'DEALT' } : { kind: 'VOIDED', roundId: r.roundId, burned: r.burned },
+    ),
+  );
+  const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
+  for (const round of rounds) {
+    if (round.status === 'SETTLED') continue;
+    const coup = coups.get(round.roundId);
+    const net = coup ? houseNet(table, round.positions, coup.result) : 0;
+    report.count += 1;
+    report.houseNet += net;
+    report.rounds.push({
+      roundId: round.roundId,
+      number: round.number,
+      reason: round.voidReason ?? '',
+      coup: coup ? recordedCoup(coup) : null,
       houseNet: net,
     });
   }

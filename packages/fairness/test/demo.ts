@@ -1,35 +1,29 @@
 /**
- * Builds a complete, correctly signed pyb-shoe/2 bundle for a simulated shoe, with the audit events
+ * Builds a complete, correctly signed pyb-shoe/2 (or pyb-shoe/3, demo-v3.ts) bundle for a simulated shoe, with the audit events
  * the platform writes (docs/provably-fair.md §11): the reference for what the audit export produces,
  * the source of the example bundle in the docs (make-example.ts), and a fixture for tests, which then
  * forge it the way an insider would. Test code: it left the library (which ships to the browser) for
  * test support; other packages' tests take it from `@pyb/fairness/test-helpers`. Signers are injected
  * (a test key, or KMS), so it stays pure.
  */
-import {
-  type BaseBetType,
-  type BetType,
-  betList,
-  formatCard,
-  nextCoup,
-  settle,
-  startShoe,
-  type TableConfig,
-} from '@pyb/engine';
-import { digest, eventHash } from '../src/audit';
+import { betList, formatCard, nextCoup, settle, startShoe, type TableConfig } from '@pyb/engine';
+import { eventHash } from '../src/audit';
 import { type BeaconNetwork, beaconRandomness, beaconRoundAfter, roundTime } from '../src/beacon';
 import {
   BUNDLE_FORMAT,
-  betsDigest,
   type RecordedPosition,
   type RecordedRound,
   recordedCoup,
-  refundsDigest,
   type ShoeBundle,
-  settlementsDigest,
 } from '../src/bundle';
 import { bytesToBase64, bytesToHex } from '../src/bytes';
-import { type Contribution, type ContributionKind, contributionsDigest, shoeEntropy } from '../src/entropy';
+import {
+  type Contribution,
+  type ContributionKind,
+  contributionsDigest,
+  type EntropyInputs,
+  shoeEntropy,
+} from '../src/entropy';
 import {
   HEAD_SCHEME,
   type HeadStatement,
@@ -38,6 +32,14 @@ import {
   type SignedHeadEvent,
 } from '../src/heads';
 import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from '../src/keys';
+import {
+  betsDigest,
+  commissionRecord,
+  refundsDigest,
+  saltCommitmentOf,
+  saltedDigest,
+  settlementsDigest,
+} from '../src/salted';
 import { dealShoe } from '../src/shoe';
 import { parsePublicKey } from '../src/signature';
 import {
@@ -46,11 +48,24 @@ import {
   type PreviousShoe,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
+  SHOE_SCHEME,
+  SHOE_SCHEME_V3,
   type ShoeCloseStatement,
+  type ShoeScheme,
   shoeStatement,
   statementBytes,
 } from '../src/statement';
 import { voidReport } from '../src/voids';
+import {
+  type DemoForge,
+  type DemoLeaving,
+  demoBets,
+  demoLeaves,
+  demoVoidNote,
+  type PlayContext,
+  type Played,
+} from './demo-play';
+import { playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
@@ -92,38 +107,21 @@ export interface DemoBundleInput {
   rounds: number;
   /** 1-based round numbers voided after the bets (no cards dealt, stakes refunded). */
   voided?: readonly number[];
-}
-
-/**
- * Deterministic bets for round n: Punto; Banca with a tie; a tie alone; and, where the table offers
- * side bets, a fourth player on every one of them. Within the table limits.
- */
-function demoBets(
-  table: TableConfig,
-  n: number,
-): { playerId: string; bets: Partial<Record<BetType, number>> }[] {
-  const stake = (type: BaseBetType, k: number) => {
-    const { min, max } = table.limits[type];
-    return Math.min(max, min * (1 + ((n * 7 + k * 3) % 5)));
-  };
-  return [
-    { playerId: 'player-1', bets: { PLAYER: stake('PLAYER', 1) } },
-    { playerId: 'player-2', bets: { BANKER: stake('BANKER', 2), TIE: stake('TIE', 2) } },
-    { playerId: 'player-3', bets: { TIE: stake('TIE', 3) } },
-    ...(table.sideBets
-      ? [
-          {
-            playerId: 'player-4',
-            bets: Object.fromEntries(
-              Object.entries(table.sideBets).map(([type, { limit }], k) => [
-                type,
-                Math.min(limit.max, limit.min * (1 + ((n + k) % 3))),
-              ]),
-            ),
-          },
-        ]
-      : []),
-  ];
+  /** pyb-shoe/2 (the default) or pyb-shoe/3 (demo-v3.ts; needs a beacon that signs). */
+  scheme?: ShoeScheme;
+  /** pyb-shoe/3: 1-based round numbers voided for a dealer error that burned their cards. */
+  burned?: readonly number[];
+  /** pyb-shoe/3, for forgeries built as an insider would (demo-v3.ts). */
+  forge?: DemoForge;
+  /**
+   * hex, 32 bytes: salt the digests (salted.ts) — the statement commits to it, the bundle carries it.
+   * Without it the shoe is one opened before digests were salted (the examples are).
+   */
+  digestSalt?: string;
+  /** The note of every voided round. */
+  voidNote?: string;
+  /** A player who leaves after a round, paying his deferred commission (PLAYER_LEFT). */
+  leaving?: DemoLeaving;
 }
 
 export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string }[] = [
@@ -163,6 +161,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
   };
   const commitment = commitmentOf(input.serverSeed);
   const statement = shoeStatement({
+    scheme: input.scheme ?? SHOE_SCHEME,
     shoeId,
     tableId: input.tableId,
     operatorId: input.operatorId,
@@ -173,6 +172,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     commitment,
     beacon: { ...input.beacon.network, marginSeconds: input.beacon.marginSeconds },
     codeVersion: input.codeVersion ?? 'demo',
+    ...(input.digestSalt !== undefined && { saltCommitment: saltCommitmentOf(input.digestSalt) }),
     createdAt: input.createdAt,
     keyId: keyAt(input.createdAt).keyId,
   });
@@ -243,12 +243,73 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     signature: beaconSignature,
     randomness: beaconRandomness(beaconSignature),
   });
-  const entropy = shoeEntropy({
+  const entropyInputs: EntropyInputs = {
     shoeId,
     commitment,
     contributions: digestOfContributions,
     beacon: { chainHash: beacon.network.chainHash, round, signature: beaconSignature },
+  };
+  const play = statement.scheme === SHOE_SCHEME_V3 ? playV3 : playV2;
+  const played = await play({
+    input,
+    entropyInputs,
+    append,
+    signHead,
+    waitUntil: (ms) => {
+      clock = Math.max(clock, ms);
+    },
+    now: () => clock,
   });
+  const { rounds, voids } = played;
+  const salt = input.digestSalt;
+  const { leaving } = input;
+  const commission = leaving ? [{ playerId: leaving.playerId, collected: leaving.commission, owed: 0 }] : [];
+  const closing = append('SHOE_CLOSED', undefined, {
+    serverSeed: bytesToHex(input.serverSeed),
+    commitment,
+    cutIndex: played.cutIndex,
+    rounds: rounds.length,
+    coups: played.coups,
+    voids: voids.count,
+    commission: { digest: saltedDigest(salt, commission.map(commissionRecord)) },
+  });
+
+  const close: ShoeCloseStatement = {
+    scheme: SHOE_CLOSE_SCHEME,
+    shoeId,
+    commitment,
+    head: events[events.length - 1]!.hash,
+    length: events.length,
+    closedAt: closing.at,
+    keyId: keyAt(closing.at).keyId,
+  };
+  return {
+    format: BUNDLE_FORMAT,
+    statement,
+    signature,
+    keys: await demoKeyCertificates(input.keys),
+    serverSeed: bytesToHex(input.serverSeed),
+    contributions,
+    beacon: { round, signature: beaconSignature },
+    cutIndex: played.cutIndex,
+    burn: played.burn,
+    rounds,
+    voids,
+    heads,
+    audit: {
+      events,
+      close,
+      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
+    },
+    ...(salt !== undefined && { digestSalt: salt, commission }),
+  };
+}
+
+/** pyb-shoe/2: the whole order dealt once round R is out, every coup read off it. */
+async function playV2(ctx: PlayContext): Promise<Played> {
+  const { input, append, signHead } = ctx;
+  const { table, shoeId } = input;
+  const entropy = shoeEntropy(ctx.entropyInputs);
   const shoe = dealShoe({
     serverSeed: input.serverSeed,
     clientSeed: entropy,
@@ -257,6 +318,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     cutCard: table.cutCard,
   });
 
+  const salt = input.digestSalt;
   const rounds: RecordedRound[] = [];
   let state = startShoe(shoe.order);
   let ledgerSeq = 100;
@@ -269,20 +331,30 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       calls: betList(p.bets).length,
     }));
     const open = placed.map((p) => ({ ...p, settlement: null, ledgerSeq: null }));
-    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open), positions: open.length });
+    append('BETTING_CLOSED', roundId, { betsDigest: betsDigest(open, salt), positions: open.length });
     if (input.voided?.includes(n)) {
       const positions: RecordedPosition[] = placed.map((p) => ({
         ...p,
         settlement: null,
         ledgerSeq: ledgerSeq++,
       }));
+      const note = demoVoidNote(input);
       append('ROUND_VOIDED', roundId, {
         reason: 'MISDEAL',
-        refundsDigest: refundsDigest(positions),
+        ...note.event,
+        refundsDigest: refundsDigest(positions, salt),
         positions: positions.length,
       });
       await signHead('ROUND_VOIDED', roundId);
-      rounds.push({ roundId, number: n, status: 'VOIDED', voidReason: 'MISDEAL', coup: null, positions });
+      rounds.push({
+        roundId,
+        number: n,
+        status: 'VOIDED',
+        voidReason: 'MISDEAL',
+        ...note.round,
+        coup: null,
+        positions,
+      });
       continue;
     }
     const coup = nextCoup(table, shoe.order, shoe.cutIndex, state);
@@ -303,7 +375,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       return { ...p, settlement, ledgerSeq: settlement.payout > 0 ? ledgerSeq++ : null };
     });
     append('ROUND_SETTLED', roundId, {
-      settlementsDigest: settlementsDigest(positions),
+      settlementsDigest: settlementsDigest(positions, salt),
       positions: positions.length,
     });
     await signHead('ROUND_SETTLED', roundId);
@@ -314,44 +386,13 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
       coup: recordedCoup({ index: coup.index, start: coup.start, result }),
       positions,
     });
+    demoLeaves(ctx, n);
   }
-  const voids = voidReport(table, shoe, rounds);
-  const closing = append('SHOE_CLOSED', undefined, {
-    serverSeed: bytesToHex(input.serverSeed),
-    commitment,
-    cutIndex: shoe.cutIndex,
-    rounds: rounds.length,
-    coups: state.coups,
-    voids: voids.count,
-    commission: { digest: digest([]) },
-  });
-
-  const close: ShoeCloseStatement = {
-    scheme: SHOE_CLOSE_SCHEME,
-    shoeId,
-    commitment,
-    head: events[events.length - 1]!.hash,
-    length: events.length,
-    closedAt: closing.at,
-    keyId: keyAt(closing.at).keyId,
-  };
   return {
-    format: BUNDLE_FORMAT,
-    statement,
-    signature,
-    keys: await demoKeyCertificates(input.keys),
-    serverSeed: bytesToHex(input.serverSeed),
-    contributions,
-    beacon: { round, signature: beaconSignature },
+    rounds,
+    voids: voidReport(table, shoe, rounds),
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
-    rounds,
-    voids,
-    heads,
-    audit: {
-      events,
-      close,
-      signature: (await sign(closing.at, closeStatementBytes(close))).signature,
-    },
+    coups: state.coups,
   };
 }

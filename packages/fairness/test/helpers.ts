@@ -10,6 +10,7 @@ export {
   type DemoKey,
   demoKeyCertificates,
 } from './demo';
+export type { DemoForge } from './demo-play';
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {
@@ -57,6 +58,11 @@ export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<S
     rounds: 200,
     ...over,
   });
+}
+
+/** A pyb-shoe/3 demo shoe: round 3 voided before its round is out, round 5 burned for a dealer error. */
+export async function demoBundleV3(over: Partial<DemoBundleInput> = {}): Promise<ShoeBundle> {
+  return demoBundle({ scheme: 'pyb-shoe/3', rounds: 20, voided: [3], burned: [5], ...over });
 }
 
 export const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -202,3 +202,141 @@ export function independentShoeV3(
     cardsLeft: left.reduce((a, b) => a + b, 0),
   };
 }
+
+interface EvidenceV3 {
+  statement: {
+    shoeId: string;
+    commitment: string;
+    decks: number;
+    cutCard: { minCardsBehind: number; maxCardsBehind: number };
+    table?: unknown;
+    beacon: {
+      chainHash: string;
+      publicKey: string;
+      genesisTime: number;
+      period: number;
+      marginSeconds: number;
+    };
+  };
+  serverSeed: string;
+  beacon: { round: number; signature: string };
+  cutIndex: number;
+  burn: { shown: string; burned: number; cards?: readonly string[] };
+  rounds: readonly {
+    roundId: string;
+    number: number;
+    status: 'SETTLED' | 'VOIDED';
+    coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+    burned?: { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+  }[];
+}
+
+type Beacon = { round: number; signature: string };
+type ChainEvent = Record<string, unknown> & { data: Record<string, unknown> };
+
+/**
+ * §15.11 over a bundle or proof of a pyb-shoe/3 shoe: each coup's and burn's round signed
+ * (`round.N.beacon`, by `beaconOk`) and the one its BETTING_CLOSED named by §5.3's formula
+ * (`round.N.beacon-named`), recorded as such in the chain (`audit.round.N.dealt` / `.burned`); then
+ * the start and every step re-drawn by §15.4–§15.6 (`shoe.start`, `round.N.cards`, `round.N.burn.cards`).
+ */
+export function independentDealV3(
+  e: EvidenceV3,
+  events: readonly ChainEvent[],
+  contributionsDigest: string,
+  beaconOk: (publicKey: string, round: number, signature: string) => boolean,
+  roundAfter: (genesis: number, period: number, at: string, margin: number) => number,
+  fail: (id: string) => void,
+): void {
+  const { statement } = e;
+  const net = statement.beacon;
+  const randomness = (b: Beacon) =>
+    createHash('sha256').update(Buffer.from(b.signature, 'hex')).digest('hex');
+  const steps: (IndependentV3Step & { id: string; start: number; cards: readonly string[] })[] = [];
+  for (const round of e.rounds) {
+    const own = events.filter((ev) => ev.roundId === round.roundId);
+    const closed = own.find((ev) => ev.type === 'BETTING_CLOSED');
+    const step =
+      round.status === 'SETTLED' && round.coup
+        ? { kind: 'COUP' as const, id: `round.${round.number}`, of: round.coup, event: 'COUP_DEALT' }
+        : round.burned
+          ? {
+              kind: 'BURN' as const,
+              id: `round.${round.number}.burn`,
+              of: round.burned,
+              event: 'ROUND_VOIDED',
+            }
+          : undefined;
+    if (!step) continue;
+    const beacon = step.of.beacon;
+    if (!beacon) {
+      fail(`round.${round.number}.beacon`);
+      continue;
+    }
+    if (!beaconOk(net.publicKey, beacon.round, beacon.signature)) fail(`round.${round.number}.beacon`);
+    if (
+      !closed ||
+      closed.data.beaconRound !== beacon.round ||
+      roundAfter(net.genesisTime, net.period, String(closed.at), net.marginSeconds) !== beacon.round
+    )
+      fail(`round.${round.number}.beacon-named`);
+    const recordedEvent = own.find((ev) => ev.type === step.event);
+    const data = recordedEvent?.data;
+    const recorded = (step.kind === 'COUP' ? data?.beacon : (data?.burned as ChainEvent['data'])?.beacon) as
+      | (Beacon & { randomness?: string })
+      | undefined;
+    const publishedMs = (net.genesisTime + (beacon.round - 1) * net.period) * 1000;
+    if (
+      recorded?.round !== beacon.round ||
+      recorded.signature !== beacon.signature ||
+      recorded.randomness !== randomness(beacon) ||
+      Date.parse(String(recordedEvent?.at)) < publishedMs
+    )
+      fail(`audit.round.${round.number}.${step.kind === 'COUP' ? 'dealt' : 'burned'}`);
+    steps.push({
+      kind: step.kind,
+      beacon: { round: beacon.round, randomness: randomness(beacon) },
+      id: step.id,
+      start: step.of.start,
+      cards: step.of.cards,
+    });
+  }
+  const entropy = independentEntropyV3(statement.shoeId, statement.commitment, contributionsDigest, {
+    chainHash: net.chainHash,
+    round: e.beacon.round,
+    signature: e.beacon.signature,
+  });
+  const afterCutCard = (statement.table as { afterCutCard?: 'FINISH_COUP' | 'ONE_MORE_COUP' } | undefined)
+    ?.afterCutCard;
+  // Step by step, so a step the shoe cannot deal (past its end) fails by its own name.
+  let shoe: IndependentV3Shoe | undefined;
+  for (let k = 0; k <= steps.length; k++) {
+    try {
+      shoe = independentShoeV3(
+        e.serverSeed,
+        entropy,
+        statement.shoeId,
+        statement.decks,
+        statement.cutCard.minCardsBehind,
+        statement.cutCard.maxCardsBehind,
+        afterCutCard ?? 'FINISH_COUP',
+        steps.slice(0, k),
+      );
+    } catch {
+      fail(`${steps[k - 1]!.id}.cards`);
+      break;
+    }
+  }
+  if (!shoe) return;
+  if (
+    shoe.shown !== e.burn.shown ||
+    shoe.burned.join() !== (e.burn.cards ?? []).join() ||
+    shoe.burned.length !== e.burn.burned ||
+    shoe.cutIndex !== e.cutIndex
+  )
+    fail('shoe.start');
+  shoe.steps.forEach((dealt, i) => {
+    const step = steps[i]!;
+    if (dealt.start !== step.start || dealt.cards.join() !== step.cards.join()) fail(`${step.id}.cards`);
+  });
+}

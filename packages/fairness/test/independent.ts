@@ -7,6 +7,11 @@
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 
+import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+import { independentDealV3 } from './independent-v3';
+import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
+
+export * from './independent-digests';
 export * from './independent-v3';
 
 const RANKS = 'A23456789TJQK';
@@ -230,14 +235,16 @@ const spki = (key: string): string =>
     .export({ format: 'der', type: 'spki' })
     .toString('base64');
 
-interface IndependentEvidence {
+interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds'> {
   statement: Record<string, unknown> & {
+    saltCommitment?: string;
     shoeId: string;
     commitment: string;
     createdAt: string;
     keyId: string;
     decks: number;
     cutCard: { minCardsBehind: number; maxCardsBehind: number };
+    table: { afterCutCard: string };
     beacon: {
       chainHash: string;
       publicKey: string;
@@ -252,14 +259,13 @@ interface IndependentEvidence {
   contributions: readonly { index: number; kind: string; seed: string }[];
   beacon: { round: number; signature: string };
   cutIndex: number;
-  burn: { shown: string; burned: number };
+  burn: { shown: string; burned: number; cards?: readonly string[] };
   heads: readonly { statement: HeadStatement; signature: string }[];
-  rounds: readonly {
-    roundId: string;
-    number: number;
-    status: 'SETTLED' | 'VOIDED';
-    coup: null | { start: number; cards: readonly string[] };
-  }[];
+  rounds: readonly (DigestEvidence['rounds'][number] &
+    VoidEvidence['rounds'][number] & {
+      coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+      burned?: { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
+    })[];
   audit: {
     events: readonly { hash: string; prevHash: string; event: Record<string, unknown> }[];
     close: {
@@ -435,29 +441,43 @@ export function independentVerify(
   }
   if (!independentBeaconOk(beacon.publicKey, e.beacon.round, e.beacon.signature)) fail('beacon.signature');
 
-  // §5.4, §7 the order: every dealt card where the seeds put it, the cut index and the burn.
-  const entropy = independentEntropy(statement.shoeId, statement.commitment, digestOf, {
-    chainHash: beacon.chainHash,
-    round: e.beacon.round,
-    signature: e.beacon.signature,
-  });
-  const shoe = independentShoe(
-    e.serverSeed,
-    entropy,
-    statement.shoeId,
-    statement.decks,
-    statement.cutCard.minCardsBehind,
-    statement.cutCard.maxCardsBehind,
-  );
-  if (shoe.cutIndex !== e.cutIndex) fail('shoe.cut-index');
-  if (shoe.burn.shown !== e.burn.shown || shoe.burn.burned !== e.burn.burned) fail('shoe.burn');
-  e.rounds.forEach((round) => {
-    if (!round.coup) return;
-    const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
-    if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
-  });
+  // §15.11: a pyb-shoe/3 shoe draws each coup from the round its betting close named.
+  const v3 = statement.scheme === 'pyb-shoe/3';
+  if (v3) {
+    independentDealV3(e, events, digestOf, independentBeaconOk, independentBeaconRound, fail);
+  } else {
+    // §5.4, §7 the order: every dealt card where the seeds put it, the cut index and the burn.
+    const entropy = independentEntropy(statement.shoeId, statement.commitment, digestOf, {
+      chainHash: beacon.chainHash,
+      round: e.beacon.round,
+      signature: e.beacon.signature,
+    });
+    const shoe = independentShoe(
+      e.serverSeed,
+      entropy,
+      statement.shoeId,
+      statement.decks,
+      statement.cutCard.minCardsBehind,
+      statement.cutCard.maxCardsBehind,
+    );
+    if (shoe.cutIndex !== e.cutIndex) fail('shoe.cut-index');
+    if (shoe.burn.shown !== e.burn.shown || shoe.burn.burned !== e.burn.burned) fail('shoe.burn');
+    e.rounds.forEach((round) => {
+      if (!round.coup) return;
+      const dealt = shoe.order.slice(round.coup.start, round.coup.start + round.coup.cards.length);
+      if (dealt.join() !== round.coup.cards.join()) fail(`round.${round.number}.cards`);
+    });
+    // §10 the void report's would-be coups, in a bundle.
+    independentVoidChecks(e, shoe, statement.table.afterCutCard, fail);
+  }
+  // §15.9: in pyb-shoe/3 a void's would-be coup is its burn, or none.
+  if (v3) independentVoidChecksV3(e, fail);
 
-  // §11.3 heads and receipts; every close of contributions and finished round has one.
+  // §11.1 card codes, §11.1.1–§11.1.2 the digests: with the bundle's salt, or, in a proof, none.
+  independentDigestChecks(e, events, fail);
+
+  // §11.3 heads and receipts; every close of contributions and finished round has one (§15.11: and
+  // every close of betting in pyb-shoe/3).
   const headOk = (h: { statement: HeadStatement; signature: string }): boolean => {
     const s = h.statement;
     const ev = events[s.seq];
@@ -479,7 +499,9 @@ export function independentVerify(
   const headed = new Set(e.heads.filter(headOk).map((h) => h.statement.seq));
   events.forEach((ev, i) => {
     if (
-      ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED'].includes(String(ev.type)) &&
+      ['CONTRIBUTIONS_CLOSED', 'ROUND_SETTLED', 'ROUND_VOIDED', ...(v3 ? ['BETTING_CLOSED'] : [])].includes(
+        String(ev.type),
+      ) &&
       !headed.has(i)
     ) {
       fail('heads.complete');

@@ -21,6 +21,7 @@ import {
   keyCertificate,
   keyCertificateBytes,
   QUICKNET,
+  SHOE_SCHEME,
   type ShoeBundle,
   shoeEntropy,
   shoeStatement,
@@ -305,6 +306,7 @@ describe('test vector 6: a key certificate, an event hash and a signed head', ()
 
   it('the statement bytes are the RFC 8785 JSON of the statement, in both implementations', () => {
     const statement = shoeStatement({
+      scheme: SHOE_SCHEME,
       shoeId: V5.shoe,
       tableId: 'table-7',
       operatorId: 'op-vector',

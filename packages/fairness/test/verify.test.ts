@@ -324,7 +324,7 @@ describe('verifyShoe catches tampering and names it', () => {
     expect(checks[0]).toMatchObject({ id: 'format', ok: false });
     const v1 = await verifyShoe({ format: 'pyb-shoe-bundle/1' });
     expect(v1.verdict).toBe('failed');
-    expect(v1.checks[0]!.detail).toMatch(/pyb-shoe\/2 only/);
+    expect(v1.checks[0]!.detail).toMatch(/pyb-shoe\/2 and pyb-shoe\/3/);
   });
 });
 

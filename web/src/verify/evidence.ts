@@ -1,15 +1,15 @@
 /**
- * What a pyb-shoe/2 shoe's randomness and receipts rest on, listed from the proof or bundle as given:
- * the drand beacon round, the player seeds mixed into the order, and the signed heads (one when the
- * seeds closed, one per round settled or voided), each next to the library's check of it. Nothing is
- * decided here: the verdict is the library's.
+ * What a shoe's randomness and receipts rest on, listed from the proof or bundle as given: the drand
+ * beacon round, the player seeds mixed into the order, and the signed heads (one when the seeds
+ * closed, one per round settled or voided; in a pyb-shoe/3 shoe one per close of betting too), each
+ * next to the library's check of it. Nothing is decided here: the verdict is the library's.
  */
 import { type Check, QUICKNET } from '@pyb/fairness';
 import { h } from '../lib/dom';
 import { mono } from '../lib/ui';
 
 interface Evidence {
-  statement?: { beacon?: { chainHash?: string; period?: number }; keyId?: string };
+  statement?: { scheme?: string; beacon?: { chainHash?: string; period?: number }; keyId?: string };
   beacon?: { round?: number; signature?: string };
   contributions?: { index: number; kind: string; seed: string }[];
   heads?: { statement: { seq: number; type: string; roundId: string | null; keyId: string; at: string } }[];
@@ -54,6 +54,12 @@ export function evidenceOf(input: unknown, checks: readonly Check[]): HTMLElemen
         mono(short(e.beacon.signature)),
         '): ',
         verdictOf(checks, 'beacon.signature'),
+        e.statement?.scheme === 'pyb-shoe/3' &&
+          h(
+            'span',
+            { 'data-evidence': 'beacon-v3' },
+            ' — it fixed the burn and the cut card; each coup was drawn from a round of its own, named when its betting closed (listed with the coups below)',
+          ),
       ),
       h('dt', null, 'Seeds mixed in'),
       h(
@@ -114,7 +120,12 @@ export function evidenceOf(input: unknown, checks: readonly Check[]): HTMLElemen
           null,
           e.heads.map(({ statement: s }) => {
             const number = s.roundId ? numberOf.get(s.roundId) : undefined;
-            const id = s.roundId ? `heads.round.${number ?? s.roundId}` : 'heads.contributions';
+            const round = s.roundId && `heads.round.${number ?? s.roundId}`;
+            const id = !round
+              ? 'heads.contributions'
+              : s.type === 'BETTING_CLOSED'
+                ? `${round}.betting`
+                : round;
             return h(
               'tr',
               { 'data-head': s.type },

@@ -16,11 +16,9 @@ import { showError } from '../lib/ui';
 import { evidenceOf } from './evidence';
 import {
   type DealtShoe,
-  dealFromSeeds,
-  entropyOf,
+  dealFromBundle,
   type PastedSeeds,
   parseContributions,
-  type ShoeSeeds,
   verifySeeds,
 } from './shoe-view';
 import { splitPem, type TrustedKey, type Verdict, verifyWithTrust } from './verdict';
@@ -164,45 +162,8 @@ async function trusted(bundle: unknown): Promise<{
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
   const trust = await trusted(bundle);
   const verification = await verifyWithTrust(bundle, trust.keys, trust.beacons, trust.certificates);
-  show(verification.verdict, verification.checks, dealBundle(bundle), what, verification.trust);
+  show(verification.verdict, verification.checks, dealFromBundle(bundle), what, verification.trust);
   fill(byId('evidence'), evidenceOf(bundle, verification.checks));
-}
-
-/** The shoe as the bundle's seeds deal it (undefined when the bundle lacks usable seeds). */
-function dealBundle(bundle: unknown): DealtShoe | undefined {
-  const b = bundle as {
-    serverSeed: string;
-    contributions: { index: number; kind: 'PLAYER' | 'OPERATOR'; seed: string }[];
-    beacon: { round: number; signature: string };
-    statement: Pick<ShoeSeeds, 'shoeId' | 'decks' | 'cutCard'> & {
-      commitment: string;
-      beacon: { chainHash: string };
-      table: Pick<ShoeSeeds, 'afterCutCard'>;
-    };
-  };
-  try {
-    // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
-    const entropy = entropyOf({
-      shoeId: b.statement.shoeId,
-      commitment: b.statement.commitment,
-      contributions: b.contributions,
-      beacon: {
-        chainHash: b.statement.beacon.chainHash,
-        round: b.beacon.round,
-        signature: b.beacon.signature,
-      },
-    });
-    return dealFromSeeds({
-      serverSeed: b.serverSeed,
-      clientSeed: entropy,
-      shoeId: b.statement.shoeId,
-      decks: b.statement.decks,
-      cutCard: b.statement.cutCard,
-      afterCutCard: b.statement.table.afterCutCard,
-    });
-  } catch {
-    return undefined;
-  }
 }
 
 // ---- output -------------------------------------------------------------------------------------
@@ -283,7 +244,15 @@ function coupBrowser(shoe: DealtShoe): HTMLElement {
   const select = h(
     'select',
     { id: 'coup-pick' },
-    shoe.coups.map((c) => h('option', { value: c.index }, `Coup ${c.index + 1}: ${outcomeText(c.coup)}`)),
+    shoe.coups.map((c, i) =>
+      h(
+        'option',
+        { value: i, 'data-beacon': c.beacon ?? null },
+        c.beacon === undefined
+          ? `Coup ${c.index + 1}: ${outcomeText(c.coup)}`
+          : `Coup ${c.index + 1} (round ${c.round}, beacon round ${c.beacon}): ${outcomeText(c.coup)}`,
+      ),
+    ),
   );
   const shown = h('div', { class: 'coup-shown' });
   const draw = () => {
@@ -293,7 +262,7 @@ function coupBrowser(shoe: DealtShoe): HTMLElement {
         shown,
         renderCoup(
           pick.coup,
-          `Coup ${pick.index + 1}, cards ${pick.start}–${pick.start + pick.coup.steps.filter((s) => s.card).length - 1} of the shoe`,
+          `Coup ${pick.index + 1}, cards ${pick.start}–${pick.start + pick.coup.steps.filter((s) => s.card).length - 1} of the shoe${pick.beacon === undefined ? '' : `, drawn from beacon round ${pick.beacon}`}`,
         ),
       );
   };
@@ -302,11 +271,20 @@ function coupBrowser(shoe: DealtShoe): HTMLElement {
   return h(
     'section',
     { 'aria-labelledby': 'coups-title' },
-    h('h3', { id: 'coups-title' }, `The shoe as its seeds deal it: ${shoe.coups.length} coups`),
+    h(
+      'h3',
+      { id: 'coups-title', 'data-scheme': shoe.scheme },
+      shoe.scheme === 'pyb-shoe/3'
+        ? `The coups played: ${shoe.coups.length}, each drawn from the beacon round named when its betting closed`
+        : `The shoe as its seeds deal it: ${shoe.coups.length} coups`,
+    ),
     h(
       'p',
       null,
       `${shoe.cards} cards; burn: ${shoe.burn.shown} shown, ${shoe.burn.burned} burned; the cut card before card ${shoe.cutIndex}.`,
+      shoe.scheme === 'pyb-shoe/3'
+        ? ` Only the coups played were ever drawn (from the cards left at the time)${shoe.burns ? `; ${shoe.burns} dealer-error burn${shoe.burns === 1 ? '' : 's'} drew cards unplayed` : ''}.`
+        : '',
     ),
     h('p', { class: 'field' }, h('label', { for: 'coup-pick' }, 'Coup to draw'), select),
     shown,

@@ -1,6 +1,7 @@
 /**
- * A shoe re-dealt from its seeds with the library and the engine (dealShoe, ShoeRunner): what the
- * page draws (coups, roads), and the "seeds only" check when no signed bundle is at hand.
+ * A shoe re-dealt from its seeds with the library and the engine (dealShoe, ShoeRunner; a pyb-shoe/3
+ * shoe by replayShoeV3 over each coup's own beacon round): what the page draws (coups, roads), and
+ * the "seeds only" check when no signed bundle is at hand.
  */
 import {
   type AfterCutCard,
@@ -12,6 +13,7 @@ import {
   ShoeRunner,
 } from '@pyb/engine';
 import {
+  beaconRandomness,
   type Check,
   CONTRIBUTION_KINDS,
   type Contribution,
@@ -21,7 +23,10 @@ import {
   dealShoe,
   hexToBytes,
   isHex,
+  replayShoeV3,
+  type ShoeStepV3,
   shoeEntropy,
+  shoeEntropyV3,
 } from '@pyb/fairness';
 import type { CoupLike } from '../lib/coup';
 import type { Verdict } from './verdict';
@@ -31,9 +36,15 @@ export interface DealtCoup {
   index: number;
   start: number;
   coup: CoupLike;
+  /** pyb-shoe/3: the shoe's round that played it, and the beacon round its cards were drawn from. */
+  round?: number;
+  beacon?: number;
 }
 
 export interface DealtShoe {
+  scheme: 'pyb-shoe/2' | 'pyb-shoe/3';
+  /** pyb-shoe/3: the cards of dealer-error voids, burned unplayed (their rounds are not coups). */
+  burns?: number;
   cards: number;
   cutIndex: number;
   burn: { shown: string; burned: number };
@@ -127,6 +138,7 @@ export function dealFromSeeds(seeds: ShoeSeeds): DealtShoe {
   const runner = new ShoeRunner({ afterCutCard: seeds.afterCutCard }, shoe.order, shoe.cutIndex);
   const played = runner.all();
   return {
+    scheme: 'pyb-shoe/2',
     cards: shoe.order.length,
     cutIndex: shoe.cutIndex,
     burn: { shown: formatCard(shoe.burn.shown), burned: shoe.burn.burned },
@@ -196,4 +208,95 @@ export function verifySeeds(pasted: PastedSeeds, commitment: string | undefined)
   });
   const consistent = checks.filter((c) => c.id !== 'trust.keys').every((c) => c.ok);
   return { verdict: consistent ? 'untrusted' : 'failed', checks, shoe };
+}
+
+/** What dealFromBundle reads of a bundle or proof. */
+interface BundleSeeds {
+  serverSeed: string;
+  contributions: Contribution[];
+  beacon: { round: number; signature: string };
+  statement: Pick<ShoeSeeds, 'shoeId' | 'decks' | 'cutCard'> & {
+    scheme: string;
+    commitment: string;
+    beacon: { chainHash: string };
+    table: Pick<ShoeSeeds, 'afterCutCard'>;
+  };
+  rounds: {
+    number: number;
+    status: string;
+    coup: { beacon?: { round: number; signature: string } } | null;
+    burned?: { beacon?: { round: number; signature: string } };
+  }[];
+}
+
+/**
+ * The shoe as a bundle's (or proof's) seeds deal it, undefined when they do not: pyb-shoe/2's whole
+ * order to the cut card; for pyb-shoe/3, the coups played — re-drawn, in the rounds' order, each from
+ * the beacon round the bundle names for it (dealer-error burns from theirs). No order exists beyond
+ * them: the cards of a coup never dealt were never drawn. Whether those rounds are the ones named
+ * when betting closed is the verifier's check (round.N.beacon-named), not this view's.
+ */
+export function dealFromBundle(bundle: unknown): DealtShoe | undefined {
+  const b = bundle as BundleSeeds;
+  try {
+    const entropyInputs = {
+      shoeId: b.statement.shoeId,
+      commitment: b.statement.commitment,
+      contributions: contributionsDigest(b.contributions),
+      beacon: {
+        chainHash: b.statement.beacon.chainHash,
+        round: b.beacon.round,
+        signature: b.beacon.signature,
+      },
+    };
+    const common = {
+      serverSeed: b.serverSeed,
+      shoeId: b.statement.shoeId,
+      decks: b.statement.decks,
+      cutCard: b.statement.cutCard,
+      afterCutCard: b.statement.table.afterCutCard,
+    };
+    // pyb-shoe/2: the stream's client input is the shoe entropy (docs/provably-fair.md §5.4).
+    if (b.statement.scheme !== 'pyb-shoe/3')
+      return dealFromSeeds({ ...common, clientSeed: shoeEntropy(entropyInputs) });
+    const steps: (ShoeStepV3 & { round: number })[] = [];
+    for (const r of b.rounds) {
+      const beacon = r.status === 'SETTLED' ? r.coup?.beacon : r.burned?.beacon;
+      if (!beacon) continue;
+      const kind = r.status === 'SETTLED' ? 'COUP' : 'BURN';
+      steps.push({
+        kind,
+        round: r.number,
+        beacon: { round: beacon.round, randomness: beaconRandomness(beacon.signature) },
+      });
+    }
+    const replay = replayShoeV3(
+      { ...common, serverSeed: hexToBytes(b.serverSeed), entropy: shoeEntropyV3(entropyInputs) },
+      steps,
+    );
+    const coups: DealtCoup[] = [];
+    const played: CoupResult[] = [];
+    replay.steps.forEach((step, i) => {
+      if (step.kind !== 'COUP') return;
+      played.push(step.result);
+      coups.push({
+        index: step.index,
+        start: step.start,
+        coup: coupLike(step.result),
+        round: steps[i]!.round,
+        beacon: step.beacon.round,
+      });
+    });
+    return {
+      scheme: 'pyb-shoe/3',
+      burns: replay.steps.length - coups.length,
+      cards: b.statement.decks * 52,
+      cutIndex: replay.start.cutIndex,
+      burn: { shown: formatCard(replay.start.burn.shown), burned: replay.start.burn.burned },
+      coups,
+      panel: resultsPanel(played.map(roadEntryOf)),
+    };
+  } catch {
+    return undefined;
+  }
 }

@@ -23,7 +23,10 @@ Verifies a closed shoe: its audit bundle (GET /v1/shoes/{id}/audit) or its publi
 was valid, the signed statement, the revealed seed against its commitment, the contributed seeds and
 the beacon round that fixed the order, the shoe order, cut card and burn, every coup's cards and
 outcome (and in a bundle every payout), the audit chain (sequence, shoe, order of every round), the
-signed round heads and the signed close. Prints every check, then the verdict:
+signed round heads and the signed close. A pyb-shoe/3 shoe: each coup (and dealer-error burn) drawn
+from its own beacon round — signed by the network (round.N.beacon), the one named when its betting
+closed (round.N.beacon-named) — and every close of betting's signed head. Prints every check, then
+the verdict:
   verified   (exit 0) every check passed, signed by keys you trust
   failed     (exit 1) some check failed
   untrusted  (exit 3) every check passed, but against keys (or a beacon) you did not say to trust:
@@ -40,7 +43,8 @@ signed round heads and the signed close. Prints every check, then the verdict:
                        PUBLICKEY:GENESIS:PERIOD:SCHEME (a local beacon), or a JSON file (a drand chain
                        info, or the JSON GET /v1/signing-key answers: its beacon). The chain hash is
                        recomputed from the fields
-  --receipt FILE       a signed head kept from a resolve or void answer; it must match the chain
+  --receipt FILE       a signed head kept from a resolve, void or (pyb-shoe/3) close-betting answer;
+                       it must match the chain
   --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -155,6 +155,25 @@ export const resolveRoundContract = {
   status: 200,
 } satisfies EndpointContract;
 
+export const closeBettingContract = {
+  tag: 'Rounds',
+  description:
+    '"No va más" as a call of its own: betting closes (a bet after it is refused), the bets are committed by their digest, and on a pyb-shoe/3 shoe the beacon round the coup\'s cards will be drawn from is named and the chain head after it signed — answered before that round is published, so you hold the receipt before anyone, the platform included, can know the cards. Then resolve deals and settles. Idempotent: called again, it answers the same.',
+  problems: [
+    'ROUND_NOT_FOUND',
+    'ROUND_VOIDED',
+    'CONCURRENT_UPDATE',
+    'SIGNING_KEY_UNCERTIFIED',
+    'TABLE_LOCKED',
+    'KEY_SERVICE_UNAVAILABLE',
+  ],
+  summary: '"No va más": close betting and get the signed receipt naming the beacon round',
+  params: RoundParams,
+  body: ResolveRoundRequest,
+  response: Round,
+  status: 200,
+} satisfies EndpointContract;
+
 export const voidRoundContract = {
   tag: 'Rounds',
   description:

@@ -18,10 +18,13 @@ import {
   type RecordedRound,
   recordedBurn,
   recordedCoup,
+  SHOE_SCHEME_V3,
   type ShoeBundle,
   type ShoeProof,
   type SignedHead,
+  startShoeV3,
   voidReport,
+  voidReportV3,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
 import { checkId, conflict, mapBounded, notFound, shoeAbandoned } from '../shared';
@@ -63,10 +66,11 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
       `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,
     );
   }
-  const [records, keys, indexed] = await Promise.all([
+  const [records, keys, indexed, debts] = await Promise.all([
     ctx.store.listAudit(shoe.shoeId),
     keyCertificates(ctx),
     ctx.store.listRounds(shoe.shoeId),
+    shoe.digestSalt === undefined ? [] : ctx.store.listDebts(shoe.shoeId),
   ]);
   const log = parseAuditLog(records);
   // The rounds the chain opened, and any stored round it does not know of (so the verifier sees it).
@@ -107,18 +111,11 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     .map((p) => p.event!.data as unknown as Contribution);
   const heads: SignedHead[] = [
     ...(shoe.contributionsClosed.head ? [shoe.contributionsClosed.head] : []),
+    // pyb-shoe/3: each round's receipt naming its beacon round, then its settled or voided head.
+    ...stored.flatMap(({ round }) => (round.betting?.head ? [round.betting.head] : [])),
     ...stored.flatMap(({ round }) => (round.head ? [round.head] : [])),
   ].sort((a, b) => a.statement.seq - b.statement.seq);
-
-  const deck = dealShoe({
-    serverSeed: hexToBytes(shoe.serverSeed),
-    clientSeed: shoe.entropy,
-    shoeId: shoe.shoeId,
-    decks: shoe.config.decks,
-    cutCard: shoe.config.cutCard,
-  });
-  // The burn is stored with the first coup; a shoe whose every round was voided dealt none.
-  const burn = shoe.burn ?? deck.burn;
+  const { burn, voids } = dealtEvidence(shoe, shoe.serverSeed, shoe.entropy, rounds);
   return {
     format: BUNDLE_FORMAT,
     statement: shoe.statement,
@@ -128,9 +125,9 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     contributions,
     beacon: { round: shoe.beacon.round, signature: shoe.beacon.signature },
     cutIndex: shoe.cutIndex ?? -1,
-    burn: { shown: formatCard(burn.shown), burned: burn.burned },
+    burn,
     rounds,
-    voids: voidReport(shoe.config, deck, rounds),
+    voids,
     heads,
     audit: {
       events: log.events.map((p) => ({
@@ -142,6 +139,48 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
       close: shoe.close.statement,
       signature: shoe.close.signature,
     },
+    // The salt and what only it lets a verifier check: never in the proof (fairness shoeProof).
+    ...(shoe.digestSalt !== undefined && {
+      digestSalt: shoe.digestSalt,
+      commission: debts.map((d) => ({ playerId: d.playerId, collected: d.collected, owed: d.owed })),
+    }),
+  };
+}
+
+/**
+ * The shoe's start burn (as stored with its first use of cards; a shoe whose every round was voided
+ * drew none, so it is drawn again from the revealed seed) and the void report, by the shoe's scheme.
+ */
+function dealtEvidence(shoe: ShoeRecord, serverSeed: string, entropy: string, rounds: RecordedRound[]) {
+  const { config } = shoe;
+  if (shoe.statement.scheme === SHOE_SCHEME_V3) {
+    const start =
+      shoe.draw ??
+      startShoeV3({
+        serverSeed: hexToBytes(serverSeed),
+        entropy,
+        shoeId: shoe.shoeId,
+        decks: config.decks,
+        cutCard: config.cutCard,
+        afterCutCard: config.afterCutCard,
+      });
+    const { shown, burned, cards } = start.burn;
+    return {
+      burn: { shown: formatCard(shown), burned, cards: cards.map(formatCard) },
+      voids: voidReportV3(config, rounds),
+    };
+  }
+  const deck = dealShoe({
+    serverSeed: hexToBytes(serverSeed),
+    clientSeed: entropy,
+    shoeId: shoe.shoeId,
+    decks: config.decks,
+    cutCard: config.cutCard,
+  });
+  const burn = shoe.burn ?? deck.burn;
+  return {
+    burn: { shown: formatCard(burn.shown), burned: burn.burned },
+    voids: voidReport(config, deck, rounds),
   };
 }
 
@@ -154,6 +193,7 @@ function recordedRound(round: RoundRecord, positions: PositionRecord[]): Recorde
     // A closed shoe holds only settled or voided rounds; anything else is exported as stored.
     status: round.status as RecordedRound['status'],
     ...(round.voidReason !== undefined && { voidReason: round.voidReason }),
+    ...(round.voidNote !== undefined && { voidNote: round.voidNote }),
     // A stored card that is not one goes out as `?<n>`: the verifier refuses it, naming the field.
     coup: coup ? recordedCoup(coup) : null,
     ...(round.burned && { burned: recordedBurn(round.burned) }),

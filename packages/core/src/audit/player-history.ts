@@ -16,7 +16,7 @@ import type {
   RoundReplay,
 } from '../shared';
 import { DomainError, invalid, mapBounded, notFound } from '../shared';
-import { operatorOf } from '../wallet';
+import { operatorOf, walletModeOf } from '../wallet';
 import type { AuditCtx } from './ctx';
 import { recallScope } from './player-rounds';
 import { ReplaySession } from './replay/session';
@@ -128,7 +128,7 @@ export async function playerHistory(
     operatorOf(ctx, operatorId),
   ]);
   // A seamless operator's players have no wallet here: their currency is their debits'.
-  if (!wallet && operator?.walletMode !== 'seamless') throw notFound('player', playerId);
+  if (!walletModeOf(operator).knows(wallet)) throw notFound('player', playerId);
   const currency = wallet?.currency ?? (await seamlessCurrency(ctx, operatorId, playerId));
   const { totals, start, oldest } = await walk(ctx, operatorId, playerId, r, currency);
 

@@ -6,7 +6,7 @@
 import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor, PlayerRecall, PlayerRecallQuery, RoundReplay } from '../shared';
 import { actsFor, checkPlayerId, invalid, mapBounded, notFound, walletOperator } from '../shared';
-import { operatorOf } from '../wallet';
+import { operatorOf, walletModeOf } from '../wallet';
 import type { AuditCtx } from './ctx';
 import { ReplaySession } from './replay/session';
 
@@ -44,7 +44,7 @@ export async function recallPlayerRounds(
     ctx.store.get('wallet', { operatorId, playerId }),
     operatorOf(ctx, operatorId),
   ]);
-  if (!wallet && operator?.walletMode !== 'seamless') throw notFound('player', playerId);
+  if (!walletModeOf(operator).knows(wallet)) throw notFound('player', playerId);
   // Newest first from the player's index; replayed from the strongly consistent round items.
   const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
     limit,

@@ -25,6 +25,7 @@
 import { ledgerEntries, loadPositionLedger } from '../audit';
 import type { Actor, FeedFiles, FeedFileWritten } from '../shared';
 import { DomainError, mapBounded, notFound, operatorTables, readableOperator, utcDay } from '../shared';
+import { debtBooksOf } from '../wallet';
 import type { ReportsCtx } from './ctx';
 import { encodeFeed, FEED_MEDIA_TYPES, type FeedFormat } from './feed-format';
 import {
@@ -100,12 +101,14 @@ export async function* feedRecords(
           }
         }
       }
-      // A seamless player's commission collections (no wallet ledger holds them): in the range, by time.
+      // The commission collections no wallet ledger holds (a seamless player's, recorded on his debt):
+      // in the range, by time.
       if (shoe.config.commission.mode === 'DEFERRED') {
         const collections = (await ctx.store.listDebts(shoe.shoeId))
-          .filter((d) => d.wallet === 'seamless')
           .flatMap((d) =>
-            (d.log ?? []).map((c, i) => seamlessCollectionRecord(d, table.tableId, currency, c, i + 1)),
+            debtBooksOf(d)
+              .logged(d)
+              .map((c, i) => seamlessCollectionRecord(d, table.tableId, currency, c, i + 1)),
           )
           .filter((r) => (r.at as string) >= from && (r.at as string) < to)
           .sort((a, b) => ((a.at as string) < (b.at as string) ? -1 : a.at === b.at ? 0 : 1));

@@ -1,7 +1,7 @@
 export { MAX_POSITION_CALLS } from './bet-parts';
 export { placeBet, withdrawBets } from './bets';
 export { leaveTable } from './leave';
-export { resolveRound } from './resolve';
+export { closeRoundBetting, resolveRound } from './resolve';
 export { getRound, loadRound, openRound } from './rounds';
 export { MAX_SEAMLESS_POSITION_CALLS } from './seamless-bets';
 export { runSettlementBatch } from './settlement-batch';

@@ -13,8 +13,8 @@
  * continues, so there is one outcome and each position is paid once.
  */
 import { dealtCards, nextCoup, startShoe } from '@pyb/engine';
-import { betsDigest as betsDigestOf } from '@pyb/fairness';
-import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView } from '../shared';
+import { beaconRoundAfter, betsDigest as betsDigestOf, SHOE_V3_SCHEME } from '@pyb/fairness';
+import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView, ShoeRecord } from '../shared';
 import {
   attempts,
   backoff,
@@ -25,11 +25,12 @@ import {
   tryTransact,
   type WriteOp,
 } from '../shared';
-import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
+import { decksOf, scheduleCloseDeadline, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
-import { nextAudit, putAudit, recordedPositions } from '../trail';
+import { chainRecord, digestSaltOf, eventAt, latest, nextAudit, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
+import { dealV3 } from './deal-v3';
 import { resumeFanOut } from './fan-out';
 import { inlineOrHandOver } from './round-end';
 import { loadRound } from './rounds';
@@ -59,8 +60,7 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
         progressed = await closeBetting(ctx, round);
         break;
       case 'CLOSED':
-        progressed =
-          round.audit.bettingClosed === undefined ? await commitBets(ctx, round) : await deal(ctx, round);
+        progressed = await closedStep(ctx, round);
         break;
       case 'DEALT': {
         const positions = await ctx.store.listPositions(round.roundId);
@@ -130,26 +130,94 @@ export const closeGates = (round: RoundRecord): WriteOp[] =>
     expect: { status: 'OPEN' },
   }));
 
-/** The bets, now final, committed into the chain by their digest. */
-async function commitBets(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+/**
+ * The bets, now final, committed into the chain by their digest. Under pyb-shoe/3 the same event
+ * names the beacon round the coup's cards will come from: the first published at least the margin
+ * after it, so it is not out when the bets are fixed (docs/provably-fair.md §15).
+ */
+async function commitBets(ctx: Ctx, round: RoundRecord, shoe: ShoeRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
-  const betsDigest = betsDigestOf(recordedPositions(positions));
-  const at = ctx.now();
+  const betsDigest = betsDigestOf(recordedPositions(positions), await digestSaltOf(ctx, round.shoeId));
+  const head = await ctx.store.auditHead(round.shoeId);
+  if (!head) throw new Error(`shoe ${round.shoeId} has no audit chain`);
+  // Dated as the chain allows (never before its head): the round is named from this very time.
+  const at = latest(ctx.now(), eventAt(head) ?? ctx.now());
+  const network = shoe.statement.beacon;
+  const beaconRound =
+    shoe.statement.scheme === SHOE_V3_SCHEME
+      ? beaconRoundAfter(network, at, network.marginSeconds)
+      : undefined;
   // No amount in clear: the chain is public in the shoe's proof (the digest commits to the stakes).
-  const record = await nextAudit(ctx.store, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
+  const record = chainRecord(head, round.shoeId, 'BETTING_CLOSED', round.roundId, at, {
     betsDigest,
     positions: positions.length,
+    ...(beaconRound !== undefined && { beaconRound }),
   });
   return tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
       key: { roundId: round.roundId },
-      set: { betsDigest, 'audit.bettingClosed': record.seq },
+      set: {
+        betsDigest,
+        'audit.bettingClosed': record.seq,
+        ...(beaconRound !== undefined && { betting: { beaconRound } }),
+      },
       expect: { status: 'CLOSED', 'audit.bettingClosed': null },
     },
     putAudit(record),
   ]);
+}
+
+/**
+ * One step towards "no va más" with its receipt — betting closed, the bets committed, and under
+ * pyb-shoe/3 the receipt naming the beacon round signed, before anything is drawn. Undefined once
+ * there: the round's cards may be drawn (a coup, or a dealer-error void's burn).
+ */
+export async function towardsBettingClosed(ctx: Ctx, round: RoundRecord): Promise<boolean | undefined> {
+  if (round.status === 'OPEN') return closeBetting(ctx, round);
+  if (round.status !== 'CLOSED') return undefined;
+  if (round.audit.bettingClosed === undefined)
+    return commitBets(ctx, round, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+  if (round.betting && !round.betting.head) {
+    await signBettingHead(ctx, round);
+    return true;
+  }
+  return undefined;
+}
+
+/** A closed round's next step: towards its receipt, then its coup dealt by the shoe's scheme. */
+async function closedStep(ctx: Ctx, round: RoundRecord): Promise<boolean> {
+  const step = await towardsBettingClosed(ctx, round);
+  if (step !== undefined) return step;
+  return round.betting ? dealV3(ctx, round) : deal(ctx, round);
+}
+
+/**
+ * "No va más" as its own step (POST /v1/rounds/{id}/close): betting closed, the bets committed and,
+ * under pyb-shoe/3, the receipt naming the beacon round signed — answered before that round is out,
+ * so the operator (and through it every player) holds it before anyone can know the cards. Resolve
+ * then deals. Called again, it answers the same.
+ */
+export async function closeRoundBetting(
+  ctx: Ctx,
+  actor: Actor,
+  input: { roundId: string },
+): Promise<RoundView> {
+  let round = await loadRound(ctx, actor, input.roundId, 'write');
+  if (round.status === 'OPEN') {
+    const table = await ctx.store.get('table', { tableId: round.tableId });
+    if (table) assertUnlocked(table);
+  }
+  for (const attempt of attempts(ctx)) {
+    if (round.status === 'VOIDING' || round.status === 'VOIDED')
+      throw conflict('ROUND_VOIDED', `round ${round.roundId} was voided`);
+    const step = await towardsBettingClosed(ctx, round);
+    if (step === undefined) return roundView(round, await ctx.store.listPositions(round.roundId));
+    if (!step) await backoff(attempt);
+    round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+  }
+  throw tooMuchContention('closing the betting');
 }
 
 /** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */

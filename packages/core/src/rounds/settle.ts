@@ -6,7 +6,7 @@
 import { betList, settle, type TableConfig } from '@pyb/engine';
 import { settlementsDigest as settlementsDigestOf } from '@pyb/fairness';
 import type { Ctx, PositionRecord, RoundRecord, WriteOp } from '../shared';
-import { recordedPositions, totalsOf } from '../trail';
+import { digestSaltOf, recordedPositions, totalsOf } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import type { PositionWork } from './fan-out';
@@ -93,7 +93,10 @@ function debtPart(
 export async function finishRound(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.settledAt)) return false;
-  const settlementsDigest = settlementsDigestOf(recordedPositions(positions));
+  const settlementsDigest = settlementsDigestOf(
+    recordedPositions(positions),
+    await digestSaltOf(ctx, round.shoeId),
+  );
   const totals = totalsOf(positions);
   const at = ctx.now();
   const finished = await endRound(

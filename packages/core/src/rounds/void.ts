@@ -13,8 +13,16 @@
 
 import { VOID_REASONS, type VoidReason } from '@pyb/contracts';
 import { burnCoup, startShoe } from '@pyb/engine';
-import { refundsDigest as refundsDigestOf } from '@pyb/fairness';
-import type { Actor, PositionRecord, RoundBurn, RoundRecord, RoundView, VoidRoundInput } from '../shared';
+import { refundsDigest as refundsDigestOf, SHOE_V3_SCHEME } from '@pyb/fairness';
+import type {
+  Actor,
+  PositionRecord,
+  RoundBurn,
+  RoundRecord,
+  RoundView,
+  ShoeRecord,
+  VoidRoundInput,
+} from '../shared';
 import {
   attempts,
   backoff,
@@ -27,13 +35,23 @@ import {
   tryTransact,
   type WriteOp,
 } from '../shared';
-import { decksOf, scheduleCloseDeadline, shoeWithOrder, signRoundHead } from '../shoes';
-import { recordedPositions } from '../trail';
+import {
+  claimDraw,
+  decksOf,
+  drawRoundBurn,
+  recordedBeacon,
+  scheduleCloseDeadline,
+  shoeWithOrder,
+  signRoundHead,
+} from '../shoes';
+import { underLockOut } from '../tables';
+import { digestSaltOf, recordedPositions } from '../trail';
 import { type PositionWork, resumeFanOut } from './fan-out';
-import { closeGates } from './resolve';
+import { closeGates, towardsBettingClosed } from './resolve';
 import { endRound, inlineOrHandOver, payPosition } from './round-end';
 import { loadRound } from './rounds';
 import { stakeMoneyOfPosition } from './stake-sources';
+import { voidNoteField } from './void-note';
 
 export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): Promise<RoundView> {
   if (!VOID_REASONS.includes(input.reason)) {
@@ -61,9 +79,15 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
       case 'SETTLED':
         throw conflict('ROUND_ALREADY_DEALT', `round ${round.roundId} was dealt; it can no longer be voided`);
       case 'OPEN':
-      case 'CLOSED':
-        progressed = await startVoid(ctx, round, input);
+      case 'CLOSED': {
+        // pyb-shoe/3 draws the burned cards from the round "no va más" names: betting closes first.
+        const step =
+          input.burnCards && (await drawsPerCoup(ctx, round))
+            ? await towardsBettingClosed(ctx, round)
+            : undefined;
+        progressed = step ?? (await startVoid(ctx, round, input));
         break;
+      }
       case 'VOIDING':
         if (round.batches) {
           // Fanned out (here or by an earlier call): finished by the last batch, or resumed.
@@ -87,6 +111,9 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   }
   throw tooMuchContention('voiding the round');
 }
+
+const drawsPerCoup = async (ctx: Ctx, round: RoundRecord): Promise<boolean> =>
+  (await ctx.store.get('shoe', { shoeId: round.shoeId }))?.statement.scheme === SHOE_V3_SCHEME;
 
 /** The reasons that void the coup whose cards a dealer error exposed (seed 004:67-68). */
 const DEALER_ERRORS: readonly VoidReason[] = ['EXPOSED_CARD', 'EXTRA_CARDS'];
@@ -121,6 +148,7 @@ async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): P
 async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBurn; shoe: WriteOp }> {
   // As a deal: the shoe's first use of its cards waits for the beacon round that fixes the order.
   const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+  if (round.betting) return burnOpsV3(ctx, shoe, round);
   const deck = await decksOf(ctx).order(shoe);
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
@@ -148,6 +176,39 @@ async function burnOps(ctx: Ctx, round: RoundRecord): Promise<{ burned: RoundBur
       },
       expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
     },
+  };
+}
+
+/** pyb-shoe/3: the burned cards drawn from the round "no va más" named (shoes/draw-v3.ts). */
+async function burnOpsV3(
+  ctx: Ctx,
+  shoe: ShoeRecord,
+  round: RoundRecord,
+): Promise<{ burned: RoundBurn; shoe: WriteOp }> {
+  const { burn, before, first, beacon } = await underLockOut(
+    ctx,
+    round.tableId,
+    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
+    () => drawRoundBurn(ctx, shoe, round),
+  );
+  const at = ctx.now();
+  if (burn.last) await scheduleCloseDeadline(ctx, shoe, at);
+  const shoeBurn = { shown: before.burn.shown, burned: before.burn.burned };
+  return {
+    burned: {
+      start: burn.start,
+      cards: burn.cards,
+      cutCardOut: burn.cutCardOut,
+      last: burn.last,
+      beacon,
+      // with the cards the shoe's start burned: the chain records them (COUP_DEALT's `burn` likewise)
+      ...(first && { shoeBurn: before.burn }),
+    },
+    shoe: claimDraw(shoe, before, burn.state, {
+      ...(first && { burn: shoeBurn }),
+      ...(burn.cutCardOut && { cutCardOut: true }),
+      ...(burn.last && { status: 'ENDED', endedAt: at }),
+    }),
   };
 }
 
@@ -193,7 +254,8 @@ export const REFUND: PositionWork = {
 async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   const positions = await ctx.store.listPositions(round.roundId);
   if (positions.some((p) => !p.refundedAt)) return false;
-  const refundsDigest = refundsDigestOf(recordedPositions(positions, true));
+  const salt = await digestSaltOf(ctx, round.shoeId);
+  const refundsDigest = refundsDigestOf(recordedPositions(positions, true), salt);
   const at = ctx.now();
   // The receipt is signed where the round finishes (in the request, or by the last refund batch).
   return endRound(
@@ -204,7 +266,7 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
       type: 'ROUND_VOIDED',
       payload: {
         reason: round.voidReason,
-        ...(round.voidNote && { note: round.voidNote }),
+        ...voidNoteField(round.voidNote, salt),
         refundsDigest,
         positions: positions.length,
         ...(round.burned && {
@@ -213,6 +275,7 @@ async function finishVoid(ctx: Ctx, round: RoundRecord): Promise<boolean> {
             cards: round.burned.cards,
             cutCardOut: round.burned.cutCardOut,
             last: round.burned.last,
+            ...(round.burned.beacon && { beacon: recordedBeacon(round.burned.beacon) }),
           },
           ...(round.burned.shoeBurn && { burn: round.burned.shoeBurn }),
         }),

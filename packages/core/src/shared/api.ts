@@ -230,6 +230,8 @@ export interface Core {
   /** Reduces or withdraws bets before "no va más"; idempotent on the client's key like a bet. */
   withdrawBets(actor: Actor, input: WithdrawBetsInput): Promise<PlaceBetResult>;
   /** No va más, deal, settle. Resumable and idempotent: a resolved round is returned as it is. */
+  /** "No va más" as its own step: betting closed and, under pyb-shoe/3, the receipt naming the beacon round. */
+  closeBetting(actor: Actor, input: { roundId: string }): Promise<RoundView>;
   resolveRound(actor: Actor, input: { roundId: string }): Promise<RoundView>;
   /** Refunds every stake exactly once. Resumable. */
   voidRound(actor: Actor, input: VoidRoundInput): Promise<RoundView>;

@@ -1,4 +1,5 @@
 import type { TableConfig } from '@pyb/engine';
+import { SHOE_SCHEME_V3, type ShoeScheme } from '@pyb/fairness';
 import { type Deadline, deadlineStore, NO_DEADLINE } from './deadline';
 import { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 import { classifiedKeys } from './key-failures';
@@ -53,6 +54,7 @@ export interface Ctx {
   beaconMarginSeconds: number;
   beaconWaitMs: number;
   codeVersion: string;
+  shoeScheme: ShoeScheme;
   closeDeadlines: CloseDeadlines;
   closeDeadlineSeconds: number;
   /** Signing-key certificates read so far, by generation (they never change once written). */
@@ -66,6 +68,8 @@ export interface Ctx {
    * before it (retry.ts `attempts`), and `store` refuses writes once the signal fired (`withDeadline`).
    */
   deadline: Deadline;
+  /** CoreDeps.testShoes: tables of fewer decks than the rulebooks' 6 or 8 (tests only). */
+  testShoes: boolean;
   now(): string;
 }
 
@@ -106,6 +110,7 @@ export function context(deps: CoreDeps): Ctx {
     beaconMarginSeconds,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
     codeVersion: deps.codeVersion ?? 'unknown',
+    shoeScheme: deps.shoeScheme ?? SHOE_SCHEME_V3,
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
     certificates: new Map(),
@@ -113,6 +118,7 @@ export function context(deps: CoreDeps): Ctx {
     outbox: deps.outboxQueue,
     operators: deps.operators ?? operatorCache(),
     deadline: deps.deadline ?? NO_DEADLINE,
+    testShoes: deps.testShoes ?? false,
     now: () => clock.now().toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import type { ShoeScheme } from '@pyb/fairness';
 import type { Deadline } from './deadline';
 import { CACHE_SIZES } from './limits';
 import { Lru } from './lru';
@@ -40,6 +41,11 @@ export interface CoreDeps {
   beaconWaitMs?: number;
   /** The build that runs (source revision or code hash), named in every statement. */
   codeVersion?: string;
+  /**
+   * The dealing scheme of the shoes opened (docs/provably-fair.md §15). Default pyb-shoe/3.
+   * pyb-shoe/2 shoes already open keep dealing and verifying as they were committed.
+   */
+  shoeScheme?: ShoeScheme;
   /** Where the check "was this ended shoe closed in time" is scheduled. Default: nowhere. */
   closeDeadlines?: CloseDeadlines;
   /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */
@@ -58,6 +64,11 @@ export interface CoreDeps {
   operators?: OperatorCache;
   /** The time the work has left (a request's, an invocation's). Default: none. Per request: `withDeadline`. */
   deadline?: Deadline;
+  /**
+   * Tests only: `createTable` takes a custom table of 1 to 8 decks, so a whole shoe is a handful of
+   * coups. Default false: 6 or 8 decks, as the rulebooks allow (003:16, 004:8) and the API takes.
+   */
+  testShoes?: boolean;
 }
 
 /** Operator records read, with when they go stale (record undefined: none, a hosted operator). */

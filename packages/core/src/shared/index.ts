@@ -61,3 +61,4 @@ export {
   tableView,
   walletView,
 } from './views';
+export { walletOfMark } from './wallet-marks';

@@ -11,12 +11,26 @@ import type { KeyService } from './ports/key-service';
 
 export class ShoeDecks {
   private readonly cache: Lru<string, Promise<Shoe>>;
+  /** pyb-shoe/3 draws from the seed at every coup: kept like a pyb-shoe/2 order (no KMS call per coup). */
+  private readonly seeds: Lru<string, Promise<Uint8Array>>;
 
   constructor(
     private readonly keys: KeyService,
     capacity = 32,
   ) {
     this.cache = new Lru(capacity);
+    this.seeds = new Lru(capacity);
+  }
+
+  /** The server seed a pyb-shoe/3 draw takes, unsealed once per shoe and kept: never zero it. */
+  drawSeed(shoe: ShoeRecord): Promise<Uint8Array> {
+    let pending = this.seeds.get(shoe.shoeId);
+    if (!pending) {
+      pending = this.serverSeed(shoe);
+      pending.catch(() => this.seeds.delete(shoe.shoeId));
+      this.seeds.set(shoe.shoeId, pending);
+    }
+    return pending;
   }
 
   order(shoe: ShoeRecord): Promise<Shoe> {

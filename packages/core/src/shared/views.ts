@@ -147,6 +147,8 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   betsDigest: r.betsDigest ?? null,
   settlementsDigest: r.settlementsDigest ?? null,
   head: r.head ?? null,
+  bettingClosed: r.betting ? { beaconRound: r.betting.beaconRound, head: r.betting.head ?? null } : null,
+  beacon: r.coup?.beacon ?? r.burned?.beacon ?? null,
 });
 
 export const walletView = (w: WalletRecord): WalletView => ({

@@ -6,12 +6,14 @@
  */
 import {
   phaseProblems,
+  SHOE_V3_SCHEME,
   type Shoe,
   seqProblems,
   shoeProblems,
   timeProblems,
-  type VoidableRound,
+  type VoidableRoundV3,
   voidReport,
+  voidReportV3,
 } from '@pyb/fairness';
 import type { AuditRecord, Ctx, RoundRecord, ShoeRecord } from '../shared';
 import { mapBounded } from '../shared';
@@ -79,13 +81,13 @@ export function staleHeads(
 export async function revealedVoids(
   ctx: Ctx,
   shoe: ShoeRecord,
-  deck: Shoe,
+  deck: Shoe | undefined,
 ): Promise<{ count: number; houseNet: number }> {
   const log = parseAuditLog(await ctx.store.listAudit(shoe.shoeId));
   const rounds = (await roundsOfChain(ctx, log)).filter(
     (r) => r.status === 'SETTLED' || r.status === 'VOIDED',
   );
-  const voidable: VoidableRound[] = await mapBounded(rounds, 4, async (r) => ({
+  const voidable: VoidableRoundV3[] = await mapBounded(rounds, 4, async (r) => ({
     roundId: r.roundId,
     number: r.number,
     status: r.status as 'SETTLED' | 'VOIDED',
@@ -96,6 +98,12 @@ export async function revealedVoids(
         ? (await ctx.store.listPositions(r.roundId)).map((p) => recordedPosition(p, true))
         : [],
   }));
-  const report = voidReport(shoe.config, deck, voidable);
+  // pyb-shoe/3 has no order to deal the voids from: only a burn drew cards (fairness voids-v3.ts).
+  const report =
+    shoe.statement.scheme === SHOE_V3_SCHEME
+      ? voidReportV3(shoe.config, voidable)
+      : deck
+        ? voidReport(shoe.config, deck, voidable)
+        : { count: 0, houseNet: 0 };
   return { count: report.count, houseNet: report.houseNet };
 }

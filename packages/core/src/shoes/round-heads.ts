@@ -38,3 +38,36 @@ export async function signRoundHead(ctx: Ctx, round: RoundRecord): Promise<Round
     return (await ctx.store.get('round', { roundId: round.roundId }))!;
   }
 }
+
+/**
+ * pyb-shoe/3: the chain head right after BETTING_CLOSED, signed once — the receipt that names the
+ * beacon round the coup's cards will come from, given out before that round is published. Nothing
+ * is drawn for the round until it is signed (resolve and a burning void call this first).
+ */
+export async function signBettingHead(ctx: Ctx, round: RoundRecord): Promise<RoundRecord> {
+  const betting = round.betting;
+  const seq = round.audit.bettingClosed;
+  if (!betting || seq === undefined || betting.head) return round;
+  const [record, shoe] = await Promise.all([
+    ctx.store.get('audit', { shoeId: round.shoeId, seq }),
+    ctx.store.get('shoe', { shoeId: round.shoeId }),
+  ]);
+  if (!record || !shoe)
+    throw new Error(`round ${round.roundId}: its BETTING_CLOSED event or its shoe is missing`);
+  const head = await signHead(ctx, shoe, record, 'BETTING_CLOSED');
+  try {
+    await ctx.store.transact([
+      {
+        kind: 'update',
+        entity: 'round',
+        key: { roundId: round.roundId },
+        set: { 'betting.head': head },
+        expect: { 'audit.bettingClosed': seq, 'betting.head': null },
+      },
+    ]);
+    return { ...round, betting: { ...betting, head } };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceled)) throw error;
+    return (await ctx.store.get('round', { roundId: round.roundId }))!;
+  }
+}

@@ -5,20 +5,25 @@
  * round is published the first coup waits — in-process for up to `beaconWaitMs`, then with a
  * retryable BEACON_PENDING. There is no fallback to entropy the house alone chose.
  */
-import { beaconRandomness, contributionsDigest, shoeEntropy, verifyBeaconRound } from '@pyb/fairness';
-import type { BeaconAnswer, ShoeRecord } from '../shared';
+import {
+  beaconRandomness,
+  contributionsDigest,
+  SHOE_V3_SCHEME,
+  shoeEntropy,
+  shoeEntropyV3,
+} from '@pyb/fairness';
+import type { ShoeRecord } from '../shared';
 import {
   attempts,
   backoff,
   CACHE_SIZES,
   type Ctx,
-  RandomnessFailure,
   ShoeDecks,
   tooMuchContention,
   tryTransact,
-  unavailable,
 } from '../shared';
 import { nextAudit, putAudit } from '../trail';
+import { verifiedRound } from './beacon-rounds';
 import { recordedContributions, signContributionsHead } from './contributions';
 
 /** The context's dealt shoe orders (made on its first deal, then kept with the context). */
@@ -26,27 +31,6 @@ export const decksOf = (ctx: Ctx): ShoeDecks => {
   ctx.decks ??= new ShoeDecks(ctx.keys, CACHE_SIZES.shoeOrders);
   return ctx.decks;
 };
-
-const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The round, waiting for it in-process (on the context's clock) as long as the wait budget allows. */
-async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
-  const now = () => ctx.clock.now().getTime();
-  const sleep = ctx.clock.sleep?.bind(ctx.clock) ?? timer;
-  const deadline = now() + ctx.beaconWaitMs;
-  for (;;) {
-    const answer = await ctx.beacon.round(round).catch((error: unknown) => {
-      // A relay that is down answers PENDING: a rejection is a broken setup (ports/beacon.ts).
-      throw new RandomnessFailure('BEACON_FAILED', `the beacon failed: ${(error as Error).message}`, {
-        cause: error,
-      });
-    });
-    if (answer.status === 'PUBLISHED') return answer;
-    const wait = Math.max(50, answer.retryAfterSeconds * 1000);
-    if (now() + wait > deadline) return answer;
-    await sleep(wait);
-  }
-}
 
 /**
  * The shoe with its order fixed: its entropy recorded, waiting for the beacon round if needed. The
@@ -60,22 +44,12 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
     // The receipt of the close is signed before anything depends on the order.
     await signContributionsHead(ctx, shoe);
     const network = shoe.statement.beacon;
-    const answer = await awaitRound(ctx, closed.beaconRound);
-    if (answer.status === 'PENDING') {
-      throw unavailable(
-        'BEACON_PENDING',
-        `the first coup of shoe ${shoe.shoeId} waits for beacon round ${closed.beaconRound} of network ${network.chainHash}: ${answer.reason}`,
-        answer.retryAfterSeconds,
-      );
-    }
-    const round = answer.round;
-    if (round.round !== closed.beaconRound || !(await verifyBeaconRound(network, round))) {
-      // Never used, and never waited out: a forged or misrouted round needs a person (lock-out.ts).
-      throw new RandomnessFailure(
-        'BEACON_INVALID',
-        `beacon round ${closed.beaconRound} came back with a signature that does not verify with network ${network.chainHash}; it was not used`,
-      );
-    }
+    const round = await verifiedRound(
+      ctx,
+      network,
+      closed.beaconRound,
+      `the first coup of shoe ${shoe.shoeId}`,
+    );
     const recorded = await recordedContributions(ctx, shoe.shoeId);
     const digest = contributionsDigest(recorded);
     if (digest !== closed.digest) {
@@ -83,7 +57,7 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
         `shoe ${shoe.shoeId}: the recorded contributions no longer give the digest committed at their close`,
       );
     }
-    const entropy = shoeEntropy({
+    const entropy = (shoe.statement.scheme === SHOE_V3_SCHEME ? shoeEntropyV3 : shoeEntropy)({
       shoeId: shoe.shoeId,
       commitment: shoe.commitment,
       contributions: digest,

@@ -3,11 +3,13 @@ import {
   bytesToBase64,
   bytesToHex,
   closeStatementBytes,
+  commissionRecord,
   commitmentOf,
-  digest,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
+  SHOE_V3_SCHEME,
   type ShoeCloseStatement,
+  saltedDigest,
   shoeStatement,
   statementBytes,
 } from '@pyb/fairness';
@@ -27,10 +29,11 @@ import {
   type WriteOp,
 } from '../shared';
 import { assertUnlocked, loadTable, lockForAudit, shoeInPlay, underLockOut } from '../tables';
-import { chainRecord, eventAt, latest, nextAudit, parseAuditLog, putAudit } from '../trail';
+import { chainRecord, eventAt, latest, newDigestSalt, nextAudit, parseAuditLog, putAudit } from '../trail';
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { signContributionsHead } from './contributions';
+import { drawCutIndex } from './draw-v3';
 import { loadShoe } from './load-shoe';
 import { signRoundHead } from './round-heads';
 import { decksOf, shoeWithOrder } from './shoe-order';
@@ -53,20 +56,30 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const shoeId = ctx.ids.next('shoe');
   const context = { shoeId, operatorId: table.operatorId };
   // A key-service or randomness failure here locks the table (lock-out.ts).
-  const { sealed, commitment } = await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, async () => {
-    const seed = await ctx.keys.generateSeed();
-    try {
-      return { sealed: await ctx.keys.sealSeed(seed, context), commitment: commitmentOf(seed) };
-    } finally {
-      seed.fill(0);
-    }
-  });
+  const { sealed, commitment, salt } = await underLockOut(
+    ctx,
+    table.tableId,
+    { phase: 'OPEN_SHOE' },
+    async () => {
+      const seed = await ctx.keys.generateSeed();
+      try {
+        return {
+          sealed: await ctx.keys.sealSeed(seed, context),
+          commitment: commitmentOf(seed),
+          salt: await newDigestSalt(ctx),
+        };
+      } finally {
+        seed.fill(0);
+      }
+    },
+  );
   // Certified before the statement is dated: a key signs only inside its validity interval.
   const { keyId, validFrom } = (
     await underLockOut(ctx, table.tableId, { phase: 'OPEN_SHOE' }, () => certifiedKey(ctx))
   ).certificate;
   const openedAt = latest(ctx.now(), validFrom);
   const statement = shoeStatement({
+    scheme: ctx.shoeScheme,
     shoeId,
     tableId: table.tableId,
     operatorId: table.operatorId,
@@ -77,6 +90,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     commitment,
     beacon: { ...(await ctx.beacon.network()), marginSeconds: ctx.beaconMarginSeconds },
     codeVersion: ctx.codeVersion,
+    saltCommitment: salt.commitment,
     createdAt: openedAt,
     keyId,
   });
@@ -92,6 +106,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     config: table.config,
     sealedSeed: bytesToBase64(sealed),
     commitment,
+    digestSalt: salt.salt,
     statement,
     signature,
     keyId,
@@ -200,11 +215,7 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     ctx.settleConcurrency,
     (debt) => collectDebt(ctx, debt, undefined),
   );
-  const collected = (await ctx.store.listDebts(shoe.shoeId)).map((d) => ({
-    id: d.playerId,
-    collected: d.collected,
-    owed: d.owed,
-  }));
+  const collected = (await ctx.store.listDebts(shoe.shoeId)).map(commissionRecord);
   // Nothing is signed over a chain that does not hold: re-walk it, and every head signed on it, first.
   const problems = await chainProblemsBeforeClose(ctx, shoe);
   if (problems.length > 0) {
@@ -219,8 +230,10 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     );
   }
   const serverSeed = await decksOf(ctx).serverSeed(shoe);
-  const deck = shoe.entropy ? await decksOf(ctx).order(shoe) : undefined;
-  const voids = deck ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
+  const perCoup = shoe.statement.scheme === SHOE_V3_SCHEME;
+  const deck = shoe.entropy && !perCoup ? await decksOf(ctx).order(shoe) : undefined;
+  const cutIndex = perCoup ? await drawCutIndex(ctx, shoe) : deck?.cutIndex;
+  const voids = shoe.entropy ? await revealedVoids(ctx, shoe, deck) : { count: 0, houseNet: 0 };
   // Certified before the close is dated: a key signs only inside its validity interval.
   const { keyId, validFrom } = (await certifiedKey(ctx)).certificate;
   const record = await nextAudit(
@@ -232,12 +245,12 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
     {
       serverSeed: bytesToHex(serverSeed),
       commitment: shoe.commitment,
-      cutIndex: deck?.cutIndex ?? null,
+      cutIndex: cutIndex ?? null,
       rounds: shoe.rounds,
-      coups: shoe.state?.coups ?? 0,
+      coups: (perCoup ? shoe.draw?.coups : shoe.state?.coups) ?? 0,
       voids: voids.count,
       // Who paid what stays out of the public chain: only the digest of the collections.
-      commission: { digest: digest(collected) },
+      commission: { digest: saltedDigest(shoe.digestSalt, collected) },
       ...(shoe.closeReason !== undefined && { early: shoe.closeReason }),
     },
   );
@@ -263,7 +276,7 @@ async function finishClose(ctx: Ctx, closing: ShoeRecord): Promise<void> {
           status: 'CLOSED',
           closedAt,
           serverSeed: bytesToHex(serverSeed),
-          cutIndex: deck?.cutIndex ?? null,
+          cutIndex: cutIndex ?? null,
           close: { statement, signature },
           voids,
         },

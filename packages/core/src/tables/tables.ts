@@ -1,4 +1,4 @@
-import { isCurrency } from '@pyb/contracts';
+import { DECKS_MESSAGE, isCurrency } from '@pyb/contracts';
 import { type TableConfig, tablePreset } from '@pyb/engine';
 import { ZodError } from 'zod';
 import type { Actor, CreateTableInput, TableRecord, TableView } from '../shared';
@@ -17,6 +17,8 @@ import type { TablesCtx } from './ctx';
 import { MAX_BET_GATES } from './gates';
 
 const VARIANTS = ['mini', 'midi', 'full', 'custom'];
+/** "Pueden usarse 6 u 8 barajas de 52 cartas" (003:16, 004:8). */
+const RULEBOOK_DECKS = [6, 8];
 
 /**
  * The preset with the overrides; a custom table's configuration takes the table's name (the engine's
@@ -39,12 +41,23 @@ function parseConfig(input: CreateTableInput): TableConfig {
   }
 }
 
-export async function createTable(ctx: TablesCtx, actor: Actor, input: CreateTableInput): Promise<TableView> {
+export async function createTable(
+  ctx: TablesCtx & Pick<Ctx, 'testShoes'>,
+  actor: Actor,
+  input: CreateTableInput,
+): Promise<TableView> {
   requireWriter(actor);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > 80) throw invalid('INVALID_INPUT', 'name must be 1-80 characters');
   checkText('name', name, 80);
   const config = parseConfig(input);
+  // The engine takes 1-8 decks (its odds and simulations are about any shoe); a table has the
+  // rulebooks' 6 or 8 unless the core was built for tests (CoreDeps.testShoes).
+  if (!ctx.testShoes && !RULEBOOK_DECKS.includes(config.decks)) {
+    throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
+      issues: [{ path: 'decks', message: DECKS_MESSAGE }],
+    });
+  }
   if (!isCurrency(config.currency)) {
     throw invalid('TABLE_CONFIG_INVALID', 'the table configuration is not valid', {
       issues: [{ path: 'currency', message: 'an ISO 4217 currency code, e.g. EUR' }],

@@ -4,13 +4,7 @@
  * Set by a platform-admin key only (the route, scripts/provision, the dev seed), each change recorded
  * in the audit table in the same transaction (who, when, old → new).
  */
-import {
-  ID_GRAMMAR,
-  OPERATOR_ID_PATTERN,
-  SEAMLESS_FINAL_STATES,
-  SECRET_REF_PATTERN,
-  WALLET_MODES,
-} from '@pyb/contracts';
+import { ID_GRAMMAR, OPERATOR_ID_PATTERN, WALLET_MODES } from '@pyb/contracts';
 import type {
   OperatorEventRecord,
   OperatorRecord,
@@ -34,6 +28,7 @@ import {
   tooMuchContention,
 } from '../shared';
 import type { WalletCtx } from './ctx';
+import { NAMED_MAX, SWITCH_PENDING_WALK_MAX, WALLET_MODE_RULES, walletModeOf } from './wallet-modes';
 
 export async function operatorOf(
   ctx: Pick<Ctx, 'store' | 'clock' | 'operators'>,
@@ -45,59 +40,6 @@ export async function operatorOf(
   const record = await ctx.store.get('operator', { operatorId }, { consistent: false });
   ctx.operators.set(operatorId, { record, until: now + OPERATOR_TTL_MS });
   return record;
-}
-
-/** Leaving seamless: the seamless transactions of this period back from now must all be final. */
-const SWITCH_PENDING_LOOKBACK_MS = 24 * 3_600_000;
-/** Transactions the lookback walks at most: past it the switch is refused (the operator is not quiet). */
-const SWITCH_PENDING_WALK_MAX = 20_000;
-/** Rounds and transactions a refusal names at most. */
-const NAMED_MAX = 20;
-const FINAL = new Set<string>(SEAMLESS_FINAL_STATES);
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
-
-const configInvalid = (message: string) => new DomainError('INVALID', 'SEAMLESS_CONFIG_INVALID', message);
-
-/**
- * A seamless wallet the platform may call for this operator: https (plain http only to a loopback
- * host, which no Lambda can reach: the local stack and tests), no credentials, query or trailing
- * slash; the secret the operator's own — a Secrets Manager name or ARN whose name ends
- * `seamless/<operatorId>` (the stack creates `pyb-<stage>/seamless/<operatorId>`, and grants the
- * wallet-calling functions every seamless operator's secret: this keeps operator A's record from
- * signing with B's), or `env:NAME` with a loopback wallet only (a Lambda's environment holds no
- * wallet secret).
- */
-function checkSeamless(
-  operatorId: string,
-  config: OperatorWalletInput['seamless'],
-): NonNullable<OperatorRecord['seamless']> {
-  const { baseUrl, secretRef } = config ?? {};
-  if (typeof baseUrl !== 'string' || typeof secretRef !== 'string')
-    throw configInvalid('a seamless operator needs its wallet base URL and secret reference');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw configInvalid('baseUrl is not a URL');
-  }
-  const loopback = LOOPBACK.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-    throw configInvalid('the wallet base URL must be https (http only to a loopback host)');
-  if (url.username || url.password || url.search || url.hash || baseUrl.endsWith('/') || /\s/.test(baseUrl))
-    throw configInvalid('the wallet base URL has no credentials, query, fragment or trailing slash');
-  if (!SECRET_REF_PATTERN.test(secretRef))
-    throw configInvalid('secretRef is a Secrets Manager secret name or ARN (env:NAME on the local stack)');
-  if (secretRef.startsWith('env:')) {
-    if (!loopback) throw configInvalid('an env: secret goes with a loopback wallet only (the local stack)');
-  } else {
-    // An ARN's name carries the 6-character suffix Secrets Manager appends.
-    const name = secretRef.startsWith('arn:')
-      ? secretRef.replace(/^.*?:secret:(.+?)(-[A-Za-z0-9]{6})?$/, '$1')
-      : secretRef;
-    if (!(name === `seamless/${operatorId}` || name.endsWith(`/seamless/${operatorId}`)))
-      throw configInvalid(`the secret of operator ${operatorId} is named …/seamless/${operatorId}`);
-  }
-  return { baseUrl, secretRef };
 }
 
 function requirePlatformAdmin(actor: Actor): void {
@@ -128,11 +70,7 @@ const sameState = (a: OperatorWalletState, b: OperatorWalletState): boolean =>
  * positions would settle in one mode while the operator's books moved to the other), and, leaving
  * seamless, a recent seamless transaction not final (the operator's wallet still owes an answer).
  */
-async function assertQuiet(
-  ctx: WalletCtx,
-  operatorId: string,
-  leaving: OperatorWalletState['walletMode'],
-): Promise<void> {
+async function assertQuiet(ctx: WalletCtx, operatorId: string, leaving: OperatorWalletState): Promise<void> {
   const rounds: string[] = [];
   for await (const table of operatorTables(ctx, operatorId)) {
     if (!table.openRoundId) continue;
@@ -141,33 +79,14 @@ async function assertQuiet(
       rounds.push(table.openRoundId);
     if (rounds.length >= NAMED_MAX) break;
   }
-  const pending: string[] = [];
-  let walked = 0;
-  if (leaving === 'seamless') {
-    const now = ctx.clock.now().getTime();
-    const range = {
-      from: new Date(now - SWITCH_PENDING_LOOKBACK_MS).toISOString(),
-      to: new Date(now + 1).toISOString(),
-    };
-    let cursor: string | undefined;
-    do {
-      const page = await ctx.store.listSeamlessTxs(operatorId, range, {
-        limit: 1000,
-        ...(cursor && { cursor }),
-      });
-      walked += page.items.length;
-      for (const tx of page.items)
-        if (!FINAL.has(tx.state) && pending.length < NAMED_MAX) pending.push(tx.txId);
-      cursor = page.cursor;
-    } while (cursor && pending.length < NAMED_MAX && walked <= SWITCH_PENDING_WALK_MAX);
-    if (cursor && pending.length === 0)
-      throw new DomainError(
-        'CONFLICT',
-        'OPERATOR_WALLET_BUSY',
-        `more than ${SWITCH_PENDING_WALK_MAX} seamless transactions in the last 24 hours: stop play and switch once the operator is quiet`,
-        { rounds, pendingTransactions: pending },
-      );
-  }
+  const { pending, more } = await walletModeOf(leaving).unfinished(ctx, operatorId);
+  if (more && pending.length === 0)
+    throw new DomainError(
+      'CONFLICT',
+      'OPERATOR_WALLET_BUSY',
+      `more than ${SWITCH_PENDING_WALK_MAX} seamless transactions in the last 24 hours: stop play and switch once the operator is quiet`,
+      { rounds, pendingTransactions: pending },
+    );
   if (rounds.length > 0 || pending.length > 0)
     throw new DomainError(
       'CONFLICT',
@@ -228,15 +147,13 @@ export async function setOperatorWallet(
   const { operatorId } = input;
   if (typeof operatorId !== 'string' || !OPERATOR_ID_PATTERN.test(operatorId))
     throw new DomainError('INVALID', 'OPERATOR_ID_INVALID', `operator ids are ${ID_GRAMMAR.operator}`);
-  const seamless = input.walletMode === 'seamless' ? checkSeamless(operatorId, input.seamless) : undefined;
+  const target = WALLET_MODE_RULES[input.walletMode].target(operatorId, input);
   for (const attempt of attempts(ctx)) {
     const existing = await ctx.store.get('operator', { operatorId });
     const from = stateOf(existing);
-    const to: OperatorWalletState = seamless
-      ? { walletMode: 'seamless', seamless }
-      : { walletMode: 'hosted', ...(from.seamless && { seamless: from.seamless }) };
+    const to = target(from);
     if (sameState(from, to)) return getOperatorWallet(ctx, actor, { operatorId });
-    if (from.walletMode !== to.walletMode) await assertQuiet(ctx, operatorId, from.walletMode);
+    if (from.walletMode !== to.walletMode) await assertQuiet(ctx, operatorId, from);
     const at = ctx.now();
     const seq = existing?.changes ?? 0;
     const record: OperatorRecord = {

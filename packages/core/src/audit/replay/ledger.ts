@@ -1,8 +1,9 @@
 /** The ledger entries one position of a round moved money by: its bet calls, its payout or refund. */
 
+import type { WalletMode } from '@pyb/contracts';
 import { creditTxIdOf, stakePart } from '../../seamless';
 import type { Bets, LedgerEntry, PositionRecord, RoundRecord, SeamlessTxRecord, Store } from '../../shared';
-import { refundKey, settleKey } from '../../shared';
+import { refundKey, settleKey, walletOfMark } from '../../shared';
 
 export interface PositionLedger {
   /**
@@ -18,6 +19,12 @@ export interface PositionLedger {
    * a credit of its own.
    */
   released?: number;
+  /**
+   * Seamless: the commission reserve its debits hold after its last call (its last entry's
+   * `reservedAfter`), which the position's reserve must equal. A hosted entry's `reservedAfter` is the
+   * wallet's, across its positions: absent.
+   */
+  reserved?: number;
 }
 
 const isCall = (entry: LedgerEntry, roundId: string): boolean =>
@@ -94,15 +101,17 @@ async function seamlessLedger(store: Store, round: RoundRecord, p: PositionRecor
       return seamlessEntry(tx, i + 1, round, { call: true, reserved });
     })
     .filter((e): e is LedgerEntry => e !== undefined);
-  return { bets, settle, refund, released: release?.amount ?? 0 };
+  return {
+    bets,
+    settle,
+    refund,
+    released: release?.amount ?? 0,
+    reserved: bets.at(-1)?.reservedAfter ?? 0,
+  };
 }
 
-export async function loadPositionLedger(
-  store: Store,
-  round: RoundRecord,
-  p: PositionRecord,
-): Promise<PositionLedger> {
-  if (p.wallet === 'seamless') return seamlessLedger(store, round, p);
+/** A hosted position's money: its entries in the player's wallet ledger. */
+async function hostedLedger(store: Store, round: RoundRecord, p: PositionRecord): Promise<PositionLedger> {
   const wallet = { operatorId: round.operatorId, playerId: p.playerId };
   const [range, settle, refund] = await Promise.all([
     p.calls > 0 ? store.listLedgerRange(wallet.operatorId, wallet.playerId, p.firstSeq, p.lastSeq) : [],
@@ -111,6 +120,16 @@ export async function loadPositionLedger(
   ]);
   return { bets: range.filter((e) => isCall(e, round.roundId)), settle, refund };
 }
+
+type LedgerReader = (store: Store, round: RoundRecord, p: PositionRecord) => Promise<PositionLedger>;
+const LEDGERS: Readonly<Record<WalletMode, LedgerReader>> = {
+  hosted: hostedLedger,
+  seamless: seamlessLedger,
+};
+
+/** A position's money as the wallet its stake was in recorded it (the position's mark). */
+export const loadPositionLedger: LedgerReader = (store, round, p) =>
+  LEDGERS[walletOfMark(p)](store, round, p);
 
 export const ledgerEntries = (l: PositionLedger): (LedgerEntry | undefined)[] => [
   ...l.bets,

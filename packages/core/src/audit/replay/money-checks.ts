@@ -44,9 +44,9 @@ export function betsProblems({ round, positions, log, ledgers, shoe }: RoundEvid
     }
     const problem = callsProblem(pos, ledger.bets);
     if (problem) p.add('LEDGER_MISMATCH', `${pos.playerId}: ${problem}`, null, pos.playerId);
-    if (pos.wallet === 'seamless') {
+    if (ledger.reserved !== undefined) {
       // Its debits reserved, on top of the stakes, exactly the worst-case commission of its Banca bet.
-      const reserved = ledger.bets.at(-1)?.reservedAfter ?? 0;
+      const { reserved } = ledger;
       const worst = worstCaseCommission(shoe.statement.table as TableConfig, betList(pos.bets));
       if (reserved !== pos.reserve || pos.reserve !== worst) {
         p.add(
@@ -60,7 +60,7 @@ export function betsProblems({ round, positions, log, ledgers, shoe }: RoundEvid
   }
   const closed = eventOf(log.ofRound(round.roundId), 'BETTING_CLOSED')?.event;
   if (!closed) return p.list;
-  const recomputed = betsDigest(recordedPositions(positions));
+  const recomputed = betsDigest(recordedPositions(positions), shoe.digestSalt);
   if (closed.data.betsDigest !== recomputed) {
     p.add(
       'BETS_DIGEST',
@@ -93,7 +93,7 @@ export function rulesCoup(e: RoundEvidence): { coup: CoupResult; revealed: boole
 }
 
 /** A voided round's refunds: every stake given back once, by its ledger entry, and their digest. */
-function refundProblems({ round, positions, log, ledgers }: RoundEvidence): ReplayProblem[] {
+function refundProblems({ round, positions, log, ledgers, shoe }: RoundEvidence): ReplayProblem[] {
   const p = new Problems();
   for (const pos of positions) {
     if (pos.settledAt)
@@ -126,7 +126,7 @@ function refundProblems({ round, positions, log, ledgers }: RoundEvidence): Repl
   }
   const voided = eventOf(log.ofRound(round.roundId), 'ROUND_VOIDED')?.event;
   if (voided) {
-    const recomputed = refundsDigest(recordedPositions(positions, true));
+    const recomputed = refundsDigest(recordedPositions(positions, true), shoe.digestSalt);
     if (voided.data.refundsDigest !== recomputed) {
       p.add(
         'REFUNDS_DIGEST',
@@ -210,7 +210,7 @@ export function settlementProblems(e: RoundEvidence): ReplayProblem[] {
   }
   const settled = eventOf(log.ofRound(round.roundId), 'ROUND_SETTLED')?.event;
   if (settled) {
-    const recomputed = settlementsDigest(recordedPositions(positions));
+    const recomputed = settlementsDigest(recordedPositions(positions), shoe.digestSalt);
     if (settled.data.settlementsDigest !== recomputed) {
       p.add(
         'SETTLEMENTS_DIGEST',

@@ -5,15 +5,7 @@
  * the whole shoe (burn, cut card, every coup) recomputed with fairness `dealShoe` and the engine's
  * shoe runner. Pure: no key service, nothing unsealed.
  */
-import {
-  type Burn,
-  burnCoup,
-  nextCoup,
-  type ShoeBurnedCoup,
-  type ShoeCoup,
-  type ShoeState,
-  startShoe,
-} from '@pyb/engine';
+import { type Burn, burnCoup, nextCoup, type ShoeCoup, type ShoeState, startShoe } from '@pyb/engine';
 import {
   type BeaconRound,
   type Contribution,
@@ -22,11 +14,14 @@ import {
   dealShoe,
   hexToBytes,
   isHex,
+  SHOE_SCHEME_V3,
   shoeEntropy,
+  shoeEntropyV3,
   verifyBeaconRound,
 } from '@pyb/fairness';
 import type { ReplayProblem, ShoeRecord } from '../../shared';
 import type { AuditLog } from '../../trail';
+import { drawShoeV3, type RevealedBurn, type RevealedCoup } from './revealed-v3';
 
 export interface RevealedShoe {
   serverSeed: string;
@@ -35,10 +30,10 @@ export interface RevealedShoe {
   order: Uint8Array;
   cutIndex: number;
   burn: Burn;
-  /** Every coup the shoe deals, by index. */
-  coups: ShoeCoup[];
+  /** Every coup the shoe deals, by index (pyb-shoe/3: the coups drawn — nothing else was ever fixed). */
+  coups: RevealedCoup[];
   /** The coups burned by a dealer-error void, by round id (where the chain records them). */
-  burns: Map<string, ShoeBurnedCoup>;
+  burns: Map<string, RevealedBurn>;
 }
 
 export type Reveal =
@@ -85,6 +80,11 @@ export async function revealShoe(shoe: ShoeRecord, log: AuditLog): Promise<Revea
 
   const entropy = await entropyFromChain(shoe, log, deal);
   if (!entropy) return { status: 'REVEALED', seed, deal, shoe: undefined };
+  if (shoe.statement.scheme === SHOE_SCHEME_V3) {
+    const drawn = await drawShoeV3(shoe, log, revealed, entropy, deal);
+    cutIndexProblem(shoe, drawn.cutIndex, deal);
+    return { status: 'REVEALED', seed, deal, shoe: { serverSeed: revealed, entropy, ...drawn } };
+  }
   const dealt = dealShoe({
     serverSeed: hexToBytes(revealed),
     clientSeed: entropy,
@@ -95,7 +95,7 @@ export async function revealShoe(shoe: ShoeRecord, log: AuditLog): Promise<Revea
   // The shoe in the chain's order: a coup for each COUP_DEALT, a burn for each ROUND_VOIDED that burned
   // its coup's cards (seed 004; the cards themselves are checked against these), then the coups left.
   const coups: ShoeCoup[] = [];
-  const burns = new Map<string, ShoeBurnedCoup>();
+  const burns = new Map<string, RevealedBurn>();
   let state: ShoeState = startShoe(dealt.order);
   for (const { event } of log.events) {
     if (state.finished || !event) continue;
@@ -114,14 +114,7 @@ export async function revealShoe(shoe: ShoeRecord, log: AuditLog): Promise<Revea
     coups.push(coup);
     state = coup.state;
   }
-  if (shoe.cutIndex !== undefined && shoe.cutIndex !== null && shoe.cutIndex !== dealt.cutIndex) {
-    deal.push(
-      problem(
-        'CUT_INDEX_MISMATCH',
-        `the seeds put the cut card before card ${dealt.cutIndex}, the shoe records ${shoe.cutIndex}`,
-      ),
-    );
-  }
+  cutIndexProblem(shoe, dealt.cutIndex, deal);
   return {
     status: 'REVEALED',
     seed,
@@ -136,6 +129,17 @@ export async function revealShoe(shoe: ShoeRecord, log: AuditLog): Promise<Revea
       burns,
     },
   };
+}
+
+function cutIndexProblem(shoe: ShoeRecord, cutIndex: number, deal: ReplayProblem[]) {
+  if (shoe.cutIndex !== undefined && shoe.cutIndex !== null && shoe.cutIndex !== cutIndex) {
+    deal.push(
+      problem(
+        'CUT_INDEX_MISMATCH',
+        `the seeds put the cut card before card ${cutIndex}, the shoe records ${shoe.cutIndex}`,
+      ),
+    );
+  }
 }
 
 /**
@@ -206,7 +210,7 @@ async function entropyFromChain(
       ),
     );
   }
-  const entropy = shoeEntropy({
+  const entropy = (shoe.statement.scheme === SHOE_SCHEME_V3 ? shoeEntropyV3 : shoeEntropy)({
     shoeId: shoe.shoeId,
     commitment: shoe.commitment,
     contributions: digest,

@@ -3,14 +3,25 @@
  * computed once per request however many of its rounds are replayed (game recall pages through a
  * player's rounds, often several of the same shoe).
  */
-import { houseNet, prepareSignatureChecks, type VoidStep, voidedCoups } from '@pyb/fairness';
+import {
+  houseNet,
+  prepareSignatureChecks,
+  SHOE_SCHEME_V3,
+  type VoidStep,
+  type VoidStepV3,
+  voidedCoups,
+  voidedCoupsV3,
+} from '@pyb/fairness';
 import type { Ctx, PositionRecord, RoundRecord, RoundReplay, ShoeRecord } from '../../shared';
 import { mapBounded } from '../../shared';
 import { keyCertificates } from '../../shoes';
 import { type AuditLog, parseAuditLog } from '../../trail';
 import type { RoundEvidence, ShoeEvidence } from './evidence';
 import { ledgerEntries, loadPositionLedger, type PositionLedger } from './ledger';
-import { type Reveal, revealShoe } from './revealed';
+import { type Reveal, type RevealedShoe, revealShoe } from './revealed';
+
+type VoidStepBurn = Extract<VoidStepV3, { kind: 'VOIDED' }>['burned'];
+
 import { SigningKeys } from './signing-keys';
 import { verifyRound } from './verify';
 import { replayCoup, replayEvent, replayPosition, replayShoe } from './view';
@@ -29,13 +40,7 @@ function voidedOutcome(
   reveal: Reveal,
 ): RoundReplay['voided'] {
   if (reveal.status !== 'REVEALED' || !reveal.shoe) return { revealed: false, coup: null, houseNet: null };
-  const steps: VoidStep[] = [];
-  for (const { event } of log.events) {
-    if (event?.type === 'COUP_DEALT') steps.push({ kind: 'DEALT' });
-    else if (event?.type === 'ROUND_VOIDED' && event.roundId)
-      steps.push({ kind: 'VOIDED', roundId: event.roundId, burned: event.data.burned !== undefined });
-  }
-  const next = voidedCoups(shoe.config, reveal.shoe, steps).get(round.roundId);
+  const next = voidedCoupOf(shoe, round, log, reveal.shoe);
   if (!next) return { revealed: true, coup: null, houseNet: 0 };
   return {
     revealed: true,
@@ -48,6 +53,26 @@ function voidedOutcome(
     }),
     houseNet: houseNet(shoe.config, positions, next.result),
   };
+}
+
+/** The coup a voided round would have dealt, by its shoe's scheme (fairness voids.ts, one definition). */
+function voidedCoupOf(shoe: ShoeRecord, round: RoundRecord, log: AuditLog, revealed: RevealedShoe) {
+  if (shoe.statement.scheme === SHOE_SCHEME_V3) {
+    const steps: VoidStepV3[] = [];
+    for (const { event } of log.events) {
+      if (event?.type === 'COUP_DEALT') steps.push({ kind: 'DEALT' });
+      else if (event?.type === 'ROUND_VOIDED' && event.roundId)
+        steps.push({ kind: 'VOIDED', roundId: event.roundId, burned: event.data.burned as VoidStepBurn });
+    }
+    return voidedCoupsV3(steps).get(round.roundId);
+  }
+  const steps: VoidStep[] = [];
+  for (const { event } of log.events) {
+    if (event?.type === 'COUP_DEALT') steps.push({ kind: 'DEALT' });
+    else if (event?.type === 'ROUND_VOIDED' && event.roundId)
+      steps.push({ kind: 'VOIDED', roundId: event.roundId, burned: event.data.burned !== undefined });
+  }
+  return voidedCoups(shoe.config, revealed, steps).get(round.roundId);
 }
 
 /** Ledger reads in flight at once per round. */

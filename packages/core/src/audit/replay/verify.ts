@@ -156,7 +156,7 @@ function chainCheck(e: RoundEvidence): ReplayCheck {
 }
 
 function betsCheck(e: RoundEvidence): ReplayCheck {
-  const { round, positions, log } = e;
+  const { round, positions, log, shoe } = e;
   const problems = betsProblems(e);
   const closed = eventOf(log.ofRound(round.roundId), 'BETTING_CLOSED')?.event;
   if (!closed && problems.length === 0) {
@@ -165,7 +165,7 @@ function betsCheck(e: RoundEvidence): ReplayCheck {
   const stake = positions.reduce((s, x) => s + x.stake, 0);
   return checked(
     problems,
-    `${positions.length} position(s), ${stake} staked: the bets committed at "no va más" (digest ${betsDigest(recordedPositions(positions))}, event ${closed?.seq})`,
+    `${positions.length} position(s), ${stake} staked: the bets committed at "no va más" (digest ${betsDigest(recordedPositions(positions), shoe.digestSalt)}, event ${closed?.seq})`,
   );
 }
 

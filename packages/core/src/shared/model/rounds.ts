@@ -1,7 +1,7 @@
 /** The records of the rounds, their positions and settlement batches (index.ts: what the model is). */
 import type { RoundStatus, VoidReason } from '@pyb/contracts';
 import type { Burn, Card, CoupResult, PositionSettlement } from '@pyb/engine';
-import type { SignedHead } from '@pyb/fairness';
+import type { BeaconRound, SignedHead } from '@pyb/fairness';
 import type { Bets } from './tables';
 
 /**
@@ -31,6 +31,8 @@ export interface RoundCoup {
   cutCardOut: boolean;
   /** This coup ended the shoe. */
   last: boolean;
+  /** pyb-shoe/3: the beacon round its cards were drawn from (the one "no va más" named). */
+  beacon?: BeaconRound;
 }
 
 export interface RoundBurn {
@@ -42,6 +44,8 @@ export interface RoundBurn {
   last: boolean;
   /** The shoe's own burn (seed 003), when this was the shoe's first use of its cards. */
   shoeBurn?: Burn;
+  /** pyb-shoe/3: the beacon round the burned cards were drawn from. */
+  beacon?: BeaconRound;
 }
 
 export interface RoundTotals {
@@ -73,6 +77,12 @@ export interface RoundRecord {
   closingAt?: string;
   closedAt?: string;
   betsDigest?: string;
+  /**
+   * pyb-shoe/3: the beacon round "no va más" named (BETTING_CLOSED), the first published at least
+   * the margin after it, and the chain head signed right after it — the receipt that names the round
+   * before it is out. The coup (or a dealer-error burn) is drawn from that round only.
+   */
+  betting?: { beaconRound: number; head?: SignedHead };
   coup?: RoundCoup;
   dealtAt?: string;
   settledAt?: string;

@@ -1,7 +1,7 @@
 /** The records of the shoes (index.ts: what the model is). */
 import type { ShoeCloseReason, ShoeStatus } from '@pyb/contracts';
 import type { Burn, ShoeState, TableConfig } from '@pyb/engine';
-import type { BeaconRound, ShoeCloseStatement, ShoeStatement, SignedHead } from '@pyb/fairness';
+import type { BeaconRound, ShoeCloseStatement, ShoeStatement, ShoeStateV3, SignedHead } from '@pyb/fairness';
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
 export type { ShoeStatus };
@@ -18,6 +18,11 @@ export interface ShoeRecord {
   /** base64 of the server seed sealed by the key service (context {shoeId, operatorId}). */
   sealedSeed: string;
   commitment: string;
+  /**
+   * hex, 32 bytes: the key of the shoe's salted digests (trail/digest-salt.ts); never in a public view
+   * or the proof. Absent on a shoe opened before digests were salted.
+   */
+  digestSalt?: string;
   statement: ShoeStatement;
   /** base64 DER ECDSA signature of the statement. */
   signature: string;
@@ -45,8 +50,13 @@ export interface ShoeRecord {
   entropy?: string;
   /** Rounds opened on this shoe (numbers them). */
   rounds: number;
-  /** The engine's shoe state after the last coup; absent before the first coup (burn not done). */
+  /** pyb-shoe/2: the engine's shoe state after the last coup; absent before the first coup (burn not done). */
   state?: ShoeState;
+  /**
+   * pyb-shoe/3: the draw's state after the last coup or burn (fairness ShoeStateV3: the cards left,
+   * the cut card, the cursor; no secret); absent before the shoe's first use of its cards.
+   */
+  draw?: ShoeStateV3;
   /** The burn, recorded with the first coup. */
   burn?: Burn;
   openedAt: string;

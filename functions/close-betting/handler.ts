@@ -1,0 +1,10 @@
+import { closeBettingContract } from '@pyb/contracts';
+import { closeRoundBetting } from '@pyb/core/use-cases';
+import { useCases } from '../src/context';
+import { httpHandler } from '../src/http';
+import { keysOf } from '../src/keys';
+import { closeBettingRoute } from '../src/routes';
+
+export const handler = httpHandler(closeBettingRoute, closeBettingContract, ({ context, actor, params }) =>
+  closeRoundBetting(useCases(context, keysOf(context)), actor, params),
+);
