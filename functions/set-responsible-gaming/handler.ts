@@ -1,12 +1,22 @@
 import { setResponsibleGamingContract } from '@pyb/contracts';
+import { revokePlayerSessions } from '@pyb/core';
 import { setResponsibleGaming } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { setResponsibleGamingRoute } from '../src/routes';
+import { sessionsOf } from '../src/sessions';
 
 export const handler = httpHandler(
   setResponsibleGamingRoute,
   setResponsibleGamingContract,
-  ({ context, actor, params, body, idempotencyKey }) =>
-    setResponsibleGaming(useCases(context), actor, { ...params, ...body, idempotencyKey }),
+  async ({ context, actor, params, body, idempotencyKey }) => {
+    const status = await setResponsibleGaming(useCases(context), actor, {
+      ...params,
+      ...body,
+      idempotencyKey,
+    });
+    // A self-exclusion or cooling-off ends the player's sessions at once (his browser's tokens).
+    if (body.exclusion) await revokePlayerSessions(sessionsOf(context), actor, params);
+    return status;
+  },
 );

@@ -10,9 +10,11 @@ import {
   type KeyService,
   type OutboxQueue,
   type PrincipalStore,
+  type SessionStore,
   type SettlementQueue,
   type Store,
   systemClock,
+  type TokenSigner,
   type Wallets,
 } from '@pyb/core';
 import {
@@ -47,6 +49,8 @@ import { coreMetrics } from './metrics';
  *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
  *   INLINE_SETTLE_MAX                                positions a resolve settles in its request (default 50;
  *                                                    more go to the settlement queue: SETTLING)
+ *   TOKEN_KEY_ID, LAUNCH_URL                         the player-token KMS key; the game page of launch URLs
+ *                                                    (./sessions)
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
  * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys` (if it
@@ -73,6 +77,9 @@ export interface AppContext {
   /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
   wallets?: Wallets;
   outboxQueue?: OutboxQueue;
+  /** Players' sessions and the player-token key: built on first use by `sessionsOf` (./sessions), or set by tests. */
+  sessions?: SessionStore;
+  tokens?: TokenSigner;
   /** Per container: the use cases' context for each key service (it caches shoe orders and configs). */
   readonly ctxs: WeakMap<KeyService, Ctx>;
   /**

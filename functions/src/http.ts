@@ -2,7 +2,16 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { acceptsEmptyBody, type EndpointContract } from '@pyb/contracts';
-import { type Actor, authenticate, authorize, checkIdempotencyKey, type StoredResponse } from '@pyb/core';
+import {
+  type Actor,
+  authenticate,
+  authorize,
+  bearerCredential,
+  checkIdempotencyKey,
+  DomainError,
+  looksLikePlayerToken,
+  type StoredResponse,
+} from '@pyb/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { type AppContext, appContext, startWithDeadline } from './context';
@@ -102,15 +111,51 @@ function correlation(): Middleware {
   };
 }
 
+/**
+ * An API key (looked up by its hash) or, on the routes that admit them (routes.ts `players`), a player
+ * access token (a JWT: verified, then its session and the player's revocation read). A player token on
+ * any other route is refused unread (those functions hold no grant on the token key).
+ */
 function authentication(route: Route): Middleware {
   return {
     before: async (request) => {
-      if (route.roles.length === 0) return;
-      const actor = await authenticate(appContext().principals, request.event.headers?.authorization);
-      authorize(actor, route.roles);
+      if (route.roles.length === 0 && !route.players) return;
+      const authorization = request.event.headers?.authorization;
+      let actor: Actor;
+      if (looksLikePlayerToken(bearerCredential(authorization))) {
+        if (!route.players) {
+          authorize({ operatorId: '', role: 'player', supervises: [] }, route.roles);
+        }
+        // Loaded on a player token's first request: the API-key routes' bundles never parse it.
+        const { playerActor } = await import('./sessions');
+        actor = await playerActor(appContext(), bearerCredential(authorization));
+      } else {
+        actor = await authenticate(appContext().principals, authorization);
+        authorize(actor, route.roles);
+      }
       stateOf(request.event).actor = actor;
     },
   };
+}
+
+/**
+ * A player token's request acts for its own player: a path or body naming another is refused here,
+ * before any use case (which checks it again: tenancy.ts `actsFor`). The player is the token's.
+ */
+function checkPlayer(route: Route, actor: Actor | undefined, event: HttpEvent, body: unknown): void {
+  const player = actor?.player;
+  if (!player || !route.players?.playerIn) return;
+  const named =
+    route.players.playerIn === 'path'
+      ? event.pathParameters?.playerId
+      : body !== null && typeof body === 'object'
+        ? (body as { playerId?: unknown }).playerId
+        : undefined;
+  if (named !== undefined && named !== player.playerId) {
+    throw new DomainError('FORBIDDEN', 'PLAYER_NOT_ALLOWED', 'a player token acts for its own player only', {
+      playerId: named,
+    });
+  }
 }
 
 /**
@@ -285,8 +330,12 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
     // Only an absent body stands for `{}`: a JSON `null` is a body, and the contract's schema refuses
     // it (`??` would have read it as no body and run a body-less POST such as resolve).
     const rawBody: unknown = event.body === undefined ? (emptyBodyOk ? {} : undefined) : event.body;
+    checkPlayer(route, state.actor, event, rawBody);
+    // A single-use route's credential is its own once-only key (routes.ts `singleUse`).
     const idempotencyKey =
-      route.method === 'POST' ? checkIdempotencyKey(event.headers?.['idempotency-key']) : '';
+      route.method === 'POST' && !route.singleUse
+        ? checkIdempotencyKey(event.headers?.['idempotency-key'])
+        : '';
     const body =
       route.method === 'POST' ? parsePart(contract.body, rawBody === undefined ? {} : rawBody, 'body') : {};
     const input = {
@@ -333,7 +382,7 @@ export function httpHandler<C extends EndpointContract>(route: Route, contract: 
       }
     };
 
-    if (route.method === 'GET' || route.ownIdempotency) {
+    if (route.method === 'GET' || route.ownIdempotency || route.singleUse) {
       const response = await execute();
       return httpResult(response.status, response.body, state.requestId, {
         ...response.headers,

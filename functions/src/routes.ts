@@ -19,7 +19,7 @@ export type { Role };
 export type TableAccess = 'read' | 'write' | 'append';
 export type KmsOperation = 'GenerateRandom' | 'Encrypt' | 'Decrypt' | 'Sign' | 'GetPublicKey';
 /** Logical DynamoDB tables (docs/data-model.md). */
-export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
+export type DataTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency' | 'sessions';
 
 /**
  * Queues a function may send to (infra grants sqs:SendMessage and names the queue in its env).
@@ -30,11 +30,34 @@ export type QueueName = 'settlement' | 'outbox';
 /** Buckets a function reads (infra grants s3:GetObject and s3:ListBucket on the bucket's prefix, names it in env). */
 export type BucketName = 'feed';
 
+/**
+ * A route that admits player access tokens (docs/api.md, "Player sessions"). `playerIn`: where the route
+ * names its player — the path or the body; it must be the token's (else 403 PLAYER_NOT_ALLOWED). Without
+ * it the route names no player (a table's facts, the logout).
+ */
+export interface PlayerAccess {
+  playerIn?: 'path' | 'body';
+}
+
+/**
+ * The player-token key a function uses (infra grants it on the token key, names it TOKEN_KEY_ID):
+ * `verify` (kms:GetPublicKey), `sign` (and kms:Sign: the session routes that issue tokens).
+ */
+export type TokenKeyUse = 'verify' | 'sign';
+
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
   handler: string;
   roles: readonly Role[];
+  /** Player access tokens are admitted too (a route with no `roles` and this takes player tokens only). */
+  players?: PlayerAccess;
+  /**
+   * The request spends a single-use credential of its own (a launch or refresh token, a logout): no
+   * Idempotency-Key and no stored answer (a replay must be refused, not answered again).
+   */
+  singleUse?: true;
+  tokens?: TokenKeyUse;
   data: Partial<Record<DataTable, TableAccess>>;
   kms: readonly KmsOperation[];
   /**
@@ -68,7 +91,9 @@ export const getTableRoute: Route = {
   path: '/v1/tables/{tableId}',
   handler: 'get-table',
   roles: ALL,
-  data: { principals: 'read', game: 'read' },
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
   kms: [],
 };
 
@@ -175,7 +200,9 @@ export const getScoreboardRoute: Route = {
   path: '/v1/tables/{tableId}/scoreboard',
   handler: 'get-scoreboard',
   roles: ALL,
-  data: { principals: 'read', game: 'read' },
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
   kms: [],
 };
 
@@ -266,7 +293,9 @@ export const getRoundRoute: Route = {
   path: '/v1/rounds/{roundId}',
   handler: 'get-round',
   roles: ALL,
-  data: { principals: 'read', game: 'read' },
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
   kms: [],
 };
 
@@ -277,7 +306,9 @@ export const placeBetRoute: Route = {
   roles: WRITERS,
   // The bet path: the wallet, its ledger entry (the idempotency record), the position, the gate check
   // and the seat; no audit event and no HTTP idempotency item.
-  data: { principals: 'read', game: 'write', wallets: 'write' },
+  players: { playerIn: 'body' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'write', wallets: 'write' },
   kms: [],
   ownIdempotency: true,
   queues: ['outbox'],
@@ -289,7 +320,9 @@ export const reduceBetsRoute: Route = {
   path: '/v1/rounds/{roundId}/bets/reduce',
   handler: 'reduce-bets',
   roles: WRITERS,
-  data: { principals: 'read', game: 'write', wallets: 'write' },
+  players: { playerIn: 'body' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'write', wallets: 'write' },
   kms: [],
   ownIdempotency: true,
   // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
@@ -302,7 +335,9 @@ export const cancelBetsRoute: Route = {
   path: '/v1/rounds/{roundId}/bets/cancel',
   handler: 'cancel-bets',
   roles: WRITERS,
-  data: { principals: 'read', game: 'write', wallets: 'write' },
+  players: { playerIn: 'body' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'write', wallets: 'write' },
   kms: [],
   ownIdempotency: true,
   // Seamless: the refund credit, delivered in the request (the wallet's secret), else to the outbox.
@@ -373,7 +408,9 @@ export const playerRoundsRoute: Route = {
   handler: 'player-rounds',
   roles: ['operator', 'regulator'],
   // Each recalled round is replayed: its shoe's audit chain, and the keys that signed the shoe.
-  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  players: { playerIn: 'path' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read', wallets: 'read', audit: 'read' },
   kms: ['GetPublicKey'],
 };
 
@@ -383,7 +420,9 @@ export const playerHistoryRoute: Route = {
   handler: 'player-history',
   roles: WRITERS,
   // The recall's replay of each round: its shoe's audit chain, and the keys that signed the shoe.
-  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
+  players: { playerIn: 'path' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read', wallets: 'read', audit: 'read' },
   kms: ['GetPublicKey'],
 };
 
@@ -392,7 +431,9 @@ export const getWalletRoute: Route = {
   path: '/v1/wallets/{playerId}',
   handler: 'get-wallet',
   roles: WRITERS,
-  data: { principals: 'read', wallets: 'read' },
+  players: { playerIn: 'path' },
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', wallets: 'read' },
   kms: [],
 };
 
@@ -421,7 +462,8 @@ export const setResponsibleGamingRoute: Route = {
   roles: WRITERS,
   // An RG_SETTINGS ledger entry of amount 0 with the wallet's new state (one transaction); the
   // entry under the client's key is the idempotency record (a replay answers the state now).
-  data: { principals: 'read', wallets: 'write' },
+  // A self-exclusion or cooling-off also revokes the player's sessions (the sessions table).
+  data: { principals: 'read', wallets: 'write', sessions: 'write' },
   kms: [],
   ownIdempotency: true,
 };
@@ -473,6 +515,59 @@ export const getSeamlessOpenapiRoute: Route = {
   kms: [],
 };
 
+export const launchPlayerRoute: Route = {
+  method: 'POST',
+  path: '/v1/players/{playerId}/launch',
+  handler: 'launch-player',
+  roles: WRITERS,
+  // The table it may be scoped to (game), the launch item (sessions).
+  data: { principals: 'read', idempotency: 'write', game: 'read', sessions: 'write' },
+  kms: [],
+};
+
+export const openSessionRoute: Route = {
+  method: 'POST',
+  path: '/v1/sessions',
+  handler: 'open-session',
+  roles: [],
+  singleUse: true,
+  data: { sessions: 'write' },
+  kms: [],
+  tokens: 'sign',
+};
+
+export const refreshSessionRoute: Route = {
+  method: 'POST',
+  path: '/v1/sessions/refresh',
+  handler: 'refresh-session',
+  roles: [],
+  singleUse: true,
+  data: { sessions: 'write' },
+  kms: [],
+  tokens: 'sign',
+};
+
+export const endSessionRoute: Route = {
+  method: 'POST',
+  path: '/v1/sessions/logout',
+  handler: 'end-session',
+  roles: [],
+  players: {},
+  singleUse: true,
+  data: { sessions: 'write' },
+  kms: [],
+  tokens: 'verify',
+};
+
+export const revokePlayerSessionsRoute: Route = {
+  method: 'POST',
+  path: '/v1/players/{playerId}/sessions/revoke',
+  handler: 'revoke-player-sessions',
+  roles: WRITERS,
+  data: { principals: 'read', idempotency: 'write', sessions: 'write' },
+  kms: [],
+};
+
 export const ROUTES: readonly Route[] = [
   createTableRoute,
   getTableRoute,
@@ -516,4 +611,9 @@ export const ROUTES: readonly Route[] = [
   getSigningKeyRoute,
   getOpenapiRoute,
   getSeamlessOpenapiRoute,
+  launchPlayerRoute,
+  openSessionRoute,
+  refreshSessionRoute,
+  endSessionRoute,
+  revokePlayerSessionsRoute,
 ];

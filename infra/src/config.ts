@@ -9,6 +9,11 @@ export interface DeployConfig {
   /** Subscribed to the alarm topic when set. */
   alarmEmail: string | undefined;
   /**
+   * The game page a player launch sends the browser to (`-c launchUrl=https://play.example/table/`):
+   * the operator's server hands it out with the launch token in its fragment. Default `/`, the site's table page.
+   */
+  launchUrl: string;
+  /**
    * Retention of the Lambda and API access log groups (and the archive's access logs): never less than
    * the retention period; by default the shortest period CloudWatch offers that covers it.
    */
@@ -172,9 +177,16 @@ export function readConfig(node: Node): DeployConfig {
     throw new Error(`context 'retentionLockMode' must be compliance or governance, got '${lock}'`);
   }
   const alarmEmail = node.tryGetContext('alarmEmail');
+  const launchUrl = String(node.tryGetContext('launchUrl') ?? '/');
+  if (!/^(https:\/\/[^\s#]+|\/[^\s#]*)$/.test(launchUrl)) {
+    throw new Error(
+      `context 'launchUrl' must be an https URL (or a path) without a fragment, got '${launchUrl}'`,
+    );
+  }
   return {
     stage,
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : String(alarmEmail),
+    launchUrl,
     logRetentionDays,
     retentionYears,
     retentionDays,

@@ -1,6 +1,6 @@
 import type { DataTable, QueueName, Route } from '@pyb/functions/routes';
 import { type Worker, workerEntry } from '@pyb/functions/workers';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -36,6 +36,8 @@ export interface RouteFunctionProps {
   queues?: Partial<Record<QueueName, sqs.IQueue>>;
   /** The seamless operators' signing secrets: readable by an entry with `operatorWallets` (seamless.ts). */
   operatorSecrets?: readonly secretsmanager.ISecret[];
+  /** The player-token key: GetPublicKey for a route with `tokens`, Sign too for `tokens: 'sign'`. */
+  tokenKey?: kms.IKey;
 }
 
 /** What the function does, for descriptions: the route, or the worker's own words. */
@@ -101,6 +103,28 @@ export class RouteFunction extends Construct {
           'kms:GenerateRandom is not a key operation: IAM only accepts Resource "*" for it ' +
             '(https://docs.aws.amazon.com/kms/latest/developerguide/kms-api-permissions-reference.html). ' +
             `The statement grants kms:GenerateRandom and nothing else, to ${route.handler} only.`,
+        );
+      }
+    }
+
+    const tokens = 'tokens' in route ? route.tokens : undefined;
+    if (tokens) {
+      if (!props.tokenKey) throw new Error(`no player-token key for ${route.handler}`);
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'KmsPlayerTokenPublicKey',
+          actions: ['kms:GetPublicKey'],
+          resources: [props.tokenKey.keyArn],
+        }),
+      );
+      if (tokens === 'sign') {
+        this.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: 'KmsPlayerTokenSign',
+            actions: ['kms:Sign'],
+            resources: [props.tokenKey.keyArn],
+            conditions: { StringEquals: { 'kms:SigningAlgorithm': 'ECDSA_SHA_256' } },
+          }),
         );
       }
     }
@@ -173,6 +197,10 @@ export function timeoutOf(route: Route | Worker): Duration {
  */
 export function functionRoleName(stage: string, handler: string): string {
   return `pyb-${stage}-${handler}`;
+}
+
+export function functionRoleArn(stage: string, handler: string): string {
+  return `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${functionRoleName(stage, handler)}`;
 }
 
 /** IAM statement ids are alphanumeric: Table + game -> TableGame. */

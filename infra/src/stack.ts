@@ -22,8 +22,9 @@ import { FunctionStack, type FunctionStackName, functionStackOf } from './functi
 import { GUARDED_OPERATIONS, type GuardedOperation, KeyGuard } from './key-policies';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
+import { playerTokenKey } from './player-token-key';
 import { AuditRetention } from './retention';
-import { functionRoleName, RouteFunction } from './route-function';
+import { functionRoleArn, functionRoleName, RouteFunction } from './route-function';
 import { RECONCILE_HANDLER, SeamlessWallets, seamlessSecretName } from './seamless';
 import { SettlementQueues } from './settlement';
 import { ShoeCloseDeadlines } from './shoe-deadlines';
@@ -93,6 +94,13 @@ export class PuntoYBancaStack extends Stack {
       targetKey: signing.current,
     });
 
+    // Players' access tokens: signed only by the session functions (player-token-key.ts).
+    const tokenKey = playerTokenKey(
+      this,
+      config.stage,
+      routes.filter((r) => r.tokens === 'sign').map((r) => functionRoleArn(config.stage, r.handler)),
+    );
+
     // What functions/src/context.ts reads. Every function gets every name: the composition root builds
     // all adapters at start, and a name is not a permission (each role below is).
     const environment: Record<string, string> = {
@@ -105,6 +113,8 @@ export class PuntoYBancaStack extends Stack {
       // Every shoe's order waits for a drand quicknet round (docs/provably-fair.md §5).
       BEACON: 'drand',
       CODE_VERSION: codeVersion(),
+      TOKEN_KEY_ID: tokenKey.keyArn,
+      LAUNCH_URL: config.launchUrl,
       ...seamless.environment,
     };
     for (const [logical, table] of Object.entries(data.tables)) {
@@ -180,6 +190,7 @@ export class PuntoYBancaStack extends Stack {
         logRetention,
         queues,
         operatorSecrets: seamless.operatorSecrets,
+        tokenKey,
       });
       this.functions[route.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
@@ -196,12 +207,16 @@ export class PuntoYBancaStack extends Stack {
       acknowledge(
         httpRoute,
         'AwsSolutions-APIG4',
-        route.roles.length === 0
-          ? `${route.method} ${route.path} has no roles in routes.ts: public by design, it serves published, ` +
+        route.singleUse && route.roles.length === 0 && !route.players
+          ? `${route.method} ${route.path} takes no API key by design: the single-use launch or refresh token ` +
+              'in its body is the credential, spent by a conditional write in the sessions table.'
+          : route.roles.length === 0 && !route.players
+            ? `${route.method} ${route.path} has no roles in routes.ts: public by design, it serves published, ` +
               'non-secret material (the statement-signing public key, the OpenAPI document).'
-          : `${route.method} ${route.path} authenticates in the handler: an 'Authorization: Bearer' API key ` +
-              `is hashed and looked up in the principals table, then role (${route.roles.join(', ')}) and ` +
-              'tenancy are enforced by the use case. A gateway authorizer would duplicate that on every call.',
+            : `${route.method} ${route.path} authenticates in the handler: an 'Authorization: Bearer' API key ` +
+              `is hashed and looked up in the principals table, then role (${route.roles.join(', ') || 'none'}) ` +
+              `${route.players ? 'or a player access token (ES256 JWT, its session read) ' : ''}` +
+              'and tenancy are enforced by the use case. A gateway authorizer would duplicate that on every call.',
       );
     }
 

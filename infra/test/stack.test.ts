@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app';
 import { DEFAULT_ROUTE_THROTTLE, MODEL_1000_TABLES, routeThrottles } from '../src/capacity';
 import { FUNCTION_STACKS, functionStackOf, STACK_RESOURCE_BUDGET } from '../src/function-stacks';
+import { TOKEN_SIGN_SID } from '../src/player-token-key';
 import { BATCH_SIZE, MAX_CONCURRENCY, MAX_RECEIVE_COUNT } from '../src/settlement';
 import { appTemplate, stackTemplates } from './app-template';
 
@@ -133,6 +134,7 @@ class Synthesis {
       return `table:${String(this.props(id).TableName).replace('pyb-dev-', '')}`;
     if (r.Type === 'AWS::KMS::Key') {
       if (this.props(id).KeySpec !== 'ECC_NIST_P256') return 'key:seal';
+      if (id.startsWith('PlayerTokenKey')) return 'key:player-tokens';
       const generation = SIGNING_KEY_IDS.indexOf(id) + 1;
       return generation > 0 ? `key:signing-gen${generation}` : `key:signing-unknown:${id}`;
     }
@@ -193,6 +195,11 @@ class Synthesis {
       for (const key of KMS_KEYS[`kms:${op}`]!(this.signingGeneration)) {
         out[key] = [...(out[key] ?? []), `kms:${op}`].sort();
       }
+    }
+    // Player tokens: verified with the token key's public key; the session functions sign with it.
+    if ('tokens' in route && route.tokens) {
+      out['key:player-tokens'] =
+        route.tokens === 'sign' ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey'];
     }
     for (const queue of route.queues ?? []) out[`queue:${queue}`] = ['sqs:SendMessage'];
     // The feed's files: read the prefix, list the bucket (only under the prefix: asserted in feed.test.ts).
@@ -344,13 +351,41 @@ describe('KMS keys', () => {
       DeletionPolicy: 'Retain',
     });
     base.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-statement-signing' });
-    base.template.resourceCountIs('AWS::KMS::Key', 2);
+    base.template.resourceCountIs('AWS::KMS::Key', 3);
+  });
+
+  it('player tokens: an ECC_NIST_P256 key of their own; only the session functions may sign with it', () => {
+    const [id, ...others] = base.idsOfType('AWS::KMS::Key').filter((k) => k.startsWith('PlayerTokenKey'));
+    expect(others).toEqual([]);
+    expect(base.props(id!)).toMatchObject({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    base.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/pyb-dev-player-tokens' });
+    const deny = (base.props(id!).KeyPolicy.Statement as Array<Record<string, unknown>>).find(
+      (s) => s.Sid === TOKEN_SIGN_SID,
+    );
+    expect(deny).toMatchObject({
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: 'kms:Sign',
+      Resource: '*',
+    });
+    const roles = JSON.stringify((deny!.Condition as Record<string, unknown>).ArnNotEquals);
+    const signers = ROUTES.filter((r) => r.tokens === 'sign').map((r) => r.handler);
+    expect(signers.sort()).toEqual(['open-session', 'refresh-session']);
+    for (const handler of signers) expect(roles).toContain(`role/pyb-dev-${handler}`);
+    expect(roles.match(/role\/pyb-dev-/g)).toHaveLength(signers.length);
+    for (const route of ROUTES) {
+      const env = base.props(base.functionId(route.handler)).Environment.Variables;
+      expect(base.nameResource(env.TOKEN_KEY_ID, '')).toBe('key:player-tokens');
+      expect(env.LAUNCH_URL).toBe('/');
+    }
   });
 });
 
 describe('a stage at signing-key generation 3', () => {
   const signingKeys = () =>
-    rotated.idsOfType('AWS::KMS::Key').filter((id) => rotated.props(id).KeySpec === 'ECC_NIST_P256');
+    rotated
+      .idsOfType('AWS::KMS::Key')
+      .filter((id) => rotated.props(id).KeySpec === 'ECC_NIST_P256' && !id.startsWith('PlayerTokenKey'));
   const [gen1, , gen3] = SIGNING_KEY_IDS;
   // The routes and the settle-batch worker (it signs the round heads it finishes).
   const VERIFIERS = FUNCTIONS.filter((r) => r.kms.includes('GetPublicKey')).map((r) => r.handler);
@@ -417,7 +452,14 @@ describe('a stage at signing-key generation 3', () => {
       'settle-batch',
       'void-round',
     ];
-    expect(rotated.holders('kms:Sign')).toEqual(signers);
+    // The session functions sign player tokens, with the token key only (KMS keys, 'player tokens').
+    expect(rotated.holders('kms:Sign')).toEqual([...signers, 'open-session', 'refresh-session'].sort());
+    for (const handler of ['open-session', 'refresh-session']) {
+      const signable = Object.entries(rotated.permissionsOf(handler).byResource)
+        .filter(([, actions]) => actions.includes('kms:Sign'))
+        .map(([resource]) => resource);
+      expect(signable).toEqual(['key:player-tokens']);
+    }
     for (const handler of signers) {
       const signable = Object.entries(rotated.permissionsOf(handler).byResource)
         .filter(([, actions]) => actions.includes('kms:Sign'))
@@ -430,11 +472,14 @@ describe('a stage at signing-key generation 3', () => {
     expect(VERIFIERS).toEqual(
       expect.arrayContaining(['replay-round', 'player-rounds', 'get-signing-key', 'open-shoe', 'close-shoe']),
     );
-    expect(rotated.holders('kms:GetPublicKey')).toEqual([...VERIFIERS].sort());
+    // Those that verify player tokens read the token key's public key (KMS keys, 'player tokens').
+    const tokenReaders = ROUTES.filter((r) => r.tokens).map((r) => r.handler);
+    expect(rotated.holders('kms:GetPublicKey')).toEqual([...new Set([...VERIFIERS, ...tokenReaders])].sort());
     for (const handler of VERIFIERS) {
       const readable = Object.entries(rotated.permissionsOf(handler).byResource)
         .filter(([, actions]) => actions.includes('kms:GetPublicKey'))
         .map(([resource]) => resource)
+        .filter((resource) => resource !== 'key:player-tokens')
         .sort();
       expect(readable).toEqual(['key:signing-gen1', 'key:signing-gen2', 'key:signing-gen3']);
     }
@@ -596,18 +641,23 @@ describe.each([
     }
   });
 
-  it('only resolve-round, void-round (a dealer-error void burns the coup cards) and close-shoe can decrypt seeds; place-bet has no KMS access at all', () => {
+  it('only resolve-round, void-round (a dealer-error void burns the coup cards) and close-shoe can decrypt seeds; place-bet has no KMS access but the player-token public key', () => {
     expect(synthesis().holders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round', 'void-round']);
-    const placeBet = Object.values(synthesis().permissionsOf('place-bet').byResource).flat();
-    expect(placeBet.filter((a) => a.startsWith('kms:'))).toEqual([]);
+    const { byResource } = synthesis().permissionsOf('place-bet');
+    const kmsOf = Object.entries(byResource).filter(([, actions]) =>
+      actions.some((a) => a.startsWith('kms:')),
+    );
+    expect(kmsOf).toEqual([['key:player-tokens', ['kms:GetPublicKey']]]);
   });
 
-  it('only the functions that sign statements, heads and closes can sign, and only with ECDSA_SHA_256', () => {
+  it('only the functions that sign statements, heads and closes (and player tokens) can sign, and only with ECDSA_SHA_256', () => {
     expect(synthesis().holders('kms:Sign')).toEqual([
       'close-betting',
       'close-shoe',
       'open-round',
+      'open-session',
       'open-shoe',
+      'refresh-session',
       'resolve-round',
       'settle-batch',
       'void-round',
@@ -669,10 +719,15 @@ describe.each([
     expect(synthesis().holders('sqs:ReceiveMessage')).toEqual(['deliver-seamless', 'settle-batch']);
   });
 
-  it('the bet path: no KMS, no audit table, no HTTP idempotency table (the outbox: a seamless rollback or refund)', () => {
+  it('the bet path: no KMS but the player-token public key, no audit table, no HTTP idempotency table (the outbox: a seamless rollback or refund)', () => {
     for (const handler of ['place-bet', 'reduce-bets', 'cancel-bets']) {
+      expect(synthesis().permissionsOf(handler).byResource['key:player-tokens']).toEqual([
+        'kms:GetPublicKey',
+      ]);
       expect(Object.keys(synthesis().permissionsOf(handler).byResource).sort()).toEqual(
         [
+          'key:player-tokens',
+          'table:sessions',
           'logs:own',
           'table:game',
           'table:game/index/gsi1',
@@ -985,6 +1040,8 @@ describe.each([
       ...ROUTES.filter((r) => r.kms.includes('GenerateRandom')).map(
         (r) => `AwsSolutions-IAM5[Resource::*] ${pascal(r.handler)}`,
       ),
+      // The two tables of short-lived records that expire by TTL: idempotency, sessions.
+      'AwsSolutions-DDB3 Data',
       'AwsSolutions-DDB3 Data',
       // infra/src/retention.ts: Backup's service role, the access-log bucket, the DLQ, the archiver.
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup] Retention',
@@ -1242,9 +1299,14 @@ describe('room to grow: the stacks (function-stacks.ts)', () => {
       'DataGameCC964D50',
       'DataIdempotency4AE02808',
       'DataPrincipalsB2545A33',
+      expect.stringMatching(/^DataSessions[0-9A-F]{8}$/),
       'DataWallets799A57E4',
     ]);
-    expect(ids('AWS::KMS::Key')).toEqual(['SeedSealKeyD3B5559E', SIGNING_KEY_IDS[0]!]);
+    expect(ids('AWS::KMS::Key')).toEqual([
+      expect.stringMatching(/^PlayerTokenKey[0-9A-F]{8}$/),
+      'SeedSealKeyD3B5559E',
+      SIGNING_KEY_IDS[0]!,
+    ]);
     expect(ids('AWS::ApiGatewayV2::Api')).toHaveLength(1);
     expect(ids('AWS::ApiGatewayV2::Stage')).toHaveLength(1);
     expect(ids('AWS::Lambda::Function').map((id) => parent[id]!.Properties?.FunctionName)).not.toContain(

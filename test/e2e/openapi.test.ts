@@ -32,14 +32,20 @@ describe('GET /v1/openapi.json', () => {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op['x-roles']).toEqual([...route.roles]);
-      expect(op.security).toEqual(route.roles.length === 0 ? [] : [{ apiKey: [] }]);
+      expect(op.security).toEqual([
+        ...(route.roles.length > 0 ? [{ apiKey: [] }] : []),
+        ...(route.players ? [{ playerToken: [] }] : []),
+      ]);
+      expect(op['x-player-token']).toBe(route.players ? true : undefined);
       const names = (op.parameters ?? []).map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
       for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) expect(names).toContain(`path:${name}`);
-      if (route.method === 'POST') {
+      if (route.method === 'POST' && !route.singleUse) {
         expect(names).toContain('header:Idempotency-Key');
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '413', '415', '422']));
       }
-      if (route.roles.length > 0) {
+      // A single-use route's credential is its once-only key: no Idempotency-Key to send.
+      if (route.singleUse) expect(names).not.toContain('header:Idempotency-Key');
+      if (route.roles.length > 0 || route.players) {
         expect(op.responses['401'].content['application/problem+json']).toBeDefined();
       }
     }

@@ -6,8 +6,11 @@
 import type {
   IdempotencyRecord,
   IdempotencyStore,
+  LaunchRecord,
   Principal,
   PrincipalStore,
+  SessionRecord,
+  SessionStore,
   StoredResponse,
 } from '@pyb/core';
 
@@ -25,6 +28,52 @@ export class MemoryPrincipalStore implements PrincipalStore {
     if (!principal) return false;
     this.byHash.set(keyHash, { ...principal, revokedAt: principal.revokedAt ?? at });
     return true;
+  }
+}
+
+/** Players' launches, sessions and revocations, as the DynamoDB adapter keeps them (sessions.ts). */
+export class MemorySessionStore implements SessionStore {
+  readonly launches = new Map<string, LaunchRecord>();
+  readonly sessions = new Map<string, SessionRecord>();
+  readonly revoked = new Map<string, string>();
+  async putLaunch(launch: LaunchRecord): Promise<void> {
+    if (this.launches.has(launch.tokenHash)) throw new Error('launch exists');
+    this.launches.set(launch.tokenHash, { ...launch });
+  }
+  async spendLaunch(tokenHash: string, at: string) {
+    const launch = this.launches.get(tokenHash);
+    if (!launch) return { spent: false };
+    if (launch.usedAt !== undefined) return { launch: { ...launch }, spent: false };
+    this.launches.set(tokenHash, { ...launch, usedAt: at });
+    return { launch: { ...launch }, spent: true };
+  }
+  async putSession(session: SessionRecord): Promise<void> {
+    if (this.sessions.has(session.sessionId)) throw new Error('session exists');
+    this.sessions.set(session.sessionId, { ...session });
+  }
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    const session = this.sessions.get(sessionId);
+    return session && { ...session };
+  }
+  async rotateRefresh(sessionId: string, from: string, to: string, at: string): Promise<boolean> {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.refreshHash !== from || session.endedAt !== undefined) return false;
+    this.sessions.set(sessionId, { ...session, refreshHash: to, refreshedAt: at });
+    return true;
+  }
+  async endSession(sessionId: string, at: string, reason: NonNullable<SessionRecord['endReason']>) {
+    const session = this.sessions.get(sessionId);
+    if (session && session.endedAt === undefined)
+      this.sessions.set(sessionId, { ...session, endedAt: at, endReason: reason });
+  }
+  async revokedBefore(operatorId: string, playerId: string): Promise<string | undefined> {
+    return this.revoked.get(`${operatorId}#${playerId}`);
+  }
+  async revokePlayer(operatorId: string, playerId: string, at: string): Promise<string> {
+    const id = `${operatorId}#${playerId}`;
+    const before = this.revoked.get(id);
+    if (before === undefined || before < at) this.revoked.set(id, at);
+    return this.revoked.get(id)!;
   }
 }
 

@@ -44,6 +44,8 @@ export const TAGS = {
   Wallets: 'Wallets and their ledgers, in integer minor units.',
   Regulators: 'Round replay, game recall and the audit export (docs/regulators.md).',
   Keys: 'The public keys that sign shoe statements and audit heads.',
+  Sessions:
+    "Players' own tokens: the launch URL, the browser's access and refresh tokens, logout, revocation.",
   Operators: "An operator's wallet mode (hosted or seamless), set by platform-admin keys.",
   Meta: 'This API described.',
 } as const;

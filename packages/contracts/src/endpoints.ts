@@ -25,6 +25,13 @@ import {
   voidRoundContract,
 } from './endpoints/rounds';
 import {
+  endSessionContract,
+  launchPlayerContract,
+  openSessionContract,
+  refreshSessionContract,
+  revokePlayerSessionsContract,
+} from './endpoints/sessions';
+import {
   abandonShoeContract,
   closeShoeContract,
   contributeSeedContract,
@@ -101,6 +108,11 @@ export const ENDPOINTS = {
   'set-operator-wallet': setOperatorWalletContract,
   'get-signing-key': getSigningKeyContract,
   'get-seamless-openapi': getSeamlessOpenapiContract,
+  'launch-player': launchPlayerContract,
+  'open-session': openSessionContract,
+  'refresh-session': refreshSessionContract,
+  'end-session': endSessionContract,
+  'revoke-player-sessions': revokePlayerSessionsContract,
   'get-openapi': getOpenapiContract,
 } satisfies Record<string, EndpointContract>;
 

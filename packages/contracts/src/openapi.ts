@@ -13,7 +13,14 @@ export interface RouteLike {
   path: string;
   handler: string;
   roles: readonly string[];
+  /** Player access tokens admitted (routes.ts `players`). */
+  players?: object;
+  /** Spends a single-use credential of its own: no Idempotency-Key (routes.ts `singleUse`). */
+  singleUse?: true;
 }
+
+/** Whether the route takes a credential: an API key or a player token. */
+const authenticated = (route: RouteLike): boolean => route.roles.length > 0 || route.players !== undefined;
 
 const REQUEST_ID = /* @__PURE__ */ lazily(() =>
   z
@@ -52,10 +59,13 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /** The codes a route can answer: its use case's, and those the HTTP layer adds to its kind of route. */
 export function routeProblems(route: RouteLike, contract: EndpointContract): ProblemCode[] {
   const codes = new Set<ProblemCode>([...contract.problems, ...HTTP_PROBLEMS.any]);
-  if (route.roles.length > 0) for (const c of HTTP_PROBLEMS.authenticated) codes.add(c);
+  if (authenticated(route)) for (const c of HTTP_PROBLEMS.authenticated) codes.add(c);
+  if (route.players) for (const c of HTTP_PROBLEMS.player) codes.add(c);
   if (contract.params || contract.query || contract.body)
     for (const c of HTTP_PROBLEMS.validated) codes.add(c);
-  if (route.method === 'POST') for (const c of HTTP_PROBLEMS.post) codes.add(c);
+  if (route.method === 'POST')
+    for (const c of HTTP_PROBLEMS.post)
+      if (!route.singleUse || !c.startsWith('IDEMPOTENCY_KEY_')) codes.add(c);
   return [...codes];
 }
 
@@ -80,6 +90,13 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
     scheme: 'bearer',
     description: 'An API key: `Authorization: Bearer pyb_...`. Each key has one operator and one role.',
   });
+  const playerToken = registry.registerComponent('securitySchemes', 'playerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "A player's access token (POST /v1/sessions): `Authorization: Bearer <JWT>`, ES256, 5 minutes. It acts for its own player only.",
+  });
   registry.registerComponent('headers', 'X-Request-Id', {
     description:
       'The request id: yours (X-Request-Id or X-Correlation-Id) or one minted; quote it to support.',
@@ -103,7 +120,7 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
   for (const route of routes) {
     const contract = (ENDPOINTS as Record<string, EndpointContract>)[route.handler];
     if (!contract) throw new Error(`no contract for ${route.handler} (packages/contracts/src/endpoints.ts)`);
-    const isPublic = route.roles.length === 0;
+    const isPublic = !authenticated(route);
     const responses: RouteConfig['responses'] = {
       [String(contract.status)]: {
         description: contract.status === 201 ? 'Created' : 'OK',
@@ -140,7 +157,7 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
       };
     }
     const request: NonNullable<RouteConfig['request']> = {
-      headers: route.method === 'POST' ? IdempotencyHeaders() : CommonHeaders(),
+      headers: route.method === 'POST' && !route.singleUse ? IdempotencyHeaders() : CommonHeaders(),
     };
     if (contract.params) request.params = contract.params();
     if (contract.query) request.query = contract.query();
@@ -157,10 +174,16 @@ export function buildOpenApi(routes: readonly RouteLike[], options: { serverUrl?
       summary: contract.summary,
       description: contract.description,
       tags: [contract.tag],
-      security: isPublic ? [] : [{ [bearer.name]: [] }],
+      security: isPublic
+        ? []
+        : [
+            ...(route.roles.length > 0 ? [{ [bearer.name]: [] }] : []),
+            ...(route.players ? [{ [playerToken.name]: [] }] : []),
+          ],
       request,
       responses,
       'x-roles': [...route.roles],
+      ...(route.players && { 'x-player-token': true }),
     });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

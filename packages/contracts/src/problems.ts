@@ -56,6 +56,31 @@ export const PROBLEMS = {
   ROLE_NOT_ALLOWED: [403, "The key's role may not call this endpoint."],
   READ_ONLY: [403, 'A regulator key asked to change something.'],
   PLATFORM_ADMIN_REQUIRED: [403, "Only a platform-admin key may change an operator's wallet mode."],
+  TOKEN_INVALID: [
+    401,
+    'A player token that does not verify (signature, issuer, audience, shape), or whose session is unknown.',
+  ],
+  TOKEN_EXPIRED: [401, 'A player access token past its `exp`, or a session past its 12 hours: launch again.'],
+  TOKEN_REVOKED: [
+    401,
+    "The player's session was ended (logout) or revoked by the operator (POST /v1/players/{playerId}/sessions/revoke, a self-exclusion).",
+  ],
+  LAUNCH_TOKEN_INVALID: [401, 'No launch token of this value was issued.'],
+  LAUNCH_TOKEN_EXPIRED: [
+    401,
+    'The launch token is older than its 60 seconds: ask the operator for a new launch.',
+  ],
+  LAUNCH_TOKEN_USED: [401, 'The launch token was already exchanged: a launch token opens one session only.'],
+  REFRESH_TOKEN_INVALID: [401, 'No session has this refresh token.'],
+  REFRESH_TOKEN_USED: [
+    401,
+    'A refresh token that was already spent: it was copied, so its session is ended (launch again).',
+  ],
+  PLAYER_NOT_ALLOWED: [
+    403,
+    "A player token acting for another player: the player is the token's, never the path's or the body's.",
+  ],
+  TOKEN_SCOPE_EXCEEDED: [403, "A table or currency outside the player token's scope."],
   // 404, 405: nothing there (another tenant's resource looks the same).
   TABLE_NOT_FOUND: [404, 'No such table (or one of another operator).'],
   SHOE_NOT_FOUND: [404, 'No such shoe (or one of another operator).'],
@@ -233,6 +258,8 @@ export const HTTP_PROBLEMS = {
   any: ['INTERNAL_ERROR', 'DEADLINE_EXCEEDED'],
   /** Routes that take an API key. */
   authenticated: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ROLE_NOT_ALLOWED'],
+  /** Routes that admit player access tokens (routes.ts `players`). */
+  player: ['TOKEN_INVALID', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'PLAYER_NOT_ALLOWED', 'TOKEN_SCOPE_EXCEEDED'],
   /** Routes with a path, query or body schema. */
   validated: ['VALIDATION_FAILED'],
   /** POST routes (bodies, Idempotency-Key). */

@@ -3,4 +3,5 @@ export * from './errors';
 export * from './factory';
 export * from './kms';
 export * from './local';
+export * from './player-tokens';
 export * from './seed';

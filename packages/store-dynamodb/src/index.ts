@@ -1,4 +1,5 @@
 export * from './idempotency';
 export * from './principals';
+export * from './sessions';
 export * from './store';
 export * from './tables';

@@ -5,13 +5,14 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 /** Logical table names, as `functions/src/routes.ts` grants them. */
-export type LogicalTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency';
+export type LogicalTable = 'game' | 'wallets' | 'audit' | 'principals' | 'idempotency' | 'sessions';
 export const LOGICAL_TABLES: readonly LogicalTable[] = [
   'game',
   'wallets',
   'audit',
   'principals',
   'idempotency',
+  'sessions',
 ];
 
 export type TableNames = Record<LogicalTable, string>;
@@ -87,6 +88,15 @@ export const TABLES: Readonly<Record<LogicalTable, TableDefinition>> = {
     ttlAttribute: 'expiresAt',
     retained: false,
   },
+  // Players' launch tokens, sessions and revocation markers (sessions.ts): hours long, gone by TTL.
+  sessions: {
+    logical: 'sessions',
+    partitionKey: S('pk'),
+    globalIndexes: [],
+    localIndexes: [],
+    ttlAttribute: 'ttl',
+    retained: false,
+  },
 };
 
 /**
@@ -101,6 +111,7 @@ export function tableNames(prefix: string, env: Record<string, string | undefine
     audit: name('audit'),
     principals: name('principals'),
     idempotency: name('idempotency'),
+    sessions: name('sessions'),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from '@pyb/contracts';
 import type { Actor, PlayerRecall, PlayerRecallQuery, RoundReplay } from '../shared';
-import { checkPlayerId, invalid, mapBounded, notFound, walletOperator } from '../shared';
+import { actsFor, checkPlayerId, invalid, mapBounded, notFound, walletOperator } from '../shared';
 import { operatorOf, walletModeOf } from '../wallet';
 import type { AuditCtx } from './ctx';
 import { ReplaySession } from './replay/session';
@@ -22,6 +22,7 @@ export function recallScope(
   input: { playerId: string; operatorId?: string; limit?: number },
 ): { playerId: string; operatorId: string; limit: number } {
   const playerId = checkPlayerId(input.playerId);
+  actsFor(actor, playerId);
   // A player of an operator the key may not read is not found, like one the operator does not have.
   const operatorId = walletOperator(actor, input.operatorId, 'read', { what: 'player', id: playerId });
   const limit = input.limit ?? RECALL_DEFAULT_LIMIT;

@@ -23,6 +23,7 @@
 import { BET_TYPES, type BetType, betList } from '@pyb/engine';
 import type { Actor, Bets, PlaceBetInput, PlaceBetResult, WithdrawBetsInput } from '../shared';
 import {
+  actsFor,
   type Ctx,
   checkIdempotencyKey,
   checkPlayerId,
@@ -31,6 +32,7 @@ import {
   invalid,
   requestHash,
   sumOf,
+  withinScope,
 } from '../shared';
 import { operatorOf } from '../wallet';
 import { type Change, normalizeBets, roundFacts, shoeConfig, validate } from './bet-parts';
@@ -44,6 +46,7 @@ import { stakeCallsOf } from './stake-sources';
  */
 export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Promise<PlaceBetResult> {
   const playerId = checkPlayerId(input.playerId);
+  actsFor(actor, playerId);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   const bets = normalizeBets(input.bets);
   if (input.seat !== undefined && (!Number.isSafeInteger(input.seat) || input.seat < 1)) {
@@ -56,6 +59,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
     operatorOf(ctx, actor.operatorId),
   ]);
   const config = await shoeConfig(ctx, facts.shoeId);
+  withinScope(actor, { tableId: facts.tableId, currency: config.currency });
   validate(config, bets);
   const added = Object.fromEntries(bets.map((b) => [b.type, b.amount])) as Bets;
   const ordered = betList(added);
@@ -94,6 +98,7 @@ export async function withdrawBets(
   input: WithdrawBetsInput,
 ): Promise<PlaceBetResult> {
   const playerId = checkPlayerId(input.playerId);
+  actsFor(actor, playerId);
   const idempotencyKey = checkIdempotencyKey(input.idempotencyKey);
   if (input.bets !== undefined && input.types !== undefined) {
     throw invalid('INVALID_INPUT', 'reduce amounts (bets) or withdraw types, not both');
@@ -114,6 +119,7 @@ export async function withdrawBets(
     operatorOf(ctx, actor.operatorId),
   ]);
   const config = await shoeConfig(ctx, facts.shoeId);
+  withinScope(actor, { tableId: facts.tableId, currency: config.currency });
   const request = reduce
     ? { bets: betList(Object.fromEntries(reduce.map((b) => [b.type, b.amount])) as Bets) }
     : { types: types === undefined ? null : BET_TYPES.filter((t) => types.includes(t)) };

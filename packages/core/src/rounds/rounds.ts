@@ -10,6 +10,7 @@ import {
   TransactionCanceled,
   tooMuchContention,
   type WriteOp,
+  withinScope,
 } from '../shared';
 import { checkSeed, closeContributions, signContributionsHead } from '../shoes';
 import { assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
@@ -22,12 +23,17 @@ export async function loadRound(
   access: 'read' | 'write',
 ): Promise<RoundRecord> {
   checkId('roundId', roundId);
-  return guard(actor, await ctx.store.get('round', { roundId }), 'round', roundId, access);
+  const round = guard(actor, await ctx.store.get('round', { roundId }), 'round', roundId, access);
+  withinScope(actor, { tableId: round.tableId });
+  return round;
 }
 
 export async function getRound(ctx: Ctx, actor: Actor, input: { roundId: string }): Promise<RoundView> {
   const round = await loadRound(ctx, actor, input.roundId, 'read');
-  return roundView(round, await ctx.store.listPositions(round.roundId));
+  const positions = await ctx.store.listPositions(round.roundId);
+  // A player token sees the round and his own position, never another player's.
+  const player = actor.player?.playerId;
+  return roundView(round, player === undefined ? positions : positions.filter((p) => p.playerId === player));
 }
 
 /**

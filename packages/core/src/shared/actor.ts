@@ -6,10 +6,23 @@ import type { Role } from '@pyb/contracts';
 
 export type { Role };
 
+/** Who may call: an API key's role, or `player`, a player's own access token (shared/auth/player-tokens.ts). */
+export type CallerRole = Role | 'player';
+
+/** What a player token acts for: one player of its operator, one session, maybe one table and currency. */
+export interface PlayerScope {
+  playerId: string;
+  sessionId: string;
+  tableId?: string;
+  currency?: string;
+}
+
 export interface Actor {
-  /** The operator the API key belongs to. */
+  /** The operator the API key (or the player token) belongs to. */
   operatorId: string;
-  role: Role;
+  role: CallerRole;
+  /** Player tokens only (role `player`): the one player it acts for. */
+  player?: PlayerScope;
   /** Regulators only: the operators they supervise (read-only access). */
   supervises: readonly string[];
   /**

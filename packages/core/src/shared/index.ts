@@ -44,11 +44,13 @@ export { ShoeDecks } from './shoe-decks';
 export { sumOf } from './stakes';
 export {
   type Access,
+  actsFor,
   guard,
   operatorTables,
   readableOperator,
   requireWriter,
   walletOperator,
+  withinScope,
 } from './tenancy';
 export {
   ledgerEntryView,

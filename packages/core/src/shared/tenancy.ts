@@ -41,6 +41,38 @@ export function walletOperator(
   return op;
 }
 
+/**
+ * A player token acts for its own player only (the route and the use case both say so); an API key
+ * acts for any player of its operator. The player is the token's, never the path's or the body's.
+ */
+export function actsFor(actor: Actor, playerId: string): void {
+  if (actor.player && actor.player.playerId !== playerId) {
+    throw new DomainError('FORBIDDEN', 'PLAYER_NOT_ALLOWED', 'a player token acts for its own player only', {
+      playerId,
+    });
+  }
+}
+
+/** A player token scoped to a table or a currency refuses the others (API keys have no scope). */
+export function withinScope(actor: Actor, where: { tableId?: string; currency?: string }): void {
+  const scope = actor.player;
+  if (!scope) return;
+  if (scope.tableId !== undefined && where.tableId !== undefined && where.tableId !== scope.tableId) {
+    throw new DomainError(
+      'FORBIDDEN',
+      'TOKEN_SCOPE_EXCEEDED',
+      `this player token is for table ${scope.tableId} only`,
+    );
+  }
+  if (scope.currency !== undefined && where.currency !== undefined && where.currency !== scope.currency) {
+    throw new DomainError(
+      'FORBIDDEN',
+      'TOKEN_SCOPE_EXCEEDED',
+      `this player token bets in ${scope.currency} only`,
+    );
+  }
+}
+
 export function requireWriter(actor: Actor): void {
   if (!canWrite(actor, actor.operatorId)) {
     throw new DomainError('FORBIDDEN', 'READ_ONLY', 'this key is read-only');

@@ -11,6 +11,7 @@ import {
   invalid,
   requireWriter,
   tableView,
+  withinScope,
 } from '../shared';
 import type { TablesCtx } from './ctx';
 import { MAX_BET_GATES } from './gates';
@@ -92,6 +93,7 @@ export async function loadTable(
   access: Access,
 ): Promise<TableRecord> {
   checkId('tableId', tableId);
+  withinScope(actor, { tableId });
   return guard(actor, await deps.store.get('table', { tableId }), 'table', tableId, access);
 }
 

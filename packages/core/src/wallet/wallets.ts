@@ -10,6 +10,7 @@ import type {
   WalletView,
 } from '../shared';
 import {
+  actsFor,
   attempts,
   backoff,
   checkAmount,
@@ -99,6 +100,7 @@ export async function walletTransaction(
 export async function getWallet(ctx: WalletCtx, actor: Actor, input: WalletRef): Promise<WalletView> {
   const operatorId = walletOperator(actor, input.operatorId, 'read');
   const playerId = checkPlayerId(input.playerId);
+  actsFor(actor, playerId);
   const wallet = await ctx.store.get('wallet', { operatorId, playerId });
   if (!wallet) throw notFound('wallet', playerId);
   return walletView(wallet);
