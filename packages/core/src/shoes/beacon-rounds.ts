@@ -6,17 +6,26 @@
  * with the statement's network is never used (BEACON_INVALID locks the table: lock-out.ts). There is
  * no fallback to entropy the house alone chose.
  */
-import { type BeaconNetwork, type BeaconRound, verifyBeaconRound } from '@pyb/fairness';
+import { type BeaconNetwork, type BeaconRound, roundTime, verifyBeaconRound } from '@pyb/fairness';
 import type { BeaconAnswer } from '../shared';
 import { type Ctx, RandomnessFailure, unavailable } from '../shared';
 
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The round, waiting for it in-process (on the context's clock) as long as the wait budget allows. */
-async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
+/** After a round's time, how often a relay that does not have it yet is asked again (at most). */
+const POLL_AFTER_DUE_MS = 500;
+
+/**
+ * The round, waiting for it in-process (on the context's clock) as long as the wait budget allows:
+ * until the round's own time (the network's genesis and period say when it is signed), then every
+ * half second or the beacon's own `Retry-After`, whichever is sooner — not a whole `Retry-After`
+ * rounded up to seconds, which would add up to a period to every coup's wait.
+ */
+async function awaitRound(ctx: Ctx, network: BeaconNetwork, round: number): Promise<BeaconAnswer> {
   const now = () => ctx.clock.now().getTime();
   const sleep = ctx.clock.sleep?.bind(ctx.clock) ?? timer;
   const deadline = now() + ctx.beaconWaitMs;
+  const due = roundTime(network, round) * 1000;
   for (;;) {
     const answer = await ctx.beacon.round(round).catch((error: unknown) => {
       // A relay that is down answers PENDING: a rejection is a broken setup (ports/beacon.ts).
@@ -25,7 +34,8 @@ async function awaitRound(ctx: Ctx, round: number): Promise<BeaconAnswer> {
       });
     });
     if (answer.status === 'PUBLISHED') return answer;
-    const wait = Math.max(50, answer.retryAfterSeconds * 1000);
+    const asked = Math.max(50, answer.retryAfterSeconds * 1000);
+    const wait = due > now() ? Math.min(asked, due - now() + 25) : Math.min(asked, POLL_AFTER_DUE_MS);
     if (now() + wait > deadline) return answer;
     await sleep(wait);
   }
@@ -38,7 +48,7 @@ export async function verifiedRound(
   round: number,
   waiting: string,
 ): Promise<BeaconRound> {
-  const answer = await awaitRound(ctx, round);
+  const answer = await awaitRound(ctx, network, round);
   if (answer.status === 'PENDING') {
     throw unavailable(
       'BEACON_PENDING',
