@@ -87,13 +87,17 @@ const ofType = (s: Synth, type: string) =>
   Object.entries(s.resources).filter(([, r]) => r.Type === type) as [string, Json][];
 const sealKey = (s: Synth) =>
   ofType(s, 'AWS::KMS::Key').find(([, k]) => k.Properties.KeySpec !== 'ECC_NIST_P256')![0];
+/** The statement keys' generation, from their description (the player-token key is P-256 too). */
+const GENERATION = /generation (\d+)\)$/;
 /** Signing-key generations, oldest first (their logical ids: app.test.ts pins them). */
 const signingKeys = (s: Synth) =>
   ofType(s, 'AWS::KMS::Key')
-    .filter(([, k]) => k.Properties.KeySpec === 'ECC_NIST_P256')
-    .map(([id, k]) => [id, Number(/generation (\d+)\)$/.exec(k.Properties.Description)![1])] as const)
+    .filter(([, k]) => k.Properties.KeySpec === 'ECC_NIST_P256' && GENERATION.test(k.Properties.Description))
+    .map(([id, k]) => [id, Number(GENERATION.exec(k.Properties.Description)![1])] as const)
     .sort((a, b) => a[1] - b[1])
     .map(([id]) => id);
+const tokenKey = (s: Synth) =>
+  ofType(s, 'AWS::KMS::Key').find(([, k]) => /players' access tokens/.test(k.Properties.Description))![0];
 const keyPolicy = (s: Synth, id: string) => s.resources[id].Properties.KeyPolicy.Statement as Json[];
 
 /** A CloudFormation string as text: `<AWS::Partition>`, `<KeyLogicalId>` for what the deploy fills in. */
@@ -167,6 +171,11 @@ describe('who calls a guarded KMS operation', () => {
       if (ops.includes('Decrypt')) add(`<${sealKey(base)}>`, 'kms:Decrypt');
       if (ops.includes('Sign')) add(`<${gen1}>`, 'kms:Sign');
       if (handler !== 'place-bet') add(`<${gen1}>`, 'kms:GetPublicKey');
+      // Player tokens (their own key, not a seed's nor a statement's): verified, or signed too.
+      const found = FUNCTIONS.find((f) => f.handler === handler);
+      const tokens = found && 'tokens' in found ? found.tokens : undefined;
+      if (tokens) add(`<${tokenKey(base)}>`, 'kms:GetPublicKey');
+      if (tokens === 'sign') add(`<${tokenKey(base)}>`, 'kms:Sign');
       expect(onKeys).toEqual(expected);
     },
   );
