@@ -89,22 +89,7 @@ export function voidReport(table: TableConfig, shoe: Shoe, rounds: readonly Void
         : { kind: 'VOIDED', roundId: r.roundId, burned: r.burned !== undefined },
     ),
   );
-  const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
-  for (const round of rounds) {
-    if (round.status === 'SETTLED') continue;
-    const next = coups.get(round.roundId);
-    const net = next ? houseNet(table, round.positions, next.result) : 0;
-    report.count += 1;
-    report.houseNet += net;
-    report.rounds.push({
-      roundId: round.roundId,
-      number: round.number,
-      reason: round.voidReason ?? '',
-      coup: next ? recordedCoup(next) : null,
-      houseNet: net,
-    });
-  }
-  return report;
+  return reportOf(table, rounds, coups);
 }
 
 /** The cards a pyb-shoe/3 dealer-error void burned, as ROUND_VOIDED `burned` (or the bundle) records them. */
@@ -181,6 +166,15 @@ export function voidReportV3(table: TableConfig, rounds: readonly VoidableRoundV
       r.status === 'SETTLED' ? { kind: 'DEALT' } : { kind: 'VOIDED', roundId: r.roundId, burned: r.burned },
     ),
   );
+  return reportOf(table, rounds, coups);
+}
+
+/** The report of the voided rounds, given the coup each would have dealt (either scheme's walk). */
+function reportOf(
+  table: TableConfig,
+  rounds: readonly Omit<VoidableRound, 'burned'>[],
+  coups: ReadonlyMap<string, (Parameters<typeof recordedCoup>[0] & { result: CoupResult }) | undefined>,
+): VoidReport {
   const report: VoidReport = { count: 0, houseNet: 0, rounds: [] };
   for (const round of rounds) {
     if (round.status === 'SETTLED') continue;
