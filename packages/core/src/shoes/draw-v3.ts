@@ -9,6 +9,7 @@ import {
   type BeaconRound,
   beaconRandomness,
   burnV3,
+  type DrawBeacon,
   drawCoupV3,
   type ShoeStateV3,
   startShoeV3,
@@ -68,26 +69,36 @@ export const claimDraw = (
   expect: { status: 'OPEN', ...(shoe.draw ? { 'draw.cursor': before.cursor } : { draw: null }) },
 });
 
-/** The round's coup, drawn from its named round. `first`: the shoe's first use of its cards. */
-export async function drawRoundCoup(ctx: Ctx, shoe: ShoeRecord, round: RoundRecord) {
-  const beacon = await namedRound(ctx, shoe, round, 'the coup');
+/**
+ * `draw` (the coup, or a dealer-error burn) from the shoe's state with the round's named round.
+ * `first`: the shoe's first use of its cards.
+ */
+async function drawFromNamedRound<T>(
+  ctx: Ctx,
+  shoe: ShoeRecord,
+  round: RoundRecord,
+  what: string,
+  draw: (seed: Uint8Array, state: ShoeStateV3, step: { beacon: DrawBeacon }) => T,
+) {
+  const beacon = await namedRound(ctx, shoe, round, what);
   const seed = await decksOf(ctx).drawSeed(shoe);
   const before = stateBefore(shoe, seed);
-  const coup = drawCoupV3(seed, before, {
+  const drawn = draw(seed, before, {
     beacon: { round: beacon.round, randomness: beaconRandomness(beacon.signature) },
   });
-  return { coup, before, first: shoe.draw === undefined, beacon };
+  return { drawn, before, first: shoe.draw === undefined, beacon };
+}
+
+/** The round's coup, drawn from its named round. */
+export async function drawRoundCoup(ctx: Ctx, shoe: ShoeRecord, round: RoundRecord) {
+  const { drawn, ...rest } = await drawFromNamedRound(ctx, shoe, round, 'the coup', drawCoupV3);
+  return { coup: drawn, ...rest };
 }
 
 /** The cards a dealer-error void burns in place of the round's coup, drawn from its named round. */
 export async function drawRoundBurn(ctx: Ctx, shoe: ShoeRecord, round: RoundRecord) {
-  const beacon = await namedRound(ctx, shoe, round, 'the burn');
-  const seed = await decksOf(ctx).drawSeed(shoe);
-  const before = stateBefore(shoe, seed);
-  const burn = burnV3(seed, before, {
-    beacon: { round: beacon.round, randomness: beaconRandomness(beacon.signature) },
-  });
-  return { burn, before, first: shoe.draw === undefined, beacon };
+  const { drawn, ...rest } = await drawFromNamedRound(ctx, shoe, round, 'the burn', burnV3);
+  return { burn: drawn, ...rest };
 }
 
 /** A pyb-shoe/3 shoe's cut-card position, for the close (from its start when nothing was drawn). */
