@@ -12,9 +12,9 @@
  * Every step is a conditional write: two resolvers race, one wins each step, the other re-reads and
  * continues, so there is one outcome and each position is paid once.
  */
-import { dealtCards, nextCoup, startShoe } from '@pyb/engine';
+import { nextCoup, startShoe } from '@pyb/engine';
 import { beaconRoundAfter, betsDigest as betsDigestOf, SHOE_V3_SCHEME } from '@pyb/fairness';
-import type { Actor, PositionRecord, RoundCoup, RoundRecord, RoundView, ShoeRecord } from '../shared';
+import type { Actor, PositionRecord, RoundRecord, RoundView, ShoeRecord } from '../shared';
 import {
   attempts,
   backoff,
@@ -25,13 +25,14 @@ import {
   tryTransact,
   type WriteOp,
 } from '../shared';
-import { decksOf, scheduleCloseDeadline, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
+import { decksOf, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
-import { chainRecord, digestSaltOf, eventAt, latest, nextAudit, putAudit, recordedPositions } from '../trail';
+import { chainRecord, digestSaltOf, eventAt, latest, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { dealV3 } from './deal-v3';
 import { resumeFanOut } from './fan-out';
+import { recordDeal } from './record-deal';
 import { inlineOrHandOver } from './round-end';
 import { loadRound } from './rounds';
 import { SETTLE, settlePosition } from './settle';
@@ -236,47 +237,32 @@ async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
   if (state.finished)
     throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
   const coup = nextCoup(shoe.config, deck.order, deck.cutIndex, state);
-  const roundCoup: RoundCoup = {
-    index: coup.index,
-    start: coup.start,
-    result: coup.result,
-    cutCardOut: coup.cutCardOut,
-    last: coup.last,
-  };
-  const at = ctx.now();
   const first = shoe.state === undefined;
-  const record = await nextAudit(ctx.store, round.shoeId, 'COUP_DEALT', round.roundId, at, {
-    index: coup.index,
-    start: coup.start,
-    cards: dealtCards(coup.result),
-    coup: coup.result,
-    cutCardOut: coup.cutCardOut,
-    last: coup.last,
-    ...(first && { burn: deck.burn }),
-  });
-  if (coup.last) await scheduleCloseDeadline(ctx, shoe, at);
-  return tryTransact(ctx.store, [
+  return recordDeal(
+    ctx,
+    round,
+    shoe,
     {
-      kind: 'update',
-      entity: 'shoe',
-      key: { shoeId: shoe.shoeId },
-      set: {
-        state: coup.state,
-        ...(first && { burn: deck.burn }),
-        ...(coup.cutCardOut && { cutCardOut: true }),
-        ...(coup.last && { status: 'ENDED', endedAt: at }),
-      },
-      expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+      index: coup.index,
+      start: coup.start,
+      result: coup.result,
+      cutCardOut: coup.cutCardOut,
+      last: coup.last,
     },
     {
-      kind: 'update',
-      entity: 'round',
-      key: { roundId: round.roundId },
-      set: { status: 'DEALT', coup: roundCoup, dealtAt: at, 'audit.dealt': record.seq },
-      expect: { status: 'CLOSED', 'audit.bettingClosed': 'exists' },
+      burn: first ? deck.burn : undefined,
+      claim: (at) => ({
+        kind: 'update',
+        entity: 'shoe',
+        key: { shoeId: shoe.shoeId },
+        set: {
+          state: coup.state,
+          ...(first && { burn: deck.burn }),
+          ...(coup.cutCardOut && { cutCardOut: true }),
+          ...(coup.last && { status: 'ENDED', endedAt: at }),
+        },
+        expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+      }),
     },
-    putAudit(record),
-    // Locked meanwhile (another call's failure): not dealt; the next attempt reads the lock.
-    { kind: 'check', entity: 'table', key: { tableId: round.tableId }, expect: { lock: null } },
-  ]);
+  );
 }
