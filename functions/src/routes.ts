@@ -206,6 +206,18 @@ export const getScoreboardRoute: Route = {
   kms: [],
 };
 
+/** The help screen a game client shows (issue #28 item 6): read by player tokens too. */
+export const getTableHelpRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/help',
+  handler: 'get-table-help',
+  roles: ALL,
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
+  kms: [],
+};
+
 export const getSeatsRoute: Route = {
   method: 'GET',
   path: '/v1/tables/{tableId}/seats',
@@ -583,6 +595,7 @@ export const ROUTES: readonly Route[] = [
   setOperatorWalletRoute,
   getScoreboardRoute,
   getSeatsRoute,
+  getTableHelpRoute,
   openShoeRoute,
   listShoesRoute,
   contributeSeedRoute,

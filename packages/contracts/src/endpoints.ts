@@ -40,6 +40,7 @@ import {
   listShoesContract,
   openShoeContract,
 } from './endpoints/shoes';
+import { getTableHelpContract } from './endpoints/table-help';
 import {
   createTableContract,
   getScoreboardContract,
@@ -71,6 +72,7 @@ export const ENDPOINTS = {
   'get-table': getTableContract,
   'get-scoreboard': getScoreboardContract,
   'get-seats': getSeatsContract,
+  'get-table-help': getTableHelpContract,
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
   'open-shoe': openShoeContract,

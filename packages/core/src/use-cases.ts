@@ -63,7 +63,15 @@ export {
   openShoe,
   signingKey,
 } from './shoes';
-export { createTable, getScoreboard, getSeats, getTable, listTableEvents, unlockTable } from './tables';
+export {
+  createTable,
+  getScoreboard,
+  getSeats,
+  getTable,
+  getTableHelp,
+  listTableEvents,
+  unlockTable,
+} from './tables';
 export {
   getLedger,
   getOperatorWallet,

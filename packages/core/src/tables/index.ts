@@ -1,4 +1,5 @@
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
+export { getTableHelp, type TableHelpView, tableHelp } from './help';
 export {
   assertUnlocked,
   listTableEvents,
