@@ -1,51 +1,51 @@
 /**
- * The player history's bound (docs/api.md, "Player history"): one request walks at most
- * HISTORY_MAX_ROUNDS positions of the player's index, newest first — those newer than the range
- * included — and refuses a range it cannot sum within that bound (422 HISTORY_TOO_LARGE). On the
- * in-memory Store: 2,001 settled positions written straight through the Store port.
+ * The player history beyond HISTORY_MAX_ROUNDS (issue #28 item 5; UKGC RTS 1B: 12 months self-serve
+ * whatever the number of rounds). Both the pages and the totals read the player's position index
+ * between `from` and `to` only: a round older than 2,000 newer ones is reachable, and a range holding
+ * more than 2,000 rounds is served page by page with cursors, its totals null (they are summed in the
+ * request over at most 2,000 positions). On the in-memory Store: two played rounds, and 2,001 settled
+ * positions per player written straight through the Store port around them.
  */
-
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HISTORY_MAX_ROUNDS } from '@pyb/contracts';
-import type { PositionRecord, Store, WriteOp } from '@pyb/core';
-import { context, playerHistory } from '@pyb/core/use-cases';
-import { LocalKeyService } from '@pyb/keys';
-import { MemoryStore } from '@pyb/store-memory';
+import type { PositionRecord, WriteOp } from '@pyb/core';
+import { tablePreset } from '@pyb/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operator } from '../support/actors';
-import { codeOf } from '../support/game';
+import { admin, operator } from '../support/actors';
+import { fundPlayers } from '../support/fixture';
+import { playShoe } from '../support/game';
+import { createTestStack, type TestStack } from '../support/stack';
 
 const OP = 'op-bound';
-const PLAYER = 'bea';
+const op = operator(OP);
+/** bea's 2,001 stored positions are newer than the played rounds, cai's older. */
+const [BEA, CAI] = ['bea', 'cai'];
 const N = HISTORY_MAX_ROUNDS + 1;
-const T0 = Date.parse('2026-06-01T00:00:00.000Z');
-/** openedAt of position i (0 = the oldest), a minute apart. */
-const at = (i: number) => new Date(T0 + i * 60_000).toISOString();
-const keysDir = mkdtempSync(join(tmpdir(), 'pyb-bound-keys-'));
-let store: Store;
+const CONFIG = { decks: 1, pairBets: true, cutCard: { minCardsBehind: 7, maxCardsBehind: 10 } } as const;
+const MIN = 60_000;
+let stack: TestStack;
+/** openedAt of the played rounds, oldest first. */
+let opened: string[] = [];
 
-function settled(i: number): WriteOp[][] {
-  const roundId = `r${String(i).padStart(5, '0')}`;
+function settled(playerId: string, i: number, openedAt: string): WriteOp[][] {
+  const roundId = `r-${playerId}-${String(i).padStart(5, '0')}`;
   const p: PositionRecord = {
     roundId,
-    playerId: PLAYER,
+    playerId,
     operatorId: OP,
     tableId: 't',
     shoeId: 's',
-    openedAt: at(i),
+    openedAt,
     bets: { PLAYER: 100 },
     stake: 100,
     reserve: 0,
     seat: null,
     calls: 1,
-    firstSeq: i + 2,
-    lastSeq: i + 2,
-    createdAt: at(i),
-    updatedAt: at(i),
+    firstSeq: 1_000 + i,
+    lastSeq: 1_000 + i,
+    createdAt: openedAt,
+    updatedAt: openedAt,
   };
-  const key = { roundId, playerId: PLAYER };
+  const key = { roundId, playerId };
   return [
     [{ kind: 'put', entity: 'position', key, item: p }],
     [
@@ -54,10 +54,10 @@ function settled(i: number): WriteOp[][] {
         entity: 'position',
         key,
         set: {
-          settledAt: at(i),
+          settledAt: openedAt,
           settlement: { bets: [], stake: 100, payout: 0, commission: 0, commissionOwed: 0 },
           operatorId: OP,
-          openedAt: at(i),
+          openedAt,
         },
       },
     ],
@@ -65,57 +65,76 @@ function settled(i: number): WriteOp[][] {
 }
 
 beforeAll(async () => {
-  store = new MemoryStore();
-  await store.transact([
-    {
-      kind: 'put',
-      entity: 'wallet',
-      key: { operatorId: OP, playerId: PLAYER },
-      item: {
-        operatorId: OP,
-        playerId: PLAYER,
-        currency: 'EUR',
-        balance: 0,
-        owed: 0,
-        reserved: 0,
-        available: 0,
-        seq: 0,
-        head: 'h',
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-    },
-  ]);
-  for (let i = 0; i < N; i++) for (const ops of settled(i)) await store.transact(ops);
-}, 120_000);
-afterAll(() => rmSync(keysDir, { recursive: true, force: true }));
+  stack = await createTestStack('history-bound');
+  await fundPlayers(stack.core, op, [BEA, CAI], 1_000_000);
+  const tableId = (
+    await stack.core.createTable(admin(OP), { name: 'bound', variant: 'custom', config: CONFIG })
+  ).tableId;
+  await stack.core.openShoe(admin(OP), { tableId });
+  const played = await playShoe({
+    core: stack.core,
+    actor: op,
+    tableId,
+    players: [BEA, CAI],
+    config: tablePreset('custom', { ...CONFIG, name: 'bound' }),
+    seed: 'bound',
+    maxRounds: 2,
+  });
+  for (const r of played) opened.push((await stack.store.get('round', { roundId: r.roundId }))!.openedAt);
+  opened = opened.sort();
+  const first = Date.parse(opened[0]!);
+  const last = Date.parse(opened.at(-1)!);
+  for (let i = 0; i < N; i++) {
+    for (const ops of settled(BEA, i, new Date(last + (i + 1) * MIN).toISOString()))
+      await stack.store.transact(ops);
+    for (const ops of settled(CAI, i, new Date(first - (i + 1) * MIN).toISOString()))
+      await stack.store.transact(ops);
+  }
+}, 240_000);
+afterAll(() => stack?.cleanup());
 
-describe(`the player history walks at most ${HISTORY_MAX_ROUNDS} positions`, () => {
-  const history = (from: string, to: string) =>
-    playerHistory(context({ store, keys: new LocalKeyService({ dir: keysDir, env: {} }) }), operator(OP), {
-      playerId: PLAYER,
-      from,
-      to,
+const after = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+async function pages(playerId: string, range: { from: string; to: string }) {
+  const out = [];
+  let cursor: string | undefined;
+  do {
+    const page = await stack.core.playerHistory(op, {
+      playerId,
+      ...range,
       limit: 1,
+      ...(cursor && { cursor }),
     });
+    out.push(page);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
 
-  // The positions' rounds are not stored: a range the walk accepts goes on to replay its first round
-  // and fails there — past the bound, which is what these cases look at.
-  const walked = async (from: string, to: string) =>
-    expect(history(from, to)).rejects.toThrow(/^round r\d{5} of a stored position is missing$/);
-
-  it(`accepts a range of exactly ${HISTORY_MAX_ROUNDS} rounds, the newest`, async () => {
-    await walked(at(1), at(N));
+describe(`the player history beyond ${HISTORY_MAX_ROUNDS} rounds`, () => {
+  it(`reaches rounds older than the ${N} newer ones, with their totals`, async () => {
+    const got = await pages(BEA, { from: opened[0]!, to: after(opened.at(-1)!, 1) });
+    expect(got.flatMap((p) => p.rounds.map((r) => r.openedAt)).sort()).toEqual(opened);
+    expect(got.at(-1)!.nextCursor).toBeNull();
+    expect(got[0]!.totals).toMatchObject({ rounds: opened.length, currency: 'EUR' });
   });
 
-  it(`refuses a range of ${N} rounds with HISTORY_TOO_LARGE`, async () => {
-    expect(await codeOf(history(at(0), at(N)))).toBe('HISTORY_TOO_LARGE');
-  });
-
-  it('counts the rounds newer than the range in the walk: an older range of 2,000 rounds is refused too', async () => {
-    // [at(0), at(N-1)) holds 2,000 rounds, but reaching it walks past the newest one first.
-    expect(await codeOf(history(at(0), at(N - 1)))).toBe('HISTORY_TOO_LARGE');
-    // A short range near the newest end walks only what is newer than its start.
-    await walked(at(N - 5), at(N));
+  it(`serves a range of more than ${HISTORY_MAX_ROUNDS} rounds page by page, its totals null`, async () => {
+    // cai's range: his 2,001 stored positions, then the two played rounds (the newest, shown first).
+    const range = {
+      from: new Date(Date.parse(opened[0]!) - (N + 1) * MIN).toISOString(),
+      to: after(opened.at(-1)!, 1),
+    };
+    const first = await stack.core.playerHistory(op, { playerId: CAI, ...range, limit: 1 });
+    expect(first.totals).toBeNull();
+    expect(first.rounds.map((r) => r.openedAt)).toEqual([opened.at(-1)]);
+    const second = await stack.core.playerHistory(op, {
+      playerId: CAI,
+      ...range,
+      limit: 1,
+      cursor: first.nextCursor!,
+    });
+    expect(second.rounds.map((r) => r.openedAt)).toEqual([opened[0]]);
+    expect(second.nextCursor).not.toBeNull();
   });
 });

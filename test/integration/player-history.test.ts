@@ -97,7 +97,7 @@ describe('player history', () => {
       expect(page!.rounds.map((r) => r.roundId)).toEqual(expected.map((r) => r.roundId).reverse());
       const voided = new Set([played[2]!.roundId]);
       const ledger = await ledgerOf(playerId, ids, voided);
-      const t = page!.totals;
+      const t = page!.totals!;
       expect(t.rounds).toBe(expected.length);
       expect(t.currency).toBe('EUR');
       expect(t.stakes).toBe(ledger.bets);
@@ -121,7 +121,7 @@ describe('player history', () => {
     const voided = played[2]!;
     const bettor = [...voided.bets.keys()][0];
     if (bettor)
-      expect((await core.playerHistory(op, { playerId: bettor, ...range })).totals.refunds).toBeGreaterThan(
+      expect((await core.playerHistory(op, { playerId: bettor, ...range })).totals!.refunds).toBeGreaterThan(
         0,
       );
   });
@@ -170,9 +170,9 @@ describe('player history', () => {
     expect([
       empty.rounds,
       empty.nextCursor,
-      empty.totals.rounds,
-      empty.totals.winLoss,
-      empty.totals.currency,
+      empty.totals!.rounds,
+      empty.totals!.winLoss,
+      empty.totals!.currency,
     ]).toEqual([[], null, 0, 0, null]);
     expect(await codeOf(core.playerHistory(operator('op-other'), { playerId: PLAYERS[0]!, ...all() }))).toBe(
       'PLAYER_NOT_FOUND',

@@ -312,6 +312,6 @@ describe('the books of this file', () => {
     await expectRecallVerified(f, refunds[0]!.playerId, 5);
     // The player's history: his win/loss is what his records moved (bets, refunds, payouts).
     const history = await core.playerHistory(op, { playerId: 'wp-1', from: start, to: end, limit: 5 });
-    expect(history.totals.winLoss).toBe(wallet.balanceOf('wp-1')! - FUNDS);
+    expect(history.totals!.winLoss).toBe(wallet.balanceOf('wp-1')! - FUNDS);
   });
 });

@@ -327,7 +327,7 @@ describe('a whole shoe in seamless mode', () => {
         await expectRecallVerified(f, crowd[0]!, 3);
         const history = await core.playerHistory(op, { playerId: crowd[0]!, from: start, to: end, limit: 5 });
         expect(history.totals).toMatchObject({ currency: 'EUR' });
-        expect(history.totals.winLoss).toBe(netOf(crowd[0]!));
+        expect(history.totals!.winLoss).toBe(netOf(crowd[0]!));
       }),
   );
 });

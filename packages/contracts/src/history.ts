@@ -53,7 +53,11 @@ export const PlayerHistory = /* @__PURE__ */ lazily(() =>
       operatorId: z.string(),
       from: Timestamp(),
       to: Timestamp(),
-      totals: HistoryTotals().meta({ description: 'Of the whole range, not of the page.' }),
+      totals: HistoryTotals()
+        .nullable()
+        .meta({
+          description: `Of the whole range, not of the page; null when the range holds more than ${HISTORY_MAX_ROUNDS} rounds (its rounds are still served, page by page: ask a shorter range for its totals).`,
+        }),
       rounds: z.array(RoundReplay()).meta({
         description:
           "This page's rounds, newest first; positions: this player's (bets per type, session id, balance before and after); shoe.statement: code and rules versions.",

@@ -269,10 +269,19 @@ export const ACCESS = {
     partition: `SHOE#${shoeId}`,
     sortPrefix: 'ROUND#',
   }),
-  playerPositions: (operatorId: string, playerId: string): Access => ({
+  /**
+   * `openedIn` [from, to): the sort key is `openedAt#roundId`, so BETWEEN from AND to holds every
+   * position opened at `from` or later and none opened at `to` ("to#…" sorts after "to").
+   */
+  playerPositions: (
+    operatorId: string,
+    playerId: string,
+    openedIn?: { from: string; to: string },
+  ): Access => ({
     table: 'game',
     index: 'gsi1',
     partition: `PLAYER#${operatorId}#${playerId}`,
+    ...(openedIn && { sortBetween: [openedIn.from, openedIn.to] as const }),
   }),
   ledger: (operatorId: string, playerId: string): Access => ({
     table: 'wallets',

@@ -36,8 +36,12 @@ export abstract class ListingStore {
     return this.queryAll<Entities['round']>(ACCESS.rounds(shoeId));
   }
 
-  listPlayerPositions(operatorId: string, playerId: string, page: { limit: number; cursor?: string }) {
-    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId), {
+  listPlayerPositions(
+    operatorId: string,
+    playerId: string,
+    { openedIn, ...page }: { limit: number; cursor?: string; openedIn?: { from: string; to: string } },
+  ) {
+    return this.queryPage<Entities['position']>(ACCESS.playerPositions(operatorId, playerId, openedIn), {
       ...page,
       order: 'desc',
     });

@@ -77,11 +77,11 @@ export const getResponsibleGamingContract = {
 
 export const playerHistoryContract = {
   tag: 'Wallets',
-  problems: ['PLAYER_NOT_FOUND', 'CURSOR_INVALID', 'HISTORY_RANGE_INVALID', 'HISTORY_TOO_LARGE'],
+  problems: ['PLAYER_NOT_FOUND', 'CURSOR_INVALID', 'HISTORY_RANGE_INVALID'],
   summary:
     "A player's game history by date range, with the period's win/loss (operator for its player, admin)",
   description:
-    "Rounds of the player opened in [from, to) (UTC, at most 366 days), newest first, each the same replay the regulator's recall shows (start and end times, table, shoe, the statement's code and rules versions, session id, bets per type, wins, commission, balance before and after); `totals` cover the whole range: stakes, returns, commission, refunds and winLoss = returns − stakes, reconciling to the unit with the ledger (docs/api.md, \"Player history\"). A range reaching past the player's 2000 most recent rounds is refused (422 HISTORY_TOO_LARGE).",
+    'Rounds of the player opened in [from, to) (UTC, at most 366 days), newest first, each the same replay the regulator\'s recall shows (start and end times, table, shoe, the statement\'s code and rules versions, session id, bets per type, wins, commission, balance before and after); `totals` cover the whole range: stakes, returns, commission, refunds and winLoss = returns − stakes, reconciling to the unit with the ledger (docs/api.md, "Player history"). Every round of the range is reachable with `nextCursor`, whatever their number; `totals` are null when the range holds more than 2000 rounds.',
   params: PlayerHistoryParams,
   query: PlayerHistoryQuery,
   response: PlayerHistory,

@@ -1,10 +1,11 @@
 /**
  * The player's game history (UKGC RTS 1B; docs/api.md, "Player history"): his rounds opened in
  * [from, to), newest first, each the recall's replay (one view, not a second one), and the period's
- * totals. The totals cover the whole range, so each request sums it: one walk of the player's position
- * index, newest first, a page of 100 at a time, stopping at the first round opened before `from`. The
- * walk is bounded: it reads at most HISTORY_MAX_ROUNDS positions (those newer than `to` included), else
- * the range is refused (HISTORY_TOO_LARGE). Read through the Store port only.
+ * totals. Both read the player's position index between `from` and `to` only: the pages reach any
+ * round of the range whatever the number of rounds (issue #28 item 5: 12 months self-serve, beyond the
+ * 2,000-round bound), a page at a time with the store's cursor; the totals are summed in the request
+ * over at most HISTORY_MAX_ROUNDS positions, and are null for a range holding more. Read through the
+ * Store port only.
  */
 import { HISTORY_MAX_DAYS, HISTORY_MAX_ROUNDS } from '@pyb/contracts';
 import type {
@@ -15,7 +16,7 @@ import type {
   PositionRecord,
   RoundReplay,
 } from '../shared';
-import { DomainError, invalid, mapBounded, notFound } from '../shared';
+import { invalid, mapBounded, notFound } from '../shared';
 import { operatorOf, walletModeOf } from '../wallet';
 import type { AuditCtx } from './ctx';
 import { recallScope } from './player-rounds';
@@ -39,14 +40,17 @@ function range(from: string, to: string): { from: string; to: string } {
   return { from: new Date(f).toISOString(), to: new Date(t).toISOString() };
 }
 
-/** Where the range starts in the index, and what it sums to. */
-interface Walk {
-  totals: HistoryTotalsView;
-  /** The store cursor of the index page holding the range's newest position, and how many newer ones precede it there. */
-  start: { cursor: string | undefined; skip: number } | undefined;
-  /** The range's oldest position (its round), so its page says nothing follows. */
-  oldest: string | undefined;
-}
+const emptyTotals = (): HistoryTotalsView => ({
+  currency: null,
+  rounds: 0,
+  stakes: 0,
+  returns: 0,
+  commission: 0,
+  commissionOwed: 0,
+  refunds: 0,
+  open: 0,
+  winLoss: 0,
+});
 
 function add(totals: HistoryTotalsView, p: PositionRecord): void {
   totals.rounds += 1;
@@ -60,53 +64,35 @@ function add(totals: HistoryTotalsView, p: PositionRecord): void {
   else totals.open += 1;
 }
 
-async function walk(
+/**
+ * The totals of the range: one walk of the range's positions only (the index read between `from` and
+ * `to`), at most HISTORY_MAX_ROUNDS of them; a range holding more has no totals (null) — its rounds
+ * are still served, page by page, and the player gets totals for a shorter range.
+ */
+async function rangeTotals(
   ctx: AuditCtx,
   operatorId: string,
   playerId: string,
   r: { from: string; to: string },
   currency: string,
-): Promise<Walk> {
-  const totals: HistoryTotalsView = {
-    currency: null,
-    rounds: 0,
-    stakes: 0,
-    returns: 0,
-    commission: 0,
-    commissionOwed: 0,
-    refunds: 0,
-    open: 0,
-    winLoss: 0,
-  };
-  let start: Walk['start'];
-  let oldest: string | undefined;
-  let read = 0;
+): Promise<HistoryTotalsView | null> {
+  const totals = emptyTotals();
   let cursor: string | undefined;
-  outer: do {
-    const pageCursor = cursor;
+  do {
     const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
       limit: WALK_PAGE,
+      openedIn: r,
       ...(cursor !== undefined && { cursor }),
     });
-    for (const [i, p] of page.items.entries()) {
-      if (p.openedAt < r.from) break outer;
-      if (++read > HISTORY_MAX_ROUNDS) {
-        throw new DomainError(
-          'UNPROCESSABLE',
-          'HISTORY_TOO_LARGE',
-          `the range reaches past the player's ${HISTORY_MAX_ROUNDS} most recent rounds`,
-        );
-      }
-      if (p.openedAt >= r.to) continue;
-      start ??= { cursor: pageCursor, skip: i };
-      oldest = p.roundId;
+    for (const p of page.items) {
+      if (totals.rounds >= HISTORY_MAX_ROUNDS) return null;
       add(totals, p);
     }
     cursor = page.cursor;
   } while (cursor !== undefined);
   if (totals.rounds > 0) totals.currency = currency;
   totals.winLoss = totals.returns - totals.stakes;
-  return { totals, start, oldest };
+  return totals;
 }
 
 /** The currency a seamless player bets in: his latest position's first debit's ('' when he never bet). */
@@ -130,32 +116,27 @@ export async function playerHistory(
   // A seamless operator's players have no wallet here: their currency is their debits'.
   if (!walletModeOf(operator).knows(wallet)) throw notFound('player', playerId);
   const currency = wallet?.currency ?? (await seamlessCurrency(ctx, operatorId, playerId));
-  const { totals, start, oldest } = await walk(ctx, operatorId, playerId, r, currency);
-
-  // The page: from the client's cursor, or from the index page where the range starts, skipping the
-  // newer positions before it. Each read asks for exactly what the page still needs, so the store's
-  // cursor after the last one is exactly where the next page starts.
-  const picked: PositionRecord[] = [];
-  let cursor = input.cursor ?? start?.cursor;
-  let skip = input.cursor === undefined ? (start?.skip ?? 0) : 0;
-  let more = input.cursor !== undefined || start !== undefined;
-  while (more && picked.length < limit) {
-    const page = await ctx.store.listPlayerPositions(operatorId, playerId, {
-      limit: limit - picked.length + skip,
-      ...(cursor !== undefined && { cursor }),
-    });
-    skip = 0;
-    for (const p of page.items) {
-      if (p.openedAt < r.from) {
-        more = false;
-        break;
-      }
-      if (p.openedAt < r.to) picked.push(p);
-    }
-    cursor = page.cursor;
-    if (cursor === undefined) more = false;
-  }
-  if (picked.at(-1)?.roundId === oldest) more = false;
+  // The page: the range's positions from the client's cursor (the index read between from and to, so
+  // a page costs the same however many rounds are newer than the range or older than the cursor).
+  const [totals, page] = await Promise.all([
+    rangeTotals(ctx, operatorId, playerId, r, currency),
+    ctx.store.listPlayerPositions(operatorId, playerId, {
+      limit,
+      openedIn: r,
+      ...(input.cursor !== undefined && { cursor: input.cursor }),
+    }),
+  ]);
+  const picked = page.items;
+  // A full page's cursor may point past the range's last round: look one ahead, so the last page says so.
+  const more =
+    page.cursor !== undefined &&
+    (
+      await ctx.store.listPlayerPositions(operatorId, playerId, {
+        limit: 1,
+        openedIn: r,
+        cursor: page.cursor,
+      })
+    ).items.length > 0;
 
   const session = new ReplaySession(ctx);
   const rounds = await mapBounded(picked, CONCURRENCY, async (p): Promise<RoundReplay> => {
@@ -172,6 +153,6 @@ export async function playerHistory(
     to: r.to,
     totals,
     rounds,
-    nextCursor: more && cursor !== undefined ? cursor : null,
+    nextCursor: more ? page.cursor! : null,
   };
 }

@@ -168,11 +168,14 @@ export interface Store {
   listShoes(tableId: string, page: { limit: number; cursor?: string }): Promise<Page<ShoeRecord>>;
   /** Rounds of a shoe in order (an index: eventually consistent). */
   listRounds(shoeId: string): Promise<RoundRecord[]>;
-  /** A player's positions, newest first (an index: eventually consistent). */
+  /**
+   * A player's positions, newest first (an index: eventually consistent); `openedIn`: only those
+   * opened in [from, to) (ISO times), read from the index's sort key (nothing outside is read).
+   */
   listPlayerPositions(
     operatorId: string,
     playerId: string,
-    page: { limit: number; cursor?: string },
+    page: { limit: number; cursor?: string; openedIn?: { from: string; to: string } },
   ): Promise<Page<PositionRecord>>;
   /** A wallet's ledger by sequence number. */
   listLedger(
