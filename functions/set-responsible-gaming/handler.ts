@@ -1,6 +1,6 @@
 import { setResponsibleGamingContract } from '@pyb/contracts';
 import { revokePlayerSessions } from '@pyb/core';
-import { setResponsibleGaming } from '@pyb/core/use-cases';
+import { setResponsibleGamingAndCancel } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { setResponsibleGamingRoute } from '../src/routes';
@@ -10,7 +10,8 @@ export const handler = httpHandler(
   setResponsibleGamingRoute,
   setResponsibleGamingContract,
   async ({ context, actor, params, body, idempotencyKey }) => {
-    const status = await setResponsibleGaming(useCases(context), actor, {
+    // An exclusion cancels the player's open bets too (packages/core/src/rounds/exclusion.ts).
+    const { cancelledRounds: _, ...status } = await setResponsibleGamingAndCancel(useCases(context), actor, {
       ...params,
       ...body,
       idempotencyKey,

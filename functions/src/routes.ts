@@ -474,8 +474,9 @@ export const setResponsibleGamingRoute: Route = {
   roles: WRITERS,
   // An RG_SETTINGS ledger entry of amount 0 with the wallet's new state (one transaction); the
   // entry under the client's key is the idempotency record (a replay answers the state now).
-  // A self-exclusion or cooling-off also revokes the player's sessions (the sessions table).
-  data: { principals: 'read', wallets: 'write', sessions: 'write' },
+  // A self-exclusion or cooling-off also revokes the player's sessions (the sessions table) and
+  // cancels his bets in rounds open for bets (the tables, rounds and positions: the game table).
+  data: { principals: 'read', wallets: 'write', sessions: 'write', game: 'write' },
   kms: [],
   ownIdempotency: true,
 };

@@ -138,8 +138,13 @@ describe('responsible-gaming limits in the bet transaction', () => {
     const cooling = await settings(p, { exclusion: { kind: 'COOLING_OFF', until } });
     expect(cooling.exclusion).toMatchObject({ kind: 'COOLING_OFF', until });
     expect(await refusedWithNothingWritten(roundId, p, 1_000)).toBe('PLAYER_EXCLUDED');
-    // Reducing what is already at risk is still allowed.
-    await core.withdrawBets(op, { roundId, playerId: p, types: ['PLAYER'], idempotencyKey: `w-${++keys}` });
+    // The cooling-off gave back the bet already open (rounds/exclusion.ts): nothing is left to withdraw.
+    expect(await stack.store.get('position', { roundId, playerId: p })).toMatchObject({ stake: 0 });
+    expect(
+      await codeOf(
+        core.withdrawBets(op, { roundId, playerId: p, types: ['PLAYER'], idempotencyKey: `w-${++keys}` }),
+      ),
+    ).toBe('BET_NOT_PLACED');
     const earlier = inMinutes(30);
     expect(await codeOf(settings(p, { exclusion: { kind: 'COOLING_OFF', until: earlier } }))).toBe(
       'EXCLUSION_ACTIVE',

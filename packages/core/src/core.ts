@@ -15,6 +15,7 @@ import {
   placeBet,
   resolveRound,
   runSettlementBatch,
+  setResponsibleGamingAndCancel,
   voidRound,
   withdrawBets,
 } from './rounds';
@@ -43,7 +44,6 @@ import {
   getResponsibleGaming,
   getWallet,
   setOperatorWallet,
-  setResponsibleGaming,
   walletTransaction,
 } from './wallet';
 
@@ -76,7 +76,8 @@ export function createCore(deps: CoreDeps): Core {
     walletTransaction: (actor, input) => walletTransaction(ctx, actor, input),
     getWallet: (actor, input) => getWallet(ctx, actor, input),
     getLedger: (actor, input) => getLedger(ctx, actor, input),
-    setResponsibleGaming: (actor, input) => setResponsibleGaming(ctx, actor, input),
+    // With an exclusion in force, the player's open bets are cancelled too (rounds/exclusion.ts).
+    setResponsibleGaming: (actor, input) => setResponsibleGamingAndCancel(ctx, actor, input),
     getResponsibleGaming: (actor, input) => getResponsibleGaming(ctx, actor, input),
     checkShoeChain: (actor, input) => checkShoeChain(ctx, actor, input),
     replayRound: (actor, input) => replayRound(ctx, actor, input),

@@ -31,6 +31,7 @@ export {
   placeBet,
   resolveRound,
   runSettlementBatch,
+  setResponsibleGamingAndCancel,
   voidRound,
   withdrawBets,
 } from './rounds';
