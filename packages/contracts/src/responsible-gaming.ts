@@ -58,6 +58,10 @@ export const RgSettingsRequest = /* @__PURE__ */ lazily(() =>
       sessionTimeoutMinutes: z.int().min(1).max(1_440).optional().meta({
         description: 'Inactivity after which a table session ends (default 20).',
       }),
+      realityCheckMinutes: z.int().min(1).max(1_440).nullable().optional().meta({
+        description:
+          "The player's reality-check interval: the first bet of a table session after each such interval of play answers `realityCheck` (the client shows the prompt). null: none (the default).",
+      }),
     })
     .meta({ id: 'RgSettingsRequest' }),
 );
@@ -105,6 +109,10 @@ export const RgStatus = /* @__PURE__ */ lazily(() =>
         .nullable()
         .meta({ description: 'An exclusion in force (bets are refused), or null.' }),
       sessionTimeoutMinutes: z.int(),
+      realityCheckMinutes: z
+        .int()
+        .optional()
+        .meta({ description: 'The reality-check interval the player set; absent: none.' }),
       counters: z.object({ day: Counter(), week: Counter(), month: Counter() }),
       sessions: z.array(RgSession()),
     })

@@ -236,6 +236,18 @@ export const PlaceBetResponse = /* @__PURE__ */ lazily(() =>
       position: Position().meta({ description: "The player's whole position in the round after this call." }),
       balance: MinorUnits().meta({ description: 'Wallet balance right after the bet.' }),
       entry: LedgerEntry(),
+      realityCheck: z
+        .object({
+          sessionId: z.string(),
+          minutesPlayed: z.int(),
+          staked: MinorUnits(),
+          net: z.int().meta({ description: 'Returns − stakes of the session so far.' }),
+        })
+        .optional()
+        .meta({
+          description:
+            "Present when this bet is the first of the table session after a reality-check interval the player set (`realityCheckMinutes`) has passed: the client shows the reality check (time played, staked, net) before play goes on. Once per interval; recorded on the wallet's session.",
+        }),
     })
     .meta({ id: 'PlaceBetResponse' }),
 );

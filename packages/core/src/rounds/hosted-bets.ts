@@ -108,6 +108,7 @@ export async function changePosition(
     const at = ctx.now();
     let parts: Parts;
     let seatPlan: SeatPlan = { seat: null, claimed: false };
+    let realityCheck: PlaceBetResult['realityCheck'];
     try {
       const { round, wallet, position } = state;
       if (round?.status !== 'OPEN' || round.closingAt) {
@@ -156,6 +157,7 @@ export async function changePosition(
             })
           : undefined;
       const sessionId = rg?.sessionId ?? position?.sessionId;
+      realityCheck = rg?.realityCheck;
       const money = planMovement(wallet, {
         kind: change.kind,
         key: change.ledgerKey,
@@ -203,6 +205,7 @@ export async function changePosition(
         position: positionView(parts.position.stored),
         balance: parts.money.entry.balanceAfter,
         entry: ledgerEntryView(parts.money.entry),
+        ...(realityCheck && { realityCheck }),
         replayed: false,
       };
     } catch (error) {

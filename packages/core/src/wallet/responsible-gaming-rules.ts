@@ -157,7 +157,10 @@ const refuse = (
  * the table session the bet belongs to (opened, or its activity recorded) and that session's id.
  * A reduction or withdrawal is never refused (it only lowers what is at risk).
  */
-export function checkBet(rg: WalletRg | undefined, bet: BetCheck): { rg: WalletRg; sessionId: string } {
+export function checkBet(
+  rg: WalletRg | undefined,
+  bet: BetCheck,
+): { rg: WalletRg; sessionId: string; realityCheck?: RealityCheck } {
   const next = tidy(rg, bet.at);
   const limits = next.limits ?? {};
   const sessions = { ...next.sessions };
@@ -206,8 +209,31 @@ export function checkBet(rg: WalletRg | undefined, bet: BetCheck): { rg: WalletR
   const session: RgTableSession = running
     ? { ...running, lastAt: bet.at }
     : { id: bet.newSessionId(), startedAt: bet.at, lastAt: bet.at, staked: 0, net: 0 };
+  // The reality check: due once per interval of play, on the first bet after it (the bet's answer
+  // carries it; the count on the session keeps it from being shown twice).
+  const interval = next.realityCheckMinutes;
+  const played = Date.parse(bet.at) - Date.parse(session.startedAt);
+  const due = interval === undefined ? 0 : Math.floor(played / (interval * 60_000));
+  let realityCheck: RealityCheck | undefined;
+  if (due > (session.checks ?? 0)) {
+    session.checks = due;
+    realityCheck = {
+      sessionId: session.id,
+      minutesPlayed: Math.floor(played / 60_000),
+      staked: session.staked,
+      net: session.net,
+    };
+  }
   sessions[bet.tableId] = session;
-  return { rg: { ...next, sessions }, sessionId: session.id };
+  return { rg: { ...next, sessions }, sessionId: session.id, ...(realityCheck && { realityCheck }) };
+}
+
+/** What a reality check shows: the session's time played, stakes and net result so far. */
+export interface RealityCheck {
+  sessionId: string;
+  minutesPlayed: number;
+  staked: number;
+  net: number;
 }
 
 /** The player left the table: his session there ends now (undefined: none was running). */
@@ -224,6 +250,8 @@ export interface RgSettings {
   limits?: Partial<Record<RgLimit, number | null>>;
   exclusion?: { kind: RgExclusion['kind']; until: string | null };
   sessionTimeoutMinutes?: number;
+  /** null: no reality check. */
+  realityCheckMinutes?: number | null;
 }
 
 /**
@@ -277,5 +305,8 @@ export function applySettings(rg: WalletRg | undefined, settings: RgSettings, at
     };
   }
   if (settings.sessionTimeoutMinutes !== undefined) next.timeoutMinutes = settings.sessionTimeoutMinutes;
+  if (settings.realityCheckMinutes === null) delete next.realityCheckMinutes;
+  else if (settings.realityCheckMinutes !== undefined)
+    next.realityCheckMinutes = settings.realityCheckMinutes;
   return next;
 }

@@ -66,6 +66,13 @@ function checkSettings(input: RgSettingsInput): RgSettings {
     }
     settings.sessionTimeoutMinutes = m;
   }
+  if (input.realityCheckMinutes !== undefined) {
+    const m = input.realityCheckMinutes;
+    if (m !== null && (!Number.isSafeInteger(m) || m < 1 || m > 1_440)) {
+      throw invalid('INVALID_INPUT', 'realityCheckMinutes is 1-1440 or null');
+    }
+    settings.realityCheckMinutes = m;
+  }
   return settings;
 }
 
@@ -87,6 +94,8 @@ function describe(before: WalletRg | undefined, after: WalletRg, at: string): st
   }
   if (after.timeoutMinutes !== before?.timeoutMinutes)
     parts.push(`sessionTimeoutMinutes=${after.timeoutMinutes}`);
+  if (after.realityCheckMinutes !== before?.realityCheckMinutes)
+    parts.push(`realityCheckMinutes=${after.realityCheckMinutes ?? 'none'}`);
   return parts.join(';') || 'no change';
 }
 
@@ -110,6 +119,7 @@ function rgStatusView(wallet: WalletRecord, at: string): RgStatusView {
     })),
     exclusion: ex ? { kind: ex.kind, since: ex.since, until: ex.until } : null,
     sessionTimeoutMinutes: rg?.timeoutMinutes ?? DEFAULT_SESSION_TIMEOUT_MINUTES,
+    ...(rg?.realityCheckMinutes !== undefined && { realityCheckMinutes: rg.realityCheckMinutes }),
     counters: { day: view(counters.day), week: view(counters.week), month: view(counters.month) },
     sessions: Object.entries(rg?.sessions ?? {}).map(([tableId, s]) => {
       const endedAt = sessionEndedAt(rg, s, at) ?? null;

@@ -108,6 +108,8 @@ export interface RgTableSession {
   /** Stakes net of withdrawals, and the net result (returns − stakes), of the session. */
   staked: number;
   net: number;
+  /** Reality checks shown in the session (one per `realityCheckMinutes` of play). */
+  checks?: number;
 }
 
 export interface WalletRg {
@@ -116,6 +118,8 @@ export interface WalletRg {
   pending?: Partial<Record<RgLimit, { value: number | null; at: string }>>;
   exclusion?: RgExclusion;
   timeoutMinutes?: number;
+  /** The player's reality-check interval (issue #28 item 5); absent: none. */
+  realityCheckMinutes?: number;
   day?: RgCounter;
   week?: RgCounter;
   month?: RgCounter;
