@@ -7,8 +7,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beaconSigner, localBeaconNetwork, QUICKNET, QUICKNET_INFO, type ShoeBundle } from '@pyb/fairness';
-import { demoBundle, demoKeyCertificates, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { beaconSigner, localBeaconNetwork, QUICKNET, type ShoeBundle } from '@pyb/fairness';
+import {
+  demoBundle,
+  demoKeyCertificates,
+  QUICKNET_INFO,
+  testBeacon,
+  testKey,
+} from '@pyb/fairness/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
 

@@ -50,6 +50,3 @@ export const ShoeStateV3Schema = /* @__PURE__ */ lazily(() => {
       for (const message of problems) ctx.addIssue({ code: 'custom', message });
     });
 });
-
-/** Parses a stored state; throws a ZodError naming what does not hold. */
-export const parseShoeStateV3 = (value: unknown): ShoeStateV3 => ShoeStateV3Schema().parse(value);
