@@ -4,39 +4,45 @@
  */
 import { createHmac } from 'node:crypto';
 
+/** A big-endian u32, the length prefix of §6 and §15.2. */
+export const be32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n, 0);
+  return b;
+};
+
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
 const notation = (card: number) => RANKS[card % 13]! + SUITS[Math.floor(card / 13)]!;
 
-/** §6: the HMAC-SHA256 block stream, read as big-endian u32 draws. */
-function drawer(serverSeed: Buffer, clientSeed: string, shoeId: string) {
-  const c = Buffer.from(clientSeed, 'utf8');
-  const s = Buffer.from(shoeId, 'utf8');
+/** §15.2: the stream over length-prefixed fields; returns uniform(n) (§6). */
+export function fieldStream(serverSeed: Buffer, fields: Buffer[]) {
+  const head = Buffer.concat(fields.flatMap((f) => [be32(f.length), f]));
   let pending = Buffer.alloc(0);
   let k = 0;
-  const next = (): number => {
+  const draw = (): number => {
     while (pending.length < 4) {
-      const msg = Buffer.alloc(4 + c.length + 4 + s.length + 4);
-      msg.writeUInt32BE(c.length, 0);
-      c.copy(msg, 4);
-      msg.writeUInt32BE(s.length, 4 + c.length);
-      s.copy(msg, 8 + c.length);
-      msg.writeUInt32BE(k++, msg.length - 4);
-      pending = Buffer.concat([pending, createHmac('sha256', serverSeed).update(msg).digest()]);
+      const block = createHmac('sha256', serverSeed)
+        .update(Buffer.concat([head, be32(k++)]))
+        .digest();
+      pending = Buffer.concat([pending, block]);
     }
     const x = pending.readUInt32BE(0);
     pending = pending.subarray(4);
     return x;
   };
-  /** uniform(n): reject x >= 2^32 - (2^32 mod n). BigInt-free: 2^32 is exact in a double. */
   return (n: number): number => {
     const limit = 2 ** 32 - (2 ** 32 % n);
     for (;;) {
-      const x = next();
+      const x = draw();
       if (x < limit) return x % n;
     }
   };
 }
+
+/** §6: the stream of pyb-shoe/2, its fields the client seed and the shoe id (§15.2's with two fields). */
+const drawer = (serverSeed: Buffer, clientSeed: string, shoeId: string) =>
+  fieldStream(serverSeed, [Buffer.from(clientSeed, 'utf8'), Buffer.from(shoeId, 'utf8')]);
 
 export interface IndependentShoe {
   order: string[];
