@@ -21,7 +21,7 @@ import {
   type Contribution,
   contributionsDigest,
   dealShoe,
-  shoeEntropy,
+  shoeEntropyFor,
 } from '@pyb/fairness';
 
 /**
@@ -123,11 +123,9 @@ export async function openRoundDealing(stack: DealingStack, actor: Actor, o: Dea
       ...recorded,
       { index: recorded.length, kind: 'OPERATOR', seed: clientSeed },
     ]);
-    const entropy = shoeEntropy({
-      shoeId: shoe.shoeId,
-      commitment: shoe.commitment,
-      contributions: digest,
-      beacon: { chainHash: network.chainHash, round: beaconRound, signature: signed.signature },
+    const entropy = shoeEntropyFor(shoe.statement, digest, {
+      round: beaconRound,
+      signature: signed.signature,
     });
     const deck = dealShoe({
       serverSeed,

@@ -14,7 +14,7 @@ import {
   type TableConfig,
   Xoshiro128,
 } from '@pyb/engine';
-import { dealShoe, hexToBytes, shoeEntropy } from '@pyb/fairness';
+import { dealShoe, hexToBytes, shoeEntropyFor } from '@pyb/fairness';
 import { type Dealing, type DealingStack, openRoundDealing } from './dealt';
 
 export const PATTERNS: readonly BetType[][] = [
@@ -128,12 +128,7 @@ export function coupsOfClosedShoe(shoe: ShoeView, config: TableConfig): CoupResu
 export function runnerOfClosedShoe(shoe: ShoeView, config: TableConfig): ShoeRunner {
   if (!shoe.serverSeed || !shoe.beacon || !shoe.contributions.digest)
     throw new Error('the shoe is not closed');
-  const entropy = shoeEntropy({
-    shoeId: shoe.shoeId,
-    commitment: shoe.commitment,
-    contributions: shoe.contributions.digest,
-    beacon: { chainHash: shoe.statement.beacon.chainHash, ...shoe.beacon },
-  });
+  const entropy = shoeEntropyFor(shoe.statement, shoe.contributions.digest, shoe.beacon);
   const deck = dealShoe({
     serverSeed: hexToBytes(shoe.serverSeed),
     clientSeed: entropy,

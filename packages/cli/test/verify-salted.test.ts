@@ -1,23 +1,10 @@
-/**
- * `baccarat verify` on a shoe with salted digests (issue #24, item 7, F5): the public proof verifies
- * and says its digests are checked only with the regulator bundle; the bundle checks them with its
- * salt, and a bundle with another salt fails `digests.salt`.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { shoeProof } from '@pyb/fairness';
 import { demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
+import { beaconPin, scratch } from './scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-salted-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-};
+const { write } = scratch('pyb-verify-salted-');
 
 const BEACON = await testBeacon();
 const N = BEACON.network;
@@ -31,12 +18,7 @@ const bundle = await demoBundle({
   digestSalt: '3c'.repeat(32),
   leaving: { afterRound: 3, playerId: 'player-1042', commission: 1375, ledgerSeq: 88 },
 });
-const pinned = () => [
-  '--public-key',
-  write('key.pem', KEY.pem),
-  '--trust-beacon',
-  `${N.publicKey}:${N.genesisTime}:${N.period}:${N.scheme}`,
-];
+const pinned = () => ['--public-key', write('key.pem', KEY.pem), '--trust-beacon', beaconPin(N)];
 
 describe('baccarat verify, salted digests', () => {
   it('the proof: verified, and its digests are left to the regulator bundle', async () => {

@@ -1,24 +1,16 @@
-/**
- * `baccarat verify` trusts only what the user pins (issue #24, item 3): the key (--public-key), every
- * generation's certificate as GET /v1/signing-key lists them (--key-certificates), the beacon network
- * by all its fields (--trust-beacon). Each attack is built the way an insider would (buildDemoBundle
- * signs everything with the keys he holds) and refused with a named check.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beaconSigner, localBeaconNetwork, QUICKNET, QUICKNET_INFO, type ShoeBundle } from '@pyb/fairness';
-import { demoBundle, demoKeyCertificates, testBeacon, testKey } from '@pyb/fairness/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beaconSigner, localBeaconNetwork, QUICKNET, type ShoeBundle } from '@pyb/fairness';
+import {
+  demoBundle,
+  demoKeyCertificates,
+  QUICKNET_INFO,
+  testBeacon,
+  testKey,
+} from '@pyb/fairness/test-helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
+import { beaconPin, scratch } from './scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-trust-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-};
+const { write } = scratch('pyb-verify-trust-');
 const json = async (args: string[]) => {
   const { code, stdout } = await cli([...args, '--json']);
   const out = JSON.parse(stdout) as { verdict: string; failed: string[]; untrusted: string[] };
@@ -28,7 +20,7 @@ const json = async (args: string[]) => {
 const BEACON = await testBeacon();
 const N = BEACON.network;
 /** The local beacon by its fields, as --trust-beacon takes it inline. */
-const BEACON_PIN = `${N.publicKey}:${N.genesisTime}:${N.period}:${N.scheme}`;
+const BEACON_PIN = beaconPin(N);
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
 const GEN2 = testKey('key-2', '2025-01-01T20:03:00.000Z');
 

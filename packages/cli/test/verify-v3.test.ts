@@ -1,27 +1,14 @@
-/**
- * `baccarat verify` over a pyb-shoe/3 bundle (docs/provably-fair.md §15.11): it prints the checks of
- * each coup's beacon round, and a close-betting receipt (--receipt) catches a shoe re-written, with the
- * platform's own keys, to name a later round for a coup.
- */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ShoeBundle } from '@pyb/fairness';
 import { demoBundleV3, testBeacon, testKey } from '@pyb/fairness/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
+import { beaconPin, scratch } from './scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-v3-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-};
+const { write } = scratch('pyb-verify-v3-');
 
 const BEACON = await testBeacon();
 const N = BEACON.network;
-const BEACON_PIN = `${N.publicKey}:${N.genesisTime}:${N.period}:${N.scheme}`;
+const BEACON_PIN = beaconPin(N);
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
 
 let honest: ShoeBundle;

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,23 +15,17 @@ import {
   type ShoeBundle,
 } from '@pyb/fairness';
 import { buildDemoBundle } from '@pyb/fairness/test-helpers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
+import { scratch } from './scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'pyb-verify-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, write } = scratch('pyb-verify-');
 
 const examples = fileURLToPath(new URL('../../fairness/examples/', import.meta.url));
 const BUNDLE = join(examples, 'shoe-bundle.json');
 const PROOF = join(examples, 'shoe-proof.json');
 const OPERATOR_KEY = join(examples, 'operator.pem');
 const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as ShoeBundle;
-
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-};
 
 /** The example shoe made again, the same way, under a key of the forger's own. */
 let forged: ShoeBundle;

@@ -8,7 +8,7 @@ import { DomainError } from '../src/shared/errors';
 import { refundKey, settleKey } from '../src/shared/ledger-keys';
 import type { WalletRecord } from '../src/shared/model';
 import { newWallet } from '../src/wallet/wallet-ledger';
-import { AT, CONFIG, PUNTO_WINS, position, readOnlyCtx, round } from './stake-fixtures';
+import { AT, CONFIG, PUNTO_WINS, partsOnPuntoWin, position, readOnlyCtx, round } from './stake-fixtures';
 
 /** The player's wallet after his bet of 100: 900 left, two entries (genesis deposit and the bet). */
 const wallet: WalletRecord = {
@@ -62,14 +62,7 @@ describe('hostedStakeMoney and hostedStakeCalls', () => {
   it('moves no money (reads no wallet) for a losing position that holds no reserve', async () => {
     const { ctx, reads } = readOnlyCtx({ wallet });
     const p = position({ bets: { BANKER: 100 } });
-    const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await hostedStakeMoney.settlementParts(ctx, {
-      round,
-      position: p,
-      config: CONFIG,
-      settlement,
-      at: AT,
-    });
+    const parts = await partsOnPuntoWin(hostedStakeMoney, ctx, p);
     expect(parts).toEqual({ ops: [], outbox: [] });
     expect(reads).toEqual([]);
   });
@@ -78,14 +71,7 @@ describe('hostedStakeMoney and hostedStakeCalls', () => {
     // The wallet as read cannot give back a reserve it no longer holds: a concurrent settler took it.
     const { ctx } = readOnlyCtx({ wallet, position: position({ settledAt: AT }) });
     const p = position({ bets: { BANKER: 100 }, reserve: 5 });
-    const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await hostedStakeMoney.settlementParts(ctx, {
-      round,
-      position: p,
-      config: CONFIG,
-      settlement,
-      at: AT,
-    });
+    const parts = await partsOnPuntoWin(hostedStakeMoney, ctx, p);
     expect(parts).toBeUndefined();
   });
 

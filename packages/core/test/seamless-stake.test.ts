@@ -8,7 +8,7 @@ import { creditTxIdOf } from '../src/seamless/tx';
 import type { Ctx, Wallets } from '../src/shared';
 import { DomainError } from '../src/shared/errors';
 import type { OperatorRecord } from '../src/shared/model';
-import { AT, CONFIG, PUNTO_WINS, position, readOnlyCtx, round } from './stake-fixtures';
+import { AT, CONFIG, PUNTO_WINS, partsOnPuntoWin, position, readOnlyCtx, round } from './stake-fixtures';
 
 const DEFERRED = { ...CONFIG, commission: { ...CONFIG.commission, mode: 'DEFERRED' as const } };
 const seamless = position({ wallet: 'seamless', calls: 2, debits: ['dbt_1', 'dbt_2'] });
@@ -76,14 +76,7 @@ describe('seamlessStakeMoney and seamlessStakeCalls', () => {
   it('moves nothing for a lost bet without a reserve', async () => {
     const { ctx } = readOnlyCtx({});
     const p = position({ ...seamless, bets: { BANKER: 100 } });
-    const settlement = settle(CONFIG, betList(p.bets), PUNTO_WINS);
-    const parts = await seamlessStakeMoney.settlementParts(ctx, {
-      round,
-      position: p,
-      config: CONFIG,
-      settlement,
-      at: AT,
-    });
+    const parts = await partsOnPuntoWin(seamlessStakeMoney, ctx, p);
     expect(parts).toEqual({ ops: [], outbox: [] });
   });
 

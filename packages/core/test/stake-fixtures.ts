@@ -4,7 +4,8 @@
  * read-only Store is all they can touch here; their transactions are committed on the real Stores by
  * the integration files (hot-wallet, seamless, seamless-withdraw, fan-out, test/model/money).
  */
-import { playCoup, tablePreset } from '@pyb/engine';
+import { betList, playCoup, settle, type TableConfig, tablePreset } from '@pyb/engine';
+import type { StakeMoney } from '../src/rounds/stake-source';
 import type { Ctx } from '../src/shared';
 import type { PositionRecord, RoundRecord } from '../src/shared/model';
 
@@ -67,3 +68,18 @@ export function readOnlyCtx(items: Record<string, unknown>, over: Partial<Ctx> =
   } as unknown as Ctx;
   return { ctx, reads, sent };
 }
+
+/** What a source moves to pay a position settled on Punto's win (the fixtures' round, at AT). */
+export const partsOnPuntoWin = (
+  source: StakeMoney,
+  ctx: Ctx,
+  p: PositionRecord,
+  config: TableConfig = CONFIG,
+) =>
+  source.settlementParts(ctx, {
+    round,
+    position: p,
+    config,
+    settlement: settle(config, betList(p.bets), PUNTO_WINS),
+    at: AT,
+  });

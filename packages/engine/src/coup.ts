@@ -200,7 +200,6 @@ export const WINNER_PLAYER = 0;
 export const WINNER_BANKER = 1;
 export const WINNER_TIE = 2;
 export const NOT_ENOUGH = -1;
-const WINNERS: readonly Winner[] = ['PLAYER', 'BANKER', 'TIE'];
 
 export function coupCode(cards: Uint8Array, offset: number): number {
   if (offset + 4 > cards.length) return NOT_ENOUGH;
@@ -243,17 +242,5 @@ export function coupCode(cards: Uint8Array, offset: number): number {
   return winner | (pt << 2) | (bt << 6) | (used << 18) | flags;
 }
 
-export const codeWinner = (code: number): Winner => WINNERS[code & 3]!;
-export const codePlayerTotal = (code: number): number => (code >> 2) & 15;
-export const codeBankerTotal = (code: number): number => (code >> 6) & 15;
+/** Cards a coup code used (bits 18-20); the other fields are read by the tests (test/coup-code.ts). */
 export const codeCardsUsed = (code: number): number => (code >> 18) & 7;
-export const codePlayerDrew = (code: number): boolean => (code & (1 << 10)) !== 0;
-export const codeBankerDrew = (code: number): boolean => (code & (1 << 11)) !== 0;
-export const codePlayerPair = (code: number): boolean => (code & (1 << 12)) !== 0;
-export const codeBankerPair = (code: number): boolean => (code & (1 << 13)) !== 0;
-export const codePlayerSuitedPair = (code: number): boolean => (code & (1 << 14)) !== 0;
-export const codeBankerSuitedPair = (code: number): boolean => (code & (1 << 15)) !== 0;
-export const codePlayerNatural = (code: number): boolean => (code & (1 << 16)) !== 0;
-export const codeBankerNatural = (code: number): boolean => (code & (1 << 17)) !== 0;
-/** Bits 2-11: totals and draws (events.ts `leafKey`). */
-export const codeLeaf = (code: number): number => (code >> 2) & 0x3ff;

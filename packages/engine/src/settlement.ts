@@ -231,9 +231,6 @@ export function sideBetResults(
   }));
 }
 
-export const settleBet = (config: TableConfig, bet: Bet, coup: CoupOutcome): BetSettlement =>
-  settleWithFacts(config, bet, coupFacts(coup));
-
 /**
  * Settles one position. Amounts are integer minor units; commission is per bet (one Banca bet per
  * position), rounded as `commissionOn` says; payouts that are not whole multiples round as `netWinAt`

@@ -2,19 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCard, NO_CARD, parseCards, pointValue } from '../src/cards';
 import {
-  codeBankerDrew,
-  codeBankerNatural,
-  codeBankerPair,
-  codeBankerSuitedPair,
-  codeBankerTotal,
   codeCardsUsed,
-  codeLeaf,
-  codePlayerDrew,
-  codePlayerNatural,
-  codePlayerPair,
-  codePlayerSuitedPair,
-  codePlayerTotal,
-  codeWinner,
   coupCode,
   NOT_ENOUGH,
   NotEnoughCardsError,
@@ -22,6 +10,20 @@ import {
   playCoupFrom,
 } from '../src/coup';
 import { leafKey } from '../src/events';
+import {
+  codeBankerDrew,
+  codeBankerNatural,
+  codeBankerPair,
+  codeBankerSuitedPair,
+  codeBankerTotal,
+  codeLeaf,
+  codePlayerDrew,
+  codePlayerNatural,
+  codePlayerPair,
+  codePlayerSuitedPair,
+  codePlayerTotal,
+  codeWinner,
+} from './coup-code';
 import { byValues } from './helpers';
 
 const play = (text: string) => playCoup(parseCards(text));

@@ -15,7 +15,17 @@ import type { Bet } from '../src/bets';
 import { parseCards } from '../src/cards';
 import { type CoupResult, playCoup } from '../src/coup';
 import { Xoshiro128 } from '../src/rng';
-import { commissionOn, coupFacts, netWinAt, settle, settleBet, worstCaseCommission } from '../src/settlement';
+import {
+  type CoupOutcome,
+  commissionOn,
+  coupFacts,
+  netWinAt,
+  settle,
+  worstCaseCommission,
+} from '../src/settlement';
+
+/** One bet settled alone: its line of a position's settlement. */
+const settleBet = (config: TableConfig, bet: Bet, coup: CoupOutcome) => settle(config, [bet], coup).bets[0]!;
 
 const coupOf = (text: string): CoupResult => playCoup(parseCards(text));
 

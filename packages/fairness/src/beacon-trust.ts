@@ -28,17 +28,6 @@ export interface DrandChainInfo {
   hash?: string;
 }
 
-/** drand quicknet's chain info (League of Entropy mainnet), the network the verifier trusts unasked. */
-export const QUICKNET_INFO: DrandChainInfo = {
-  public_key: QUICKNET.publicKey,
-  period: QUICKNET.period,
-  genesis_time: QUICKNET.genesisTime,
-  groupHash: 'f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e',
-  schemeID: BEACON_SCHEME,
-  metadata: { beaconID: 'quicknet' },
-  hash: QUICKNET.chainHash,
-};
-
 /** A beacon of our own, by its fields (its chain hash follows from them). */
 export interface LocalBeaconPin {
   scheme: string;

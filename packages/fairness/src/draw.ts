@@ -40,11 +40,3 @@ export function drawCard(left: number[], pick: IndexDraw): Card {
   }
   throw new RangeError('the counts changed while drawing'); // unreachable: j < n = Σ left
 }
-
-/** Draws every card left, in order: the sequence the exact tests compare with one shuffle. */
-export function drawAll(left: readonly number[], pick: IndexDraw): Card[] {
-  const rest = [...left];
-  const out: Card[] = [];
-  while (cardsLeft(rest) > 0) out.push(drawCard(rest, pick));
-  return out;
-}

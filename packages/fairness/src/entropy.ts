@@ -11,6 +11,8 @@ import { bytesToHex, utf8ToBytes } from './bytes';
 import { canonicalJson } from './canonical';
 
 export const SHOE_ENTROPY_SCHEME = 'pyb-shoe/2';
+/** statement.ts SHOE_SCHEME_V3 (which imports this module). */
+const SHOE_SCHEME_V3_NAME = 'pyb-shoe/3';
 
 /** Who gave a seed: a player (through the operator's front end) or the operator (its client seed). */
 export const CONTRIBUTION_KINDS = ['PLAYER', 'OPERATOR'] as const;
@@ -60,7 +62,34 @@ export function shoeEntropy(inputs: EntropyInputs): string {
  * the cut card) and is the client input of every coup's stream, which adds the coup's own round.
  */
 export function shoeEntropyV3(inputs: EntropyInputs): string {
-  return entropyOf('pyb-shoe/3', inputs);
+  return entropyOf(SHOE_SCHEME_V3_NAME, inputs);
+}
+
+/** What of a statement the entropy takes: its scheme picks the function, the rest is mixed in. */
+export interface EntropyStatement {
+  scheme: string;
+  shoeId: string;
+  commitment: string;
+  beacon: { chainHash: string };
+}
+
+/**
+ * The shoe entropy of a statement's scheme (shoeEntropyV3 for pyb-shoe/3, shoeEntropy otherwise)
+ * from the contributions' digest and the beacon round that fixes it: the one way the platform, its
+ * audit and the verifier compute it.
+ */
+export function shoeEntropyFor(
+  statement: EntropyStatement,
+  contributions: string,
+  beacon: { round: number; signature: string },
+): string {
+  const inputs: EntropyInputs = {
+    shoeId: statement.shoeId,
+    commitment: statement.commitment,
+    contributions,
+    beacon: { chainHash: statement.beacon.chainHash, round: beacon.round, signature: beacon.signature },
+  };
+  return statement.scheme === SHOE_SCHEME_V3_NAME ? shoeEntropyV3(inputs) : shoeEntropy(inputs);
 }
 
 function entropyOf(scheme: string, inputs: EntropyInputs): string {

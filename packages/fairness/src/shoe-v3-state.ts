@@ -7,7 +7,6 @@
 import { burnValue, CARDS_PER_DECK, lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { MIN_CARDS_BEHIND } from './shoe';
-import type { ShoeStateV3 } from './shoe-v3';
 
 // Built on first use, like every schema of the proof formats (packages/engine/src/lazily.ts).
 export const ShoeStateV3Schema = /* @__PURE__ */ lazily(() => {
@@ -50,6 +49,3 @@ export const ShoeStateV3Schema = /* @__PURE__ */ lazily(() => {
       for (const message of problems) ctx.addIssue({ code: 'custom', message });
     });
 });
-
-/** Parses a stored state; throws a ZodError naming what does not hold. */
-export const parseShoeStateV3 = (value: unknown): ShoeStateV3 => ShoeStateV3Schema().parse(value);

@@ -10,7 +10,7 @@ import { dataOf, type Event, type Evidence } from './audit-events';
 import { type BeaconRound, beaconRandomness, beaconRoundAfter, roundTime, verifyBeaconRound } from './beacon';
 import { BUNDLE_FORMAT, type RecordedPosition } from './bundle';
 import { hexToBytes } from './bytes';
-import { contributionsDigest, shoeEntropyV3 } from './entropy';
+import { contributionsDigest, shoeEntropyFor } from './entropy';
 import type { ShoeInputsV3 } from './shoe-v3';
 import type { StatementBeacon } from './statement';
 import { checkLedger } from './verify-ledger';
@@ -62,16 +62,7 @@ export async function checkShoeV3(report: Report, evidence: Evidence, table: Tab
   const { statement } = evidence;
   let entropy: string | undefined;
   report.try('shoe.deal', () => {
-    entropy = shoeEntropyV3({
-      shoeId: statement.shoeId,
-      commitment: statement.commitment,
-      contributions: contributionsDigest(evidence.contributions),
-      beacon: {
-        chainHash: statement.beacon.chainHash,
-        round: evidence.beacon.round,
-        signature: evidence.beacon.signature,
-      },
-    });
+    entropy = shoeEntropyFor(statement, contributionsDigest(evidence.contributions), evidence.beacon);
     return [
       true,
       `pyb-shoe/3: the start from the server seed and the shoe entropy ${entropy}, each coup from the beacon round named when its betting closed`,

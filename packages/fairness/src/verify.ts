@@ -21,7 +21,7 @@ import {
   SignedHeadSchema,
 } from './bundle';
 import { hexToBytes } from './bytes';
-import { contributionsDigest, shoeEntropy } from './entropy';
+import { contributionsDigest, shoeEntropyFor } from './entropy';
 import type { SignedHead } from './heads';
 import type { SignedKeyCertificate } from './keys';
 import { dealShoe, type Shoe } from './shoe';
@@ -173,16 +173,7 @@ function checkShoeV2(report: Report, evidence: Evidence, table: TableConfig) {
   const { statement } = evidence;
   let shoe: Shoe | undefined;
   report.try('shoe.deal', () => {
-    const entropy = shoeEntropy({
-      shoeId: statement.shoeId,
-      commitment: statement.commitment,
-      contributions: contributionsDigest(evidence.contributions),
-      beacon: {
-        chainHash: statement.beacon.chainHash,
-        round: evidence.beacon.round,
-        signature: evidence.beacon.signature,
-      },
-    });
+    const entropy = shoeEntropyFor(statement, contributionsDigest(evidence.contributions), evidence.beacon);
     shoe = dealShoe({
       serverSeed: hexToBytes(evidence.serverSeed),
       clientSeed: entropy,

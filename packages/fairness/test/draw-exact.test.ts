@@ -8,13 +8,23 @@
 import { type Card, compositionOfCards, exactOdds, formatCard, parseCards, playCoup } from '@pyb/engine';
 import { describe, expect, it } from 'vitest';
 import {
+  cardsLeft,
   coupFrom,
-  drawAll,
+  drawCard,
+  type IndexDraw,
   type ShoeStateV3,
   shufflePermutation,
   type U32Source,
   uniformIndex,
 } from '../src/index';
+
+/** Draws every card left, in order: the sequence the exact tests compare with one shuffle. */
+function drawAll(left: readonly number[], pick: IndexDraw): Card[] {
+  const rest = [...left];
+  const out: Card[] = [];
+  while (cardsLeft(rest) > 0) out.push(drawCard(rest, pick));
+  return out;
+}
 
 /** Every digit sequence of the ranges T, T−1, …, 1, as a scripted U32Source per run. */
 function* enumerate(total: number): Generator<U32Source> {

@@ -13,6 +13,8 @@ import {
   dealShoe,
   hexToBytes,
   shoeEntropy,
+  shoeEntropyFor,
+  shoeEntropyV3,
 } from '../src/index';
 
 const signer = await beaconSigner(new Uint8Array(32).fill(5));
@@ -110,5 +112,28 @@ describe('contributions', () => {
     expect(clientSeedProblem('tab\there')).toMatch(/control/);
     expect(clientSeedProblem('abc\u202Edcb')).toMatch(/bidirectional/);
     expect(clientSeedProblem(7)).toBe('must be a string');
+  });
+});
+
+describe('shoeEntropyFor', () => {
+  const digest = contributionsDigest(seeds);
+  const beacon = { round: 100, signature: signer.sign(100) };
+  const inputs = {
+    shoeId: 'shoe-000042',
+    commitment: COMMITMENT,
+    contributions: digest,
+    beacon: { chainHash: CHAIN, ...beacon },
+  };
+  const statement = (scheme: string) => ({
+    scheme,
+    shoeId: 'shoe-000042',
+    commitment: COMMITMENT,
+    beacon: { chainHash: CHAIN },
+  });
+
+  it("takes the statement's scheme: pyb-shoe/2's entropy, or pyb-shoe/3's", () => {
+    expect(shoeEntropyFor(statement('pyb-shoe/2'), digest, beacon)).toBe(shoeEntropy(inputs));
+    expect(shoeEntropyFor(statement('pyb-shoe/3'), digest, beacon)).toBe(shoeEntropyV3(inputs));
+    expect(shoeEntropyV3(inputs)).not.toBe(shoeEntropy(inputs));
   });
 });

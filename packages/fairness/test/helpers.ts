@@ -1,6 +1,14 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
-import { beaconSigner, eventHash, localBeaconNetwork, type ShoeBundle } from '../src/index';
+import {
+  BEACON_SCHEME,
+  beaconSigner,
+  type DrandChainInfo,
+  eventHash,
+  localBeaconNetwork,
+  QUICKNET,
+  type ShoeBundle,
+} from '../src/index';
 import { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
 
 export {
@@ -11,6 +19,17 @@ export {
   demoKeyCertificates,
 } from './demo';
 export type { DemoForge } from './demo-play';
+
+/** drand quicknet's chain info (League of Entropy mainnet), as its /info endpoint serves it: the pin the verifier's built-in QUICKNET stands for. */
+export const QUICKNET_INFO: DrandChainInfo = {
+  public_key: QUICKNET.publicKey,
+  period: QUICKNET.period,
+  genesis_time: QUICKNET.genesisTime,
+  groupHash: 'f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e',
+  schemeID: BEACON_SCHEME,
+  metadata: { beaconID: 'quicknet' },
+  hash: QUICKNET.chainHash,
+};
 
 /** A P-256 signing key standing in for KMS (DER signatures over SHA-256, as KMS returns them). */
 export function testSigner() {

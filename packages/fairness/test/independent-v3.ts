@@ -3,44 +3,14 @@
  * crypto, no code of packages/fairness or packages/engine — the tableau included (docs/rules.md, the
  * third-card table of seed 000), since how many cards a coup draws is part of the draw.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { fieldStream } from './independent-shoe';
 
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
 const notation = (card: number) => RANKS[card % 13]! + SUITS[Math.floor(card / 13)]!;
 const points = (card: number) => (card % 13 < 9 ? (card % 13) + 1 : 0);
 const burnCount = (card: number) => (card % 13 < 9 ? (card % 13) + 1 : 10);
-
-const be32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
-
-/** §15.2: the stream over length-prefixed fields; returns uniform(n) (§6). */
-function fieldStream(serverSeed: Buffer, fields: Buffer[]) {
-  const head = Buffer.concat(fields.flatMap((f) => [be32(f.length), f]));
-  let pending = Buffer.alloc(0);
-  let k = 0;
-  const draw = (): number => {
-    while (pending.length < 4) {
-      const block = createHmac('sha256', serverSeed)
-        .update(Buffer.concat([head, be32(k++)]))
-        .digest();
-      pending = Buffer.concat([pending, block]);
-    }
-    const x = pending.readUInt32BE(0);
-    pending = pending.subarray(4);
-    return x;
-  };
-  return (n: number): number => {
-    const limit = 2 ** 32 - (2 ** 32 % n);
-    for (;;) {
-      const x = draw();
-      if (x < limit) return x % n;
-    }
-  };
-}
 
 /** §15.3 */
 function draw(left: number[], uniform: (n: number) => number): number {

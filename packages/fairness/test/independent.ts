@@ -4,236 +4,29 @@
  * (or the document) is wrong. The one exception is the BLS12-381 pairing check of a beacon round:
  * Node has no BLS, so it calls @noble/curves directly (the library §5 names), not our wrapper.
  */
-import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
-import { bls12_381 } from '@noble/curves/bls12-381.js';
-
+import {
+  type Certificate,
+  independentBeaconOk,
+  independentBeaconRound,
+  independentCommitment,
+  independentContributionsDigest,
+  independentEntropy,
+  independentEventHash,
+  independentKeys,
+  independentRoundOrderOk,
+  independentSignatureOk,
+  jcs,
+  spki,
+} from './independent-crypto';
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+import { independentShoe } from './independent-shoe';
 import { independentDealV3 } from './independent-v3';
 import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
 
+export * from './independent-crypto';
 export * from './independent-digests';
+export * from './independent-shoe';
 export * from './independent-v3';
-
-const RANKS = 'A23456789TJQK';
-const SUITS = 'SHDC';
-const notation = (card: number) => RANKS[card % 13]! + SUITS[Math.floor(card / 13)]!;
-
-/** §6: the HMAC-SHA256 block stream, read as big-endian u32 draws. */
-function drawer(serverSeed: Buffer, clientSeed: string, shoeId: string) {
-  const c = Buffer.from(clientSeed, 'utf8');
-  const s = Buffer.from(shoeId, 'utf8');
-  let pending = Buffer.alloc(0);
-  let k = 0;
-  const next = (): number => {
-    while (pending.length < 4) {
-      const msg = Buffer.alloc(4 + c.length + 4 + s.length + 4);
-      msg.writeUInt32BE(c.length, 0);
-      c.copy(msg, 4);
-      msg.writeUInt32BE(s.length, 4 + c.length);
-      s.copy(msg, 8 + c.length);
-      msg.writeUInt32BE(k++, msg.length - 4);
-      pending = Buffer.concat([pending, createHmac('sha256', serverSeed).update(msg).digest()]);
-    }
-    const x = pending.readUInt32BE(0);
-    pending = pending.subarray(4);
-    return x;
-  };
-  /** uniform(n): reject x >= 2^32 - (2^32 mod n). BigInt-free: 2^32 is exact in a double. */
-  return (n: number): number => {
-    const limit = 2 ** 32 - (2 ** 32 % n);
-    for (;;) {
-      const x = next();
-      if (x < limit) return x % n;
-    }
-  };
-}
-
-export interface IndependentShoe {
-  order: string[];
-  cutIndex: number;
-  burn: { shown: string; burned: number };
-  firstCoupAt: number;
-}
-
-/** §7: Fisher–Yates over the canonical order, then the cut card, then the burn. */
-export function independentShoe(
-  serverSeedHex: string,
-  clientSeed: string,
-  shoeId: string,
-  decks: number,
-  minBehind: number,
-  maxBehind: number,
-): IndependentShoe {
-  const uniform = drawer(Buffer.from(serverSeedHex, 'hex'), clientSeed, shoeId);
-  const total = 52 * decks;
-  const a = Array.from({ length: total }, (_, i) => i % 52);
-  for (let i = total - 1; i >= 1; i--) {
-    const j = uniform(i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  const behind = minBehind + uniform(maxBehind - minBehind + 1);
-  const rank = a[0]! % 13;
-  const burned = rank < 9 ? rank + 1 : 10;
-  return {
-    order: a.map(notation),
-    cutIndex: total - behind,
-    burn: { shown: notation(a[0]!), burned },
-    firstCoupAt: 1 + burned,
-  };
-}
-
-const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** §3 */
-export const independentCommitment = (serverSeedHex: string): string =>
-  createHash('sha256').update(Buffer.from(serverSeedHex, 'hex')).digest('hex');
-
-/**
- * §2 canonical JSON (RFC 8785) for what the statement and audit events contain: objects, arrays,
- * strings, booleans, null and integers. Keys sorted by UTF-16 code units; JSON.stringify already
- * escapes strings as RFC 8785 requires.
- */
-export function jcs(value: unknown): string {
-  if (typeof value === 'string' && LONE.test(value)) throw new Error('§3: unpaired surrogate');
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`this JCS handles integers only: ${value}`);
-    return String(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${jcs(k)}:${jcs(v)}`).join(',')}}`;
-}
-
-/** §4: ECDSA P-256 / SHA-256 over UTF-8(JCS(statement)), DER signature, SPKI or PEM key. */
-export function independentSignatureOk(
-  statement: unknown,
-  signatureBase64: string,
-  publicKey: string,
-): boolean {
-  const key = publicKey.includes('BEGIN PUBLIC KEY')
-    ? createPublicKey(publicKey)
-    : createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-  return verify(
-    'sha256',
-    Buffer.from(jcs(statement), 'utf8'),
-    { key, dsaEncoding: 'der' },
-    Buffer.from(signatureBase64, 'base64'),
-  );
-}
-
-/** §10: the hash of one audit event. */
-export const independentEventHash = (prevHash: string, event: unknown): string =>
-  createHash('sha256')
-    .update(`${prevHash}\n${jcs(event)}`, 'utf8')
-    .digest('hex');
-
-const sha256hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-
-/** §5.2: the digest of the contributions, in index order. */
-export const independentContributionsDigest = (
-  contributions: readonly { index: number; kind: string; seed: string }[],
-) =>
-  sha256hex(
-    Buffer.from(jcs(contributions.map((c) => ({ index: c.index, kind: c.kind, seed: c.seed }))), 'utf8'),
-  );
-
-/** §5.3: the first round published at or after the close plus the margin. */
-export function independentBeaconRound(
-  genesis: number,
-  period: number,
-  closedAt: string,
-  margin: number,
-): number {
-  const t = Date.parse(closedAt) / 1000 + margin;
-  return t <= genesis ? 1 : Math.ceil((t - genesis) / period) + 1;
-}
-
-/** §5.1: the BLS check of a round (G1 signature of SHA-256(be64(round)), G2 key, RFC 9380 hash-to-curve). */
-export function independentBeaconOk(publicKeyHex: string, round: number, signatureHex: string): boolean {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(round));
-  const bls = bls12_381.shortSignatures;
-  try {
-    return bls.verify(
-      Buffer.from(signatureHex, 'hex'),
-      bls.hash(createHash('sha256').update(message).digest()),
-      Buffer.from(publicKeyHex, 'hex'),
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** §6: the shoe entropy, the text the stream of §7 takes as its client input. */
-export function independentEntropy(
-  shoeId: string,
-  commitment: string,
-  contributionsDigest: string,
-  beacon: { chainHash: string; round: number; signature: string },
-): string {
-  const randomness = sha256hex(Buffer.from(beacon.signature, 'hex'));
-  return sha256hex(
-    Buffer.from(
-      jcs({
-        scheme: 'pyb-shoe/2',
-        shoeId,
-        commitment,
-        contributions: contributionsDigest,
-        beacon: { chainHash: beacon.chainHash, round: beacon.round, randomness },
-      }),
-      'utf8',
-    ),
-  );
-}
-
-interface Certificate {
-  certificate: {
-    keyId: string;
-    generation: number;
-    publicKey: string;
-    validFrom: string;
-    previousKeyId: string | null;
-  };
-  signature: string;
-}
-
-/** §4.2: the key chain; each key with the interval it may sign in, or an error. */
-export function independentKeys(certificates: readonly Certificate[]) {
-  const keys: { keyId: string; publicKey: string; from: number; until: number }[] = [];
-  certificates.forEach(({ certificate: c, signature }, i) => {
-    const previous = keys[i - 1];
-    if (c.generation !== i + 1 || c.previousKeyId !== (previous?.keyId ?? null))
-      throw new Error('broken chain');
-    const signer = previous?.publicKey ?? c.publicKey;
-    if (!independentSignatureOk(c, signature, signer)) throw new Error(`certificate ${i + 1} not signed`);
-    const from = Date.parse(c.validFrom);
-    if (previous) {
-      if (from <= previous.from) throw new Error('validity goes back');
-      previous.until = from;
-    }
-    keys.push({ keyId: c.keyId, publicKey: c.publicKey, from, until: Number.POSITIVE_INFINITY });
-  });
-  return keys;
-}
-
-/** §11.2: a round's events in chain order. */
-export function independentRoundOrderOk(types: readonly string[], status: 'SETTLED' | 'VOIDED'): boolean {
-  const text = types.join(',');
-  return status === 'SETTLED'
-    ? text === 'ROUND_OPENED,BETTING_CLOSED,COUP_DEALT,ROUND_SETTLED'
-    : text === 'ROUND_OPENED,ROUND_VOIDED' || text === 'ROUND_OPENED,BETTING_CLOSED,ROUND_VOIDED';
-}
-
-/** A base64 DER SPKI of a key given as PEM or base64 DER. */
-const spki = (key: string): string =>
-  (key.includes('BEGIN PUBLIC KEY')
-    ? createPublicKey(key)
-    : createPublicKey({ key: Buffer.from(key, 'base64'), format: 'der', type: 'spki' })
-  )
-    .export({ format: 'der', type: 'spki' })
-    .toString('base64');
 
 interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds'> {
   statement: Record<string, unknown> & {

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   burnV3,
   drawCoupV3,
-  parseShoeStateV3,
   replayShoeV3,
   type ShoeInputsV3,
   type ShoeStateV3,
@@ -85,7 +84,7 @@ describe('pyb-shoe/3 shoe course', () => {
     const { states, steps } = wholeShoe(3, inputs);
     for (const s of states) {
       expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-      expect(parseShoeStateV3(JSON.parse(JSON.stringify(s)))).toEqual(s);
+      expect(ShoeStateV3Schema().parse(JSON.parse(JSON.stringify(s)))).toEqual(s);
     }
     const before = structuredClone(states[5]!);
     drawCoupV3(inputs.serverSeed, states[5]!, steps[5]!);

@@ -15,13 +15,12 @@ import {
   parseBeaconPin,
   pinnedNetwork,
   QUICKNET,
-  QUICKNET_INFO,
   type ShoeBundle,
   type SignedKeyCertificate,
   verifyShoe,
 } from '../src/index';
 import { demoKeyCertificates } from './demo';
-import { clone, demoBundle, testBeacon, testKey } from './helpers';
+import { clone, demoBundle, QUICKNET_INFO, testBeacon, testKey } from './helpers';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
 const detail = (checks: Check[], id: string) => checks.find((c) => c.id === id)?.detail;

@@ -5,13 +5,7 @@
  * round is published the first coup waits — in-process for up to `beaconWaitMs`, then with a
  * retryable BEACON_PENDING. There is no fallback to entropy the house alone chose.
  */
-import {
-  beaconRandomness,
-  contributionsDigest,
-  SHOE_V3_SCHEME,
-  shoeEntropy,
-  shoeEntropyV3,
-} from '@pyb/fairness';
+import { beaconRandomness, contributionsDigest, shoeEntropyFor } from '@pyb/fairness';
 import type { ShoeRecord } from '../shared';
 import {
   attempts,
@@ -57,12 +51,7 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
         `shoe ${shoe.shoeId}: the recorded contributions no longer give the digest committed at their close`,
       );
     }
-    const entropy = (shoe.statement.scheme === SHOE_V3_SCHEME ? shoeEntropyV3 : shoeEntropy)({
-      shoeId: shoe.shoeId,
-      commitment: shoe.commitment,
-      contributions: digest,
-      beacon: { chainHash: network.chainHash, round: round.round, signature: round.signature },
-    });
+    const entropy = shoeEntropyFor(shoe.statement, digest, round);
     const record = await nextAudit(ctx.store, shoe.shoeId, 'BEACON_RECORDED', undefined, ctx.now(), {
       chainHash: network.chainHash,
       round: round.round,

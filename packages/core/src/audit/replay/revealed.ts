@@ -15,8 +15,7 @@ import {
   hexToBytes,
   isHex,
   SHOE_SCHEME_V3,
-  shoeEntropy,
-  shoeEntropyV3,
+  shoeEntropyFor,
   verifyBeaconRound,
 } from '@pyb/fairness';
 import type { ReplayProblem, ShoeRecord } from '../../shared';
@@ -210,12 +209,9 @@ async function entropyFromChain(
       ),
     );
   }
-  const entropy = (shoe.statement.scheme === SHOE_SCHEME_V3 ? shoeEntropyV3 : shoeEntropy)({
-    shoeId: shoe.shoeId,
-    commitment: shoe.commitment,
-    contributions: digest,
-    beacon: { chainHash: network.chainHash, round: round.round, signature: round.signature },
-  });
+  // The record's commitment, the one the revealed seed is checked against (a statement naming
+  // another is STATEMENT_MISMATCH, shoe-checks.ts).
+  const entropy = shoeEntropyFor({ ...shoe.statement, commitment: shoe.commitment }, digest, round);
   if (shoe.entropy !== entropy) {
     deal.push(
       problem(
