@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ShoeBundle } from '@pyb/fairness';
-import { demoBundleV3, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { demoBundleV3, testBeacon, testKey, testTsaPem } from '@pyb/fairness/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
 
@@ -28,7 +28,14 @@ let honest: ShoeBundle;
 let trust: string[];
 beforeAll(async () => {
   honest = await demoBundleV3({ keys: [GEN1], beacon: BEACON, rounds: 8 });
-  trust = ['--public-key', write('gen1.pem', GEN1.pem), '--trust-beacon', BEACON_PIN];
+  trust = [
+    '--public-key',
+    write('gen1.pem', GEN1.pem),
+    '--trust-beacon',
+    BEACON_PIN,
+    '--trust-tsa',
+    write('tsa.pem', await testTsaPem()),
+  ];
 });
 
 describe('baccarat verify, pyb-shoe/3', () => {

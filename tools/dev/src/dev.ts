@@ -279,7 +279,7 @@ randomness beacon (its key in .data/beacon; chain hash ${beacon}) published afte
 players' seeds close — so the first resolve of a shoe waits up to about 8 s. Once a shoe is closed,
 anyone can check it (after \`source ${envPath}\`, which also defines \`baccarat\`):
   KEYS=$(curl -s $API/v1/signing-key)   # the key, its certificates, the beacon network: what you pin
-  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(echo "$KEYS") --key-certificates <(echo "$KEYS") --trust-beacon <(echo "$KEYS")
+  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(echo "$KEYS") --key-certificates <(echo "$KEYS") --trust-beacon <(echo "$KEYS") --trust-tsa ${join(DATA, 'tsa', 'tsa.pem')}
 
 Next: the README tour and docs/api.md walk a whole shoe in curl (seeds, rounds, bets, resolve, close, verify).
 OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
