@@ -4,7 +4,12 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { closeBettingRoute } from '../src/routes';
+import { timeStamperOf } from '../src/time-stamps';
 
 export const handler = httpHandler(closeBettingRoute, closeBettingContract, ({ context, actor, params }) =>
-  closeRoundBetting(useCases(context, keysOf(context)), actor, params),
+  closeRoundBetting(
+    useCases(context, keysOf(context), { timeStamper: timeStamperOf(context) }),
+    actor,
+    params,
+  ),
 );

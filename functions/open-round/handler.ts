@@ -4,11 +4,15 @@ import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
 import { openRoundRoute } from '../src/routes';
+import { timeStamperOf } from '../src/time-stamps';
 
 export const handler = httpHandler(
   openRoundRoute,
   openRoundContract,
   // Signs the head of the contributions' close when it opens a shoe's first round.
   ({ context, actor, params, body }) =>
-    openRound(useCases(context, keysOf(context)), actor, { ...params, ...body }),
+    openRound(useCases(context, keysOf(context), { timeStamper: timeStamperOf(context) }), actor, {
+      ...params,
+      ...body,
+    }),
 );

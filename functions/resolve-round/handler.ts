@@ -8,11 +8,13 @@ import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
 import { resolveRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
+import { timeStamperOf } from '../src/time-stamps';
 
 export const handler = httpHandler(resolveRoundRoute, resolveRoundContract, ({ context, actor, params }) =>
   resolveRound(
     useCases(context, keysOf(context), {
       beacon: beaconOf(context),
+      timeStamper: timeStamperOf(context),
       closeDeadlines: closeDeadlinesOf(context),
       queue: queueOf(context),
       ...seamlessOf(context),

@@ -14,6 +14,7 @@ import {
   type SettlementQueue,
   type Store,
   systemClock,
+  type TimeStamper,
   type TokenSigner,
   type Wallets,
 } from '@pyb/core';
@@ -49,6 +50,7 @@ import { coreMetrics } from './metrics';
  *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
  *   INLINE_SETTLE_MAX                                positions a resolve settles in its request (default 50;
  *                                                    more go to the settlement queue: SETTLING)
+ *   TSA_URLS, TSA_CERTS, TSA_TIMEOUT_MS, TSA_WINDOW_MS  the time-stamp authorities (./time-stamps)
  *   TOKEN_KEY_ID, LAUNCH_URL                         the player-token KMS key; the game page of launch URLs
  *                                                    (./sessions)
  *
@@ -72,6 +74,8 @@ export interface AppContext {
   settlementQueue?: SettlementQueue;
   /** The randomness beacon: set by the local server and tests, else built on first use by `beaconOf` (./beacon). */
   beacon?: Beacon;
+  /** The time-stamp authorities: set by tests, else built on first use by `timeStamperOf` (./time-stamps). */
+  timeStamper?: TimeStamper;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
   closeDeadlines?: CloseDeadlines;
   /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
@@ -171,6 +175,7 @@ export function useCases(
   keys: KeyService = NO_KEYS,
   extras: {
     beacon?: Beacon;
+    timeStamper?: TimeStamper;
     closeDeadlines?: CloseDeadlines;
     queue?: SettlementQueue;
     wallets?: Wallets;
@@ -191,6 +196,7 @@ export function useCases(
     context.ctxs.set(keys, ctx);
   }
   if (extras.beacon) ctx.beacon = extras.beacon;
+  if (extras.timeStamper) ctx.timeStamper = extras.timeStamper;
   if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
   if (extras.queue) ctx.queue = extras.queue;
   if (extras.wallets) ctx.wallets = extras.wallets;

@@ -8,6 +8,7 @@ import { keysOf } from '../src/keys';
 import { queueOf } from '../src/queue';
 import { voidRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
+import { timeStamperOf } from '../src/time-stamps';
 
 export const handler = httpHandler(
   voidRoundRoute,
@@ -20,6 +21,7 @@ export const handler = httpHandler(
       useCases(context, keysOf(context), {
         queue: queueOf(context),
         beacon: beaconOf(context),
+        timeStamper: timeStamperOf(context),
         closeDeadlines: closeDeadlinesOf(context),
         ...seamlessOf(context),
       }),

@@ -118,6 +118,7 @@ describe('archiver (DynamoDB stream -> write-once archive)', () => {
     const verified = await verifyShoe(bundle, {
       trustedPublicKey: [pem],
       trustedBeacons: [bundle.statement.beacon],
+      trustedTimeStampAuthorities: [stack.timeStamps.pem],
     });
     expect(verified.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verified.verdict).toBe('verified');

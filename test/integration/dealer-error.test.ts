@@ -58,6 +58,7 @@ async function expectVerified(shoeId: string, roundIds: readonly string[]) {
   const trust = {
     trustedPublicKey: [(await stack.keys.publicKey()).pem],
     trustedBeacons: [bundle.statement.beacon],
+    trustedTimeStampAuthorities: [stack.timeStamps.pem],
   };
   // Salted digests (F5): the bundle carries the salt the statement committed to, the proof never.
   expect(bundle.digestSalt).toMatch(/^[0-9a-f]{64}$/);

@@ -265,6 +265,7 @@ describe('a whole shoe, with a dealer-error burn: every card drawn again from th
     const trust = {
       trustedBeacons: [await stack.beacon.network()],
       trustedPublicKey: (await stack.keys.publicKey(shoe.keyId)).pem,
+      trustedTimeStampAuthorities: [stack.timeStamps.pem],
     };
     const bundle = await core.exportAudit(regulator('op-v3'), { shoeId: shoe.shoeId });
     const checked = await verifyShoe(bundle, trust);

@@ -80,6 +80,7 @@ async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: numb
     dir: tmp,
     publicKeys: keys.map((k) => k.pem),
     trustBeacons,
+    trustTsas: [stack.timeStamps.pem],
     keyCertificates: certificates,
   });
   return { code, failed };
@@ -134,7 +135,10 @@ describe('a shoe opened under one signing key and closed under the next', () => 
       [first.keyId, 1, null],
       [second.keyId, 2, first.keyId],
     ]);
-    const trustBeacon = { trustedBeacons: [await stack.beacon.network()] };
+    const trustBeacon = {
+      trustedBeacons: [await stack.beacon.network()],
+      trustedTimeStampAuthorities: [stack.timeStamps.pem],
+    };
     const { certificates } = await core.signingKey({});
     const verified = await verifyShoe(bundle, {
       ...trustBeacon,

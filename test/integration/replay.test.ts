@@ -80,6 +80,7 @@ const cliVerify = async (bundle: ShoeBundle) =>
     dir: tmp,
     publicKeys: [(await stack.keys.publicKey(bundle.statement.keyId)).pem],
     trustBeacons: [await stack.beacon.network()],
+    trustTsas: [stack.timeStamps.pem],
   });
 
 type Logical = 'game' | 'audit' | 'wallets';

@@ -205,6 +205,7 @@ describe.each(MODES)(
         dir: tmp,
         publicKeys: [(await stack.keys.publicKey(bundle.statement.keyId)).pem],
         trustBeacons: [bundle.statement.beacon],
+        trustTsas: [stack.timeStamps.pem],
         bin: on === 'dynamodb',
       });
       expect([verified.code, verified.failed]).toEqual([0, []]);

@@ -276,6 +276,7 @@ describe('a shoe with a position whose every bet was withdrawn', () => {
     const trust = {
       trustedPublicKey: [(await stack.keys.publicKey()).pem],
       trustedBeacons: [bundle.statement.beacon],
+      trustedTimeStampAuthorities: [stack.timeStamps.pem],
     };
     const empty = bundle.rounds[0]!.positions.find((p) => p.playerId === b)!;
     expect([empty.stake, empty.settlement?.bets]).toEqual([0, []]);

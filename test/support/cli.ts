@@ -22,6 +22,8 @@ export interface VerifyOptions {
   trustBeacons: readonly BeaconNetwork[];
   /** Every generation's certificate, as GET /v1/signing-key lists them: --key-certificates. */
   keyCertificates?: readonly SignedKeyCertificate[];
+  /** TSA certificates (PEM) to pass as --trust-tsa. */
+  trustTsas?: readonly string[];
   /** Spawn node_modules/.bin/baccarat instead of running it in this process. */
   bin?: boolean;
 }
@@ -48,6 +50,11 @@ export async function baccaratVerify(bundle: ShoeBundle, o: VerifyOptions): Prom
     const path = join(o.dir, `beacon-${id}-${i}.json`);
     writeFileSync(path, JSON.stringify(network));
     args.push('--trust-beacon', path);
+  });
+  (o.trustTsas ?? []).forEach((pem, i) => {
+    const path = join(o.dir, `tsa-${id}-${i}.pem`);
+    writeFileSync(path, pem);
+    args.push('--trust-tsa', path);
   });
   if (o.keyCertificates) {
     const path = join(o.dir, `certificates-${id}.json`);

@@ -13,6 +13,7 @@ import { RecordingCloseDeadlines } from '@pyb/scheduler';
 import type { Item, LogicalTable } from '@pyb/store-dynamodb/layout';
 import { MemoryStore } from '@pyb/store-memory';
 import { skippingClock } from './clock';
+import { type TestTimeStamps, testTimeStamps } from './time-stamps';
 
 export type Backend = 'memory' | 'dynamodb';
 
@@ -43,6 +44,8 @@ export interface TestStack {
   keys: LocalKeyService;
   keysDir: string;
   beacon: LocalBeacon;
+  /** The local TSA every head naming a beacon round is anchored by (./time-stamps); `pem` is its pin. */
+  timeStamps: TestTimeStamps;
   closeDeadlines: RecordingCloseDeadlines;
   /** The clock of the core and the beacon (./clock): `sleep(ms)` moves it forward at once. */
   clock: Clock;
@@ -78,6 +81,7 @@ export async function createTestStack(
     clock,
     env: {},
   });
+  const timeStamps = await testTimeStamps(clock);
   const closeDeadlines = new RecordingCloseDeadlines();
   const coreWith = (overrides: Partial<CoreDeps>) =>
     createCore({
@@ -85,6 +89,7 @@ export async function createTestStack(
       keys,
       beacon,
       beaconMarginSeconds: TEST_BEACON.marginSeconds,
+      timeStamper: timeStamps.timeStamper,
       clock,
       closeDeadlines,
       codeVersion: 'test',
@@ -102,6 +107,7 @@ export async function createTestStack(
     keys,
     keysDir,
     beacon,
+    timeStamps,
     closeDeadlines,
     clock,
     core: coreWith({}),

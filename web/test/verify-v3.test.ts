@@ -4,7 +4,7 @@
  * pyb-shoe/3 never fixes — and every check of the library, the close-betting heads included, passed.
  */
 import { type ShoeBundle, shoeProof } from '@pyb/fairness';
-import { demoBundle, demoBundleV3, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { demoBundle, demoBundleV3, testBeacon, testKey, testTsaPem } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealFromBundle } from '../src/verify/shoe-view';
 import { verifyWithTrust } from '../src/verify/verdict';
@@ -34,7 +34,9 @@ describe('the verifier page, pyb-shoe/3', () => {
   });
 
   it('verifies under the pinned key and beacon, the close-betting heads among the checks', async () => {
-    const v = await verifyWithTrust(v3, [{ pem: GEN1.pem, source: 'test' }], [BEACON.network], undefined);
+    const v = await verifyWithTrust(v3, [{ pem: GEN1.pem, source: 'test' }], [BEACON.network], undefined, [
+      await testTsaPem(),
+    ]);
     expect(v.checks.filter((c) => !c.ok)).toEqual([]);
     expect(v.verdict).toBe('verified');
     expect(v.checks.map((c) => c.id)).toEqual(

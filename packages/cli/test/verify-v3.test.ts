@@ -1,5 +1,10 @@
+/**
+ * `baccarat verify` over a pyb-shoe/3 bundle (docs/provably-fair.md §15.11): it prints the checks of
+ * each coup's beacon round, and a close-betting receipt (--receipt) catches a shoe re-written, with the
+ * platform's own keys, to name a later round for a coup.
+ */
 import type { ShoeBundle } from '@pyb/fairness';
-import { demoBundleV3, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { demoBundleV3, testBeacon, testKey, testTsaPem } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
 import { beaconPin, scratch } from './scratch';
@@ -15,7 +20,14 @@ let honest: ShoeBundle;
 let trust: string[];
 beforeAll(async () => {
   honest = await demoBundleV3({ keys: [GEN1], beacon: BEACON, rounds: 8 });
-  trust = ['--public-key', write('gen1.pem', GEN1.pem), '--trust-beacon', BEACON_PIN];
+  trust = [
+    '--public-key',
+    write('gen1.pem', GEN1.pem),
+    '--trust-beacon',
+    BEACON_PIN,
+    '--trust-tsa',
+    write('tsa.pem', await testTsaPem()),
+  ];
 });
 
 describe('baccarat verify, pyb-shoe/3', () => {

@@ -94,7 +94,7 @@ describe('baccarat verify', () => {
     expect(code).toBe(3);
     expect(stdout).toMatch(/^TRUST {2}keys\.trusted {2,}no trusted key was given/m);
     expect(stdout).toMatch(
-      /\nUNTRUSTED: all \d+ checks passed, but keys\.trusted rest on keys or a beacon you did not say to trust/,
+      /\nUNTRUSTED: all \d+ checks passed, but keys\.trusted rest on keys, a beacon or time-stamps you did not say to trust/,
     );
     expect(stdout).not.toMatch(/VERIFIED/);
   });

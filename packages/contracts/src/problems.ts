@@ -231,6 +231,10 @@ export const PROBLEMS = {
     503,
     "The shoe's first coup waits for its beacon round, not published (or not served) yet: retry after Retry-After.",
   ],
+  TIME_STAMP_PENDING: [
+    503,
+    'No time-stamp authority anchored the signed head that names the beacon round yet (all down, slow or rejecting): the head is signed and kept, nothing is drawn; retry after Retry-After. If the round is published first, the table locks (TIME_STAMP_TOO_LATE) and the round is never dealt.',
+  ],
   KEY_SERVICE_UNAVAILABLE: [
     503,
     'The key service was throttled, timed out or failed inside: nothing was done and nothing is locked; retry after Retry-After.',

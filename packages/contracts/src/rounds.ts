@@ -2,7 +2,7 @@ import { BET_TYPES, lazily } from '@pyb/engine';
 import * as z from 'zod';
 import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
 import { PlayerId, ResourceId } from './ids';
-import { SignedHead } from './shoes';
+import { HeadAnchor, SignedHead } from './shoes';
 import {
   BetResult,
   HandSide,
@@ -213,6 +213,10 @@ export const Round = /* @__PURE__ */ lazily(() =>
           head: SignedHead().nullable().meta({
             description:
               'The chain head right after BETTING_CLOSED, signed before that round is out: your receipt that the round was named in time (`baccarat verify --receipt`).',
+          }),
+          anchor: HeadAnchor().nullable().meta({
+            description:
+              "The head's RFC 3161 time-stamp, made before that round is out (null only while the close is still under way: a close answers 503 TIME_STAMP_PENDING until it exists). Keep it with the head.",
           }),
         })
         .nullable()

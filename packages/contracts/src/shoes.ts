@@ -2,6 +2,7 @@ import { lazily } from '@pyb/engine';
 import {
   BeaconNetworkSchema,
   clientSeedProblem,
+  HeadAnchorSchema,
   ShoeCloseStatementSchema,
   ShoeStatementSchema,
   SignedHeadSchema,
@@ -80,6 +81,14 @@ export const SignedHead = /* @__PURE__ */ lazily(() =>
     id: 'SignedHead',
     description:
       'A signed chain head (docs/provably-fair.md §11.3): keep it as a receipt; `baccarat verify --receipt` checks it against the closed shoe.',
+  }),
+);
+
+export const HeadAnchor = /* @__PURE__ */ lazily(() =>
+  HeadAnchorSchema().meta({
+    id: 'HeadAnchor',
+    description:
+      "A signed head's outside time (docs/time-stamps.md): RFC 3161 tokens (base64 DER) of time-stamp authorities over `root`, the Merkle root of a window of head digests, and the head's inclusion proof. `baccarat verify --trust-tsa` checks it with the TSA certificates you pinned.",
   }),
 );
 

@@ -235,13 +235,13 @@ export const TableParams = /* @__PURE__ */ lazily(() => z.strictObject({ tableId
 export const TableLock = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      source: z.enum(['KEY_SERVICE', 'RANDOMNESS', 'AUDIT']).meta({
+      source: z.enum(['KEY_SERVICE', 'RANDOMNESS', 'AUDIT', 'TIME_STAMP']).meta({
         description:
-          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated). AUDIT: closing the shoe found its audit chain broken (`problems`); the shoe is restored and closed, or an admin abandons it (POST /v1/shoes/{shoeId}/abandon).',
+          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated). AUDIT: closing the shoe found its audit chain broken (`problems`); the shoe is restored and closed, or an admin abandons it (POST /v1/shoes/{shoeId}/abandon). TIME_STAMP: no time-stamp authority anchored a head naming a beacon round before that round was published (TIME_STAMP_TOO_LATE): that round is never dealt — void it (bets refunded) — and an admin unlocks once the TSAs answer.',
       }),
       cause: z.string().meta({
         description:
-          'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED, ENTROPY_FAILED or AUDIT_CHAIN_BROKEN.',
+          'The failure: KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, KEY_SERVICE_BAD_RESPONSE, KEY_SERVICE_FAILED, SEED_COMMITMENT_MISMATCH, BEACON_INVALID, BEACON_FAILED, ENTROPY_FAILED, AUDIT_CHAIN_BROKEN or TIME_STAMP_TOO_LATE.',
         example: 'BEACON_INVALID',
       }),
       detail: z.string(),

@@ -9,6 +9,7 @@
 
 import { lazily, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
+import { HeadAnchorSchema } from './anchors';
 import { BEACON_SCHEME } from './beacon';
 import {
   base64,
@@ -321,6 +322,12 @@ const evidence = /* @__PURE__ */ lazily(() => ({
     .strict(),
   /** The signed heads: contributions closed, each round settled or voided (pyb-shoe/3: betting closed). */
   heads: z.array(SignedHeadSchema()),
+  /**
+   * pyb-shoe/3: the RFC 3161 anchor of each head that names a beacon round (CONTRIBUTIONS_CLOSED,
+   * BETTING_CLOSED), by the head's seq. Optional in the format: a head without one fails its
+   * `.timestamp` check, it does not make the bundle unreadable.
+   */
+  anchors: z.array(HeadAnchorSchema()).optional(),
   audit: AuditSchema(),
 }));
 

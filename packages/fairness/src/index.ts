@@ -1,3 +1,4 @@
+export * from './anchors';
 export * from './audit';
 export * from './audit-order';
 export * from './beacon';

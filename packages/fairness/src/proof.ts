@@ -26,6 +26,7 @@ export function shoeProof(bundle: ShoeBundle): ShoeProof {
       ...(r.burned !== undefined && { burned: r.burned }),
     })),
     heads: bundle.heads,
+    ...(bundle.anchors !== undefined && { anchors: bundle.anchors }),
     audit: bundle.audit,
   };
 }

@@ -40,6 +40,7 @@ import { KeyRing } from './verify-keys';
 import { type Check, Report, type Verdict, type Verification } from './verify-report';
 import { checkRounds, checkVoidReport } from './verify-rounds';
 import { checkShoeV3 } from './verify-shoe-v3';
+import { checkTimeStamps } from './verify-timestamps';
 import { voidReport } from './voids';
 
 export type { Check, Verdict, Verification };
@@ -62,6 +63,12 @@ export interface VerifyOptions {
    * beacon of our own by scheme, key, genesis and period): the chain hash is recomputed from them.
    */
   trustedBeacons?: readonly BeaconPin[];
+  /**
+   * The time-stamp authorities to trust (PEM or DER: a TSA's certificate or its CA's), as the user
+   * obtained them from each TSA — never from a token or the bundle. Without any, a pyb-shoe/3 shoe's
+   * time-stamps are not checked and the verdict is at best `untrusted`.
+   */
+  trustedTimeStampAuthorities?: readonly (string | Uint8Array)[];
   /** Signed heads the caller kept (resolve and void answers): each must match the chain. */
   receipts?: readonly unknown[];
   /** The previous shoe of the table (its bundle or proof): the statement must link to its close. */
@@ -158,6 +165,15 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     { statement: raw.statement, close: raw.audit.close, heads: raw.heads },
     keys,
   );
+  if (statement.scheme === SHOE_SCHEME_V3) {
+    await checkTimeStamps(
+      report,
+      evidence,
+      raw.heads,
+      evidence.audit.events.map((e) => e.event as Event),
+      options.trustedTimeStampAuthorities ?? [],
+    );
+  }
   await checkReceipts(report, evidence, options.receipts ?? [], keys);
   keys.report(report);
   return {

@@ -5,6 +5,7 @@
 export type { TimeSource, TimeStampAuthority } from './authority';
 export { fromHex, pemOrDer, toHex, toPem } from './der';
 export { type AuthorityFailure, TimeStampError, type TimeStampFailureCode } from './errors';
+export { type HeadAnchorAnswer, headAnchors } from './head-anchors';
 export {
   HttpTimeStampAuthority,
   type HttpTimeStampAuthorityOptions,

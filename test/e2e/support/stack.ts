@@ -15,6 +15,7 @@ import { LocalKeyService } from '@pyb/keys';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
 import { inject } from 'vitest';
 import { skippingClock } from '../../support/clock';
+import { testTimeStamps } from '../../support/time-stamps';
 
 export interface Keys {
   admin: string;
@@ -38,6 +39,8 @@ export interface E2eStack {
   signing: LocalKeyService;
   /** The temp folder of its keys and its beacon's key (test/support/dealt signs rounds with it). */
   keysDir: string;
+  /** The local TSA's certificate: what a verifier pins (--trust-tsa). */
+  tsaPem: string;
   stop(): Promise<void>;
 }
 
@@ -82,6 +85,9 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     clock: context.clock,
     env: {},
   });
+  // The local TSA on the same clock, behind the adapter a deployment uses (test/support/time-stamps).
+  const timeStamps = await testTimeStamps(context.clock);
+  context.timeStamper = timeStamps.timeStamper;
   const server = await startLocalServer({ port: 0, context, siteDir: options.siteDir });
   const issue = async (operatorId: string, role: Role) =>
     (await issueApiKey(context.principals, context.clock, { operatorId, role })).key;
@@ -108,6 +114,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     platform,
     signing,
     keysDir,
+    tsaPem: timeStamps.pem,
     stop: async () => {
       await server.close();
       await deleteTables(client, names);

@@ -25,6 +25,8 @@ import {
   startDynamoDbLocal,
   tableNames,
 } from '@pyb/store-dynamodb/local';
+import { localTimeStampAuthorityIn } from '@pyb/timestamp/local-identity';
+import { startTimeStampServer, type TimeStampServer } from '@pyb/timestamp/server';
 import { buildWeb } from '@pyb/web/build';
 import type { LocalServer } from './local-server';
 import { demoStatus } from './status';
@@ -277,7 +279,7 @@ randomness beacon (its key in .data/beacon; chain hash ${beacon}) published afte
 players' seeds close — so the first resolve of a shoe waits up to about 8 s. Once a shoe is closed,
 anyone can check it (after \`source ${envPath}\`, which also defines \`baccarat\`):
   KEYS=$(curl -s $API/v1/signing-key)   # the key, its certificates, the beacon network: what you pin
-  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(echo "$KEYS") --key-certificates <(echo "$KEYS") --trust-beacon <(echo "$KEYS")
+  curl -s $API/v1/shoes/$SHOE/proof | baccarat verify - --public-key <(echo "$KEYS") --key-certificates <(echo "$KEYS") --trust-beacon <(echo "$KEYS") --trust-tsa ${join(DATA, 'tsa', 'tsa.pem')}
 
 Next: the README tour and docs/api.md walk a whole shoe in curl (seeds, rounds, bets, resolve, close, verify).
 OpenAPI: ${url}/v1/openapi.json    Ctrl-C stops everything.
@@ -294,12 +296,14 @@ async function main(): Promise<void> {
   let dynamodb: DynamoDbLocal | undefined;
   let server: LocalServer | undefined;
   let wallet: ReferenceWallet | undefined;
+  let tsaServer: TimeStampServer | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await server?.close().catch(() => undefined);
     await wallet?.close().catch(() => undefined);
+    await tsaServer?.close().catch(() => undefined);
     await dynamodb?.stop().catch(() => undefined);
     process.exit(code);
   };
@@ -320,8 +324,16 @@ async function main(): Promise<void> {
   await createTables(client, tableNames(PREFIX));
   client.destroy();
 
+  // The local TSA (its key and certificate kept in .data/tsa, so tokens made before a restart still
+  // verify under the same pin) behind a real RFC 3161 endpoint: the handlers reach it over HTTP, as a
+  // deployment reaches its TSAs (docs/time-stamps.md §6). Any free port.
+  const tsa = await localTimeStampAuthorityIn(join(DATA, 'tsa'), { clock: { now: () => new Date() } });
+  tsaServer = await startTimeStampServer(tsa, { port: Number(process.env.TSA_PORT ?? 0) });
   // The handlers build their adapters from these, exactly as a Lambda does from its configuration.
   Object.assign(process.env, {
+    TSA_URLS: tsaServer.url,
+    TSA_CERTS: join(DATA, 'tsa', 'tsa.pem'),
+    TSA_WINDOW_MS: process.env.TSA_WINDOW_MS ?? '200',
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
     TABLE_PREFIX: PREFIX,
     KEY_SERVICE: 'local',

@@ -114,6 +114,7 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   BET_BELOW_MIN: 'The bet is below the table minimum.',
   BET_ABOVE_MAX: 'The bet is above the table maximum.',
   BEACON_PENDING: 'The shoe waits for its public randomness beacon round. Try again in a few seconds.',
+  TIME_STAMP_PENDING: 'The close of betting waits for its time-stamp authority. Try again in a second.',
   DEADLINE_EXCEEDED:
     'The platform ran out of time on this request. Try again: it is safe, nothing is applied twice.',
   WALLET_REFUSED: "The operator's wallet refused the bet: nothing was taken.",

@@ -101,6 +101,8 @@ export async function verifyWithTrust(
   trusted: readonly TrustedKey[],
   trustedBeacons: readonly BeaconPin[] = [],
   keyCertificates?: readonly SignedKeyCertificate[],
+  /** Time-stamp authorities' certificates (PEM) the user pinned: never one found in the bundle. */
+  trustedTimeStampAuthorities: readonly string[] = [],
 ): Promise<Verification> {
   const pems = trusted.flatMap((k) => {
     try {
@@ -114,6 +116,7 @@ export async function verifyWithTrust(
     trustedPublicKey: pems,
     trustedBeacons: [...trustedBeacons],
     ...(keyCertificates && { keyCertificates }),
+    ...(trustedTimeStampAuthorities.length > 0 && { trustedTimeStampAuthorities }),
   });
   return { verdict: result.verdict, checks: result.checks, trust: trustText(bundle, trusted) };
 }

@@ -15,7 +15,8 @@ import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from
 export const VERDICT_EXIT: Record<Verdict, number> = { verified: 0, failed: 1, untrusted: 3 };
 
 const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--key-certificates CERTS.json]
-                       [--trust-beacon NETWORK ...] [--receipt HEAD.json ...] [--previous FILE.json] [--json]
+                       [--trust-beacon NETWORK ...] [--trust-tsa TSA.pem ...] [--receipt HEAD.json ...]
+                       [--previous FILE.json] [--json]
        baccarat verify - ...        read the bundle or proof from stdin
 
 Verifies a closed shoe: its audit bundle (GET /v1/shoes/{id}/audit) or its public proof
@@ -25,7 +26,8 @@ the beacon round that fixed the order, the shoe order, cut card and burn, every 
 outcome (and in a bundle every payout), the audit chain (sequence, shoe, order of every round), the
 signed round heads and the signed close. A pyb-shoe/3 shoe: each coup (and dealer-error burn) drawn
 from its own beacon round — signed by the network (round.N.beacon), the one named when its betting
-closed (round.N.beacon-named) — and every close of betting's signed head. Prints every check, then
+closed (round.N.beacon-named) — and every close of betting's signed head, time-stamped before its
+round was published by a TSA you pin (--trust-tsa). Prints every check, then
 the verdict:
   verified   (exit 0) every check passed, signed by keys you trust
   failed     (exit 1) some check failed
@@ -43,6 +45,11 @@ the verdict:
                        PUBLICKEY:GENESIS:PERIOD:SCHEME (a local beacon), or a JSON file (a drand chain
                        info, or the JSON GET /v1/signing-key answers: its beacon). The chain hash is
                        recomputed from the fields
+  --trust-tsa FILE     a time-stamp authority's certificate (PEM: the TSA's own or its CA's), as you
+                       obtained it from the TSA; repeat for several. A pyb-shoe/3 shoe's heads that
+                       name a beacon round (heads.contributions.timestamp,
+                       heads.round.N.betting.timestamp) must carry a token of one of these dated
+                       before that round was published; a certificate in the bundle is never trusted
   --receipt FILE       a signed head kept from a resolve, void or (pyb-shoe/3) close-betting answer;
                        it must match the chain
   --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head`;
@@ -105,7 +112,7 @@ function verdictLine(v: Verification): string {
     case 'failed':
       return `NOT VERIFIED: ${failed.length} of ${v.checks.length} checks failed: ${failed.map((c) => c.id).join(', ')}`;
     case 'untrusted':
-      return `UNTRUSTED: all ${v.checks.length} checks passed, but ${untrusted.map((c) => c.id).join(', ')} rest on keys or a beacon you did not say to trust. The evidence is consistent with itself, which a forger holding a key of his own can also achieve: pass the operator's published key (--public-key), the key certificates the service lists (--key-certificates) and the beacon network (--trust-beacon) to verify it`;
+      return `UNTRUSTED: all ${v.checks.length} checks passed, but ${untrusted.map((c) => c.id).join(', ')} rest on keys, a beacon or time-stamps you did not say to trust. The evidence is consistent with itself, which a forger holding a key of his own can also achieve: pass the operator's published key (--public-key), the key certificates the service lists (--key-certificates), the beacon network (--trust-beacon) and the time-stamp authorities (--trust-tsa) to verify it`;
   }
 }
 
@@ -123,6 +130,7 @@ export const verifyCommand: Command = {
         receipt: { type: 'string', multiple: true },
         previous: { type: 'string' },
         'trust-beacon': { type: 'string', multiple: true },
+        'trust-tsa': { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
       },
       true,
@@ -150,6 +158,13 @@ export const verifyCommand: Command = {
         throw new UsageError(`--trust-beacon ${spec}: ${(error as Error).message}`);
       }
     }
+    const tsas: string[] = [];
+    for (const file of values['trust-tsa'] ?? []) {
+      const pem = await readInput(file, io, 'TSA certificate');
+      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+        throw new UsageError(`--trust-tsa ${file}: not a PEM certificate (-----BEGIN CERTIFICATE-----)`);
+      tsas.push(pem);
+    }
     const certificates =
       values['key-certificates'] === undefined
         ? undefined
@@ -163,6 +178,7 @@ export const verifyCommand: Command = {
         ...(trusted.length > 0 && { trustedPublicKey: trusted }),
         ...(certificates && { keyCertificates: certificates }),
         ...(beacons.length > 0 && { trustedBeacons: beacons }),
+        ...(tsas.length > 0 && { trustedTimeStampAuthorities: tsas }),
         receipts,
         ...(previous !== undefined && { previous }),
       });

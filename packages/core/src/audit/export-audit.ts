@@ -13,6 +13,7 @@ import {
   type BundleLedgerEntry,
   type Contribution,
   dealShoe,
+  type HeadAnchor,
   hexToBytes,
   shoeProof as proofOf,
   type RecordedRound,
@@ -27,7 +28,7 @@ import {
   voidReportV3,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
-import { checkId, conflict, mapBounded, notFound, shoeAbandoned } from '../shared';
+import { checkId, conflict, mapBounded, notFound, publicAnchor, shoeAbandoned } from '../shared';
 import { keyCertificates, loadShoe } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
 import type { AuditCtx } from './ctx';
@@ -115,6 +116,17 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     ...stored.flatMap(({ round }) => (round.betting?.head ? [round.betting.head] : [])),
     ...stored.flatMap(({ round }) => (round.head ? [round.head] : [])),
   ].sort((a, b) => a.statement.seq - b.statement.seq);
+  // pyb-shoe/3: the outside time of each head that named a beacon round (shoes/anchor-heads.ts).
+  const anchors: HeadAnchor[] = [
+    ...(shoe.contributionsClosed.anchor
+      ? [{ seq: shoe.contributionsClosed.seq, ...publicAnchor(shoe.contributionsClosed.anchor) }]
+      : []),
+    ...stored.flatMap(({ round }) =>
+      round.betting?.head && round.betting.anchor
+        ? [{ seq: round.betting.head.statement.seq, ...publicAnchor(round.betting.anchor) }]
+        : [],
+    ),
+  ].sort((a, b) => a.seq - b.seq);
   const { burn, voids } = dealtEvidence(shoe, shoe.serverSeed, shoe.entropy, rounds);
   return {
     format: BUNDLE_FORMAT,
@@ -129,6 +141,7 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     rounds,
     voids,
     heads,
+    ...(anchors.length > 0 && { anchors }),
     audit: {
       events: log.events.map((p) => ({
         hash: p.record.hash,

@@ -41,7 +41,7 @@ export async function dealV3(ctx: Ctx, round: RoundRecord): Promise<boolean> {
           ...(coup.cutCardOut && { cutCardOut: true }),
           ...(coup.last && { status: 'ENDED', endedAt: at }),
         }),
-      expect: { 'betting.head': 'exists' },
+      expect: { 'betting.head': 'exists', 'betting.anchor': 'exists' },
     },
   );
 }

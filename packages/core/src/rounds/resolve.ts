@@ -25,7 +25,7 @@ import {
   tryTransact,
   type WriteOp,
 } from '../shared';
-import { decksOf, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
+import { anchorBettingHead, decksOf, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
 import { assertUnlocked, underLockOut } from '../tables';
 import { chainRecord, digestSaltOf, eventAt, latest, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
@@ -172,7 +172,7 @@ async function commitBets(ctx: Ctx, round: RoundRecord, shoe: ShoeRecord): Promi
 
 /**
  * One step towards "no va más" with its receipt — betting closed, the bets committed, and under
- * pyb-shoe/3 the receipt naming the beacon round signed, before anything is drawn. Undefined once
+ * pyb-shoe/3 the receipt naming the beacon round signed and time-stamped, before anything is drawn. Undefined once
  * there: the round's cards may be drawn (a coup, or a dealer-error void's burn).
  */
 export async function towardsBettingClosed(ctx: Ctx, round: RoundRecord): Promise<boolean | undefined> {
@@ -182,6 +182,12 @@ export async function towardsBettingClosed(ctx: Ctx, round: RoundRecord): Promis
     return commitBets(ctx, round, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
   if (round.betting && !round.betting.head) {
     await signBettingHead(ctx, round);
+    return true;
+  }
+  // The head's outside witness, before its round is published (shoes/anchor-heads.ts): else 503
+  // TIME_STAMP_PENDING, or the table locks once the round is out.
+  if (round.betting && !round.betting.anchor) {
+    await anchorBettingHead(ctx, round);
     return true;
   }
   return undefined;

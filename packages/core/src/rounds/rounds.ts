@@ -12,7 +12,7 @@ import {
   type WriteOp,
   withinScope,
 } from '../shared';
-import { checkSeed, closeContributions, signContributionsHead } from '../shoes';
+import { anchorContributionsHead, checkSeed, closeContributions, signContributionsHead } from '../shoes';
 import { assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
 import { nextAudit, putAudit } from '../trail';
 
@@ -60,8 +60,14 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     if (wanted !== undefined && wanted !== shoe.clientSeed) {
       throw conflict('CLIENT_SEED_ALREADY_FIXED', `shoe ${shoe.shoeId} already has its seeds`);
     }
-    // The receipt of the close of contributions, before any bet (a no-op once signed).
-    await signContributionsHead(ctx, shoe);
+    // The receipt of the close of contributions, before any bet (a no-op once signed), and under
+    // pyb-shoe/3 its outside time-stamp, before R₀ is out (shoes/anchor-heads.ts).
+    const head = await signContributionsHead(ctx, shoe);
+    if (head)
+      await anchorContributionsHead(ctx, {
+        ...shoe,
+        contributionsClosed: { ...shoe.contributionsClosed, head },
+      });
     const openedAt = ctx.now();
     // Seed 004: when the cut card comes out, "última mano" is announced. With ONE_MORE_COUP the round
     // after the coup that brought it out is the last, and that is known before its bets.

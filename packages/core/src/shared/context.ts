@@ -20,6 +20,7 @@ import type { OutboxQueue } from './ports/outbox-queue';
 import { type Clock, type Ids, randomIds, systemClock } from './ports/runtime';
 import type { SettlementQueue } from './ports/settlement-queue';
 import type { Store } from './ports/store';
+import type { TimeStamper } from './ports/time-stamps';
 import { noWallets, type Wallets } from './ports/wallet';
 import type { ShoeDecks } from './shoe-decks';
 
@@ -53,6 +54,8 @@ export interface Ctx {
   beacon: Beacon;
   beaconMarginSeconds: number;
   beaconWaitMs: number;
+  /** The TSAs that anchor every head naming a beacon round (docs/time-stamps.md). */
+  timeStamper: TimeStamper;
   codeVersion: string;
   shoeScheme: ShoeScheme;
   closeDeadlines: CloseDeadlines;
@@ -78,6 +81,16 @@ const NO_BEACON: Beacon = {
   network: () =>
     Promise.reject(new Error('this context has no beacon (open-shoe and resolve-round pass one)')),
   round: () => Promise.reject(new Error('this context has no beacon (resolve-round passes one)')),
+};
+
+/** For functions that sign no head naming a beacon round: anchoring one is a bug, never skipped. */
+const NO_TIME_STAMPER: TimeStamper = {
+  anchor: () =>
+    Promise.reject(
+      new Error(
+        'this context has no time-stamp authority (open-round, close-betting, resolve-round and void-round pass one)',
+      ),
+    ),
 };
 
 export function context(deps: CoreDeps): Ctx {
@@ -109,6 +122,7 @@ export function context(deps: CoreDeps): Ctx {
     beacon: deps.beacon ?? NO_BEACON,
     beaconMarginSeconds,
     beaconWaitMs: deps.beaconWaitMs ?? 10_000,
+    timeStamper: deps.timeStamper ?? NO_TIME_STAMPER,
     codeVersion: deps.codeVersion ?? 'unknown',
     shoeScheme: deps.shoeScheme ?? SHOE_SCHEME_V3,
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,

@@ -11,6 +11,7 @@ import type { OutboxQueue } from './ports/outbox-queue';
 import type { Clock, Ids } from './ports/runtime';
 import type { SettlementQueue } from './ports/settlement-queue';
 import type { Store } from './ports/store';
+import type { TimeStamper } from './ports/time-stamps';
 import type { Wallets } from './ports/wallet';
 
 /** What a process gives the core: its adapters, and the settings it overrides. */
@@ -39,6 +40,11 @@ export interface CoreDeps {
   beaconMarginSeconds?: number;
   /** How long a first deal waits in-process for its beacon round before answering BEACON_PENDING. Default 10 s. */
   beaconWaitMs?: number;
+  /**
+   * The time-stamp authorities that anchor each head naming a beacon round (pyb-shoe/3). Without
+   * one, closing contributions or betting on such a shoe fails: a head is never used unanchored.
+   */
+  timeStamper?: TimeStamper;
   /** The build that runs (source revision or code hash), named in every statement. */
   codeVersion?: string;
   /**

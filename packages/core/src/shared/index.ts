@@ -9,7 +9,7 @@ export { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 export * from './errors';
 export * from './idempotency';
 export { checkIdempotencyKey, keyReused, requestHash } from './idempotency/key';
-export { LockingFailure, RandomnessFailure } from './key-failures';
+export { LockingFailure, RandomnessFailure, TimeStampFailure } from './key-failures';
 export * from './ledger-keys';
 export {
   BATCH_RESEND_MS,
@@ -35,6 +35,7 @@ export * from './ports/outbox-queue';
 export * from './ports/runtime';
 export * from './ports/settlement-queue';
 export * from './ports/store';
+export * from './ports/time-stamps';
 export * from './ports/wallet';
 export { conflict, invalid, shoeAbandoned, unavailable } from './problems';
 export type * from './replay-types';
@@ -55,6 +56,7 @@ export {
 export {
   ledgerEntryView,
   positionView,
+  publicAnchor,
   roundView,
   shoeSummaryView,
   shoeView,

@@ -18,7 +18,7 @@ import { isUnknownSigningKey, type KeyService } from './ports/key-service';
 
 /** What a lock records: where the failure came from and its code. */
 export abstract class LockingFailure extends Error {
-  abstract readonly source: 'KEY_SERVICE' | 'RANDOMNESS';
+  abstract readonly source: 'KEY_SERVICE' | 'RANDOMNESS' | 'TIME_STAMP';
   constructor(
     /** The failure's code: recorded as the lock's `cause`. */
     readonly code: string,
@@ -37,6 +37,16 @@ export class KeyServiceFailure extends LockingFailure {
 export class RandomnessFailure extends LockingFailure {
   override readonly name = 'RandomnessFailure';
   readonly source = 'RANDOMNESS' as const;
+}
+
+/**
+ * A head that names a beacon round has no RFC 3161 anchor early enough — no TSA answered before the
+ * round was published, or the only tokens are dated after it (docs/time-stamps.md §5): that round can
+ * never fix the coup, so the table locks and the round is voided with its bets refunded.
+ */
+export class TimeStampFailure extends LockingFailure {
+  override readonly name = 'TimeStampFailure';
+  readonly source = 'TIME_STAMP' as const;
 }
 
 /** Seconds a caller waits before trying a key-service call the service could not take right now. */

@@ -1,5 +1,6 @@
 /** Records -> what the use cases return. */
 import { betList, type CoupResult, coupOutcome, formatCard, stepCard } from '@pyb/engine';
+import type { HeadAnchor } from '@pyb/fairness';
 import type {
   BetView,
   CoupView,
@@ -20,6 +21,7 @@ import type {
   TableRecord,
   WalletRecord,
 } from './model';
+import type { StoredAnchor } from './ports/time-stamps';
 
 export const tableView = (t: TableRecord): TableView => ({
   tableId: t.tableId,
@@ -147,7 +149,16 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   betsDigest: r.betsDigest ?? null,
   settlementsDigest: r.settlementsDigest ?? null,
   head: r.head ?? null,
-  bettingClosed: r.betting ? { beaconRound: r.betting.beaconRound, head: r.betting.head ?? null } : null,
+  bettingClosed: r.betting
+    ? {
+        beaconRound: r.betting.beaconRound,
+        head: r.betting.head ?? null,
+        anchor:
+          r.betting.anchor && r.betting.head
+            ? { seq: r.betting.head.statement.seq, ...publicAnchor(r.betting.anchor) }
+            : null,
+      }
+    : null,
   beacon: r.coup?.beacon ?? r.burned?.beacon ?? null,
 });
 
@@ -176,3 +187,6 @@ export const ledgerEntryView = (e: LedgerEntry): LedgerEntryView => ({
   sessionId: e.sessionId ?? null,
   createdAt: e.at,
 });
+
+/** An anchor as the API and the bundle show it: without the platform's own reading of its time. */
+export const publicAnchor = ({ existedBy: _, ...anchor }: StoredAnchor): Omit<HeadAnchor, 'seq'> => anchor;

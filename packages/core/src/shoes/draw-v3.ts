@@ -52,6 +52,12 @@ async function namedRound(
       `round ${round.roundId}: ${what} before "no va más" named its beacon round and signed it`,
     );
   }
+  // Never from a round whose naming head has no outside time before it (shoes/anchor-heads.ts).
+  if (!betting.anchor || !shoe.contributionsClosed?.anchor) {
+    throw new Error(
+      `round ${round.roundId}: ${what} before ${betting.anchor ? 'the close of contributions' : '"no va más"'} was time-stamped`,
+    );
+  }
   return verifiedRound(ctx, shoe.statement.beacon, betting.beaconRound, `${what} of round ${round.roundId}`);
 }
 

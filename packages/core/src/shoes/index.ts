@@ -1,4 +1,5 @@
 export { abandonShoe } from './abandon-shoe';
+export { anchorBettingHead, anchorContributionsHead } from './anchor-heads';
 export * from './archive-shoe';
 export { roundsOfChain, staleHeads } from './close-checks';
 export { checkCloseDeadline, scheduleCloseDeadline } from './close-deadline';

@@ -43,7 +43,7 @@ const tableLocked = (tableId: string, lock: TableLock): DomainError =>
     'TABLE_LOCKED',
     lock.source === 'AUDIT'
       ? `table ${tableId} is locked since ${lock.at}: closing shoe ${lock.shoeId} found its audit chain broken; put the missing items back and close it again, or an admin abandons it with POST /v1/shoes/${lock.shoeId}/abandon`
-      : `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
+      : `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : lock.source === 'TIME_STAMP' ? 'the time-stamp authorities' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
     {
       lock: {
         source: lock.source,

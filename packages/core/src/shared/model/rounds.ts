@@ -2,6 +2,7 @@
 import type { RoundStatus, VoidReason } from '@pyb/contracts';
 import type { Burn, Card, CoupResult, PositionSettlement } from '@pyb/engine';
 import type { BeaconRound, SignedHead } from '@pyb/fairness';
+import type { StoredAnchor } from '../ports/time-stamps';
 import type { Bets } from './tables';
 
 /**
@@ -82,7 +83,11 @@ export interface RoundRecord {
    * the margin after it, and the chain head signed right after it — the receipt that names the round
    * before it is out. The coup (or a dealer-error burn) is drawn from that round only.
    */
-  betting?: { beaconRound: number; head?: SignedHead };
+  /**
+   * pyb-shoe/3: the beacon round "no va más" named, its signed head, and that head's RFC 3161 anchor
+   * (docs/time-stamps.md) — nothing is drawn for the round before all three exist.
+   */
+  betting?: { beaconRound: number; head?: SignedHead; anchor?: StoredAnchor };
   coup?: RoundCoup;
   dealtAt?: string;
   settledAt?: string;

@@ -2,6 +2,7 @@
 import type { ShoeCloseReason, ShoeStatus } from '@pyb/contracts';
 import type { Burn, ShoeState, TableConfig } from '@pyb/engine';
 import type { BeaconRound, ShoeCloseStatement, ShoeStatement, ShoeStateV3, SignedHead } from '@pyb/fairness';
+import type { StoredAnchor } from '../ports/time-stamps';
 
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
 export type { ShoeStatus };
@@ -43,6 +44,8 @@ export interface ShoeRecord {
     digest: string;
     beaconRound: number;
     head?: SignedHead;
+    /** pyb-shoe/3: the head's RFC 3161 anchor, made before the round is published (docs/time-stamps.md). */
+    anchor?: StoredAnchor;
   };
   /** The beacon round once published and recorded (BEACON_RECORDED at `seq`), with the shoe entropy it gives. */
   beacon?: BeaconRound & { seq: number };

@@ -34,9 +34,10 @@ export interface TableRecord {
 export interface TableLock {
   /**
    * KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's
-   * entropy. AUDIT: close found the shoe's audit chain broken (`problems`).
+   * entropy. AUDIT: close found the shoe's audit chain broken (`problems`). TIME_STAMP: a head naming
+   * a beacon round got no RFC 3161 anchor before that round was published.
    */
-  source: 'KEY_SERVICE' | 'RANDOMNESS' | 'AUDIT';
+  source: 'KEY_SERVICE' | 'RANDOMNESS' | 'AUDIT' | 'TIME_STAMP';
   /** The failure's code (e.g. KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, BEACON_INVALID, ENTROPY_FAILED). */
   cause: string;
   /** What the failure said (no secret: key-service and beacon messages name ids, never key material). */

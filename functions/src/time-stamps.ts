@@ -1,0 +1,23 @@
+import type { TimeStamper } from '@pyb/core';
+import { headAnchors, MerkleStamper, timerScheduler } from '@pyb/timestamp';
+import { timeStampConfigFromEnv } from '@pyb/timestamp/config';
+import type { AppContext } from './context';
+
+/**
+ * The time-stamp authorities of the container (docs/time-stamps.md, docs/deploy.md), built on first
+ * use from the context's environment: TSA_URLS, TSA_CERTS (the pins, one PEM file per URL),
+ * TSA_TIMEOUT_MS, TSA_WINDOW_MS (@pyb/timestamp/config). A missing or inconsistent setting fails the
+ * first close of betting, never silently: a head naming a beacon round is never left unanchored.
+ * Only the functions that sign such a head (open-round, close-betting, resolve-round, void-round)
+ * import this module. The dev stack points TSA_URLS at its local TSA (tools/dev, .data/tsa).
+ */
+export function timeStamperOf(context: AppContext): TimeStamper {
+  if (!context.timeStamper) {
+    const { authorities, windowMs } = timeStampConfigFromEnv(context.env);
+    // One stamper per container: every head of a window (across tables) under one root and token.
+    context.timeStamper = headAnchors(
+      new MerkleStamper({ authorities, scheduler: timerScheduler, windowMs }),
+    );
+  }
+  return context.timeStamper;
+}
