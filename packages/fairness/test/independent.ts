@@ -4,10 +4,11 @@
  * (or the document) is wrong. The one exception is the BLS12-381 pairing check of a beacon round:
  * Node has no BLS, so it calls @noble/curves directly (the library §5 names), not our wrapper.
  */
+
 import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
-
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+import { independentReceipts } from './independent-receipts';
 import { independentDealV3 } from './independent-v3';
 import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
 
@@ -302,7 +303,9 @@ export function independentVerify(
   e: IndependentEvidence,
   options: {
     trustedKeys: readonly string[];
-    receipts?: readonly { statement: HeadStatement; signature: string }[];
+    /** Signed heads, contributions' answers, shoe-opened answers (independent-receipts.ts). */
+    receipts?: readonly unknown[];
+    seeds?: readonly { index: number; seed: string }[];
   },
 ): string[] {
   const failed = new Set<string>();
@@ -507,8 +510,12 @@ export function independentVerify(
       fail('heads.complete');
     }
   });
-  (options.receipts ?? []).forEach((r, i) => {
-    if (!headOk(r)) fail(`receipt.${i + 1}`);
+  independentReceipts(e, options.receipts ?? [], options.seeds ?? [], {
+    headOk,
+    keyAt,
+    fail,
+    jcs,
+    signatureOk: independentSignatureOk,
   });
 
   // §11.4 the close: the last head, the length, its time, and a key valid then that is the

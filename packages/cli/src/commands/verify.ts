@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import {
   type BeaconNetwork,
   checkTrustedKeys,
+  type OwnSeed,
   parseBeaconPin,
+  parseOwnSeed,
   type SignedKeyCertificate,
   SignedKeyCertificateSchema,
   type Verdict,
@@ -15,7 +17,8 @@ import { type Command, type CommandIo, jsonLine, parseOptions, UsageError } from
 export const VERDICT_EXIT: Record<Verdict, number> = { verified: 0, failed: 1, untrusted: 3 };
 
 const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--key-certificates CERTS.json]
-                       [--trust-beacon NETWORK ...] [--receipt HEAD.json ...] [--previous FILE.json] [--json]
+                       [--trust-beacon NETWORK ...] [--receipt HEAD.json ...] [--seed INDEX:TEXT ...]
+                       [--previous FILE.json] [--json]
        baccarat verify - ...        read the bundle or proof from stdin
 
 Verifies a closed shoe: its audit bundle (GET /v1/shoes/{id}/audit) or its public proof
@@ -43,8 +46,11 @@ the verdict:
                        PUBLICKEY:GENESIS:PERIOD:SCHEME (a local beacon), or a JSON file (a drand chain
                        info, or the JSON GET /v1/signing-key answers: its beacon). The chain hash is
                        recomputed from the fields
-  --receipt FILE       a signed head kept from a resolve, void or (pyb-shoe/3) close-betting answer;
-                       it must match the chain
+  --receipt FILE       a receipt kept: a signed head from a resolve, void or (pyb-shoe/3) close-betting
+                       answer, a contribution's answer (your seed must be where it was received: C1),
+                       or an open-shoe answer (the shoe opened under that number is this one, or the
+                       one this one names as opened before it: D2); it must match the chain
+  --seed INDEX:TEXT    the seed you contributed and the index it was given: it must be the shoe's there
   --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -121,6 +127,7 @@ export const verifyCommand: Command = {
         'public-key': { type: 'string', multiple: true },
         'key-certificates': { type: 'string' },
         receipt: { type: 'string', multiple: true },
+        seed: { type: 'string', multiple: true },
         previous: { type: 'string' },
         'trust-beacon': { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
@@ -138,6 +145,15 @@ export const verifyCommand: Command = {
     }
     const receipts: unknown[] = [];
     for (const file of values.receipt ?? []) receipts.push(await readJson(file, io, 'receipt'));
+    const seeds: OwnSeed[] = [];
+    for (const spec of values.seed ?? []) {
+      const own = parseOwnSeed(spec);
+      if (!own)
+        throw new UsageError(
+          `--seed ${spec}: give INDEX:TEXT (the index your contribution was given, then your seed)`,
+        );
+      seeds.push(own);
+    }
     const previous =
       values.previous === undefined ? undefined : await readJson(values.previous, io, 'previous shoe');
     const beacons: BeaconNetwork[] = [];
@@ -164,6 +180,7 @@ export const verifyCommand: Command = {
         ...(certificates && { keyCertificates: certificates }),
         ...(beacons.length > 0 && { trustedBeacons: beacons }),
         receipts,
+        ...(seeds.length > 0 && { seeds }),
         ...(previous !== undefined && { previous }),
       });
     } catch (error) {
