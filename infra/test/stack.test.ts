@@ -446,6 +446,7 @@ describe('a stage at signing-key generation 3', () => {
     const signers = [
       'close-betting',
       'close-shoe',
+      'contribute-seed',
       'open-round',
       'open-shoe',
       'resolve-round',
@@ -654,6 +655,7 @@ describe.each([
     expect(synthesis().holders('kms:Sign')).toEqual([
       'close-betting',
       'close-shoe',
+      'contribute-seed',
       'open-round',
       'open-session',
       'open-shoe',
