@@ -251,7 +251,8 @@ export const contributeSeedRoute: Route = {
   handler: 'contribute-seed',
   roles: WRITERS,
   data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
-  kms: [],
+  // Sign: the contributor's receipt (the head after his seed, C1). Nothing sealed or unsealed here.
+  kms: ['Sign', 'GetPublicKey'],
 };
 
 export const getProofRoute: Route = {

@@ -87,6 +87,18 @@ export class Observability extends Construct {
       );
     }
 
+    // A discard (D1): a round voided, or a shoe closed early, after the beacon round that fixed what it
+    // throws away was published. It may be honest (a misdeal seen late), but never quiet: each one is
+    // looked at (docs/regulators.md, "Discards"; the GGR report and the feed count them per table).
+    for (const handler of ['void-round', 'close-shoe'].filter(has)) {
+      this.alarms.push(
+        alarmOn(this, `${pascal(handler)}DiscardAfterBeaconAlarm`, {
+          description: `discard after the beacon (${stage}): ${handler === 'void-round' ? 'a round was voided' : 'a shoe was closed early'} after the beacon round that fixed its cards was published; check the reason with the table's staff (GET /v1/reports/ggr: voidsAfterBeacon, earlyClosesAfterBeacon)`,
+          metric: emf('DiscardsAfterBeacon', handler, 'Sum'),
+        }),
+      );
+    }
+
     // Ids unique per table: a graph may hold every table's expression.
     const throttles = (table: DeployedTable, i: number) =>
       new cloudwatch.MathExpression({

@@ -29,7 +29,8 @@ const role = (handler: string) => `pyb-${stage}-${handler}`;
  *   itself from the seed), so no function before the void could have computed it; signs the head;
  * - close-shoe: unseals to reveal the seed (Decrypt), signs the close (Sign);
  * - open-round: signs the contributions' head (Sign); settle-batch: signs the round head it finishes;
- * - close-betting: signs the receipt naming the coup's beacon round (Sign) — it draws nothing.
+ * - close-betting: signs the receipt naming the coup's beacon round (Sign) — it draws nothing;
+ * - contribute-seed: signs the contributor's receipt, the head after his seed (Sign, C1).
  * Written out here, not derived from routes.ts, so a new grant there fails this test until reviewed.
  */
 const GUARDED: Record<string, readonly string[]> = {
@@ -40,6 +41,7 @@ const GUARDED: Record<string, readonly string[]> = {
   'open-round': ['Sign'],
   'settle-batch': ['Sign'],
   'close-betting': ['Sign'],
+  'contribute-seed': ['Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>

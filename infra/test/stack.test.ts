@@ -446,6 +446,7 @@ describe('a stage at signing-key generation 3', () => {
     const signers = [
       'close-betting',
       'close-shoe',
+      'contribute-seed',
       'open-round',
       'open-shoe',
       'resolve-round',
@@ -654,6 +655,7 @@ describe.each([
     expect(synthesis().holders('kms:Sign')).toEqual([
       'close-betting',
       'close-shoe',
+      'contribute-seed',
       'open-round',
       'open-session',
       'open-shoe',
@@ -930,6 +932,24 @@ describe('alarms', () => {
       a.Dimensions.some((d: { Name: string; Value: string }) => d.Value === 'close-shoe'),
     );
     expect(broken?.AlarmDescription).toContain('audit chain broken');
+  });
+
+  it('a discard after the beacon (the DiscardsAfterBeacon EMF metric of void-round and close-shoe) pages at the first one', () => {
+    const alarms = alarmsOn('DiscardsAfterBeacon');
+    expect(
+      alarms.map((a) => a.Dimensions.find((d: { Name: string }) => d.Name === 'route').Value).sort(),
+    ).toEqual(['close-shoe', 'void-round']);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({
+        Namespace: 'PuntoYBanca',
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarm.AlarmActions.map(refId)).toEqual([topic()]);
+      expect(alarm.AlarmDescription).toContain('after the beacon round');
+    }
   });
 
   it('DynamoDB throttling on every table', () => {

@@ -35,6 +35,14 @@ const sums = /* @__PURE__ */ lazily(() => ({
   }),
   voidedRounds: z.int().min(0).meta({ description: 'Rounds voided that day.' }),
   voids: Minor().meta({ description: 'Stakes refunded by those voids (not in `ggr`).' }),
+  voidsAfterBeacon: z.int().min(0).meta({
+    description:
+      'Of those voids, the ones decided after the beacon round that fixes the coup was published: discards (docs/provably-fair.md §10, D1).',
+  }),
+  earlyClosesAfterBeacon: z.int().min(0).meta({
+    description:
+      'Shoes closed early that day after their own beacon round was published: discards (D1). Counted on the day the close began.',
+  }),
   ggr: Minor().meta({
     description:
       'stakes − returns: the opposite of what the ledger moved for those rounds (BET, BET_WITHDRAWAL, PAYOUT).',
@@ -54,9 +62,10 @@ export const GgrReport = /* @__PURE__ */ lazily(() =>
       from: Timestamp(),
       to: Timestamp(),
       complete: z.boolean().meta({ description: 'The day is over: the report will not change.' }),
-      rows: z
-        .array(GgrRow())
-        .meta({ description: 'One per table and currency with a round finished that day.' }),
+      rows: z.array(GgrRow()).meta({
+        description:
+          'One per table and currency with a round finished, or a shoe closed early after its beacon round, that day.',
+      }),
       totals: z.array(GgrTotal()).meta({ description: 'Per currency, over every table.' }),
     })
     .meta({ id: 'GgrReport' }),

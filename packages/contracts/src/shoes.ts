@@ -72,6 +72,8 @@ export const Contribution = /* @__PURE__ */ lazily(() =>
       seq: z.int().meta({ description: "The SEED_CONTRIBUTED event in the shoe's audit chain." }),
       head: z.string().meta({ description: 'hex hash of that event: the chain head right after it.' }),
       at: Timestamp(),
+      // The contributor's receipt (C1): the chain head after his seed, signed; `baccarat verify --receipt` takes the whole answer.
+      receipt: SignedHead(),
     })
     .meta({ id: 'Contribution' }),
 );

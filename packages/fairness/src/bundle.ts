@@ -58,6 +58,12 @@ export const ShoeStatementSchema = /* @__PURE__ */ lazily(() =>
         .object({ shoeId: id(), number: z.number().int().min(1), closeHead: hex32() })
         .strict()
         .nullable(),
+      /** The shoe opened before this one, closed or not (statement.ts PreviousOpenedShoe); absent on older shoes. */
+      previousOpened: z
+        .object({ shoeId: id(), number: z.number().int().min(1), statement: hex32() })
+        .strict()
+        .nullable()
+        .optional(),
       rulesVersion: z.string().min(1),
       decks: z.number().int(),
       cutCard: z.object({ minCardsBehind: z.number().int(), maxCardsBehind: z.number().int() }).strict(),

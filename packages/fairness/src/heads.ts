@@ -10,9 +10,12 @@ export const HEAD_SCHEME = 'pyb-head/1';
 
 /**
  * The events whose chain head is signed. BETTING_CLOSED only in a pyb-shoe/3 shoe: the receipt names
- * the beacon round its coup will be drawn from (docs/provably-fair.md §15.11).
+ * the beacon round its coup will be drawn from (docs/provably-fair.md §15.11). SEED_CONTRIBUTED: the
+ * contributor's receipt (its answer), kept by him and not in the bundle: a seed slipped in before his,
+ * or the order changed, no longer matches it (C1).
  */
 export const SIGNED_HEAD_EVENTS = [
+  'SEED_CONTRIBUTED',
   'CONTRIBUTIONS_CLOSED',
   'BETTING_CLOSED',
   'ROUND_SETTLED',

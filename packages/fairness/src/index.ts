@@ -22,5 +22,6 @@ export * from './statement';
 export * from './stream';
 export * from './text';
 export * from './verify';
+export { type OwnSeed, parseOwnSeed } from './verify-receipts';
 export * from './verify-v3';
 export * from './voids';

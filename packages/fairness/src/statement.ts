@@ -55,6 +55,18 @@ export interface PreviousShoe {
   closeHead: string;
 }
 
+/**
+ * The shoe opened before this one at its table, closed or not (D2): its number and the SHA-256 of its
+ * signed statement's bytes. With the operator's receipt of each shoe opened (its signed statement), a
+ * shoe deleted before its close and reopened under the same number leaves a gap (verify-receipts.ts).
+ */
+export interface PreviousOpenedShoe {
+  shoeId: string;
+  number: number;
+  /** hex(SHA-256(statementBytes(its statement))). */
+  statement: string;
+}
+
 export interface ShoeStatement {
   scheme: ShoeScheme;
   shoeId: string;
@@ -63,6 +75,8 @@ export interface ShoeStatement {
   /** 1-based number of the shoe at its table. */
   number: number;
   previous: PreviousShoe | null;
+  /** The shoe opened before this one (closed or not): absent on shoes opened before it was linked. */
+  previousOpened?: PreviousOpenedShoe | null;
   /** The engine's rules version the coups are played and settled with. */
   rulesVersion: string;
   decks: number;
@@ -87,6 +101,7 @@ export interface ShoeStatementInput {
   operatorId: string;
   number: number;
   previous: PreviousShoe | null;
+  previousOpened?: PreviousOpenedShoe | null;
   rulesVersion: string;
   table: ShoeStatement['table'];
   commitment: string;
@@ -107,6 +122,7 @@ export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
     operatorId: input.operatorId,
     number: input.number,
     previous: input.previous,
+    ...(input.previousOpened !== undefined && { previousOpened: input.previousOpened }),
     rulesVersion: input.rulesVersion,
     decks: table.decks,
     cutCard: { minCardsBehind: table.cutCard.minCardsBehind, maxCardsBehind: table.cutCard.maxCardsBehind },
@@ -129,6 +145,10 @@ export function shoeStatement(input: ShoeStatementInput): ShoeStatement {
 
 /** The bytes that are signed: UTF-8 of the RFC 8785 JSON of the statement. */
 export const statementBytes = (statement: ShoeStatement): Uint8Array => utf8ToBytes(canonicalJson(statement));
+
+/** What a later statement's `previousOpened` names of this one. */
+export const statementDigest = (statement: ShoeStatement): string =>
+  bytesToHex(sha256(statementBytes(statement)));
 
 /**
  * What is signed at shoe close: the head of the shoe's audit chain. `length` is the number of chain

@@ -18,7 +18,6 @@ import {
   ShoeBundleSchema,
   type ShoeProof,
   ShoeProofSchema,
-  SignedHeadSchema,
 } from './bundle';
 import { hexToBytes } from './bytes';
 import { contributionsDigest, shoeEntropyFor } from './entropy';
@@ -34,9 +33,11 @@ import {
   type ShoeCloseStatement,
   type ShoeStatement,
   statementBytes,
+  statementDigest,
 } from './statement';
-import { checkAudit, headProblem } from './verify-audit';
+import { checkAudit } from './verify-audit';
 import { KeyRing } from './verify-keys';
+import { checkOwnSeeds, checkPreviousOpened, checkReceipts, type OwnSeed } from './verify-receipts';
 import { type Check, Report, type Verdict, type Verification } from './verify-report';
 import { checkRounds, checkVoidReport } from './verify-rounds';
 import { checkShoeV3 } from './verify-shoe-v3';
@@ -69,8 +70,13 @@ export interface VerifyOptions {
    * time-stamps are not checked and the verdict is at best `untrusted`.
    */
   trustedTimeStampAuthorities?: readonly (string | Uint8Array)[];
-  /** Signed heads the caller kept (resolve and void answers): each must match the chain. */
+  /**
+   * Receipts the caller kept (verify-receipts.ts): signed heads (resolve, void and close-betting
+   * answers), contributions' answers, shoe-opened answers. Each must match the evidence.
+   */
   receipts?: readonly unknown[];
+  /** Seeds a contributor gave, by their index (`--seed INDEX:TEXT`): each must be the shoe's there. */
+  seeds?: readonly OwnSeed[];
   /** The previous shoe of the table (its bundle or proof): the statement must link to its close. */
   previous?: unknown;
 }
@@ -174,6 +180,7 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
       options.trustedTimeStampAuthorities ?? [],
     );
   }
+  checkOwnSeeds(report, evidence, options.seeds ?? []);
   await checkReceipts(report, evidence, options.receipts ?? [], keys);
   keys.report(report);
   return {
@@ -256,6 +263,7 @@ async function checkStatement(
       : `a margin of ${margin} s between the close of contributions and the beacon round is under the minimum of ${MIN_BEACON_MARGIN_SECONDS} s: the platform could close contributions once the round is out`,
   );
   checkPrevious(report, statement, options.previous);
+  checkPreviousOpened(report, statement);
 }
 
 /**
@@ -332,6 +340,11 @@ function checkPrevious(report: Report, statement: ShoeStatement, previousInput: 
       previous.statement.tableId !== statement.tableId && 'the previous shoe is of another table',
       previous.statement.number !== statement.number - 1 &&
         `the previous shoe is number ${previous.statement.number}, this one ${statement.number}`,
+      // The shoe before, by number, is also the one opened before: the same statement (D2).
+      statement.previousOpened &&
+        previous.statement.number === statement.previousOpened.number &&
+        statementDigest(previous.statement) !== statement.previousOpened.statement &&
+        `it names the statement ${statement.previousOpened.statement} as opened before it, the previous shoe's hashes to ${statementDigest(previous.statement)}`,
     ].filter(Boolean);
     return problems.length === 0
       ? [
@@ -359,24 +372,6 @@ function checkShoe(report: Report, evidence: Evidence, shoe: Shoe) {
           `expected ${expected}, the evidence claims ${evidence.burn.shown} shown, ${evidence.burn.burned} burned`,
         ];
   });
-}
-
-/** Receipts a caller kept: each must be a valid signed head of this very chain. */
-async function checkReceipts(
-  report: Report,
-  evidence: Evidence,
-  receipts: readonly unknown[],
-  keys: KeyRing,
-) {
-  const list = evidence.audit.events.map((e) => e.event as Record<string, unknown>);
-  for (const [i, input] of receipts.entries()) {
-    const parsed = SignedHeadSchema().safeParse(input);
-    await report.tryAsync(`receipt.${i + 1}`, async () =>
-      parsed.success
-        ? headProblem(evidence, parsed.data as SignedHead, list, keys)
-        : [false, `not a signed head: ${parsed.error.issues[0]?.message}`],
-    );
-  }
 }
 
 /** Throws TypeError for a trusted key that is not a P-256 public key (a caller's mistake, not a check). */

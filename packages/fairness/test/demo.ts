@@ -45,6 +45,7 @@ import { parsePublicKey } from '../src/signature';
 import {
   closeStatementBytes,
   commitmentOf,
+  type PreviousOpenedShoe,
   type PreviousShoe,
   RULES_VERSION,
   SHOE_CLOSE_SCHEME,
@@ -95,6 +96,8 @@ export interface DemoBundleInput {
   table: TableConfig;
   number?: number;
   previous?: PreviousShoe | null;
+  /** The shoe opened before this one (statement.ts PreviousOpenedShoe); left out by default (an older statement). */
+  previousOpened?: PreviousOpenedShoe | null;
   codeVersion?: string;
   /** ISO time the shoe opened; later events follow one second apart. */
   createdAt: string;
@@ -167,6 +170,7 @@ export async function buildDemoBundle(input: DemoBundleInput): Promise<ShoeBundl
     operatorId: input.operatorId,
     number: input.number ?? 1,
     previous: input.previous ?? null,
+    ...(input.previousOpened !== undefined && { previousOpened: input.previousOpened }),
     rulesVersion: RULES_VERSION,
     table,
     commitment,

@@ -19,6 +19,7 @@ import {
   spki,
 } from './independent-crypto';
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
+import { independentReceipts } from './independent-receipts';
 import { independentShoe } from './independent-shoe';
 import { independentDealV3 } from './independent-v3';
 import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
@@ -95,7 +96,9 @@ export function independentVerify(
   e: IndependentEvidence,
   options: {
     trustedKeys: readonly string[];
-    receipts?: readonly { statement: HeadStatement; signature: string }[];
+    /** Signed heads, contributions' answers, shoe-opened answers (independent-receipts.ts). */
+    receipts?: readonly unknown[];
+    seeds?: readonly { index: number; seed: string }[];
   },
 ): string[] {
   const failed = new Set<string>();
@@ -300,8 +303,12 @@ export function independentVerify(
       fail('heads.complete');
     }
   });
-  (options.receipts ?? []).forEach((r, i) => {
-    if (!headOk(r)) fail(`receipt.${i + 1}`);
+  independentReceipts(e, options.receipts ?? [], options.seeds ?? [], {
+    headOk,
+    keyAt,
+    fail,
+    jcs,
+    signatureOk: independentSignatureOk,
   });
 
   // §11.4 the close: the last head, the length, its time, and a key valid then that is the

@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import {
   type BeaconNetwork,
   checkTrustedKeys,
+  type OwnSeed,
   parseBeaconPin,
+  parseOwnSeed,
   type SignedKeyCertificate,
   SignedKeyCertificateSchema,
   type Verdict,
@@ -16,6 +18,7 @@ export const VERDICT_EXIT: Record<Verdict, number> = { verified: 0, failed: 1, u
 
 const usage = `usage: baccarat verify FILE.json [--public-key KEY.pem ...] [--key-certificates CERTS.json]
                        [--trust-beacon NETWORK ...] [--trust-tsa TSA.pem ...] [--receipt HEAD.json ...]
+                       [--seed INDEX:TEXT ...]
                        [--previous FILE.json] [--json]
        baccarat verify - ...        read the bundle or proof from stdin
 
@@ -50,8 +53,11 @@ the verdict:
                        name a beacon round (heads.contributions.timestamp,
                        heads.round.N.betting.timestamp) must carry a token of one of these dated
                        before that round was published; a certificate in the bundle is never trusted
-  --receipt FILE       a signed head kept from a resolve, void or (pyb-shoe/3) close-betting answer;
-                       it must match the chain
+  --receipt FILE       a receipt kept: a signed head from a resolve, void or (pyb-shoe/3) close-betting
+                       answer, a contribution's answer (your seed must be where it was received: C1),
+                       or an open-shoe answer (the shoe opened under that number is this one, or the
+                       one this one names as opened before it: D2); it must match the chain
+  --seed INDEX:TEXT    the seed you contributed and the index it was given: it must be the shoe's there
   --previous FILE      the table's previous shoe (bundle or proof): this one must name its close head`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -128,6 +134,7 @@ export const verifyCommand: Command = {
         'public-key': { type: 'string', multiple: true },
         'key-certificates': { type: 'string' },
         receipt: { type: 'string', multiple: true },
+        seed: { type: 'string', multiple: true },
         previous: { type: 'string' },
         'trust-beacon': { type: 'string', multiple: true },
         'trust-tsa': { type: 'string', multiple: true },
@@ -146,6 +153,15 @@ export const verifyCommand: Command = {
     }
     const receipts: unknown[] = [];
     for (const file of values.receipt ?? []) receipts.push(await readJson(file, io, 'receipt'));
+    const seeds: OwnSeed[] = [];
+    for (const spec of values.seed ?? []) {
+      const own = parseOwnSeed(spec);
+      if (!own)
+        throw new UsageError(
+          `--seed ${spec}: give INDEX:TEXT (the index your contribution was given, then your seed)`,
+        );
+      seeds.push(own);
+    }
     const previous =
       values.previous === undefined ? undefined : await readJson(values.previous, io, 'previous shoe');
     const beacons: BeaconNetwork[] = [];
@@ -180,6 +196,7 @@ export const verifyCommand: Command = {
         ...(beacons.length > 0 && { trustedBeacons: beacons }),
         ...(tsas.length > 0 && { trustedTimeStampAuthorities: tsas }),
         receipts,
+        ...(seeds.length > 0 && { seeds }),
         ...(previous !== undefined && { previous }),
       });
     } catch (error) {

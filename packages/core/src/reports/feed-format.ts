@@ -3,7 +3,7 @@
  * - NDJSON (`application/x-ndjson`): one JSON object per line, each with its `type`;
  * - CSV (`text/csv`, RFC 4180, CRLF): ONE file for every record type, with the fixed column set
  *   FEED_COLUMNS (the union of the record types' fields, `type` first): a record fills its own
- *   columns and leaves the others empty; nested values (`bets`, `results`, `counts`, `totals`) are
+ *   columns and leaves the others empty; nested values (`bets`, `results`, `counts`, `totals`, `discards`) are
  *   JSON in their cell.
  */
 import type { FeedRecord } from './feed-records';
@@ -83,6 +83,9 @@ export const FEED_COLUMNS = [
   'clears',
   'abandonedAt',
   'abandonReason',
+  'discardBeaconRound',
+  'discardedAt',
+  'discards',
 ] as const;
 
 const COLUMN_SET: ReadonlySet<string> = new Set(FEED_COLUMNS);

@@ -63,8 +63,13 @@ export function shoeRecord(table: TableRecord, shoe: ShoeRecord, to: string): Fe
     cutIndex: closedAt ? shoe.cutIndex : undefined,
     abandonedAt,
     abandonReason: abandonedAt ? shoe.abandoned?.reason : undefined,
+    ...discardFields(shoe.discard, to),
   });
 }
+
+/** A discard (D1, shoes/discards.ts) by the end of the range: the beacon round it threw away, and when. */
+const discardFields = (discard: { beaconRound: number; at: string } | undefined, to: string) =>
+  discard && discard.at < to ? { discardBeaconRound: discard.beaconRound, discardedAt: discard.at } : {};
 
 /**
  * A table's own event (TABLE_LOCKED, TABLE_UNLOCKED, SHOE_ABANDONED): regulators are told of every
@@ -119,6 +124,7 @@ export function roundRecord(round: RoundRecord, currency: string): FeedRecord {
     payout: round.totals?.payout,
     commission: round.totals?.commission,
     commissionOwed: round.totals?.commissionOwed,
+    ...(round.discard && { discardBeaconRound: round.discard.beaconRound, discardedAt: round.discard.at }),
   });
 }
 
@@ -253,6 +259,11 @@ export interface FeedTotals {
 export class FeedSummary {
   readonly counts: Record<string, number> = {};
   private readonly totals = new Map<string, FeedTotals>();
+  /** Discards in the range, per table (D1): rounds voided, shoes closed early, after their beacon round. */
+  private readonly discards = new Map<
+    string,
+    { tableId: string; voidsAfterBeacon: number; earlyClosesAfterBeacon: number }
+  >();
 
   constructor(
     private readonly operatorId: string,
@@ -262,6 +273,14 @@ export class FeedSummary {
 
   add(record: FeedRecord): void {
     this.counts[record.type] = (this.counts[record.type] ?? 0) + 1;
+    const discardedAt = record.discardedAt as string | undefined;
+    if (discardedAt !== undefined && discardedAt >= this.from && discardedAt < this.to) {
+      const tableId = record.tableId as string;
+      const d = this.discards.get(tableId) ?? { tableId, voidsAfterBeacon: 0, earlyClosesAfterBeacon: 0 };
+      if (record.type === 'round') d.voidsAfterBeacon += 1;
+      else d.earlyClosesAfterBeacon += 1;
+      this.discards.set(tableId, d);
+    }
     const currency = record.currency as string | undefined;
     if (currency === undefined) return;
     const t = this.totalsOf(currency);
@@ -307,6 +326,9 @@ export class FeedSummary {
       from: this.from,
       to: this.to,
       counts: { ...this.counts },
+      discards: [...this.discards.values()].sort((a, b) =>
+        a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0,
+      ),
       totals: [...this.totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
     };
   }

@@ -29,6 +29,9 @@ interface GgrRow {
   /** Rounds voided that day, and the stakes refunded. */
   voidedRounds: number;
   voids: number;
+  /** Discards (D1, shoes/discards.ts): voids after their beacon round was out; shoes closed early after theirs. */
+  voidsAfterBeacon: number;
+  earlyClosesAfterBeacon: number;
   ggr: number;
 }
 
@@ -59,17 +62,20 @@ export const finishedAt = (round: RoundRecord): string | undefined =>
   round.status === 'SETTLED' ? round.settledAt : round.status === 'VOIDED' ? round.voidedAt : undefined;
 
 /**
- * Every round of the operator finished in [from, to), with its table and shoe: a walk of tables →
- * shoes → rounds, a page at a time (the regulator feed walks the same way).
+ * Every round of the operator finished in [from, to), with its table and shoe, and every shoe closed
+ * early in it after its beacon round (no round): a walk of tables → shoes → rounds, a page at a time
+ * (the regulator feed walks the same way).
  */
 async function* roundsFinishedIn(
   ctx: ReportsCtx,
   operatorId: string,
   from: string,
   to: string,
-): AsyncGenerator<{ table: TableRecord; shoe: ShoeRecord; round: RoundRecord }> {
+): AsyncGenerator<{ table: TableRecord; shoe: ShoeRecord; round?: RoundRecord }> {
   for await (const table of operatorTables(ctx, operatorId)) {
     for await (const shoe of shoesIn(ctx, table.tableId, from, to)) {
+      // A shoe closed early that day after its beacon round was out (a discard): no round needed.
+      if (shoe.discard && shoe.discard.at >= from && shoe.discard.at < to) yield { table, shoe };
       for (const round of await ctx.store.listRounds(shoe.shoeId)) {
         const at = finishedAt(round);
         if (at !== undefined && at >= from && at < to) yield { table, shoe, round };
@@ -89,6 +95,8 @@ const emptyRow = (tableId: string, currency: string): GgrRow => ({
   commissionDeferred: 0,
   voidedRounds: 0,
   voids: 0,
+  voidsAfterBeacon: 0,
+  earlyClosesAfterBeacon: 0,
   ggr: 0,
 });
 
@@ -101,6 +109,8 @@ const SUMMED = [
   'commissionDeferred',
   'voidedRounds',
   'voids',
+  'voidsAfterBeacon',
+  'earlyClosesAfterBeacon',
   'ggr',
 ] as const;
 
@@ -118,9 +128,14 @@ export async function ggrReport(
     const key = `${table.tableId}\n${currency}`;
     const row = rows.get(key) ?? emptyRow(table.tableId, currency);
     rows.set(key, row);
+    if (!round) {
+      row.earlyClosesAfterBeacon += 1;
+      continue;
+    }
     const positions = await ctx.store.listPositions(round.roundId);
     if (round.status === 'VOIDED') {
       row.voidedRounds += 1;
+      if (round.discard) row.voidsAfterBeacon += 1;
       for (const p of positions) if (p.refundedAt !== undefined) row.voids += p.stake;
       continue;
     }

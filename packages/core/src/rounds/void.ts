@@ -37,12 +37,14 @@ import {
 } from '../shared';
 import {
   claimDraw,
+  countDiscard,
   decksOf,
   drawRoundBurn,
   recordedBeacon,
   scheduleCloseDeadline,
   shoeWithOrder,
   signRoundHead,
+  voidDiscard,
 } from '../shoes';
 import { underLockOut } from '../tables';
 import { digestSaltOf, recordedPositions } from '../trail';
@@ -69,6 +71,8 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
   // which a lone surrogate cannot be (the round would stay VOIDING and the shoe could not close).
   if (input.note !== undefined) checkText('note', input.note, 500);
   let round = await loadRound(ctx, actor, input.roundId, 'write');
+  // A burn whose betting this call closes names a round not yet out: no discard (shoes/discards.ts).
+  const closedByVoid = round.status === 'OPEN' && input.burnCards === true;
   for (const attempt of attempts(ctx)) {
     let progressed = true;
     switch (round.status) {
@@ -85,7 +89,7 @@ export async function voidRound(ctx: Ctx, actor: Actor, input: VoidRoundInput): 
           input.burnCards && (await drawsPerCoup(ctx, round))
             ? await towardsBettingClosed(ctx, round)
             : undefined;
-        progressed = step ?? (await startVoid(ctx, round, input));
+        progressed = step ?? (await startVoid(ctx, round, input, closedByVoid));
         break;
       }
       case 'VOIDING':
@@ -119,9 +123,16 @@ const drawsPerCoup = async (ctx: Ctx, round: RoundRecord): Promise<boolean> =>
 const DEALER_ERRORS: readonly VoidReason[] = ['EXPOSED_CARD', 'EXTRA_CARDS'];
 
 /** An OPEN round's gates close in the same transaction: no bet lands once it is VOIDING. */
-async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): Promise<boolean> {
+async function startVoid(
+  ctx: Ctx,
+  round: RoundRecord,
+  input: VoidRoundInput,
+  closedByVoid: boolean,
+): Promise<boolean> {
   const burn = input.burnCards ? await burnOps(ctx, round) : undefined;
-  return tryTransact(ctx.store, [
+  const shoe = await ctx.store.get('shoe', { shoeId: round.shoeId });
+  const discard = shoe && voidDiscard(ctx, shoe, round, closedByVoid);
+  const done = await tryTransact(ctx.store, [
     {
       kind: 'update',
       entity: 'round',
@@ -131,6 +142,7 @@ async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): P
         voidReason: input.reason,
         ...(input.note && { voidNote: input.note }),
         ...(burn && { burned: burn.burned }),
+        ...(discard && { discard }),
         closedAt: round.closedAt ?? ctx.now(),
       },
       expect: { status: round.status },
@@ -138,6 +150,8 @@ async function startVoid(ctx: Ctx, round: RoundRecord, input: VoidRoundInput): P
     ...(round.status === 'OPEN' ? closeGates(round) : []),
     ...(burn ? [burn.shoe] : []),
   ]);
+  if (done) countDiscard(ctx, discard);
+  return done;
 }
 
 /**

@@ -76,6 +76,10 @@ export async function contributeSeed(
       putAudit(record),
     ]);
     if (done) {
+      // The contributor's receipt (C1): the chain head after his seed, signed. A seed slipped in before
+      // his, or the order changed, no longer matches it. Not stored: his to keep (the head is the
+      // event's hash, which the chain keeps). A failure to sign leaves the seed recorded, unreceipted.
+      const receipt = await signHead(ctx, shoe, record, 'SEED_CONTRIBUTED');
       return {
         shoeId: shoe.shoeId,
         index,
@@ -84,6 +88,7 @@ export async function contributeSeed(
         seq: record.seq,
         head: record.hash,
         at: eventAt(record)!,
+        receipt,
       };
     }
     await backoff(attempt);

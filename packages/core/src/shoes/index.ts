@@ -4,6 +4,7 @@ export * from './archive-shoe';
 export { roundsOfChain, staleHeads } from './close-checks';
 export { checkCloseDeadline, scheduleCloseDeadline } from './close-deadline';
 export { checkSeed, closeContributions, contributeSeed, signContributionsHead } from './contributions';
+export { countDiscard, earlyCloseDiscard, voidDiscard } from './discards';
 export { claimDraw, drawCutIndex, drawRoundBurn, drawRoundCoup, recordedBeacon } from './draw-v3';
 export { loadShoe } from './load-shoe';
 export { signBettingHead, signRoundHead } from './round-heads';

@@ -12,6 +12,7 @@ import {
   saltedDigest,
   shoeStatement,
   statementBytes,
+  statementDigest,
 } from '@pyb/fairness';
 import type { Actor, CloseShoeInput, ShoeRecord, ShoeView } from '../shared';
 import {
@@ -33,8 +34,10 @@ import { chainRecord, eventAt, latest, newDigestSalt, nextAudit, parseAuditLog, 
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
 import { signContributionsHead } from './contributions';
+import { countDiscard, earlyCloseDiscard } from './discards';
 import { drawCutIndex } from './draw-v3';
 import { loadShoe } from './load-shoe';
+import { previousOpenedOf } from './opened-link';
 import { signRoundHead } from './round-heads';
 import { decksOf, shoeWithOrder } from './shoe-order';
 import { certifiedKey, signCertified } from './signing';
@@ -85,6 +88,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
     operatorId: table.operatorId,
     number: table.shoes + 1,
     previous: table.lastShoe ?? null,
+    previousOpened: await previousOpenedOf(ctx, table),
     rulesVersion: RULES_VERSION,
     table: { ...table.config },
     commitment,
@@ -125,7 +129,10 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
       kind: 'update',
       entity: 'table',
       key: { tableId: table.tableId },
-      set: { currentShoeId: shoeId },
+      set: {
+        currentShoeId: shoeId,
+        lastOpened: { shoeId, number: shoe.number, statement: statementDigest(statement) },
+      },
       add: { shoes: 1 },
       expect: { currentShoeId: null, shoes: table.shoes, lock: null },
     },
@@ -173,13 +180,18 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: CloseShoeInput): 
           `shoe ${shoe.shoeId} has not reached its cut card: closing it early needs a reason (${SHOE_CLOSE_REASONS.join(', ')})`,
         );
       }
+      const discard = shoe.status === 'OPEN' ? earlyCloseDiscard(ctx, shoe) : undefined;
       try {
         await ctx.store.transact([
           {
             kind: 'update',
             entity: 'shoe',
             key: { shoeId: shoe.shoeId },
-            set: { status: 'CLOSING', ...(shoe.status === 'OPEN' && { closeReason: input.reason }) },
+            set: {
+              status: 'CLOSING',
+              ...(shoe.status === 'OPEN' && { closeReason: input.reason }),
+              ...(discard && { discard }),
+            },
             expect: { status: shoe.status },
           },
           {
@@ -189,6 +201,7 @@ export async function closeShoe(ctx: Ctx, actor: Actor, input: CloseShoeInput): 
             expect: { openRoundId: null, currentShoeId: shoe.shoeId },
           },
         ]);
+        countDiscard(ctx, discard);
       } catch (error) {
         if (!(error instanceof TransactionCanceled)) throw error;
         await backoff(attempt);

@@ -3,6 +3,7 @@ import type { RoundStatus, VoidReason } from '@pyb/contracts';
 import type { Burn, Card, CoupResult, PositionSettlement } from '@pyb/engine';
 import type { BeaconRound, SignedHead } from '@pyb/fairness';
 import type { StoredAnchor } from '../ports/time-stamps';
+import type { Discard } from './shoes';
 import type { Bets } from './tables';
 
 /**
@@ -98,6 +99,8 @@ export interface RoundRecord {
   /** Voided with `burnCards` (seed 004): the cards the coup would have used, burned unplayed. */
   burned?: RoundBurn;
   voidedAt?: string;
+  /** Voided after the beacon round that fixes its cards was published (D1). */
+  discard?: Discard;
   refundsDigest?: string;
   /** Settlement (or refunds) fanned out on the settlement queue. */
   batches?: RoundBatches;

@@ -7,6 +7,17 @@ import type { StoredAnchor } from '../ports/time-stamps';
 /** OPEN: rounds may open. ENDED: the cut card came out, no more rounds. CLOSING/CLOSED: see closeShoe. */
 export type { ShoeStatus };
 
+/**
+ * A discard (D1, docs/provably-fair.md §10): a round voided, or a shoe closed early, once the beacon
+ * round that fixes what it throws away was published — counted (DiscardsAfterBeacon), in the reports
+ * and the feed. `beaconRound`: that round; `publishedAt` its time; `at` when it was discarded.
+ */
+export interface Discard {
+  beaconRound: number;
+  publishedAt: string;
+  at: string;
+}
+
 export interface ShoeRecord {
   shoeId: string;
   tableId: string;
@@ -47,6 +58,8 @@ export interface ShoeRecord {
     /** pyb-shoe/3: the head's RFC 3161 anchor, made before the round is published (docs/time-stamps.md). */
     anchor?: StoredAnchor;
   };
+  /** Closed early after its beacon round was published (D1). */
+  discard?: Discard;
   /** The beacon round once published and recorded (BEACON_RECORDED at `seq`), with the shoe entropy it gives. */
   beacon?: BeaconRound & { seq: number };
   /** hex: the text the random stream takes as its client input (fairness shoeEntropy). */

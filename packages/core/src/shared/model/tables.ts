@@ -21,6 +21,8 @@ export interface TableRecord {
   betGates?: number;
   /** The last shoe closed at this table: the next statement links to its signed close head. */
   lastShoe?: { shoeId: string; number: number; closeHead: string };
+  /** The last shoe opened at this table, closed or not: the next statement links to its statement (D2). */
+  lastOpened?: { shoeId: string; number: number; statement: string };
   /**
    * Set when the key service or the randomness failed at open-shoe or resolve (docs/regulators.md,
    * "Lock-out"): no shoe opens, no round opens or is dealt, until an admin clears it with a reason.

@@ -11,6 +11,8 @@ export type MetricName =
   | 'SettlementBatchesSent'
   /** Tables locked by a key-service or randomness failure (docs/regulators.md, "Lock-out"). */
   | 'TablesLocked'
+  /** A round voided, or a shoe closed early, after the beacon round that fixed it was published (D1). */
+  | 'DiscardsAfterBeacon'
   /** Seamless credits / rollbacks the operator's wallet acknowledged. */
   | 'SeamlessCredits'
   | 'SeamlessRollbacks'
