@@ -41,6 +41,7 @@ import {
   openShoeContract,
 } from './endpoints/shoes';
 import {
+  controlCadenceContract,
   createTableContract,
   getScoreboardContract,
   getSeatsContract,
@@ -73,6 +74,7 @@ export const ENDPOINTS = {
   'get-seats': getSeatsContract,
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
+  'control-cadence': controlCadenceContract,
   'open-shoe': openShoeContract,
   'get-shoe': getShoeContract,
   'close-shoe': closeShoeContract,

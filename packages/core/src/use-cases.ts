@@ -23,6 +23,14 @@ export {
   yesterday,
 } from './reports';
 export {
+  type CadenceState,
+  CadenceStepError,
+  cadenceClose,
+  cadenceDeal,
+  cadenceLock,
+  cadenceNext,
+  cadenceOpen,
+  cadenceSettle,
   closeRoundBetting,
   getRound,
   leaveTable,
@@ -30,6 +38,7 @@ export {
   openRound,
   placeBet,
   resolveRound,
+  runCadenceStep,
   runSettlementBatch,
   voidRound,
   withdrawBets,
@@ -63,7 +72,15 @@ export {
   openShoe,
   signingKey,
 } from './shoes';
-export { createTable, getScoreboard, getSeats, getTable, listTableEvents, unlockTable } from './tables';
+export {
+  controlCadence,
+  createTable,
+  getScoreboard,
+  getSeats,
+  getTable,
+  listTableEvents,
+  unlockTable,
+} from './tables';
 export {
   getLedger,
   getOperatorWallet,

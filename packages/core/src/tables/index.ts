@@ -1,8 +1,10 @@
+export { controlCadence } from './cadence';
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export {
   assertUnlocked,
   listTableEvents,
   lockForAudit,
+  lockForCadence,
   shoeInPlay,
   underLockOut,
   unlockTable,
