@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   type Beacon,
   CachedPrincipalStore,
+  type CadenceRunner,
   type Clock,
   type CloseDeadlines,
   type Deadline,
@@ -74,6 +75,8 @@ export interface AppContext {
   beacon?: Beacon;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
   closeDeadlines?: CloseDeadlines;
+  /** Where a cadence table's rounds start: likewise, `cadenceRunnerOf` (./cadence), or the local runner. */
+  cadenceRunner?: CadenceRunner;
   /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
   wallets?: Wallets;
   outboxQueue?: OutboxQueue;
@@ -172,6 +175,7 @@ export function useCases(
   extras: {
     beacon?: Beacon;
     closeDeadlines?: CloseDeadlines;
+    cadence?: CadenceRunner;
     queue?: SettlementQueue;
     wallets?: Wallets;
     outbox?: OutboxQueue;
@@ -192,6 +196,7 @@ export function useCases(
   }
   if (extras.beacon) ctx.beacon = extras.beacon;
   if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
+  if (extras.cadence) ctx.cadence = extras.cadence;
   if (extras.queue) ctx.queue = extras.queue;
   if (extras.wallets) ctx.wallets = extras.wallets;
   if (extras.outbox) ctx.outbox = extras.outbox;

@@ -5,7 +5,8 @@
  * with `{ step, state }` (functions/cadence-step); the steps are the core's (rounds/cadence-steps.ts).
  *
  *   OpenRound → Opened? ─stopped→ Stopped
- *                  └→ BettingOpen (Wait until closesAt) → NoVaMas → Deal (Retry while BEACON_PENDING)
+ *                  └→ BettingOpen (Wait until closesAt) → NoVaMas → BeaconOut (Wait until the named
+ *                     beacon round's time) → Deal (Retry while BEACON_PENDING)
  *                     → Settle (Retry while SETTLEMENT_PENDING) → BetweenRounds (Wait pauseSeconds)
  *                     → NextRound (starts the next round's execution) → Done
  *   any Task, past its retries (or timed out) → LockTable (TABLE_LOCKED, source CADENCE) → Locked
@@ -66,7 +67,9 @@ export function cadenceDefinition(functionArn: string) {
       },
       Stopped: { Type: 'Succeed' },
       BettingOpen: { Type: 'Wait', TimestampPath: '$.closesAt', Next: 'NoVaMas' },
-      NoVaMas: task(functionArn, 'close', 'Deal'),
+      NoVaMas: task(functionArn, 'close', 'BeaconOut'),
+      // Until the beacon round "no va más" named is out (one transition, not a Retry a second).
+      BeaconOut: { Type: 'Wait', TimestampPath: '$.beaconAt', Next: 'Deal' },
       Deal: task(functionArn, 'deal', 'Settle', [{ ErrorEquals: ['BEACON_PENDING'], ...BEACON_RETRY }]),
       Settle: task(functionArn, 'settle', 'BetweenRounds', [
         { ErrorEquals: ['SETTLEMENT_PENDING'], ...SETTLEMENT_RETRY },
@@ -102,6 +105,7 @@ export const TRANSITIONS_PER_ROUND = [
   'Opened?',
   'BettingOpen',
   'NoVaMas',
+  'BeaconOut',
   'Deal',
   'Settle',
   'BetweenRounds',

@@ -5,6 +5,7 @@
  *
  * With `clock` (a test clock whose `sleep` moves it forward), the Wait states and the retry intervals
  * take no real time: the runner waits on that clock instead — until `closesAt` before "no va más",
+ * until `beaconAt` before the deal,
  * `pauseSeconds` before the next round, a second before a retried step — so a cadence test is
  * deterministic and fast. Without it (./scripts/dev) the machine's own Wait states wait for real.
  */
@@ -87,7 +88,7 @@ export class LocalCadenceRunner implements CadenceRunner {
     if (!sleep) return { taskResourceLocalHandlers: handlers };
     return {
       taskResourceLocalHandlers: handlers,
-      waitTimeOverrides: { BettingOpen: 0, BetweenRounds: 0 },
+      waitTimeOverrides: { BettingOpen: 0, BeaconOut: 0, BetweenRounds: 0 },
       retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STEPS).map((s) => [s, 0])),
     };
   }
@@ -99,8 +100,9 @@ export class LocalCadenceRunner implements CadenceRunner {
     clock: Clock,
     sleep: (ms: number) => Promise<void>,
   ) {
-    if (step === 'close' && typeof state.closesAt === 'string') {
-      const ms = Date.parse(state.closesAt) - clock.now().getTime();
+    const until = step === 'close' ? state.closesAt : step === 'deal' ? state.beaconAt : undefined;
+    if (typeof until === 'string') {
+      const ms = Date.parse(until) - clock.now().getTime();
       if (ms > 0) await sleep(ms);
     }
     if (step === 'next' && typeof state.pauseSeconds === 'number' && state.pauseSeconds > 0)

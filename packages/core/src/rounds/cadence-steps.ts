@@ -6,6 +6,7 @@
  * round is and carries on from there. A refusal leaves as a `CadenceStepError` named by its problem
  * code (BEACON_PENDING, TABLE_LOCKED, ...): the state machine's Retry and Catch match that name.
  */
+import { roundTime } from '@pyb/fairness';
 import { type Actor, type Ctx, DomainError, type TableRecord } from '../shared';
 import { closeShoe, openShoe } from '../shoes';
 import { lockForCadence } from '../tables';
@@ -19,6 +20,8 @@ export interface CadenceState {
   tableRound: number;
   roundId?: string;
   closesAt?: string;
+  /** When the beacon round "no va más" named is published (the Wait before Deal); now if none. */
+  beaconAt?: string;
   pauseSeconds?: number;
   /** The round ended without a coup (an operator voided it): nothing to settle. */
   voided?: boolean;
@@ -92,12 +95,22 @@ export function cadenceClose(ctx: Ctx, s: CadenceState): Promise<CadenceState> {
   return step(async () => {
     try {
       const round = await closeRoundBetting(ctx, actorOf(s), { roundId: s.roundId! });
-      return { ...s, status: round.status };
+      return { ...s, status: round.status, beaconAt: await beaconAt(ctx, round) };
     } catch (error) {
       if (error instanceof DomainError && error.code === 'ROUND_VOIDED') return { ...s, voided: true };
       throw error;
     }
   });
+}
+
+/** When the round's beacon round is out: the state machine waits until then rather than retrying. */
+async function beaconAt(
+  ctx: Ctx,
+  round: { shoeId: string; bettingClosed: { beaconRound: number } | null },
+): Promise<string> {
+  const shoe = round.bettingClosed ? await ctx.store.get('shoe', { shoeId: round.shoeId }) : undefined;
+  if (!round.bettingClosed || !shoe) return ctx.now();
+  return new Date(roundTime(shoe.statement.beacon, round.bettingClosed.beaconRound) * 1000).toISOString();
 }
 
 /** Deals (BEACON_PENDING until the beacon round is out: the state's Retry waits) and settles. */
