@@ -1,6 +1,6 @@
 import { controlCadenceContract } from '@pyb/contracts';
 import { controlCadence } from '@pyb/core/use-cases';
-import { cadenceRunnerOf } from '../src/cadence';
+import { cadenceRunnerWhenStarting } from '../src/cadence';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { controlCadenceRoute } from '../src/routes';
@@ -9,7 +9,7 @@ export const handler = httpHandler(
   controlCadenceRoute,
   controlCadenceContract,
   ({ context, actor, params, body }) =>
-    controlCadence(useCases(context, undefined, { cadence: cadenceRunnerOf(context) }), actor, {
+    controlCadence(useCases(context, undefined, { cadence: cadenceRunnerWhenStarting(context) }), actor, {
       ...params,
       ...body,
     }),

@@ -13,3 +13,8 @@ export function cadenceRunnerOf(context: AppContext): CadenceRunner {
     throw new Error('CADENCE_STATE_MACHINE_ARN is not set: this function cannot start a cadence round');
   return context.cadenceRunner;
 }
+
+/** The runner, looked up at the first start: a pause or stop needs none (and a missing one is not their failure). */
+export const cadenceRunnerWhenStarting = (context: AppContext): CadenceRunner => ({
+  start: (round) => cadenceRunnerOf(context).start(round),
+});
