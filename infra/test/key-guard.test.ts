@@ -40,6 +40,8 @@ const GUARDED: Record<string, readonly string[]> = {
   'open-round': ['Sign'],
   'settle-batch': ['Sign'],
   'close-betting': ['Sign'],
+  // A cadence table's steps open shoes (seal), deal and close them (unseal), sign heads.
+  'cadence-step': ['Decrypt', 'Encrypt', 'GenerateRandom', 'Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>
