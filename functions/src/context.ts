@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   type Beacon,
   CachedPrincipalStore,
+  type CadenceRunner,
   type Clock,
   type CloseDeadlines,
   type Deadline,
@@ -78,6 +79,8 @@ export interface AppContext {
   timeStamper?: TimeStamper;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
   closeDeadlines?: CloseDeadlines;
+  /** Where a cadence table's rounds start: likewise, `cadenceRunnerOf` (./cadence), or the local runner. */
+  cadenceRunner?: CadenceRunner;
   /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
   wallets?: Wallets;
   outboxQueue?: OutboxQueue;
@@ -177,6 +180,7 @@ export function useCases(
     beacon?: Beacon;
     timeStamper?: TimeStamper;
     closeDeadlines?: CloseDeadlines;
+    cadence?: CadenceRunner;
     queue?: SettlementQueue;
     wallets?: Wallets;
     outbox?: OutboxQueue;
@@ -198,6 +202,7 @@ export function useCases(
   if (extras.beacon) ctx.beacon = extras.beacon;
   if (extras.timeStamper) ctx.timeStamper = extras.timeStamper;
   if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
+  if (extras.cadence) ctx.cadence = extras.cadence;
   if (extras.queue) ctx.queue = extras.queue;
   if (extras.wallets) ctx.wallets = extras.wallets;
   if (extras.outbox) ctx.outbox = extras.outbox;

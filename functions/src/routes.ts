@@ -72,6 +72,11 @@ export interface Route {
    * Secrets Manager (infra grants secretsmanager:GetSecretValue on each seamless operator's secret).
    */
   operatorWallets?: true;
+  /**
+   * Starts a cadence table's round (infra grants states:StartExecution on the cadence state machine
+   * and names it CADENCE_STATE_MACHINE_ARN: docs/architecture.md, "Table cadence").
+   */
+  cadence?: true;
 }
 
 const ALL: readonly Role[] = ROLES;
@@ -105,6 +110,17 @@ export const unlockTableRoute: Route = {
   // The table item and its TABLE_UNLOCKED event (append-only, beside the shoes' chains).
   data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
   kms: [],
+};
+
+export const controlCadenceRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/cadence',
+  handler: 'control-cadence',
+  roles: WRITERS,
+  // The table item (its cadence); start and resume start the next round's execution.
+  data: { principals: 'read', idempotency: 'write', game: 'write' },
+  kms: [],
+  cadence: true,
 };
 
 export const listTableEventsRoute: Route = {
@@ -586,6 +602,7 @@ export const ROUTES: readonly Route[] = [
   createTableRoute,
   getTableRoute,
   unlockTableRoute,
+  controlCadenceRoute,
   listTableEventsRoute,
   ggrReportRoute,
   exportFeedRoute,

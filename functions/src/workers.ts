@@ -19,6 +19,8 @@ export interface Worker {
   operatorWallets?: true;
   /** How long one invocation may run, when not the default (infra/src/route-function.ts). */
   timeoutSeconds?: number;
+  /** Starts cadence rounds (routes.ts, `cadence`). */
+  cadence?: true;
 }
 
 export const WORKERS: readonly Worker[] = [
@@ -56,6 +58,20 @@ export const WORKERS: readonly Worker[] = [
     kms: [],
     queues: ['outbox'],
     timeoutSeconds: 300,
+  },
+  {
+    handler: 'cadence-step',
+    description:
+      "Table cadence: one step of a round (open, no va más, deal, settle, next, lock), called by the cadence state machine's Tasks",
+    // What open-shoe, open-round, close-betting, resolve-round and close-shoe touch: the table, shoes,
+    // rounds and positions (game), payouts (wallets), the chain (audit). Seeds are generated and
+    // sealed (open-shoe), unsealed (deal), heads signed. No principals, no idempotency: the state
+    // machine is the caller, each step idempotent on the round's state.
+    data: { game: 'write', wallets: 'write', audit: 'append' },
+    kms: ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign', 'GetPublicKey'],
+    queues: ['settlement', 'outbox'],
+    operatorWallets: true,
+    cadence: true,
   },
 ];
 

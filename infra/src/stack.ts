@@ -13,6 +13,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { alarmOn } from './alarms';
+import { CADENCE_HANDLER, TableCadence } from './cadence';
 import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
@@ -277,9 +278,27 @@ export class PuntoYBancaStack extends Stack {
       if (worker.consumes === 'settlement') settlement.consumeWith(fn);
       else if (worker.consumes === 'outbox') seamless.consumeWith(fn);
       else if (worker.handler === RECONCILE_HANDLER) seamless.scheduleReconciliation(fn);
-      else throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
+      else if (worker.handler === CADENCE_HANDLER) {
+        // The state machine's Retry waits for the beacon round: the step never sleeps for it.
+        fn.function.addEnvironment('BEACON_WAIT_MS', '0');
+      } else throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
     }
     for (const alarm of [...settlement.alarms, ...seamless.alarms]) alarm.addAlarmAction(alarmAction);
+
+    // Tables that run themselves: each round one Step Functions execution (docs/architecture.md).
+    const cadenceStep = this.functions[CADENCE_HANDLER];
+    if (cadenceStep) {
+      const cadence = new TableCadence(this, 'Cadence', {
+        stage: config.stage,
+        step: cadenceStep.function,
+        logRetention,
+        alarmAction,
+      });
+      for (const entry of [...routes, ...workers]) {
+        const fn = this.functions[entry.handler];
+        if (entry.cadence && fn) cadence.allowStarting(fn.function, fn.role);
+      }
+    }
 
     const observability = new Observability(this, 'Observability', {
       stage: config.stage,

@@ -42,6 +42,8 @@ const GUARDED: Record<string, readonly string[]> = {
   'settle-batch': ['Sign'],
   'close-betting': ['Sign'],
   'contribute-seed': ['Sign'],
+  // A cadence table's steps open shoes (seal), deal and close them (unseal), sign heads.
+  'cadence-step': ['Decrypt', 'Encrypt', 'GenerateRandom', 'Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>

@@ -152,6 +152,8 @@ const BODIES: Record<string, unknown | (() => Promise<unknown>)> = {
   'cancel-bets': { playerId: 'player-m', types: ['TIE'] },
   'void-round': { reason: 'MISDEAL' },
   'unlock-table': { reason: 'matrix' },
+  // pause: no cadence is started (the matrix's stack runs no state machine); 409 CADENCE_NOT_SET for the owner.
+  'control-cadence': { action: 'pause' },
   'abandon-shoe': { reason: 'matrix' },
   // The mode op-a has (never set: hosted): admitted, it changes nothing.
   'set-operator-wallet': { walletMode: 'hosted' },

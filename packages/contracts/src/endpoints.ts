@@ -42,6 +42,7 @@ import {
 } from './endpoints/shoes';
 import { getTableHelpContract } from './endpoints/table-help';
 import {
+  controlCadenceContract,
   createTableContract,
   getScoreboardContract,
   getSeatsContract,
@@ -75,6 +76,7 @@ export const ENDPOINTS = {
   'get-table-help': getTableHelpContract,
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
+  'control-cadence': controlCadenceContract,
   'open-shoe': openShoeContract,
   'get-shoe': getShoeContract,
   'close-shoe': closeShoeContract,

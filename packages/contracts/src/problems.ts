@@ -33,6 +33,10 @@ export const PROBLEMS = {
     400,
     'A table configuration the rules refuse (e.g. crossed limits); `details.issues` says why.',
   ],
+  CADENCE_TOO_FAST: [
+    400,
+    'Cadence settings whose rounds would start less than 5 s apart (bettingSeconds + pauseSeconds < 5; UKGC RTS 14G).',
+  ],
   VOID_REASON_INVALID: [
     400,
     'A void reason that is not one of VoidReason, or `burnCards` with a reason other than EXPOSED_CARD or EXTRA_CARDS.',
@@ -152,6 +156,10 @@ export const PROBLEMS = {
     'A request with this Idempotency-Key is still being processed; retry later.',
   ],
   TABLE_NOT_LOCKED: [409, 'The table is not locked: there is no lock to clear.'],
+  CADENCE_NOT_SET: [
+    409,
+    'pause or resume on a table without cadence settings: start it first with `cadence` (POST /v1/tables/{tableId}/cadence).',
+  ],
   OPERATOR_WALLET_BUSY: [
     409,
     'The wallet mode cannot change now: a round of the operator holds bets, or (leaving seamless) a recent seamless transaction is not final; `details` names them.',

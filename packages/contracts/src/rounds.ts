@@ -186,6 +186,10 @@ export const Round = /* @__PURE__ */ lazily(() =>
       coup: z.int().min(1),
       status: RoundStatus(),
       openedAt: Timestamp(),
+      closesAt: Timestamp().nullable().meta({
+        description:
+          'Cadence tables: when betting closes (bets from then are refused); null on operator-driven tables.',
+      }),
       resolvedAt: Timestamp().nullable(),
       result: Coup().nullable(),
       positions: z.array(Position()),

@@ -231,13 +231,69 @@ export const CreateTableRequest = /* @__PURE__ */ lazily(() =>
 
 export const TableParams = /* @__PURE__ */ lazily(() => z.strictObject({ tableId: ResourceId() }));
 
+/** UKGC RTS 14G: at least 5 s from the start of one game to the start of the next. */
+export const MIN_GAME_SECONDS = 5;
+
+/** A table's clock: how long betting stays open, the pause after a round, and whether shoes follow. */
+export const CadenceSettings = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      bettingSeconds: z.int().min(1).max(300).meta({
+        description: 'Seconds from a round opening to "no va más" (the round\'s `closesAt`).',
+        example: 15,
+      }),
+      pauseSeconds: z.int().min(0).max(300).default(0).meta({
+        description: 'Seconds from a round settled to the next one opening.',
+        example: 2,
+      }),
+      nextShoe: z.boolean().default(true).meta({
+        description:
+          'When the shoe ends: close it and open the next one (false: the cadence stops with the shoe).',
+      }),
+    })
+    .meta({ id: 'CadenceSettings' }),
+);
+
+/**
+ * RTS 14G as a rule on the settings: two rounds' starts are at least betting + pause apart (the deal
+ * and the settlement only add to it). Applied by the core (CADENCE_TOO_FAST), not by the schema, so
+ * the refusal has its own code.
+ */
+export const cadenceTooFast = (c: { bettingSeconds: number; pauseSeconds: number }): boolean =>
+  c.bettingSeconds + c.pauseSeconds < MIN_GAME_SECONDS;
+
+export const TableCadence = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      bettingSeconds: z.int(),
+      pauseSeconds: z.int(),
+      nextShoe: z.boolean(),
+      state: z.enum(['RUNNING', 'PAUSED']).meta({
+        description:
+          'RUNNING: rounds follow one another by themselves. PAUSED: the round in play finishes, no new one opens.',
+      }),
+      since: Timestamp(),
+    })
+    .meta({ id: 'TableCadence' }),
+);
+
+/** start (with settings) or resume: rounds run by themselves; pause: the round in play finishes, none opens; stop: back to operator calls. */
+export const CadenceControlRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      action: z.enum(['start', 'pause', 'resume', 'stop']),
+      cadence: CadenceSettings().optional().meta({ description: 'start only: the clock (required then).' }),
+    })
+    .meta({ id: 'CadenceControlRequest' }),
+);
+
 /** Why a table is locked (docs/regulators.md, "Lock-out"). */
 export const TableLock = /* @__PURE__ */ lazily(() =>
   z
     .object({
-      source: z.enum(['KEY_SERVICE', 'RANDOMNESS', 'AUDIT', 'TIME_STAMP']).meta({
+      source: z.enum(['KEY_SERVICE', 'RANDOMNESS', 'AUDIT', 'TIME_STAMP', 'CADENCE']).meta({
         description:
-          'KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated). AUDIT: closing the shoe found its audit chain broken (`problems`); the shoe is restored and closed, or an admin abandons it (POST /v1/shoes/{shoeId}/abandon). TIME_STAMP: no time-stamp authority anchored a head naming a beacon round before that round was published (TIME_STAMP_TOO_LATE): that round is never dealt — void it (bets refunded) — and an admin unlocks once the TSAs answer.',
+          "CADENCE: a step of the table's cadence failed past its retries (`cause` names the error). KEY_SERVICE: seed generation, sealing, unsealing or signing failed. RANDOMNESS: the beacon round did not verify (or the beacon failed), or a seed was not random (wrong size, one byte repeated). AUDIT: closing the shoe found its audit chain broken (`problems`); the shoe is restored and closed, or an admin abandons it (POST /v1/shoes/{shoeId}/abandon). TIME_STAMP: no time-stamp authority anchored a head naming a beacon round before that round was published (TIME_STAMP_TOO_LATE): that round is never dealt — void it (bets refunded) — and an admin unlocks once the TSAs answer.",
       }),
       cause: z.string().meta({
         description:
@@ -245,7 +301,7 @@ export const TableLock = /* @__PURE__ */ lazily(() =>
         example: 'BEACON_INVALID',
       }),
       detail: z.string(),
-      phase: z.enum(['OPEN_SHOE', 'RESOLVE', 'CLOSE_SHOE']),
+      phase: z.enum(['OPEN_SHOE', 'RESOLVE', 'CLOSE_SHOE', 'CADENCE']),
       problems: z
         .array(z.string())
         .optional()
@@ -268,6 +324,10 @@ export const Table = /* @__PURE__ */ lazily(() =>
       currentShoeId: z.string().nullable(),
       openRoundId: z.string().nullable(),
       createdAt: Timestamp(),
+      cadence: TableCadence().nullable().meta({
+        description:
+          'Set on a table that runs itself (POST /v1/tables/{tableId}/cadence); null: every round step is an operator call.',
+      }),
       lock: TableLock().nullable().meta({
         description:
           'Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable.',

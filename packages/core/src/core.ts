@@ -37,7 +37,7 @@ import {
   openShoe,
   signingKey,
 } from './shoes';
-import { createTable, getTable, listTableEvents, unlockTable } from './tables';
+import { controlCadence, createTable, getTable, listTableEvents, unlockTable } from './tables';
 import {
   getLedger,
   getOperatorWallet,
@@ -56,6 +56,7 @@ export function createCore(deps: CoreDeps): Core {
     createTable: (actor, input) => createTable(ctx, actor, input),
     getTable: (actor, input) => getTable(ctx, actor, input),
     unlockTable: (actor, input) => unlockTable(ctx, actor, input),
+    controlCadence: (actor, input) => controlCadence(ctx, actor, input),
     listTableEvents: (actor, input) => listTableEvents(ctx, actor, input),
     ggrReport: (actor, input) => ggrReport(ctx, actor, input),
     openShoe: (actor, input) => openShoe(ctx, actor, input),

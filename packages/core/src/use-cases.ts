@@ -23,6 +23,14 @@ export {
   yesterday,
 } from './reports';
 export {
+  type CadenceState,
+  CadenceStepError,
+  cadenceClose,
+  cadenceDeal,
+  cadenceLock,
+  cadenceNext,
+  cadenceOpen,
+  cadenceSettle,
   closeRoundBetting,
   getRound,
   leaveTable,
@@ -30,6 +38,7 @@ export {
   openRound,
   placeBet,
   resolveRound,
+  runCadenceStep,
   runSettlementBatch,
   setResponsibleGamingAndCancel,
   voidRound,
@@ -65,6 +74,7 @@ export {
   signingKey,
 } from './shoes';
 export {
+  controlCadence,
   createTable,
   getScoreboard,
   getSeats,

@@ -360,6 +360,8 @@ async function main(): Promise<void> {
     );
     return stop(1);
   }
+  // Tables with a cadence run themselves (POST /v1/tables/{tableId}/cadence): locally on aws-local-stepfunctions.
+  (await import('./cadence')).installLocalCadence(appContext());
   const state = await seed(appContext(), wallet);
   let siteDir: string | undefined;
   try {

@@ -38,6 +38,7 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   IDEMPOTENCY_KEY_IN_FLIGHT: 'The same request is still running. Try again in a moment.',
   IDEMPOTENCY_KEY_REUSED: 'This request key was already used for another request.',
   TABLE_CONFIG_INVALID: 'The table configuration is not valid.',
+  CADENCE_TOO_FAST: 'Rounds would start less than 5 seconds apart.',
   CLIENT_SEED_INVALID: 'The client seed is not valid (printable ASCII, up to 128 characters).',
   VOID_REASON_INVALID: 'That is not a reason a round can be voided for.',
   CURSOR_INVALID: 'The page cursor is not valid for this list.',
@@ -129,6 +130,7 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
     'The history range reaches too far back for one request: ask for a shorter or more recent range.',
   TABLE_LOCKED: 'The table is locked: the key service or the randomness failed. An admin must clear it.',
   TABLE_NOT_LOCKED: 'The table is not locked.',
+  CADENCE_NOT_SET: 'The table has no cadence: start it first.',
   AUDIT_LOCK_NEEDS_SHOE: 'The table is locked by a broken audit chain: close or abandon its shoe first.',
   PLATFORM_ADMIN_REQUIRED: "Only the platform's administrators may change an operator's wallet mode.",
   SEAMLESS_CONFIG_INVALID:

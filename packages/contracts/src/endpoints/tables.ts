@@ -1,6 +1,14 @@
 import type { EndpointContract } from '../endpoint-contract';
 import { Scoreboard, ScoreboardQuery } from '../scoreboard';
-import { CreateTableRequest, SeatMap, Table, TableEvents, TableParams, UnlockTableRequest } from '../tables';
+import {
+  CadenceControlRequest,
+  CreateTableRequest,
+  SeatMap,
+  Table,
+  TableEvents,
+  TableParams,
+  UnlockTableRequest,
+} from '../tables';
 
 /** The endpoint contracts of the Tables tag: tables and their results panel (one export per endpoint: endpoint-contract.ts). */
 
@@ -74,5 +82,25 @@ export const listTableEventsContract = {
   summary: "A table's lock-outs and their clearing",
   params: TableParams,
   response: TableEvents,
+  status: 200,
+} satisfies EndpointContract;
+
+export const controlCadenceContract = {
+  tag: 'Tables',
+  description:
+    'A table that runs itself (docs/architecture.md, "Table cadence"): `start` with `cadence` settings opens a round, waits for `closesAt`, calls "no va más", deals, settles and opens the next, shoe after shoe (AWS Step Functions, one execution per round). Settings whose rounds would start less than 5 s apart are refused (UKGC RTS 14G). `pause` lets the round in play finish and opens no new one; `resume` goes on; `stop` also removes the settings (operator calls again). Operator and admin keys.',
+  problems: [
+    'TABLE_NOT_FOUND',
+    'CADENCE_TOO_FAST',
+    'CADENCE_NOT_SET',
+    'ROUND_IN_PLAY',
+    'INVALID_INPUT',
+    'TABLE_LOCKED',
+    'CONCURRENT_UPDATE',
+  ],
+  summary: "Start, pause, resume or stop a table's cadence",
+  params: TableParams,
+  body: CadenceControlRequest,
+  response: Table,
   status: 200,
 } satisfies EndpointContract;

@@ -75,6 +75,7 @@ export async function roundFacts(
     gates: round.gates,
     tableRound: round.tableRound,
     openedAt: round.openedAt,
+    ...(round.closesAt !== undefined && { closesAt: round.closesAt }),
   };
   ctx.rounds.set(roundId, facts);
   return { facts, fresh: round };

@@ -30,12 +30,14 @@ import {
   clientKey,
   DomainError,
   invalid,
+  type RoundFacts,
   requestHash,
   sumOf,
   withinScope,
 } from '../shared';
 import { operatorOf } from '../wallet';
 import { type Change, normalizeBets, roundFacts, shoeConfig, validate } from './bet-parts';
+import { roundNotOpen } from './round-not-open';
 import { stakeCallsOf } from './stake-sources';
 
 // ---- the use cases --------------------------------------------------------------------------------
@@ -58,6 +60,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
     roundFacts(ctx, actor, input.roundId),
     operatorOf(ctx, actor.operatorId),
   ]);
+  bettingOpen(ctx, facts);
   const config = await shoeConfig(ctx, facts.shoeId);
   withinScope(actor, { tableId: facts.tableId, currency: config.currency });
   validate(config, bets);
@@ -118,6 +121,7 @@ export async function withdrawBets(
     roundFacts(ctx, actor, input.roundId),
     operatorOf(ctx, actor.operatorId),
   ]);
+  bettingOpen(ctx, facts);
   const config = await shoeConfig(ctx, facts.shoeId);
   withinScope(actor, { tableId: facts.tableId, currency: config.currency });
   const request = reduce
@@ -158,4 +162,12 @@ export async function withdrawBets(
     },
   };
   return stakeCallsOf(operator).change(ctx, { facts, config, change, idempotencyKey, operator, fresh });
+}
+
+/**
+ * A cadence round's betting closes at `closesAt`, whether or not its "no va más" step has run yet:
+ * the timer only calls that step, the refusal is here and in the gates' conditional writes.
+ */
+function bettingOpen(ctx: Ctx, facts: RoundFacts): void {
+  if (facts.closesAt !== undefined && ctx.now() >= facts.closesAt) throw roundNotOpen(facts);
 }

@@ -1,5 +1,6 @@
 export { MAX_POSITION_CALLS } from './bet-parts';
 export { placeBet, withdrawBets } from './bets';
+export * from './cadence-steps';
 export { type CancelledOnExclusion, setResponsibleGamingAndCancel } from './exclusion';
 export { leaveTable } from './leave';
 export { closeRoundBetting, resolveRound } from './resolve';

@@ -84,6 +84,10 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
       tableRound: (table.rounds ?? 0) + 1,
       ...(lastAnnounced && { lastAnnounced }),
       openedAt,
+      // A cadence table's round says when betting closes: bets are refused from then (bets.ts).
+      ...(table.cadence?.state === 'RUNNING' && {
+        closesAt: new Date(Date.parse(openedAt) + table.cadence.bettingSeconds * 1000).toISOString(),
+      }),
       audit: { opened: -1 },
     };
     const opened = await nextAudit(ctx.store, shoe.shoeId, 'ROUND_OPENED', round.roundId, openedAt, {

@@ -115,6 +115,9 @@ export interface PlayerHistoryQuery {
   /** 1..50, default 10. */
   limit?: number;
 }
+/** start (with settings), pause, resume or stop a table's cadence. */
+export type ControlCadenceInput = { tableId: string } & Body<ReturnType<typeof C.CadenceControlRequest>>;
+
 export type UnlockTableInput = { tableId: string } & Body<ReturnType<typeof C.UnlockTableRequest>>;
 export type AbandonShoeInput = { shoeId: string } & Body<ReturnType<typeof C.AbandonShoeRequest>>;
 export type ShoeView = z.output<ReturnType<typeof C.Shoe>>;
@@ -206,6 +209,8 @@ export interface Core {
   getTable(actor: Actor, input: { tableId: string }): Promise<TableView>;
   /** Clears a lock-out (admin), with a reason: TABLE_UNLOCKED. */
   unlockTable(actor: Actor, input: UnlockTableInput): Promise<TableView>;
+  /** Start (with settings), pause, resume or stop the table running itself (tables/cadence.ts). */
+  controlCadence(actor: Actor, input: ControlCadenceInput): Promise<TableView>;
   /** The table's lock-outs and their clearing, in order. */
   listTableEvents(actor: Actor, input: { tableId: string }): Promise<TableEventsView>;
   /** Gross gaming revenue of one UTC day, per table and currency (rounds finished that day). */

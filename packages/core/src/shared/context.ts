@@ -13,6 +13,7 @@ import {
 import { Lru } from './lru';
 import type { KeyCertificateRecord, RoundRecord } from './model';
 import type { Beacon } from './ports/beacon';
+import { type CadenceRunner, noCadenceRunner } from './ports/cadence-runner';
 import { type CloseDeadlines, noCloseDeadlines } from './ports/close-deadlines';
 import type { KeyService } from './ports/key-service';
 import { type Metrics, noMetrics } from './ports/metrics';
@@ -27,7 +28,16 @@ import type { ShoeDecks } from './shoe-decks';
 /** What never changes about a round once it is open: what a bet needs besides the live state. */
 export type RoundFacts = Pick<
   RoundRecord,
-  'roundId' | 'tableId' | 'shoeId' | 'operatorId' | 'number' | 'seats' | 'gates' | 'tableRound' | 'openedAt'
+  | 'roundId'
+  | 'tableId'
+  | 'shoeId'
+  | 'operatorId'
+  | 'number'
+  | 'seats'
+  | 'gates'
+  | 'tableRound'
+  | 'openedAt'
+  | 'closesAt'
 >;
 
 export interface Ctx {
@@ -59,6 +69,8 @@ export interface Ctx {
   codeVersion: string;
   shoeScheme: ShoeScheme;
   closeDeadlines: CloseDeadlines;
+  /** Starts a cadence table's next round (a Step Functions execution; locally the same definition). */
+  cadence: CadenceRunner;
   closeDeadlineSeconds: number;
   /** Signing-key certificates read so far, by generation (they never change once written). */
   certificates: Map<number, KeyCertificateRecord>;
@@ -126,6 +138,7 @@ export function context(deps: CoreDeps): Ctx {
     codeVersion: deps.codeVersion ?? 'unknown',
     shoeScheme: deps.shoeScheme ?? SHOE_SCHEME_V3,
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
+    cadence: deps.cadenceRunner ?? noCadenceRunner,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
     certificates: new Map(),
     wallets: deps.wallets ?? noWallets,

@@ -4,6 +4,7 @@ import { CACHE_SIZES } from './limits';
 import { Lru } from './lru';
 import type { OperatorRecord } from './model';
 import type { Beacon } from './ports/beacon';
+import type { CadenceRunner } from './ports/cadence-runner';
 import type { CloseDeadlines } from './ports/close-deadlines';
 import type { KeyService } from './ports/key-service';
 import type { Metrics } from './ports/metrics';
@@ -52,6 +53,8 @@ export interface CoreDeps {
    * pyb-shoe/2 shoes already open keep dealing and verifying as they were committed.
    */
   shoeScheme?: ShoeScheme;
+  /** Where a cadence table's rounds are started (ports/cadence-runner.ts). Default: none. */
+  cadenceRunner?: CadenceRunner;
   /** Where the check "was this ended shoe closed in time" is scheduled. Default: nowhere. */
   closeDeadlines?: CloseDeadlines;
   /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */

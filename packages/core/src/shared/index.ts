@@ -22,6 +22,7 @@ export { Lru } from './lru';
 export type * from './model';
 export * from './ports/audit-archive';
 export * from './ports/beacon';
+export * from './ports/cadence-runner';
 export * from './ports/close-deadlines';
 export * from './ports/feed-files';
 export {

@@ -31,6 +31,7 @@ export const tableView = (t: TableRecord): TableView => ({
   currentShoeId: t.currentShoeId ?? null,
   openRoundId: t.openRoundId ?? null,
   createdAt: t.createdAt,
+  cadence: t.cadence ?? null,
   lock: t.lock ?? null,
 });
 
@@ -138,6 +139,7 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   coup: r.number,
   status: r.status,
   openedAt: r.openedAt,
+  closesAt: r.closesAt ?? null,
   resolvedAt: r.settledAt ?? r.voidedAt ?? null,
   result: r.coup ? coupView(r.coup) : null,
   positions: [...positions].sort((a, b) => (a.playerId < b.playerId ? -1 : 1)).map(positionView),

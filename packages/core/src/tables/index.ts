@@ -1,9 +1,11 @@
+export { controlCadence } from './cadence';
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export { getTableHelp, type TableHelpView, tableHelp } from './help';
 export {
   assertUnlocked,
   listTableEvents,
   lockForAudit,
+  lockForCadence,
   shoeInPlay,
   underLockOut,
   unlockTable,

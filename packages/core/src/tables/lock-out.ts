@@ -41,9 +41,11 @@ const tableLocked = (tableId: string, lock: TableLock): DomainError =>
   new DomainError(
     'LOCKED',
     'TABLE_LOCKED',
-    lock.source === 'AUDIT'
-      ? `table ${tableId} is locked since ${lock.at}: closing shoe ${lock.shoeId} found its audit chain broken; put the missing items back and close it again, or an admin abandons it with POST /v1/shoes/${lock.shoeId}/abandon`
-      : `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : lock.source === 'TIME_STAMP' ? 'the time-stamp authorities' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
+    lock.source === 'CADENCE'
+      ? `table ${tableId} is locked since ${lock.at}: a step of its cadence failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock, then resumes the cadence`
+      : lock.source === 'AUDIT'
+        ? `table ${tableId} is locked since ${lock.at}: closing shoe ${lock.shoeId} found its audit chain broken; put the missing items back and close it again, or an admin abandons it with POST /v1/shoes/${lock.shoeId}/abandon`
+        : `table ${tableId} is locked since ${lock.at}: ${lock.source === 'KEY_SERVICE' ? 'the key service' : lock.source === 'TIME_STAMP' ? 'the time-stamp authorities' : 'the randomness'} failed (${lock.cause}); an admin clears it with POST /v1/tables/${tableId}/unlock once fixed`,
     {
       lock: {
         source: lock.source,
@@ -118,6 +120,26 @@ export async function lockForAudit(
     phase: 'CLOSE_SHOE',
     shoeId,
     problems: problems.slice(0, 20).map((p) => p.slice(0, 500)),
+  });
+}
+
+/**
+ * A step of the table's cadence failed past its retries (the state machine's Catch): the table is
+ * locked with what failed, so it never silently stops; an already locked table keeps its lock.
+ */
+export async function lockForCadence(
+  ctx: TablesCtx,
+  tableId: string,
+  failure: { cause: string; detail: string; roundId?: string; shoeId?: string },
+): Promise<TableLock> {
+  ctx.metrics.count('TablesLocked', 1);
+  return lockTable(ctx, tableId, {
+    source: 'CADENCE',
+    cause: failure.cause.slice(0, 100),
+    detail: failure.detail.slice(0, 500),
+    phase: 'CADENCE',
+    ...(failure.roundId !== undefined && { roundId: failure.roundId }),
+    ...(failure.shoeId !== undefined && { shoeId: failure.shoeId }),
   });
 }
 

@@ -75,6 +75,11 @@ export interface RoundRecord {
   /** "Última mano" announced when the round opened (seed 004): it is the shoe's last coup. */
   lastAnnounced?: boolean;
   openedAt: string;
+  /**
+   * Cadence tables: when betting closes (openedAt + bettingSeconds). A bet at or after it is refused
+   * whether or not "no va más" has run yet; the cadence's Wait state then calls it.
+   */
+  closesAt?: string;
   /** "No va más" called: bets are refused from here on (the gates close next, in one transaction). */
   closingAt?: string;
   closedAt?: string;

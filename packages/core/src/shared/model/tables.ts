@@ -28,8 +28,21 @@ export interface TableRecord {
    * "Lock-out"): no shoe opens, no round opens or is dealt, until an admin clears it with a reason.
    */
   lock?: TableLock;
+  /** A table that runs itself (tables/cadence.ts): absent, every round step is an operator's call. */
+  cadence?: TableCadence;
   /** Table events (TABLE_LOCKED, TABLE_UNLOCKED) recorded so far: numbers the next one. */
   events?: number;
+}
+
+/** A cadence table's clock and whether it runs (RUNNING) or finishes the round in play and stops (PAUSED). */
+export interface TableCadence {
+  bettingSeconds: number;
+  /** Between one round settled and the next one opening. */
+  pauseSeconds: number;
+  /** When the shoe ends: close it and open the next one (else the cadence stops with the shoe). */
+  nextShoe: boolean;
+  state: 'RUNNING' | 'PAUSED';
+  since: string;
 }
 
 /** What failed, where: kept on the locked table and in its TABLE_LOCKED event. */
@@ -37,15 +50,16 @@ export interface TableLock {
   /**
    * KEY_SERVICE: seed generation, sealing, unsealing or signing. RANDOMNESS: the beacon or the seed's
    * entropy. AUDIT: close found the shoe's audit chain broken (`problems`). TIME_STAMP: a head naming
-   * a beacon round got no RFC 3161 anchor before that round was published.
+   * a beacon round got no RFC 3161 anchor before that round was published. CADENCE: a step of the
+   * table's cadence failed past its retries (its state machine's Catch).
    */
-  source: 'KEY_SERVICE' | 'RANDOMNESS' | 'AUDIT' | 'TIME_STAMP';
+  source: 'KEY_SERVICE' | 'RANDOMNESS' | 'AUDIT' | 'TIME_STAMP' | 'CADENCE';
   /** The failure's code (e.g. KEY_SERVICE_MISCONFIGURED, SEALED_SEED_INVALID, BEACON_INVALID, ENTROPY_FAILED). */
   cause: string;
   /** What the failure said (no secret: key-service and beacon messages name ids, never key material). */
   detail: string;
   /** The call that failed. */
-  phase: 'OPEN_SHOE' | 'RESOLVE' | 'CLOSE_SHOE';
+  phase: 'OPEN_SHOE' | 'RESOLVE' | 'CLOSE_SHOE' | 'CADENCE';
   /** AUDIT: what the re-walk of the chain found (at most 20). */
   problems?: string[];
   shoeId?: string;

@@ -1,0 +1,31 @@
+/**
+ * The one function every Task of the cadence state machine calls (@pyb/cadence definition.ts) with
+ * `{ step, state }`: the step's use case on the round (core rounds/cadence-steps.ts). Not an HTTP
+ * endpoint. A refusal leaves as an error named by its problem code (BEACON_PENDING, ...): the
+ * machine's Retry and Catch match that name (Lambda's errorType).
+ */
+import { type CadenceState, runCadenceStep } from '@pyb/core/use-cases';
+import { beaconOf } from '../../src/beacon';
+import { cadenceRunnerOf } from '../../src/cadence';
+import { closeDeadlinesOf } from '../../src/close-deadlines';
+import { appContext, useCases } from '../../src/context';
+import { keysOf } from '../../src/keys';
+import { queueOf } from '../../src/queue';
+import { seamlessOf } from '../../src/seamless';
+
+export interface CadenceStepEvent {
+  step: string;
+  state: CadenceState;
+}
+
+export function handler(event: CadenceStepEvent): Promise<CadenceState> {
+  const context = appContext();
+  const ctx = useCases(context, keysOf(context), {
+    beacon: beaconOf(context),
+    closeDeadlines: closeDeadlinesOf(context),
+    queue: queueOf(context),
+    cadence: cadenceRunnerOf(context),
+    ...seamlessOf(context),
+  });
+  return runCadenceStep(ctx, event?.step, event?.state);
+}
