@@ -3,6 +3,7 @@ import { openRound } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { publishingTable } from '../src/live';
 import { openRoundRoute } from '../src/routes';
 
 export const handler = httpHandler(
@@ -10,5 +11,7 @@ export const handler = httpHandler(
   openRoundContract,
   // Signs the head of the contributions' close when it opens a shoe's first round.
   ({ context, actor, params, body }) =>
-    openRound(useCases(context, keysOf(context)), actor, { ...params, ...body }),
+    openRound(useCases(context, keysOf(context)), actor, { ...params, ...body }).then((round) =>
+      publishingTable(context, round.tableId, round),
+    ),
 );

@@ -116,6 +116,17 @@ export const listTableEventsRoute: Route = {
   kms: [],
 };
 
+export const listLiveEventsRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/live',
+  handler: 'list-live-events',
+  roles: ALL,
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
+  kms: [],
+};
+
 export const ggrReportRoute: Route = {
   method: 'GET',
   path: '/v1/operators/{operatorId}/ggr',
@@ -573,6 +584,7 @@ export const ROUTES: readonly Route[] = [
   getTableRoute,
   unlockTableRoute,
   listTableEventsRoute,
+  listLiveEventsRoute,
   ggrReportRoute,
   exportFeedRoute,
   seamlessTransactionsRoute,

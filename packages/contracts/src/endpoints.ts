@@ -45,6 +45,7 @@ import {
   getScoreboardContract,
   getSeatsContract,
   getTableContract,
+  listLiveEventsContract,
   listTableEventsContract,
   unlockTableContract,
 } from './endpoints/tables';
@@ -73,6 +74,7 @@ export const ENDPOINTS = {
   'get-seats': getSeatsContract,
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
+  'list-live-events': listLiveEventsContract,
   'open-shoe': openShoeContract,
   'get-shoe': getShoeContract,
   'close-shoe': closeShoeContract,

@@ -1,6 +1,15 @@
 import type { EndpointContract } from '../endpoint-contract';
 import { Scoreboard, ScoreboardQuery } from '../scoreboard';
-import { CreateTableRequest, SeatMap, Table, TableEvents, TableParams, UnlockTableRequest } from '../tables';
+import {
+  CreateTableRequest,
+  LiveEvents,
+  LiveQuery,
+  SeatMap,
+  Table,
+  TableEvents,
+  TableParams,
+  UnlockTableRequest,
+} from '../tables';
 
 /** The endpoint contracts of the Tables tag: tables and their results panel (one export per endpoint: endpoint-contract.ts). */
 
@@ -74,5 +83,17 @@ export const listTableEventsContract = {
   summary: "A table's lock-outs and their clearing",
   params: TableParams,
   response: TableEvents,
+  status: 200,
+} satisfies EndpointContract;
+
+export const listLiveEventsContract = {
+  tag: 'Tables',
+  description:
+    "The table's live events after `after`, in seq order: what its MQTT topic carried, so a client that reconnects (or sees a gap in seq) fetches what it missed. Players: with a token for this table (or for none).",
+  problems: ['TABLE_NOT_FOUND'],
+  summary: "A table's live events by sequence number (catch-up)",
+  params: TableParams,
+  query: LiveQuery,
+  response: LiveEvents,
   status: 200,
 } satisfies EndpointContract;
