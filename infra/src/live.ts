@@ -15,6 +15,7 @@ import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
 import type { DeployedTable } from './data';
 import { jobFunction } from './jobs';
+import { acknowledge } from './nag';
 
 export const LIVE_AUTHORIZER_HANDLER = 'jobs/live-authorizer';
 /** The topics functions/src/live.ts publishes to (core live/topics.ts LIVE_ROOT). */
@@ -102,7 +103,7 @@ export class LiveEvents extends Construct {
   }
 
   /** iot:Publish on the live topics, and nothing else of IoT, for a publishing function's role. */
-  allowPublishing(role: iam.IRole, functionName: string): void {
+  allowPublishing(role: iam.Role, functionName: string): void {
     const { account, region } = Stack.of(this);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -110,6 +111,12 @@ export class LiveEvents extends Construct {
         actions: ['iot:Publish'],
         resources: [`arn:aws:iot:${region}:${account}:topic/${LIVE_TOPICS}`],
       }),
+    );
+    acknowledge(
+      role,
+      'AwsSolutions-IAM5[Resource::arn:aws:iot:<AWS::Region>:<AWS::AccountId>:topic/pyb/v1/*]',
+      'iot:Publish on the live topics: one topic per table and per player (pyb/v1/<operator>/tables/<id>, ' +
+        '…/players/<id>), created as tables and players come, so the resource names their prefix; no other IoT action.',
     );
     this.alarms.push(
       alarmOn(this, `PublishFailed${functionName.replace(/[^A-Za-z0-9]/g, '')}Alarm`, {
