@@ -19,6 +19,7 @@ const CONTEXTS = {
   shoes: ['tables', 'wallet', 'trail', 'shared'],
   rounds: ['shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
   audit: ['rounds', 'shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
+  live: ['tables', 'trail', 'shared'],
   reports: ['audit', 'rounds', 'shoes', 'seamless', 'tables', 'wallet', 'trail', 'shared'],
 };
 

@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   bundles: () => import('./bundles'),
   api: () => import('./api'),
   'no-va-mas': () => import('./no-va-mas'),
+  live: () => import('./live'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

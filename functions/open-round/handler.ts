@@ -3,6 +3,7 @@ import { openRound } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { publishingTable } from '../src/live';
 import { openRoundRoute } from '../src/routes';
 import { timeStamperOf } from '../src/time-stamps';
 
@@ -14,5 +15,5 @@ export const handler = httpHandler(
     openRound(useCases(context, keysOf(context), { timeStamper: timeStamperOf(context) }), actor, {
       ...params,
       ...body,
-    }),
+    }).then((round) => publishingTable(context, round.tableId, round)),
 );

@@ -2,6 +2,7 @@ import { placeBetContract } from '@pyb/contracts';
 import { placeBet } from '@pyb/core/use-cases';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
+import { publishingBet } from '../src/live';
 import { placeBetRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
 
@@ -13,5 +14,5 @@ export const handler = httpHandler(
       ...params,
       ...body,
       idempotencyKey,
-    }),
+    }).then((result) => publishingBet(context, actor.operatorId, result)),
 );

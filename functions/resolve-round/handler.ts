@@ -5,6 +5,7 @@ import { closeDeadlinesOf } from '../src/close-deadlines';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { publishingTable } from '../src/live';
 import { queueOf } from '../src/queue';
 import { resolveRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
@@ -21,5 +22,5 @@ export const handler = httpHandler(resolveRoundRoute, resolveRoundContract, ({ c
     }),
     actor,
     params,
-  ),
+  ).then((round) => publishingTable(context, round.tableId, round)),
 );

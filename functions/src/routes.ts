@@ -132,6 +132,17 @@ export const listTableEventsRoute: Route = {
   kms: [],
 };
 
+export const listLiveEventsRoute: Route = {
+  method: 'GET',
+  path: '/v1/tables/{tableId}/live',
+  handler: 'list-live-events',
+  roles: ALL,
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
+  kms: [],
+};
+
 export const ggrReportRoute: Route = {
   method: 'GET',
   path: '/v1/operators/{operatorId}/ggr',
@@ -604,6 +615,7 @@ export const ROUTES: readonly Route[] = [
   unlockTableRoute,
   controlCadenceRoute,
   listTableEventsRoute,
+  listLiveEventsRoute,
   ggrReportRoute,
   exportFeedRoute,
   seamlessTransactionsRoute,

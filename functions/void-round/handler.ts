@@ -5,6 +5,7 @@ import { closeDeadlinesOf } from '../src/close-deadlines';
 import { useCases } from '../src/context';
 import { httpHandler } from '../src/http';
 import { keysOf } from '../src/keys';
+import { publishingTable } from '../src/live';
 import { queueOf } from '../src/queue';
 import { voidRoundRoute } from '../src/routes';
 import { seamlessOf } from '../src/seamless';
@@ -27,5 +28,5 @@ export const handler = httpHandler(
       }),
       actor,
       { ...params, ...body },
-    ),
+    ).then((round) => publishingTable(context, round.tableId, round)),
 );

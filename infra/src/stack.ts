@@ -1,6 +1,6 @@
 import type { Route } from '@pyb/functions/routes';
 import type { Worker } from '@pyb/functions/workers';
-import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -21,6 +21,7 @@ import { DataTables, pascal } from './data';
 import { RegulatorFeed } from './feed';
 import { FunctionStack, type FunctionStackName, functionStackOf } from './function-stacks';
 import { GUARDED_OPERATIONS, type GuardedOperation, KeyGuard } from './key-policies';
+import { LIVE_PUBLISHERS, LiveEvents } from './live';
 import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { playerTokenKey } from './player-token-key';
@@ -121,6 +122,15 @@ export class PuntoYBancaStack extends Stack {
     for (const [logical, table] of Object.entries(data.tables)) {
       environment[`TABLE_${logical.toUpperCase()}`] = table.tableName;
     }
+    // Live events on IoT Core (live.ts): the region's ATS data endpoint, the authorizer browsers use.
+    environment.LIVE_IOT_ENDPOINT = `https://data-ats.iot.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    const live = new LiveEvents(this, 'Live', {
+      stage: config.stage,
+      environment: { ...environment },
+      logRetention,
+      sessions: data.tables.sessions,
+      tokenKey,
+    });
 
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: logRetention,
@@ -299,6 +309,11 @@ export class PuntoYBancaStack extends Stack {
         if (entry.cadence && fn) cadence.allowStarting(fn.function, fn.role);
       }
     }
+    for (const handler of LIVE_PUBLISHERS) {
+      const fn = this.functions[handler];
+      if (fn) live.allowPublishing(fn.role, `${prefix}-${handler}`);
+    }
+    for (const alarm of live.alarms) alarm.addAlarmAction(alarmAction);
 
     const observability = new Observability(this, 'Observability', {
       stage: config.stage,

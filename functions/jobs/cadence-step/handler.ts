@@ -10,8 +10,10 @@ import { cadenceRunnerOf } from '../../src/cadence';
 import { closeDeadlinesOf } from '../../src/close-deadlines';
 import { appContext, useCases } from '../../src/context';
 import { keysOf } from '../../src/keys';
+import { publishingTable } from '../../src/live';
 import { queueOf } from '../../src/queue';
 import { seamlessOf } from '../../src/seamless';
+import { timeStamperOf } from '../../src/time-stamps';
 
 export interface CadenceStepEvent {
   step: string;
@@ -25,7 +27,11 @@ export function handler(event: CadenceStepEvent): Promise<CadenceState> {
     closeDeadlines: closeDeadlinesOf(context),
     queue: queueOf(context),
     cadence: cadenceRunnerOf(context),
+    timeStamper: timeStamperOf(context),
     ...seamlessOf(context),
   });
-  return runCadenceStep(ctx, event?.step, event?.state);
+  // Each step changed the table (a round opened, closed, dealt, settled): its watchers are told.
+  return runCadenceStep(ctx, event?.step, event?.state).then((state) =>
+    publishingTable(context, state.tableId, state),
+  );
 }

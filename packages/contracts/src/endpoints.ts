@@ -47,6 +47,7 @@ import {
   getScoreboardContract,
   getSeatsContract,
   getTableContract,
+  listLiveEventsContract,
   listTableEventsContract,
   unlockTableContract,
 } from './endpoints/tables';
@@ -77,6 +78,7 @@ export const ENDPOINTS = {
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
   'control-cadence': controlCadenceContract,
+  'list-live-events': listLiveEventsContract,
   'open-shoe': openShoeContract,
   'get-shoe': getShoeContract,
   'close-shoe': closeShoeContract,

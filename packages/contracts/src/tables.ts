@@ -414,3 +414,65 @@ export const SeatMap = /* @__PURE__ */ lazily(() =>
       description: 'Who holds which seat; every other player bets standing (unlimited).',
     }),
 );
+
+/** The live feed (docs/api.md, "Live events"): what the table's topic carries, by seq. */
+export const LIVE_EVENT_KINDS = [
+  'SHOE_OPENED',
+  'ROUND_OPENED',
+  'NO_VA_MAS',
+  'CARD_DEALT',
+  'RESULT',
+  'SHOE_ENDED',
+  'ROUND_SETTLED',
+  'SCOREBOARD',
+  'ROUND_VOIDED',
+  'SHOE_CLOSED',
+  'TABLE_LOCKED',
+  'TABLE_UNLOCKED',
+  'SHOE_ABANDONED',
+] as const;
+
+export const LiveQuery = /* @__PURE__ */ lazily(() =>
+  z.strictObject({
+    after: z.coerce.number().int().min(-1).optional().meta({
+      description:
+        'The last seq the client has; the events after it are returned (default -1: from the first).',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .optional()
+      .meta({ description: 'At most this many (default 500).' }),
+  }),
+);
+
+export const LiveEvent = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      seq: z.int().min(0).meta({ description: "The table's sequence number: 0, 1, 2, … without gaps." }),
+      type: z.enum(LIVE_EVENT_KINDS),
+      at: Timestamp(),
+      shoeId: z.string().optional(),
+      roundId: z.string().optional(),
+      data: z
+        .record(z.string(), z.unknown())
+        .meta({ description: 'Public facts only (docs/api.md, "Live events").' }),
+    })
+    .meta({ id: 'LiveEvent' }),
+);
+
+export const LiveEvents = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      tableId: z.string(),
+      events: z.array(LiveEvent()),
+      next: z
+        .int()
+        .min(0)
+        .meta({ description: 'Pass `after` = next - 1 to continue (equals the last seq + 1).' }),
+    })
+    .meta({ id: 'LiveEvents' }),
+);

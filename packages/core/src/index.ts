@@ -6,6 +6,7 @@
 export { onFirstUse } from '@pyb/engine';
 export { RULES_VERSION } from '@pyb/fairness';
 export * from './core';
+export * from './live';
 export {
   betRecord,
   csvHeader,

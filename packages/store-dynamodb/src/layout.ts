@@ -51,6 +51,9 @@ export const LOCATE: { [E in Entity]: (key: EntityKeys[E]) => Location } = {
   // A table's lock-outs and their clearing: append-only, beside the shoes' chains.
   tableEvent: (k) => ({ table: 'audit', pk: `TABLE#${k.tableId}`, sk: `E#${pad(k.seq, 6)}` }),
   operator: (k) => ({ table: 'game', pk: `OPERATOR#${k.operatorId}`, sk: 'OPERATOR' }),
+  // The table's live feed (a projection of the chains, re-derivable) and its head, on a partition of their own.
+  liveEvent: (k) => ({ table: 'game', pk: `LIVE#${k.tableId}`, sk: `E#${pad(k.seq, 9)}` }),
+  liveHead: (k) => ({ table: 'game', pk: `LIVE#${k.tableId}`, sk: 'HEAD' }),
   // An operator's wallet-mode changes: append-only, beside the shoes' chains and the tables' events.
   operatorEvent: (k) => ({ table: 'audit', pk: `OPERATOR#${k.operatorId}`, sk: `E#${pad(k.seq, 6)}` }),
   // A seamless transaction on its own partition (one item, read by txId): written beside the position
@@ -294,6 +297,11 @@ export const ACCESS = {
     table: 'audit',
     partition: `TABLE#${tableId}`,
     sortPrefix: 'E#',
+  }),
+  liveEvents: (tableId: string, after: number): Access => ({
+    table: 'game',
+    partition: `LIVE#${tableId}`,
+    sortBetween: [`E#${pad(after + 1, 9)}`, `E#${'9'.repeat(9)}`],
   }),
   operatorEvents: (operatorId: string): Access => ({
     table: 'audit',

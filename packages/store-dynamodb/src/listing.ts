@@ -59,6 +59,17 @@ export abstract class ListingStore {
     return this.queryAll<Entities['tableEvent']>(ACCESS.tableEvents(tableId));
   }
 
+  async listLiveEvents(tableId: string, after: number, limit: number) {
+    const page = await this.queryPage<Entities['liveEvent']>(
+      ACCESS.liveEvents(tableId, Math.max(-1, after)),
+      {
+        limit,
+        order: 'asc',
+      },
+    );
+    return page.items;
+  }
+
   listOperatorEvents(operatorId: string) {
     return this.queryAll<Entities['operatorEvent']>(ACCESS.operatorEvents(operatorId));
   }

@@ -3,6 +3,8 @@ import { Scoreboard, ScoreboardQuery } from '../scoreboard';
 import {
   CadenceControlRequest,
   CreateTableRequest,
+  LiveEvents,
+  LiveQuery,
   SeatMap,
   Table,
   TableEvents,
@@ -102,5 +104,17 @@ export const controlCadenceContract = {
   params: TableParams,
   body: CadenceControlRequest,
   response: Table,
+  status: 200,
+} satisfies EndpointContract;
+
+export const listLiveEventsContract = {
+  tag: 'Tables',
+  description:
+    "The table's live events after `after`, in seq order: what its MQTT topic carried, so a client that reconnects (or sees a gap in seq) fetches what it missed. Players: with a token for this table (or for none).",
+  problems: ['TABLE_NOT_FOUND'],
+  summary: "A table's live events by sequence number (catch-up)",
+  params: TableParams,
+  query: LiveQuery,
+  response: LiveEvents,
   status: 200,
 } satisfies EndpointContract;

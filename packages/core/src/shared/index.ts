@@ -31,6 +31,7 @@ export {
   InProcessSettlementQueue,
 } from './ports/in-process-queue';
 export * from './ports/key-service';
+export * from './ports/live-publisher';
 export * from './ports/metrics';
 export * from './ports/outbox-queue';
 export * from './ports/runtime';

@@ -3,6 +3,7 @@
  * docs/data-model.md describes the items, keys and sizes.
  */
 
+export type * from './live';
 export type * from './rounds';
 export type * from './seamless';
 export type * from './shoes';

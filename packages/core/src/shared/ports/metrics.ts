@@ -22,7 +22,9 @@ export type MetricName =
   /** Seamless txIds the outbox queue did not take (left pending for the reconciliation sweep). */
   | 'SeamlessOutboxSendFailed'
   /** Seamless debits given up (unknown outcome or betting closed): rolled back through the outbox. */
-  | 'SeamlessDebitsRolledBack';
+  | 'SeamlessDebitsRolledBack'
+  /** Live events the broker did not take (they stay in the feed; the next call on the table publishes them). */
+  | 'LivePublishFailed';
 
 export interface Metrics {
   count(name: MetricName, value: number): void;

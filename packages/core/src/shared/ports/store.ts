@@ -10,6 +10,8 @@ import type {
   GateRecord,
   KeyCertificateRecord,
   LedgerEntry,
+  LiveEventRecord,
+  LiveHeadRecord,
   OperatorEventRecord,
   OperatorRecord,
   PositionRecord,
@@ -44,6 +46,9 @@ export interface Entities {
   /** A wallet movement outside rounds, by time (a copy of its ledger entry: wallet-ledger.ts). */
   movement: LedgerEntry;
   seamlessReport: SeamlessReportRecord;
+  /** The table's live feed (live/feed.ts): an event, and how far the projection got. */
+  liveEvent: LiveEventRecord;
+  liveHead: LiveHeadRecord;
 }
 
 export interface EntityKeys {
@@ -65,6 +70,8 @@ export interface EntityKeys {
   seamlessTx: { txId: string };
   movement: { operatorId: string; at: string; playerId: string; seq: number };
   seamlessReport: { operatorId: string; date: string };
+  liveEvent: { tableId: string; seq: number };
+  liveHead: { tableId: string };
 }
 
 export type Entity = keyof Entities;
@@ -229,6 +236,15 @@ export interface Store {
     range: { from: string; to: string },
     page: { limit: number; cursor?: string },
   ): Promise<Page<SeamlessTxRecord>>;
+}
+
+/**
+ * The live feed's listing, beside the Store (both adapters have it: store-dynamodb listing.ts); kept
+ * apart so the many Store wrappers of the tests need not know it.
+ */
+export interface LiveFeedStore {
+  /** A table's live events with seq > `after`, in order, at most `limit` (strongly consistent). */
+  listLiveEvents(tableId: string, after: number, limit: number): Promise<LiveEventRecord[]>;
 }
 
 /** The longest period one listing of seamless transactions covers (a day is SEAMLESS_TX_SHARDS queries). */

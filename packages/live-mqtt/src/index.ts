@@ -1,0 +1,3 @@
+export * from './iot';
+export * from './iot-policy';
+export * from './mqtt';
