@@ -7,6 +7,7 @@ export { onFirstUse } from '@pyb/engine';
 export { RULES_VERSION } from '@pyb/fairness';
 export * from './core';
 export {
+  type ArchiveCheck,
   betRecord,
   csvHeader,
   encodeFeed,
@@ -17,6 +18,7 @@ export {
   type FeedRecordType,
   FeedSummary,
   type FeedTotals,
+  type MissingShoe,
   movementRecord,
   refundRecord,
   roundRecord,
@@ -40,6 +42,12 @@ export {
   withdrawTxIdOf,
 } from './seamless';
 export * from './shared';
-export { type ArchiveShoeDeps, type ArchiveShoeOutcome, archiveClosedShoe, archiveKey } from './shoes';
+export {
+  type ArchiveShoeDeps,
+  type ArchiveShoeOutcome,
+  archiveClosedShoe,
+  archiveKey,
+  shoeWasPlayed,
+} from './shoes';
 export { DEFAULT_BET_GATES, gateOf, getScoreboard, getSeats, MAX_BET_GATES, seatIdle } from './tables';
 export { ledgerBody, walletGenesis } from './wallet';
