@@ -46,4 +46,13 @@ export class LocalAuditArchive implements AuditArchive {
     await writeFile(`${path}.meta.json`, `${JSON.stringify(meta, null, 2)}\n`, { mode: 0o444 });
     return { status: 'CREATED', sha256: hex };
   }
+
+  async stored(key: string): Promise<{ sha256: string } | undefined> {
+    try {
+      return { sha256: sha256(await readFile(this.path(key))).toString('hex') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
 }

@@ -68,4 +68,17 @@ export class S3AuditArchive implements AuditArchive {
         `now ${checksum}): the shoe's stored data changed after it was archived`,
     );
   }
+
+  async stored(key: string): Promise<{ sha256: string } | undefined> {
+    try {
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.options.bucket, Key: key, ChecksumMode: 'ENABLED' }),
+      );
+      const checksum = head.ChecksumSHA256 ?? '';
+      return { sha256: Buffer.from(checksum, 'base64').toString('hex') };
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
+      throw error;
+    }
+  }
 }

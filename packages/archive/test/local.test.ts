@@ -32,6 +32,13 @@ describe('LocalAuditArchive (the S3 contract in a folder)', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"a":1}');
   });
 
+  it('stored: the SHA-256 of what a key holds, undefined when nothing is there', async () => {
+    const archive = new LocalAuditArchive(dir);
+    const put = await archive.putOnce({ ...object('{"b":1}'), key: 'shoes/acme/shoe-2.json' });
+    expect(await archive.stored('shoes/acme/shoe-2.json')).toEqual({ sha256: put.sha256 });
+    expect(await archive.stored('shoes/acme/shoe-3.json')).toBeUndefined();
+  });
+
   it('keeps keys inside its folder', () => {
     expect(() => new LocalAuditArchive(dir).path('../escape.json')).toThrow(/outside/);
   });

@@ -80,6 +80,27 @@ describe('S3AuditArchive', () => {
   });
 });
 
+describe('S3AuditArchive.stored (the archive check)', () => {
+  it('asks HeadObject with ChecksumMode ENABLED and answers the stored SHA-256 in hex', async () => {
+    const { mock, archive: a } = archive();
+    mock.on(HeadObjectCommand).resolves({ ChecksumSHA256: digest.toString('base64') });
+    expect(await a.stored(object.key)).toEqual({ sha256: digest.toString('hex') });
+    expect(mock.commandCalls(HeadObjectCommand).map((c) => c.args[0].input)).toEqual([
+      { Bucket: 'pyb-prod-archive', Key: 'shoes/acme/shoe-1.json', ChecksumMode: 'ENABLED' },
+    ]);
+  });
+
+  it('a 404 is "not there"; any other error is thrown (the check must not count it as archived or missing)', async () => {
+    const { mock, archive: a } = archive();
+    mock
+      .on(HeadObjectCommand)
+      .rejectsOnce(s3Error('NotFound', 404))
+      .rejectsOnce(s3Error('AccessDenied', 403));
+    expect(await a.stored(object.key)).toBeUndefined();
+    await expect(a.stored(object.key)).rejects.toMatchObject({ name: 'AccessDenied' });
+  });
+});
+
 describe('archiveFromEnv', () => {
   it('S3 when ARCHIVE_BUCKET is set; the local folder otherwise, refused in production', () => {
     expect(

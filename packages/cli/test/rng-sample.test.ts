@@ -71,7 +71,7 @@ describe('baccarat rng-sample', () => {
     );
   });
 
-  it('--kind shoes (csv): one row per shoe, the cut index and the order the library deals', async () => {
+  it('--kind shoes --scheme pyb-shoe/2 (csv): one row per shoe, the cut index and the order the library deals', async () => {
     const out = join(dir, 'shoes.csv');
     const { code } = await cli([
       'rng-sample',
@@ -85,6 +85,8 @@ describe('baccarat rng-sample', () => {
       seed,
       '--decks',
       '6',
+      '--scheme',
+      'pyb-shoe/2',
     ]);
     expect(code).toBe(0);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
@@ -116,6 +118,8 @@ describe('baccarat rng-sample', () => {
       'bin',
       '--test',
       '--json',
+      '--scheme',
+      'pyb-shoe/2',
     ]);
     const manifest = JSON.parse(stdout);
     expect(manifest.seedSource).toMatch(/^local key service/);
@@ -169,6 +173,11 @@ describe('baccarat rng-sample', () => {
       ['--kind', 'stream', '--out', join(dir, 'x'), '--bytes-per-seed', '6'],
       ['--kind', 'stream', '--out', join(dir, 'x'), '--test'],
       ['--kind', 'shoes', '--out', join(dir, 'x'), '--server-seed', 'abc'],
+      ['--kind', 'shoes', '--out', join(dir, 'x'), '--scheme', 'pyb-shoe/1'],
+      ['--kind', 'stream', '--out', join(dir, 'x'), '--scheme', 'pyb-shoe/3'],
+      ['--kind', 'shoes', '--out', join(dir, 'x'), '--scheme', 'pyb-shoe/2', '--beacon-key', '11'.repeat(32)],
+      ['--kind', 'shoes', '--out', join(dir, 'x'), '--beacon-key', '11'],
+      ['--kind', 'shoes', '--out', join(dir, 'x'), '--beacon-key', '00'.repeat(32)],
     ]) {
       const { code, stderr } = await cli(['rng-sample', ...args]);
       expect(code).toBe(2);

@@ -8,6 +8,7 @@ export { RULES_VERSION } from '@pyb/fairness';
 export * from './core';
 export * from './live';
 export {
+  type ArchiveCheck,
   betRecord,
   csvHeader,
   encodeFeed,
@@ -18,6 +19,7 @@ export {
   type FeedRecordType,
   FeedSummary,
   type FeedTotals,
+  type MissingShoe,
   movementRecord,
   refundRecord,
   roundRecord,
@@ -41,6 +43,12 @@ export {
   withdrawTxIdOf,
 } from './seamless';
 export * from './shared';
-export { type ArchiveShoeDeps, type ArchiveShoeOutcome, archiveClosedShoe, archiveKey } from './shoes';
+export {
+  type ArchiveShoeDeps,
+  type ArchiveShoeOutcome,
+  archiveClosedShoe,
+  archiveKey,
+  shoeWasPlayed,
+} from './shoes';
 export { DEFAULT_BET_GATES, gateOf, getScoreboard, getSeats, MAX_BET_GATES, seatIdle } from './tables';
 export { ledgerBody, walletGenesis } from './wallet';

@@ -13,6 +13,7 @@ export {
   shoeProof,
 } from './audit';
 export {
+  checkArchive,
   exportFeed,
   feedFileKey,
   feedRecords,

@@ -1,17 +1,27 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { CARDS_PER_DECK } from '@pyb/engine';
-import { bytesToHex, dealShoe, hexToBytes, isHex, SERVER_SEED_BYTES, ShoeStream } from '@pyb/fairness';
+import {
+  bytesToHex,
+  dealShoe,
+  hexToBytes,
+  isHex,
+  SERVER_SEED_BYTES,
+  SHOE_ENTROPY_SCHEME,
+  SHOE_V3_SCHEME,
+  ShoeStream,
+} from '@pyb/fairness';
 import { createKeyService, keyServiceConfigFromEnv } from '@pyb/keys';
 import { ShoeRandomnessTests } from '@pyb/lab';
 import cliProgress from 'cli-progress';
 import { type Command, type CommandIo, intOption, jsonLine, parseOptions, UsageError } from '../command';
+import { dealLabShoeV3, type LabBeacon, labBeacon, ROUNDS_PER_SAMPLE } from './rng-sample-v3';
 import { DEFAULT_MAX_BEHIND, DEFAULT_MIN_BEHIND } from './shoe';
 
 const usage = `usage: baccarat rng-sample --kind stream|shoes --out FILE [--count N]
                           [--server-seed HEX | --seeds FILE.seeds.csv] [--client-seed TEXT]
-                          [--shoe-id-prefix ID]
+                          [--shoe-id-prefix ID] [--scheme pyb-shoe/3|pyb-shoe/2] [--beacon-key HEX]
                           [--bytes-per-seed N] [--decks N] [--min-behind N] [--max-behind N]
                           [--format csv|bin] [--test] [--json]
 
@@ -24,7 +34,14 @@ key service in LOCAL_KEYS_DIR, default .data/keys), or the given --server-seed, 
 each row, in order), so a lab can regenerate a published sample byte for byte and check its sha256.
   --kind stream       raw stream bytes, binary, for dieharder (-g 201) or TestU01: the first
                       --bytes-per-seed bytes (default 1048576) of each of --count seeds, concatenated
-  --kind shoes        --count dealt shoes (default 10000)
+  --kind shoes        --count dealt shoes (default 10000), dealt as --scheme deals them:
+    pyb-shoe/3        (default, the scheme in force, §15) the start from the shoe entropy (server seed,
+                      the client seed as the operator's contribution, beacon round i*${ROUNDS_PER_SAMPLE}+1), each
+                      coup by drawCoupV3 from the next round, to the cut card; the cards behind it are
+                      drawn on by the same coup streams so the tests see whole orders. The rounds are
+                      signed by a lab beacon of drand's scheme under --beacon-key (default a fresh key,
+                      written to FILE.json); csv rows add dealt_in_play, where play stopped
+    pyb-shoe/2        the Fisher–Yates shuffle of §7
   --format csv        (shoes, default) header "shoe,cut_index,p0,...,p<n-1>", one row per shoe; a cell
                       is the card at that position, 0..51 = suit*13 + rank (suits S H D C, ranks A..K)
   --format bin        (shoes) one byte per card (0..51), n bytes per shoe, no separator
@@ -186,6 +203,8 @@ export const rngSampleCommand: Command = {
       seeds: { type: 'string' },
       'client-seed': { type: 'string', default: 'lab-sample' },
       'shoe-id-prefix': { type: 'string', default: 'lab' },
+      scheme: { type: 'string' },
+      'beacon-key': { type: 'string' },
       'bytes-per-seed': { type: 'string' },
       decks: { type: 'string', default: '8' },
       'min-behind': { type: 'string' },
@@ -197,8 +216,16 @@ export const rngSampleCommand: Command = {
     const kind = values.kind as Kind | undefined;
     if (kind !== 'stream' && kind !== 'shoes') throw new UsageError('--kind must be stream or shoes');
     if (!values.out) throw new UsageError('--out FILE is required');
-    if (kind === 'stream' && (values.format !== undefined || values.test)) {
-      throw new UsageError('--format and --test are for --kind shoes');
+    if (kind === 'stream' && (values.format !== undefined || values.test || values.scheme !== undefined)) {
+      throw new UsageError('--format, --test and --scheme are for --kind shoes');
+    }
+    const scheme = values.scheme ?? SHOE_V3_SCHEME;
+    if (scheme !== SHOE_V3_SCHEME && scheme !== SHOE_ENTROPY_SCHEME) {
+      throw new UsageError(`--scheme must be ${SHOE_V3_SCHEME} or ${SHOE_ENTROPY_SCHEME}`);
+    }
+    const v3 = kind === 'shoes' && scheme === SHOE_V3_SCHEME;
+    if (values['beacon-key'] !== undefined && (!v3 || !isHex(values['beacon-key'], 32))) {
+      throw new UsageError(`--beacon-key is 64 hex digits, for --kind shoes --scheme ${SHOE_V3_SCHEME}`);
     }
     const format = values.format ?? 'csv';
     if (format !== 'csv' && format !== 'bin') throw new UsageError('--format must be csv or bin');
@@ -222,6 +249,7 @@ export const rngSampleCommand: Command = {
     const count =
       seeds.count ?? intOption('count', values.count, 1, 1e9) ?? (kind === 'stream' ? 1024 : DEFAULT_SHOES);
 
+    const beacon = v3 ? await lab(values['beacon-key']) : undefined;
     const file = new SampleFile(values.out);
     const seedLines: string[] = ['index,server_seed,client_seed,shoe_id'];
     const total = decks * CARDS_PER_DECK;
@@ -230,7 +258,8 @@ export const rngSampleCommand: Command = {
     const started = performance.now();
     try {
       if (kind === 'shoes' && format === 'csv') {
-        await file.write(`shoe,cut_index,${Array.from({ length: total }, (_, p) => `p${p}`).join(',')}\n`);
+        const positions = Array.from({ length: total }, (_, p) => `p${p}`).join(',');
+        await file.write(`shoe,cut_index,${beacon ? 'dealt_in_play,' : ''}${positions}\n`);
       }
       for (let i = 0; i < count; i++) {
         const { seed, clientSeed, shoeId } = await seeds.next(i);
@@ -238,14 +267,16 @@ export const rngSampleCommand: Command = {
         if (kind === 'stream') {
           await writeStream(file, new ShoeStream(seed, clientSeed, shoeId), bytesPerSeed);
         } else {
-          let shoe: ReturnType<typeof dealShoe>;
-          try {
-            shoe = dealShoe({ serverSeed: seed, clientSeed, shoeId, decks, cutCard });
-          } catch (error) {
-            throw new UsageError((error as Error).message);
-          }
+          const shoe = dealt(() =>
+            beacon
+              ? dealLabShoeV3({ index: i, serverSeed: seed, clientSeed, shoeId, decks, cutCard, beacon })
+              : dealShoe({ serverSeed: seed, clientSeed, shoeId, decks, cutCard }),
+          );
           tests?.add(shoe.order);
-          await file.write(format === 'csv' ? `${i},${shoe.cutIndex},${shoe.order.join(',')}\n` : shoe.order);
+          const played = 'dealtInPlay' in shoe ? `${shoe.dealtInPlay},` : '';
+          await file.write(
+            format === 'csv' ? `${i},${shoe.cutIndex},${played}${shoe.order.join(',')}\n` : shoe.order,
+          );
         }
         bar?.increment();
         if (bar && i % 256 === 255) await new Promise((resolve) => setImmediate(resolve));
@@ -259,13 +290,24 @@ export const rngSampleCommand: Command = {
     const manifest = {
       sample: values.out,
       kind,
-      ...(kind === 'shoes' ? { format, decks, cutCard, shoes: count } : { seeds: count, bytesPerSeed }),
+      ...(kind === 'shoes'
+        ? { scheme, format, decks, cutCard, shoes: count }
+        : { seeds: count, bytesPerSeed }),
       bytes: file.bytes,
       sha256,
       generator:
         kind === 'stream'
           ? 'pyb-shoe stream: HMAC-SHA256(server seed, be32|c|‖c‖be32|s|‖s‖be32(k)), docs/provably-fair.md §6'
-          : 'pyb-shoe deal: rejection-sampled Fisher–Yates, then the cut card, docs/provably-fair.md §7',
+          : beacon
+            ? 'pyb-shoe/3 deal: the start, then each coup by drawCoupV3 from its beacon round, docs/provably-fair.md §15; the cards behind the cut card drawn on by the same coup streams'
+            : 'pyb-shoe deal: rejection-sampled Fisher–Yates, then the cut card, docs/provably-fair.md §7',
+      ...(beacon && {
+        beacon: {
+          ...beacon.network,
+          secretKey: beacon.secretKey,
+          rounds: `sample i: round i*${ROUNDS_PER_SAMPLE}+1 names the contributions' close, i*${ROUNDS_PER_SAMPLE}+2, +3, … its coups`,
+        },
+      }),
       seedSource: seeds.description,
       ...(values.seeds === undefined && { clientSeed, shoeIds: `${prefix}-0 .. ${prefix}-${count - 1}` }),
       seedsFile: `${values.out}.seeds.csv`,
@@ -277,6 +319,25 @@ export const rngSampleCommand: Command = {
     return manifest.tests?.some((t) => !t.pass) ? 1 : 0;
   },
 };
+
+/** A shoe, its library's refusal of the options (cut card bounds) said as a usage error. */
+function dealt<T>(deal: () => T): T {
+  try {
+    return deal();
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The lab beacon of `--beacon-key`, or of a fresh key. */
+async function lab(given: string | undefined): Promise<LabBeacon> {
+  try {
+    return await labBeacon(given === undefined ? randomBytes(32) : hexToBytes(given.toLowerCase()));
+  } catch (error) {
+    throw new UsageError(`--beacon-key is not a BLS12-381 secret key: ${(error as Error).message}`);
+  }
+}
 
 /** The first `bytes` bytes of the stream, in order: each u32 draw is 4 stream bytes, big-endian. */
 async function writeStream(file: SampleFile, stream: ShoeStream, bytes: number): Promise<void> {

@@ -29,7 +29,7 @@ import {
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
 import { checkId, conflict, mapBounded, notFound, publicAnchor, shoeAbandoned } from '../shared';
-import { keyCertificates, loadShoe } from '../shoes';
+import { keyCertificates, loadShoe, shoeWasPlayed } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
 import type { AuditCtx } from './ctx';
 import { ledgerEntries, loadPositionLedger } from './replay/ledger';
@@ -61,7 +61,7 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
       `shoe ${shoe.shoeId} is not closed: its seed is revealed, and its evidence published, once it is closed`,
     );
   }
-  if (!shoe.entropy || !shoe.beacon || !shoe.contributionsClosed) {
+  if (!shoeWasPlayed(shoe)) {
     throw conflict(
       'SHOE_NEVER_PLAYED',
       `shoe ${shoe.shoeId} was closed before any round: there is nothing to verify`,

@@ -1,3 +1,4 @@
+export { type ArchiveCheck, checkArchive, type MissingShoe } from './archive-check';
 export {
   exportFeed,
   feedFileKey,

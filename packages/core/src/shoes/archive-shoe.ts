@@ -5,7 +5,7 @@
  * request. Idempotent per shoe: the same shoe archived twice stores one object.
  */
 import { canonicalJson, type ShoeBundle } from '@pyb/fairness';
-import type { Actor, AuditArchive } from '../shared';
+import type { Actor, AuditArchive, ShoeRecord } from '../shared';
 import { DomainError } from '../shared';
 
 export interface ArchiveShoeDeps {
@@ -22,6 +22,12 @@ export type ArchiveShoeOutcome =
 
 export const archiveKey = (operatorId: string, shoeId: string): string =>
   `shoes/${operatorId}/${shoeId}.json`;
+
+/** Played: a round opened, so a seed was used and a bundle exists (else the export answers SHOE_NEVER_PLAYED). */
+export const shoeWasPlayed = <S extends Pick<ShoeRecord, 'entropy' | 'beacon' | 'contributionsClosed'>>(
+  shoe: S,
+): shoe is S & Required<Pick<ShoeRecord, 'entropy' | 'beacon' | 'contributionsClosed'>> =>
+  shoe.entropy !== undefined && shoe.beacon !== undefined && shoe.contributionsClosed !== undefined;
 
 /** The archiver reads like a regulator of that one operator: read-only, that tenant only. */
 const archiverActor = (operatorId: string): Actor => ({

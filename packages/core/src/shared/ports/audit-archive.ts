@@ -26,6 +26,8 @@ export interface AuditArchive {
    * rejects with `code` ARCHIVE_MISMATCH: a closed shoe's bundle changed after it was archived.
    */
   putOnce(object: ArchiveObject): Promise<ArchivePut>;
+  /** What `key` holds, by its SHA-256 (hex) as the storage keeps it; undefined when nothing is there. */
+  stored(key: string): Promise<{ sha256: string } | undefined>;
 }
 
 /** The `code` of putOnce's rejection when the key already holds different bytes. */
