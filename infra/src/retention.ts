@@ -13,6 +13,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
+import { ArchiveCheck } from './archive-check';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
 import { TABLE_READ_ACTIONS } from './grants';
@@ -57,6 +58,7 @@ export class AuditRetention extends Construct {
   readonly accessLogs: s3.Bucket;
   readonly archiver: NodejsFunction;
   readonly deadLetters: sqs.Queue;
+  readonly check: ArchiveCheck;
   readonly alarms: cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: RetentionProps) {
@@ -232,7 +234,18 @@ export class AuditRetention extends Construct {
         'GetShardIterator) are granted on the game table’s stream ARN only.',
     );
 
+    // --- The daily check that the archiver missed nothing ---------------------------------------------
+    this.check = new ArchiveCheck(this, 'Check', {
+      config,
+      tables: props.tables,
+      archive: this.archive,
+      prefix: ARCHIVE_PREFIX,
+      environment: props.environment,
+      alarmTopic: props.alarmTopic,
+    });
+
     this.alarms = [
+      ...this.check.alarms,
       alarmOn(this, 'DlqAlarm', {
         action: props.alarmTopic,
         description: `archiver: a closed shoe could not be archived after every retry (see the DLQ and docs/deploy.md) (${config.stage})`,

@@ -72,7 +72,9 @@ describe('the daily job', () => {
 
   it('is invoked daily at 00:30 UTC by EventBridge Scheduler, retried, then dead-lettered', () => {
     const [jobId] = job();
-    const schedule = only(ofType('AWS::Scheduler::Schedule'))[1].Properties;
+    const schedule = only(
+      ofType('AWS::Scheduler::Schedule').filter(([, s]) => s.Properties.Name === 'pyb-dev-feed-daily'),
+    )[1].Properties;
     expect(schedule).toMatchObject({
       ScheduleExpression: FEED_SCHEDULE,
       ScheduleExpressionTimezone: 'UTC',
@@ -149,6 +151,7 @@ describe('the feed routes', () => {
 
   it('cdk-nag (AwsSolutions) finds nothing unacknowledged', () => {
     expect(violations).toEqual([]);
-    template.resourceCountIs('AWS::Scheduler::Schedule', 1);
+    // The feed's daily run and the archive's daily check (retention.test.ts).
+    template.resourceCountIs('AWS::Scheduler::Schedule', 2);
   });
 });

@@ -6,12 +6,13 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
+import { ARCHIVE_CHECK_SCHEDULE } from '../src/archive-check';
 import { logRetentionCovering, readConfig, retentionDaysOf } from '../src/config';
 import { appTemplate } from './app-template';
 import { expectLockedBucket, expectNoDeletesTlsOnly } from './locked-bucket';
 
 // Retention (docs/deploy.md, *Retention*): synthesised without the route functions (routes = []), so
-// only the archiver is bundled; stack.test.ts covers the whole stack and cdk-nag over it.
+// only the archiver and the archive check are bundled; stack.test.ts covers the whole stack and cdk-nag over it.
 
 const outdirs: string[] = [];
 const synth = (context: Record<string, unknown> = {}) => {
@@ -271,6 +272,77 @@ describe('the archiver', () => {
         ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 1],
       ].sort(),
     );
+    for (const a of alarms) expect(a.AlarmActions.map(refId)).toEqual([topic]);
+  });
+});
+
+describe('the daily archive check', () => {
+  const check = () => {
+    const [id, fn] = only(
+      prod
+        .ofType('AWS::Lambda::Function')
+        .filter(([, f]) => f.Properties.FunctionName === 'pyb-dev-check-archive'),
+    );
+    return { id, fn: fn.Properties };
+  };
+
+  it('its bundle on Node 22, the archive and the operators in its environment, run daily by the scheduler with retries and a DLQ', () => {
+    const { id, fn } = check();
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 300 });
+    expect(refId(fn.Environment.Variables.ARCHIVE_BUCKET)).toMatch(/^RetentionAuditArchive/);
+    expect(fn.Environment.Variables).toHaveProperty('FEED_OPERATORS');
+    const [, schedule] = only(
+      prod
+        .ofType('AWS::Scheduler::Schedule')
+        .filter(([, s]) => s.Properties.Name === 'pyb-dev-check-archive'),
+    );
+    expect(schedule.Properties).toMatchObject({
+      ScheduleExpression: ARCHIVE_CHECK_SCHEDULE,
+      ScheduleExpressionTimezone: 'UTC',
+      Target: { RetryPolicy: { MaximumRetryAttempts: 3 } },
+    });
+    expect(refId(schedule.Properties.Target.Arn)).toBe(id);
+    expect(prod.resources[refId(schedule.Properties.Target.DeadLetterConfig.Arn)!].Type).toBe(
+      'AWS::SQS::Queue',
+    );
+  });
+
+  it('least privilege: reads the game table and heads the archive prefix; writes and deletes nothing', () => {
+    const roleId = refId(check().fn.Role)!;
+    const statements = prod
+      .ofType('AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: unknown) => refId(r) === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((s: { Action: string | string[] }) => [s.Action].flat()).sort();
+    expect(actions).toEqual(
+      [
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
+        's3:GetObject',
+      ].sort(),
+    );
+    const head = statements.find((s: { Sid?: string }) => s.Sid === 'HeadArchivedBundles');
+    expect(refId(head.Resource['Fn::Join'][1][0])).toMatch(/^RetentionAuditArchive/);
+    expect(head.Resource['Fn::Join'][1][1]).toBe('/shoes/*');
+  });
+
+  it('alarms to the alarm topic on a missing bundle (ShoesMissingFromArchive of its stage) and on a run that failed every retry', () => {
+    const topic = prod.ofType('AWS::SNS::Topic')[0]![0];
+    const alarms = prod
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => String(a.AlarmDescription).startsWith('audit archive'));
+    expect(alarms.map((a) => [a.Namespace, a.MetricName, a.Threshold]).sort()).toEqual(
+      [
+        ['PuntoYBanca', 'ShoesMissingFromArchive', 1],
+        ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 1],
+      ].sort(),
+    );
+    const missing = alarms.find((a) => a.MetricName === 'ShoesMissingFromArchive');
+    expect(missing.Dimensions).toEqual([{ Name: 'Stage', Value: 'dev' }]);
     for (const a of alarms) expect(a.AlarmActions.map(refId)).toEqual([topic]);
   });
 });

@@ -488,7 +488,7 @@ describe('a stage at signing-key generation 3', () => {
 });
 
 describe('functions', () => {
-  it('one function per routes.ts and workers.ts entry, the archiver (retention.test.ts), the feed job (feed.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
+  it('one function per routes.ts and workers.ts entry, the archiver and the archive check (retention.test.ts), the feed job (feed.test.ts) and the CDK handler that uploads the web app, nothing else', () => {
     const ids = base.idsOfType('AWS::Lambda::Function');
     const upload = ids.filter((f) => f.startsWith('CustomCDKBucketDeployment'));
     expect(upload).toHaveLength(1);
@@ -501,6 +501,7 @@ describe('functions', () => {
       [
         ...FUNCTIONS.map((r) => `pyb-dev-${r.handler}`),
         'pyb-dev-archive-shoe',
+        'pyb-dev-check-archive',
         'pyb-dev-check-shoe-closed',
         'pyb-dev-feed-daily',
       ].sort(),
@@ -1066,6 +1067,10 @@ describe.each([
       // infra/src/retention.ts: Backup's service role, the access-log bucket, the DLQ, the archiver.
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup] Retention',
       'AwsSolutions-S1 Retention',
+      'AwsSolutions-SQS3 Retention',
+      'AwsSolutions-L1 Retention',
+      'AwsSolutions-IAM5[Resource::<RetentionAuditArchiveCD33B004.Arn>/shoes/*] Retention',
+      // the archive check (retention.test.ts): its schedule's DLQ, its runtime, HeadObject on shoes/*
       'AwsSolutions-SQS3 Retention',
       'AwsSolutions-L1 Retention',
       'AwsSolutions-IAM5[Resource::<RetentionAuditArchiveCD33B004.Arn>/shoes/*] Retention',
