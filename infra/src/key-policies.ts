@@ -99,6 +99,25 @@ function callerOutside(roleNames: readonly string[]): string | undefined {
   ].join(' || ');
 }
 
+/** Signing roles named in one filter: each name costs ~90 characters of the 1,024 a pattern may hold. */
+export const SIGNERS_PER_FILTER = 4;
+
+const chunks = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+
+/** A Sign with `key` by one of `roleNames` (a Lambda role of this account): the signers' own calls. */
+export function signerCallPattern(key: string, roleNames: readonly string[]): string {
+  const issuer = '$.userIdentity.sessionContext.sessionIssuer';
+  return `{ ${[
+    '($.eventSource = "kms.amazonaws.com")',
+    '($.eventName = "Sign")',
+    `($.resources[0].ARN = "${key}")`,
+    '($.userIdentity.type = "AssumedRole")',
+    `(${issuer}.accountId = "${Aws.ACCOUNT_ID}")`,
+    `(${roleNames.map((name) => `${issuer}.userName = "${name}"`).join(' || ')})`,
+  ].join(' && ')} }`;
+}
+
 /** A CloudTrail event of KMS, one of `events`, on one of `keys` (any key when none), by a caller outside `roleNames`. */
 export function foreignCallPattern(
   events: readonly string[],
@@ -197,11 +216,15 @@ export class KeyGuard extends Construct {
 
     const namespace = 'PuntoYBanca';
     const signs = new Set(props.signingKeys);
-    // Per operation: its alarm, and the metric filters that feed its metric (Sign: one per key).
-    const watched: Record<GuardedOperation, { alarm: string; what: string; filters: [string, string][] }> = {
+    // Per operation: its alarm, and the metric filters that feed its metric. Sign is counted apart
+    // (below): its signers are too many for one pattern's list of names.
+    const watched: Record<
+      Exclude<GuardedOperation, 'Sign'>,
+      { alarm: string; what: string; filters: [string, string][] }
+    > = {
       GenerateRandom: {
         alarm: 'ForeignGenerateRandomAlarm',
-        what: 'a KMS GenerateRandom by a principal other than the shoe opener (open-shoe)',
+        what: 'a KMS GenerateRandom by a principal other than the shoe openers',
         filters: [
           ['ForeignGenerateRandom', foreignCallPattern(['GenerateRandom'], [], roles.GenerateRandom)],
         ],
@@ -210,7 +233,7 @@ export class KeyGuard extends Construct {
         alarm: 'ForeignSealAlarm',
         what:
           'an Encrypt, GenerateDataKey* or ReEncrypt with the seed-sealing key by a principal other than ' +
-          'the shoe opener (open-shoe): a seed somebody could choose',
+          'the shoe openers: a seed somebody could choose',
         // ReEncrypt names two keys (source and destination): the seal key may be either.
         filters: [['ForeignSeal', foreignCallPattern(SEALING_EVENTS, [sealKey.keyArn], roles.Encrypt, 2)]],
       },
@@ -218,43 +241,60 @@ export class KeyGuard extends Construct {
         alarm: 'ForeignDecryptAlarm',
         what:
           'a Decrypt of the seed-sealing key by a principal other than the dealing, voiding and revealing ' +
-          'functions (resolve-round, void-round, close-shoe)',
+          'functions',
         filters: [['ForeignDecrypt', foreignCallPattern(['Decrypt'], [sealKey.keyArn], roles.Decrypt)]],
       },
-      Sign: {
-        alarm: 'ForeignSignAlarm',
-        what: 'a Sign with a statement-signing key by a principal other than the signing functions, or with a retired key by anyone',
-        // A retired generation signs for nobody: any Sign with it alarms.
-        filters: props.allSigningKeys.map((key, i) => [
-          `ForeignSignGen${i + 1}`,
-          foreignCallPattern(['Sign'], [key.keyArn], signs.has(key) ? roles.Sign : []),
-        ]),
-      },
     };
+    const metricFilter = (filterId: string, metricName: string, pattern: string) =>
+      new logs.MetricFilter(this, filterId, {
+        logGroup: trailLogs,
+        metricNamespace: namespace,
+        metricName,
+        metricValue: '1',
+        filterPattern: logs.FilterPattern.literal(pattern),
+      });
+    const sum = (metricName: string) =>
+      new cloudwatch.Metric({ namespace, metricName, statistic: 'Sum', period: Duration.minutes(5) });
     const alarms: Partial<Record<GuardedOperation, cloudwatch.Alarm>> = {};
-    for (const op of GUARDED_OPERATIONS) {
+    for (const op of ['GenerateRandom', 'Encrypt', 'Decrypt'] as const) {
       const { alarm, what, filters } = watched[op];
       const metricName = `${FOREIGN_CALL_METRICS[op]}-${stage}`;
-      for (const [filterId, pattern] of filters) {
-        new logs.MetricFilter(this, filterId, {
-          logGroup: trailLogs,
-          metricNamespace: namespace,
-          metricName,
-          metricValue: '1',
-          filterPattern: logs.FilterPattern.literal(pattern),
-        });
-      }
+      for (const [filterId, pattern] of filters) metricFilter(filterId, metricName, pattern);
       alarms[op] = alarmOn(this, alarm, {
         action: props.alarmAction,
         description: `Punto y Banca ${stage}: ${what} (allowed or denied)`,
-        metric: new cloudwatch.Metric({
-          namespace,
-          metricName,
-          statistic: 'Sum',
-          period: Duration.minutes(5),
-        }),
+        metric: sum(metricName),
       });
     }
+
+    // Sign: every Sign with a statement-signing key is counted, and the signing roles' own Signs with a
+    // key that signs are counted apart, a few roles a filter (each call matches one filter at most);
+    // the alarm is on the difference, so a Sign by anyone else, or with a retired key, raises it.
+    const signCalls = `${FOREIGN_CALL_METRICS.Sign}-calls-${stage}`;
+    const bySigners = `${FOREIGN_CALL_METRICS.Sign}-signers-${stage}`;
+    props.allSigningKeys.forEach((key, i) => {
+      metricFilter(`SignCallsGen${i + 1}`, signCalls, foreignCallPattern(['Sign'], [key.keyArn], []));
+      if (!signs.has(key)) return;
+      chunks(roles.Sign, SIGNERS_PER_FILTER).forEach((group, j) => {
+        metricFilter(
+          `SignBySignersGen${i + 1}Group${j + 1}`,
+          bySigners,
+          signerCallPattern(key.keyArn, group),
+        );
+      });
+    });
+    alarms.Sign = alarmOn(this, 'ForeignSignAlarm', {
+      action: props.alarmAction,
+      description:
+        `Punto y Banca ${stage}: a Sign with a statement-signing key by a principal other than the ` +
+        'signing functions, or with a retired key by anyone (allowed or denied)',
+      metric: new cloudwatch.MathExpression({
+        expression: 'FILL(calls, 0) - FILL(signers, 0)',
+        usingMetrics: { calls: sum(signCalls), signers: sum(bySigners) },
+        label: `${FOREIGN_CALL_METRICS.Sign}-${stage}`,
+        period: Duration.minutes(5),
+      }),
+    });
     this.foreignCallAlarms = alarms as Record<GuardedOperation, cloudwatch.Alarm>;
 
     const guarded = [sealKey, ...props.signingKeys].map((k) => `($.resources[0].ARN = "${k.keyArn}")`);

@@ -5,6 +5,7 @@ import { ROUTES } from '@pyb/functions/routes';
 import { WORKERS } from '@pyb/functions/workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
+import { SIGNERS_PER_FILTER } from '../src/key-policies';
 import type { PuntoYBancaStack } from '../src/stack';
 import { appResources } from './app-template';
 
@@ -310,17 +311,60 @@ describe('CloudTrail alarms on a guarded call by anyone outside its roles', () =
     ['generation 1', () => base, [1]],
     ['the handover to generation 3', () => handover, [2, 3]],
   ] as const)(
-    '%s: Sign with a key that signs by anyone but the signing roles; with a retired one by anyone',
+    "%s: every Sign with a signing key counted, and the signing roles' own with a key that signs, a few roles a filter",
     (_, s, signers) => {
       const keys = signingKeys(s());
-      expect(filtersOf(s(), 'SigningKeyForeignSign')).toEqual(
-        keys.map(
-          (key, i) =>
-            `${kms}(($.eventName = "Sign"))${on(key)}${(signers as readonly number[]).includes(i + 1) ? outside(holdersOf('Sign')) : ''} }`,
-        ),
+      expect(filtersOf(s(), 'SigningKeyForeignSign-calls')).toEqual(
+        keys.map((key) => `${kms}(($.eventName = "Sign"))${on(key)} }`),
       );
+      const holders = holdersOf('Sign');
+      const groups = Array.from({ length: Math.ceil(holders.length / SIGNERS_PER_FILTER) }, (_, j) =>
+        holders.slice(j * SIGNERS_PER_FILTER, (j + 1) * SIGNERS_PER_FILTER),
+      );
+      expect(filtersOf(s(), 'SigningKeyForeignSign-signers')).toEqual(
+        keys
+          .filter((_, i) => (signers as readonly number[]).includes(i + 1))
+          .flatMap((key) =>
+            groups.map(
+              (group) =>
+                `${kms}($.eventName = "Sign") && ($.resources[0].ARN = "<${key}>") && ($.userIdentity.type = "AssumedRole") && (${issuer}.accountId = "<AWS::AccountId>") && (${group.map((h) => `${issuer}.userName = "${role(h)}"`).join(' || ')}) }`,
+            ),
+          ),
+      );
+      // each signing role in exactly one group: a call of his is subtracted once
+      expect(groups.flat().sort()).toEqual([...holders].sort());
     },
   );
+
+  it("the Sign alarm: the calls less the signers' own, at the first foreign one in 5 minutes, to the alarm topic", () => {
+    const topics = ofType(base, 'AWS::SNS::Topic').map(([id]) => id);
+    const alarms = ofType(base, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .filter((a) => String(a.AlarmDescription).includes('retired key'));
+    expect(alarms).toHaveLength(1);
+    const alarm = alarms[0]!;
+    expect(alarm).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    const metrics = alarm.Metrics as Json[];
+    expect(metrics.find((m) => m.Expression)).toMatchObject({
+      Expression: 'FILL(calls, 0) - FILL(signers, 0)',
+    });
+    for (const [id, name] of [
+      ['calls', 'SigningKeyForeignSign-calls'],
+      ['signers', 'SigningKeyForeignSign-signers'],
+    ] as const) {
+      expect(metrics.find((m) => m.Id === id)!.MetricStat).toMatchObject({
+        Metric: { Namespace: 'PuntoYBanca', MetricName: `${name}-${stage}` },
+        Period: 300,
+        Stat: 'Sum',
+      });
+    }
+    expect(alarm.AlarmActions).toEqual([{ Ref: topics[0] }]);
+  });
 
   it('each pattern fits CloudWatch Logs (1,024 characters) with the longest partition, Region and stage', () => {
     const longest = (ref: string) =>
@@ -340,7 +384,6 @@ describe('CloudTrail alarms on a guarded call by anyone outside its roles', () =
     ['ForeignGenerateRandom', 'shoe opener'],
     ['SeedKeyForeignSeal', 'seed somebody could choose'],
     ['SeedKeyForeignDecrypt', 'void'],
-    ['SigningKeyForeignSign', 'retired key'],
   ])('%s: an alarm at the first call in 5 minutes, to the alarm topic', (metric, says) => {
     const topics = ofType(base, 'AWS::SNS::Topic').map(([id]) => id);
     expect(topics).toHaveLength(1);

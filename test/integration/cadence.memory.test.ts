@@ -47,6 +47,7 @@ async function cadenceStack(
     beaconMarginSeconds: TEST_BEACON.marginSeconds,
     clock: s.clock,
     closeDeadlines: s.closeDeadlines,
+    timeStamper: s.timeStamps.timeStamper,
     testShoes: true,
     cadenceRunner: runner,
   });

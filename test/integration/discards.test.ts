@@ -40,6 +40,7 @@ async function trustOf(keyId: string) {
   return {
     trustedPublicKey: (await stack.keys.publicKey(keyId)).pem,
     trustedBeacons: [await stack.beacon.network()],
+    trustedTimeStampAuthorities: [stack.timeStamps.pem],
   };
 }
 

@@ -17,12 +17,17 @@ import {
   statementDigest,
   verifyShoe,
 } from '../src/index';
-import { demoBundleV3, testBeacon, testKey } from './helpers';
+import { demoBundleV3, testBeacon, testKey, testTsaPem } from './helpers';
 import { independentVerify } from './independent';
 
 const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
-const OPERATOR = { trustedPublicKey: GEN1.pem, trustedBeacons: [BEACON.network] };
+const OPERATOR = {
+  trustedPublicKey: GEN1.pem,
+  trustedBeacons: [BEACON.network],
+  // the demo shoe's heads naming a beacon round are time-stamped by the demo TSA (helpers.ts)
+  trustedTimeStampAuthorities: [await testTsaPem()],
+};
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
 const detail = (checks: Check[], id: string) => checks.find((c) => c.id === id)?.detail ?? '';
 
