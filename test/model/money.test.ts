@@ -321,7 +321,11 @@ async function resolveOrVoid(real: Real, tableId: string, roundId: string): Prom
     await real.core.resolveRound(real.op, { roundId });
   } catch (error) {
     const table = (await real.store.get('table', { tableId }))!;
-    if (!(error instanceof DomainError) || error.code !== 'TABLE_LOCKED' || table.lock?.source !== 'TIME_STAMP')
+    if (
+      !(error instanceof DomainError) ||
+      error.code !== 'TABLE_LOCKED' ||
+      table.lock?.source !== 'TIME_STAMP'
+    )
       throw error;
     await real.core.voidRound(real.admin, { roundId, reason: 'TECHNICAL_FAULT' });
     await real.core.unlockTable(real.admin, { tableId, reason: 'time-stamp authorities answer again' });
