@@ -5,11 +5,12 @@
  * from web/ at start) beside it at /. Ctrl-C stops it all.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LOCAL_BEACON_FAIL_FILE } from '@pyb/beacon';
-import { type Actor, authenticate, createCore, DomainError, type Role } from '@pyb/core';
+import { type Actor, authenticate, createCore, DomainError, liveGrant, type Role } from '@pyb/core';
 import { exportFeed, context as useCaseContext } from '@pyb/core/use-cases';
 import { beaconOf } from '@pyb/functions/beacon';
 import { type AppContext, useCases } from '@pyb/functions/context';
@@ -28,6 +29,7 @@ import {
 import { localTimeStampAuthorityIn } from '@pyb/timestamp/local-identity';
 import { startTimeStampServer, type TimeStampServer } from '@pyb/timestamp/server';
 import { buildWeb } from '@pyb/web/build';
+import { type LiveBroker, startLiveBroker } from './live-broker';
 import type { LocalServer } from './local-server';
 import { demoStatus } from './status';
 
@@ -297,6 +299,7 @@ async function main(): Promise<void> {
   let server: LocalServer | undefined;
   let wallet: ReferenceWallet | undefined;
   let tsaServer: TimeStampServer | undefined;
+  let liveBroker: LiveBroker | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -304,6 +307,7 @@ async function main(): Promise<void> {
     await server?.close().catch(() => undefined);
     await wallet?.close().catch(() => undefined);
     await tsaServer?.close().catch(() => undefined);
+    await liveBroker?.close().catch(() => undefined);
     await dynamodb?.stop().catch(() => undefined);
     process.exit(code);
   };
@@ -360,6 +364,20 @@ async function main(): Promise<void> {
     );
     return stop(1);
   }
+  // The live events' broker (docs/api.md, "Live events"): aedes over WebSockets with IoT Core's rule, a
+  // player's access token as his MQTT password; the handlers publish to it as the platform.
+  const { playerActor } = await import('@pyb/functions/sessions');
+  const publisherSecret = randomBytes(16).toString('hex');
+  liveBroker = await startLiveBroker({
+    port: Number(process.env.LIVE_PORT ?? 0),
+    publisherSecret,
+    authenticate: async (token) => {
+      const grant = liveGrant(await playerActor(appContext(), token));
+      if (!grant) throw new Error('not a player token');
+      return grant;
+    },
+  });
+  Object.assign(process.env, { LIVE_MQTT_URL: liveBroker.url, LIVE_MQTT_SECRET: publisherSecret });
   // Tables with a cadence run themselves (POST /v1/tables/{tableId}/cadence): locally on aws-local-stepfunctions.
   (await import('./cadence')).installLocalCadence(appContext());
   const state = await seed(appContext(), wallet);
@@ -383,6 +401,7 @@ async function main(): Promise<void> {
   const envPath = join(DATA, 'env.sh');
   const status = await statusOf(appContext(), state);
   console.log(banner(url, dynamodb.endpoint, state, status, beacon, walletOrigin, shown(envPath)));
+  console.log(`Live events: MQTT over WebSockets at ${liveBroker.url} (a player token as the password)`);
   // Written once the start message is out: its presence says the stack is up (scripts/ci-tour waits for it).
   writeFileSync(envPath, envFile(url, walletOrigin, state), { mode: 0o600 });
 }
