@@ -5,7 +5,7 @@
  * (no Connect, no Subscribe, nothing else of IoT). Alarms: the authorizer failing or throttled, and any
  * publish the broker refused (LivePublishFailed; the events stay in the feed and are re-published).
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as iot from 'aws-cdk-lib/aws-iot';
@@ -105,17 +105,18 @@ export class LiveEvents extends Construct {
 
   /** iot:Publish on the live topics, and nothing else of IoT, for a publishing function's role. */
   allowPublishing(role: iam.Role, functionName: string): void {
-    const { account, region } = Stack.of(this);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'IotPublishLive',
         actions: ['iot:Publish'],
-        resources: [`arn:aws:iot:${region}:${account}:topic/${LIVE_TOPICS}`],
+        // The pseudo parameters, not the stack's Region and account: those are concrete strings when the CLI
+        // knows them, and the acknowledgement below must not depend on that.
+        resources: [`arn:${Aws.PARTITION}:iot:${Aws.REGION}:${Aws.ACCOUNT_ID}:topic/${LIVE_TOPICS}`],
       }),
     );
     acknowledge(
       role,
-      'AwsSolutions-IAM5[Resource::arn:aws:iot:<AWS::Region>:<AWS::AccountId>:topic/pyb/v1/*]',
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iot:<AWS::Region>:<AWS::AccountId>:topic/pyb/v1/*]',
       'iot:Publish on the live topics: one topic per table and per player (pyb/v1/<operator>/tables/<id>, ' +
         '…/players/<id>), created as tables and players come, so the resource names their prefix; no other IoT action.',
     );

@@ -172,7 +172,10 @@ describe('regulator endpoints', () => {
     // stack's beacon is a local one: trusted by all its fields, as a developer would).
     const key = join(tmp, 'signing-key.json');
     writeFileSync(key, JSON.stringify((await api.get('/v1/signing-key')).body));
-    const trust = ['--public-key', key, '--key-certificates', key, '--trust-beacon', key];
+    // ... and the time-stamp authority's certificate, as obtained from the TSA (the stack's local one).
+    const tsa = join(tmp, 'tsa.pem');
+    writeFileSync(tsa, stack.tsaPem);
+    const trust = ['--public-key', key, '--key-certificates', key, '--trust-beacon', key, '--trust-tsa', tsa];
     const { stdout } = await run('./node_modules/.bin/baccarat', ['verify', file, ...trust]);
     expect(stdout).toMatch(/VERIFIED: all \d+ checks passed/);
     expect(stdout).toContain(`PASS   round.${rounds.length}.cards`);
