@@ -680,8 +680,8 @@ describe.each([
     }
   });
 
-  it('only open-shoe seals seeds', () => {
-    expect(synthesis().holders('kms:Encrypt')).toEqual(['open-shoe']);
+  it('only the shoe openers (open-shoe, cadence-open-shoe) seal seeds', () => {
+    expect(synthesis().holders('kms:Encrypt')).toEqual(['cadence-open-shoe', 'open-shoe']);
   });
 
   it('the settle function: game, wallets, audit appended, its queue, Sign with the current key only; no principals, no idempotency', () => {
@@ -1159,9 +1159,9 @@ describe('least privilege the key policies enforce (key-policies.ts), on the who
   const deny = (s: Synthesis, key: string, sid: string) =>
     (s.props(key).KeyPolicy.Statement as Cfn[]).find((x) => x.Sid === sid)!;
 
-  it('the seal key: Encrypt only by open-shoe, Decrypt only by resolve, void (a burn) and close', () => {
+  it('the seal key: Encrypt only by the shoe openers, Decrypt only by resolve, void (a burn) and close', () => {
     expect(exemptRoles(deny(base, sealKey(), 'EncryptOnlyByShoeOpener'))).toEqual(rolesWith('Encrypt'));
-    expect(rolesWith('Encrypt')).toEqual(['pyb-dev-open-shoe']);
+    expect(rolesWith('Encrypt')).toEqual(['pyb-dev-cadence-open-shoe', 'pyb-dev-open-shoe']);
     expect(exemptRoles(deny(base, sealKey(), 'DecryptOnlyToDealAndReveal'))).toEqual(rolesWith('Decrypt'));
     expect(rolesWith('Decrypt')).toEqual([
       'pyb-dev-close-shoe',
