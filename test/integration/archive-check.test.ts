@@ -52,7 +52,11 @@ afterAll(async () => {
 
 async function shoeOn(operatorId: string, name: string, rounds: number, close = true): Promise<string> {
   const { core } = stack;
-  const table = await core.createTable(admin(operatorId), { name, variant: 'mini', config: { pairBets: true } });
+  const table = await core.createTable(admin(operatorId), {
+    name,
+    variant: 'mini',
+    config: { pairBets: true },
+  });
   for (const playerId of ['ana', 'ben']) {
     await core.walletTransaction(operator(operatorId), {
       playerId,
