@@ -63,15 +63,26 @@ export const WORKERS: readonly Worker[] = [
     handler: 'cadence-step',
     description:
       "Table cadence: one step of a round (open, no va más, deal, settle, next, lock), called by the cadence state machine's Tasks",
-    // What open-shoe, open-round, close-betting, resolve-round and close-shoe touch: the table, shoes,
-    // rounds and positions (game), payouts (wallets), the chain (audit). Seeds are generated and
-    // sealed (open-shoe), unsealed (deal), heads signed. No principals, no idempotency: the state
-    // machine is the caller, each step idempotent on the round's state.
+    // What open-round, close-betting, resolve-round and close-shoe touch: the table, shoes, rounds and
+    // positions (game), payouts (wallets), the chain (audit). Seeds unsealed (deal, close shoe), heads
+    // signed; never sealed: the next shoe is cadence-open-shoe's (K1). No principals, no idempotency:
+    // the state machine is the caller, each step idempotent on the round's state.
     data: { game: 'write', wallets: 'write', audit: 'append' },
-    kms: ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign', 'GetPublicKey'],
+    kms: ['Decrypt', 'Sign', 'GetPublicKey'],
     queues: ['settlement', 'outbox'],
     operatorWallets: true,
     cadence: true,
+  },
+  {
+    handler: 'cadence-open-shoe',
+    description:
+      "Table cadence: opens a cadence table's next shoe, called by the cadence state machine's OpenShoe Task",
+    // What open-shoe touches and may do, no more: the table and the shoe (game), the chain (audit); the
+    // seed drawn and sealed, the statement signed. It unseals nothing (K1: no function both seals and
+    // unseals). No principals, no idempotency: the state machine is the caller, the step idempotent
+    // on the table (a shoe in play: none opened).
+    data: { game: 'write', audit: 'append' },
+    kms: ['GenerateRandom', 'Encrypt', 'Sign', 'GetPublicKey'],
   },
 ];
 

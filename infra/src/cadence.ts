@@ -10,13 +10,17 @@ import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
 import { acknowledgeWildcards } from './nag';
 
-/** The function every Task of the cadence state machine calls (functions/jobs/cadence-step). */
+/** The function the cadence state machine's Tasks call (functions/jobs/cadence-step), */
 export const CADENCE_HANDLER = 'cadence-step';
+/** but OpenShoe's: the shoe opener (functions/jobs/cadence-open-shoe), the only one that seals (K1). */
+export const CADENCE_SHOE_HANDLER = 'cadence-open-shoe';
 
 export interface TableCadenceProps {
   stage: string;
   /** The cadence-step function (a worker of functions/src/workers.ts). */
   step: lambda.IFunction;
+  /** The cadence-open-shoe function (a worker too). */
+  shoe: lambda.IFunction;
   logRetention: logs.RetentionDays;
   alarmAction: actions.SnsAction;
 }
@@ -24,7 +28,7 @@ export interface TableCadenceProps {
 /**
  * Tables that run themselves (docs/architecture.md, "Table cadence"): a Step Functions Standard state
  * machine, one execution per round named after it, whose definition is @pyb/cadence's — the one the
- * local runner runs. Its role may invoke the cadence-step function only. An execution that fails
+ * local runner runs. Its role may invoke the cadence-step and cadence-open-shoe functions only. An execution that fails
  * (a step past its retries: the table is locked first), times out or is aborted raises the alarm.
  */
 export class TableCadence extends Construct {
@@ -41,13 +45,13 @@ export class TableCadence extends Construct {
       assumedBy: new iam.ServicePrincipal('states.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
       }),
-      description: `The cadence state machine calls ${CADENCE_HANDLER} (${props.stage})`,
+      description: `The cadence state machine calls ${CADENCE_HANDLER} and ${CADENCE_SHOE_HANDLER} (${props.stage})`,
     });
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'InvokeCadenceStep',
         actions: ['lambda:InvokeFunction'],
-        resources: [props.step.functionArn],
+        resources: [props.step.functionArn, props.shoe.functionArn],
       }),
     );
     const logGroup = new logs.LogGroup(this, 'Logs', {
@@ -59,7 +63,7 @@ export class TableCadence extends Construct {
       stateMachineName: name,
       stateMachineType: sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromString(
-        Stack.of(this).toJsonString(cadenceDefinition(props.step.functionArn)),
+        Stack.of(this).toJsonString(cadenceDefinition(props.step.functionArn, props.shoe.functionArn)),
       ),
       role,
       tracingEnabled: true,
@@ -69,7 +73,7 @@ export class TableCadence extends Construct {
       role,
       [/Resource::\*/],
       'Step Functions logging (logs:CreateLogDelivery and the other log-delivery actions) and X-Ray ' +
-        '(xray:PutTraceSegments, ...) accept Resource "*" only; the role may invoke the cadence-step function and nothing else.',
+        '(xray:PutTraceSegments, ...) accept Resource "*" only; the role may invoke the cadence-step and cadence-open-shoe functions and nothing else.',
     );
 
     const metric = (metricName: string) =>

@@ -32,6 +32,7 @@ export const LIVE_PUBLISHERS = [
   'unlock-table',
   'abandon-shoe',
   'cadence-step',
+  'cadence-open-shoe',
 ] as const;
 
 export interface LiveEventsProps {

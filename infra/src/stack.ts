@@ -13,7 +13,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { alarmOn } from './alarms';
-import { CADENCE_HANDLER, TableCadence } from './cadence';
+import { CADENCE_HANDLER, CADENCE_SHOE_HANDLER, TableCadence } from './cadence';
 import { MODEL_1000_TABLES, routeThrottles } from './capacity';
 import { codeVersion } from './code-version';
 import type { DeployConfig } from './config';
@@ -291,16 +291,24 @@ export class PuntoYBancaStack extends Stack {
       else if (worker.handler === CADENCE_HANDLER) {
         // The state machine's Retry waits for the beacon round: the step never sleeps for it.
         fn.function.addEnvironment('BEACON_WAIT_MS', '0');
-      } else throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
+        // The cadence's shoe opener: the state machine invokes it (below), as it does cadence-step.
+      } else if (worker.handler !== CADENCE_SHOE_HANDLER)
+        throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
     }
     for (const alarm of [...settlement.alarms, ...seamless.alarms]) alarm.addAlarmAction(alarmAction);
 
     // Tables that run themselves: each round one Step Functions execution (docs/architecture.md).
     const cadenceStep = this.functions[CADENCE_HANDLER];
-    if (cadenceStep) {
+    const cadenceShoe = this.functions[CADENCE_SHOE_HANDLER];
+    if (Boolean(cadenceStep) !== Boolean(cadenceShoe))
+      throw new Error(
+        `workers.ts: the cadence needs both '${CADENCE_HANDLER}' and '${CADENCE_SHOE_HANDLER}'`,
+      );
+    if (cadenceStep && cadenceShoe) {
       const cadence = new TableCadence(this, 'Cadence', {
         stage: config.stage,
         step: cadenceStep.function,
+        shoe: cadenceShoe.function,
         logRetention,
         alarmAction,
       });

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { appTemplate } from './app-template';
 
-// Table cadence (infra/src/cadence.ts): synthesised with the cadence's route and step function only;
-// stack.test.ts covers the whole stack.
+// Table cadence (infra/src/cadence.ts): synthesised with the cadence's route and its two functions
+// (cadence-step, cadence-open-shoe) only; stack.test.ts covers the whole stack.
 
 const CADENCE_ROUTES = ROUTES.filter((r) => r.cadence);
-const CADENCE_WORKERS = WORKERS.filter((w) => w.cadence);
+const CADENCE_WORKERS = WORKERS.filter((w) => w.cadence || w.handler === 'cadence-open-shoe');
 let outdir = '';
 // biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation JSON
 let resources: Record<string, any> = {};
@@ -40,12 +40,21 @@ const functionNamed = (suffix: string) => {
   expect(found).toHaveLength(1);
   return found[0]!;
 };
-/** The definition string with every Fn::GetAtt of the step function's ARN put back as a marker. */
-const definitionOf = (machine: { Properties: { DefinitionString: unknown } }, stepId: string): unknown => {
+/** The definition string with each function's ARN (its Fn::GetAtt) put back as a marker. */
+const definitionOf = (
+  machine: { Properties: { DefinitionString: unknown } },
+  stepId: string,
+  shoeId: string,
+): unknown => {
   const text = JSON.stringify(machine.Properties.DefinitionString);
   const parts = (machine.Properties.DefinitionString as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
   expect(text).toContain(stepId);
-  return JSON.parse(parts.map((p) => (typeof p === 'string' ? p : 'STEP_FUNCTION_ARN')).join(''));
+  expect(text).toContain(shoeId);
+  const marker = (p: unknown) => {
+    const ref = JSON.stringify(p);
+    return ref.includes(stepId) ? 'STEP_FUNCTION_ARN' : ref.includes(shoeId) ? 'SHOE_FUNCTION_ARN' : ref;
+  };
+  return JSON.parse(parts.map((p) => (typeof p === 'string' ? p : marker(p))).join(''));
 };
 
 describe('the cadence state machine', () => {
@@ -58,13 +67,17 @@ describe('the cadence state machine', () => {
     expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
     expect(machine.Properties.LoggingConfiguration.Level).toBe('ALL');
     const [stepId] = functionNamed('cadence-step');
-    expect(definitionOf(machine, stepId)).toEqual(cadenceDefinition('STEP_FUNCTION_ARN'));
+    const [shoeId] = functionNamed('cadence-open-shoe');
+    expect(definitionOf(machine, stepId, shoeId)).toEqual(
+      cadenceDefinition('STEP_FUNCTION_ARN', 'SHOE_FUNCTION_ARN'),
+    );
   });
 
-  it('its role invokes the cadence-step function and nothing else (logging and X-Ray apart)', () => {
+  it('its role invokes the cadence-step and cadence-open-shoe functions and nothing else (logging and X-Ray apart)', () => {
     const [, machine] = ofType('AWS::StepFunctions::StateMachine')[0]!;
     const roleId = machine.Properties.RoleArn['Fn::GetAtt'][0];
     const [stepId] = functionNamed('cadence-step');
+    const [shoeId] = functionNamed('cadence-open-shoe');
     const statements = statementsOf(roleId);
     const invoke = statements.filter((s: { Action: unknown }) =>
       JSON.stringify(s.Action).includes('lambda:'),
@@ -72,7 +85,7 @@ describe('the cadence state machine', () => {
     expect(invoke).toEqual([
       expect.objectContaining({
         Action: 'lambda:InvokeFunction',
-        Resource: { 'Fn::GetAtt': [stepId, 'Arn'] },
+        Resource: [{ 'Fn::GetAtt': [stepId, 'Arn'] }, { 'Fn::GetAtt': [shoeId, 'Arn'] }],
       }),
     ]);
     for (const s of statements) {
@@ -96,6 +109,23 @@ describe('the cadence state machine', () => {
     }
     // The deal never sleeps in the function for its beacon round: the state's Retry waits.
     expect(functionNamed('cadence-step')[1].Properties.Environment.Variables.BEACON_WAIT_MS).toBe('0');
+  });
+
+  it("cadence-open-shoe starts no execution and holds exactly the shoe opener's KMS actions", () => {
+    const [, fn] = functionNamed('cadence-open-shoe');
+    const statements = statementsOf(fn.Properties.Role['Fn::GetAtt'][0]);
+    expect(
+      statements.filter((s: { Action: unknown }) => JSON.stringify(s.Action).includes('states:')),
+    ).toEqual([]);
+    const kms = statements.flatMap((s: { Action: unknown }) =>
+      [s.Action].flat().filter((a) => String(a).startsWith('kms:')),
+    );
+    expect([...new Set(kms)].sort()).toEqual([
+      'kms:Encrypt',
+      'kms:GenerateRandom',
+      'kms:GetPublicKey',
+      'kms:Sign',
+    ]);
   });
 
   it('an execution failed, timed out or aborted raises an alarm to the alarm topic', () => {

@@ -31,7 +31,9 @@ const role = (handler: string) => `pyb-${stage}-${handler}`;
  * - close-shoe: unseals to reveal the seed (Decrypt), signs the close (Sign);
  * - open-round: signs the contributions' head (Sign); settle-batch: signs the round head it finishes;
  * - close-betting: signs the receipt naming the coup's beacon round (Sign) — it draws nothing;
- * - contribute-seed: signs the contributor's receipt, the head after his seed (Sign, C1).
+ * - contribute-seed: signs the contributor's receipt, the head after his seed (Sign, C1);
+ * - cadence-step: a cadence table's round (deals: Decrypt, closes the shoe: Decrypt, signs heads);
+ * - cadence-open-shoe: the cadence's next shoe, as open-shoe (GenerateRandom, Encrypt, Sign).
  * Written out here, not derived from routes.ts, so a new grant there fails this test until reviewed.
  */
 const GUARDED: Record<string, readonly string[]> = {
@@ -43,8 +45,10 @@ const GUARDED: Record<string, readonly string[]> = {
   'settle-batch': ['Sign'],
   'close-betting': ['Sign'],
   'contribute-seed': ['Sign'],
-  // A cadence table's steps open shoes (seal), deal and close them (unseal), sign heads.
-  'cadence-step': ['Decrypt', 'Encrypt', 'GenerateRandom', 'Sign'],
+  // A cadence table's steps deal and close shoes (unseal) and sign heads; its shoes are opened
+  // (sealed) by its own shoe opener, which unseals nothing (K1: no function both seals and unseals).
+  'cadence-step': ['Decrypt', 'Sign'],
+  'cadence-open-shoe': ['Encrypt', 'GenerateRandom', 'Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>
@@ -187,10 +191,16 @@ describe('who calls a guarded KMS operation', () => {
 });
 
 describe('the seal key: a seed nobody can choose, and nobody else can read', () => {
-  it('denies kms:Encrypt to every principal but the open-shoe role', () => {
+  it('denies kms:Encrypt to every principal but the shoe openers (open-shoe, cadence-open-shoe)', () => {
     const deny = denyOf(base, sealKey(base), 'EncryptOnlyByShoeOpener');
     expect(deny.Action).toBe('kms:Encrypt');
-    expect(exempt(deny)).toEqual([roleArn('open-shoe')]);
+    expect(holdersOf('Encrypt')).toEqual(['cadence-open-shoe', 'open-shoe']);
+    expect(exempt(deny)).toEqual(holdersOf('Encrypt').map(roleArn).sort());
+  });
+
+  it('no function both seals and unseals a seed (K1)', () => {
+    const sealers = [...holdersOf('Encrypt'), ...holdersOf('GenerateRandom')];
+    expect(holdersOf('Decrypt').filter((h) => sealers.includes(h))).toEqual([]);
   });
 
   it('denies kms:GenerateDataKey* and kms:ReEncrypt* to every principal (no function uses them)', () => {
@@ -281,13 +291,14 @@ describe('CloudTrail alarms on a guarded call by anyone outside its roles', () =
     expect(trailLogGroup(base)).toBeDefined();
   });
 
-  it('GenerateRandom by anyone but open-shoe', () => {
+  it('GenerateRandom by anyone but the shoe openers (open-shoe, cadence-open-shoe)', () => {
+    expect(holdersOf('GenerateRandom')).toEqual(['cadence-open-shoe', 'open-shoe']);
     expect(filtersOf(base, 'ForeignGenerateRandom')).toEqual([
-      `${kms}(($.eventName = "GenerateRandom"))${outside(['open-shoe'])} }`,
+      `${kms}(($.eventName = "GenerateRandom"))${outside(holdersOf('GenerateRandom'))} }`,
     ]);
   });
 
-  it('a seal (Encrypt, GenerateDataKey*, ReEncrypt from or to the seal key) by anyone but open-shoe', () => {
+  it('a seal (Encrypt, GenerateDataKey*, ReEncrypt from or to the seal key) by anyone but the shoe openers', () => {
     const events = [
       'Encrypt',
       'GenerateDataKey',
@@ -297,7 +308,7 @@ describe('CloudTrail alarms on a guarded call by anyone outside its roles', () =
       'ReEncrypt',
     ];
     expect(filtersOf(base, 'SeedKeyForeignSeal')).toEqual([
-      `${kms}(${events.map((e) => `($.eventName = "${e}")`).join(' || ')})${on(sealKey(base), 2)}${outside(['open-shoe'])} }`,
+      `${kms}(${events.map((e) => `($.eventName = "${e}")`).join(' || ')})${on(sealKey(base), 2)}${outside(holdersOf('Encrypt'))} }`,
     ]);
   });
 

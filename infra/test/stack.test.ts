@@ -444,6 +444,8 @@ describe('a stage at signing-key generation 3', () => {
 
   it('the signing functions sign with generation 3 only; nothing may sign with a retired key', () => {
     const signers = [
+      'cadence-open-shoe',
+      'cadence-step',
       'close-betting',
       'close-shoe',
       'contribute-seed',
@@ -643,8 +645,13 @@ describe.each([
     }
   });
 
-  it('only resolve-round, void-round (a dealer-error void burns the coup cards) and close-shoe can decrypt seeds; place-bet has no KMS access but the player-token public key', () => {
-    expect(synthesis().holders('kms:Decrypt')).toEqual(['close-shoe', 'resolve-round', 'void-round']);
+  it('only resolve-round, void-round (a dealer-error void burns the coup cards), close-shoe and cadence-step can decrypt seeds; place-bet has no KMS access but the player-token public key', () => {
+    expect(synthesis().holders('kms:Decrypt')).toEqual([
+      'cadence-step',
+      'close-shoe',
+      'resolve-round',
+      'void-round',
+    ]);
     const { byResource } = synthesis().permissionsOf('place-bet');
     const kmsOf = Object.entries(byResource).filter(([, actions]) =>
       actions.some((a) => a.startsWith('kms:')),
@@ -654,6 +661,8 @@ describe.each([
 
   it('only the functions that sign statements, heads and closes (and player tokens) can sign, and only with ECDSA_SHA_256', () => {
     expect(synthesis().holders('kms:Sign')).toEqual([
+      'cadence-open-shoe',
+      'cadence-step',
       'close-betting',
       'close-shoe',
       'contribute-seed',
@@ -680,8 +689,8 @@ describe.each([
     }
   });
 
-  it('only open-shoe seals seeds', () => {
-    expect(synthesis().holders('kms:Encrypt')).toEqual(['open-shoe']);
+  it('only the shoe openers (open-shoe, cadence-open-shoe) seal seeds', () => {
+    expect(synthesis().holders('kms:Encrypt')).toEqual(['cadence-open-shoe', 'open-shoe']);
   });
 
   it('the settle function: game, wallets, audit appended, its queue, Sign with the current key only; no principals, no idempotency', () => {
@@ -1159,11 +1168,12 @@ describe('least privilege the key policies enforce (key-policies.ts), on the who
   const deny = (s: Synthesis, key: string, sid: string) =>
     (s.props(key).KeyPolicy.Statement as Cfn[]).find((x) => x.Sid === sid)!;
 
-  it('the seal key: Encrypt only by open-shoe, Decrypt only by resolve, void (a burn) and close', () => {
+  it('the seal key: Encrypt only by the shoe openers, Decrypt only by resolve, void (a burn), close and cadence-step', () => {
     expect(exemptRoles(deny(base, sealKey(), 'EncryptOnlyByShoeOpener'))).toEqual(rolesWith('Encrypt'));
-    expect(rolesWith('Encrypt')).toEqual(['pyb-dev-open-shoe']);
+    expect(rolesWith('Encrypt')).toEqual(['pyb-dev-cadence-open-shoe', 'pyb-dev-open-shoe']);
     expect(exemptRoles(deny(base, sealKey(), 'DecryptOnlyToDealAndReveal'))).toEqual(rolesWith('Decrypt'));
     expect(rolesWith('Decrypt')).toEqual([
+      'pyb-dev-cadence-step',
       'pyb-dev-close-shoe',
       'pyb-dev-resolve-round',
       'pyb-dev-void-round',

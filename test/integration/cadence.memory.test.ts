@@ -45,6 +45,7 @@ async function cadenceStack(
     keys: s.keys,
     beacon: s.beacon,
     beaconMarginSeconds: TEST_BEACON.marginSeconds,
+    timeStamper: s.timeStamps.timeStamper,
     clock: s.clock,
     closeDeadlines: s.closeDeadlines,
     timeStamper: s.timeStamps.timeStamper,
@@ -86,6 +87,60 @@ describe('a table that runs itself', () => {
         18_000,
       );
     expect(played.map((e) => e.name)).toEqual(played.map((_, i) => `${table.tableId}-r${i + 1}`));
+  });
+
+  it('a shoe played through, the next opened by the shoe step (its own function), whose round then plays', async () => {
+    let core: Awaited<ReturnType<typeof cadenceStack>>['core'];
+    const setup = await cadenceStack(async (step, state, run) => {
+      // The first round of the next shoe: "pause" pressed while its betting is open.
+      if (step === 'close' && setup.steps.some((s) => s.step === 'shoe'))
+        await core.controlCadence(op, { tableId: state.tableId, action: 'pause' });
+      return run();
+    });
+    core = setup.core;
+    const { runner, table, steps, ctx } = setup;
+    const first = await core.openShoe(admin(), { tableId: table.tableId });
+    await core.controlCadence(op, {
+      tableId: table.tableId,
+      action: 'start',
+      cadence: { ...SETTINGS, nextShoe: true },
+    });
+    await runner.idle();
+
+    expect((await core.getShoe(op, { shoeId: first.shoeId })).status).toBe('CLOSED');
+    // One shoe step in all, in the run after the shoe ended: OpenRound, OpenShoe, OpenRound again.
+    const shoeSteps = steps.filter((s) => s.step === 'shoe');
+    expect(shoeSteps).toHaveLength(1);
+    const run = runner.executions.get(`${table.tableId}-r${shoeSteps[0]!.tableRound}`)!;
+    expect(steps.filter((s) => s.tableRound === shoeSteps[0]!.tableRound).map((s) => s.step)).toEqual([
+      'open',
+      'shoe',
+      'open',
+      'close',
+      'deal',
+      'settle',
+      'next',
+    ]);
+    expect(run).toMatchObject({ status: 'SUCCEEDED', output: { status: 'SETTLED', next: 'PAUSED' } });
+    const second = run.output!.shoeOpened as string;
+    expect(second).not.toBe(first.shoeId);
+    expect(await core.getShoe(op, { shoeId: second })).toMatchObject({ status: 'OPEN', number: 2 });
+    expect((await core.getRound(op, { roundId: run.output!.roundId as string })).shoeId).toBe(second);
+    expect([...runner.executions.values()].every((e) => e.status === 'SUCCEEDED')).toBe(true);
+
+    // Idempotent: a shoe step again (a retry) finds the shoe in play and opens none.
+    const again = await runCadenceStep(ctx, 'shoe', {
+      tableId: table.tableId,
+      operatorId: 'op-1',
+      tableRound: shoeSteps[0]!.tableRound,
+      needsShoe: true,
+    });
+    expect(again).toEqual({
+      tableId: table.tableId,
+      operatorId: 'op-1',
+      tableRound: shoeSteps[0]!.tableRound,
+    });
+    expect((await core.getTable(op, { tableId: table.tableId })).currentShoeId).toBe(second);
   });
 
   it('takes a bet before closesAt and refuses one at closesAt, even before "no va más" ran', async () => {

@@ -1,10 +1,13 @@
 /**
  * The cadence state machine (Amazon States Language): one execution plays one round of a table that
  * runs itself. The ONE definition: the CDK stack deploys it (infra/src/cadence.ts) and the local
- * runner runs it (./local.ts, aws-local-stepfunctions). Every Task calls the one cadence function
- * with `{ step, state }` (functions/cadence-step); the steps are the core's (rounds/cadence-steps.ts).
+ * runner runs it (./local.ts, aws-local-stepfunctions). Every Task calls the cadence function with
+ * `{ step, state }` (functions/jobs/cadence-step) but OpenShoe, which calls the shoe opener's
+ * (functions/jobs/cadence-open-shoe): only it may draw and seal a seed, and it unseals none (K1).
+ * The steps are the core's (rounds/cadence-steps.ts).
  *
  *   OpenRound → Opened? ─stopped→ Stopped
+ *                  ├─needsShoe→ OpenShoe (the shoe ended and was closed: the next one) → OpenRound
  *                  └→ BettingOpen (Wait until closesAt) → NoVaMas → BeaconOut (Wait until the named
  *                     beacon round's time) → Deal (Retry while BEACON_PENDING)
  *                     → Settle (Retry while SETTLEMENT_PENDING) → BetweenRounds (Wait pauseSeconds)
@@ -12,13 +15,14 @@
  *   any Task, past its retries (or timed out) → LockTable (TABLE_LOCKED, source CADENCE) → Locked
  */
 
-/** The steps the cadence function runs (its event's `step`). */
-export const CADENCE_STEPS = ['open', 'close', 'deal', 'settle', 'next', 'lock'] as const;
+/** The steps the cadence functions run (their event's `step`): 'shoe' the shoe opener's, the rest cadence-step's. */
+export const CADENCE_STEPS = ['open', 'shoe', 'close', 'deal', 'settle', 'next', 'lock'] as const;
 export type CadenceStep = (typeof CADENCE_STEPS)[number];
 
 /** Task state → the step it runs. */
 export const TASK_STEPS = {
   OpenRound: 'open',
+  OpenShoe: 'shoe',
   NoVaMas: 'close',
   Deal: 'deal',
   Settle: 'settle',
@@ -52,8 +56,11 @@ const task = (resource: string, step: CadenceStep, next: string, retry: object[]
   Next: next,
 });
 
-/** The definition, its Tasks calling `functionArn` (the deployed cadence function, or a local name). */
-export function cadenceDefinition(functionArn: string) {
+/**
+ * The definition, its Tasks calling `functionArn` (the deployed cadence-step function, or a local
+ * name), OpenShoe calling `shoeFunctionArn` (cadence-open-shoe).
+ */
+export function cadenceDefinition(functionArn: string, shoeFunctionArn: string) {
   return {
     Comment: "One round of a table that runs itself (docs/architecture.md, 'Table cadence')",
     StartAt: 'OpenRound',
@@ -62,10 +69,15 @@ export function cadenceDefinition(functionArn: string) {
       OpenRound: task(functionArn, 'open', 'Opened?'),
       'Opened?': {
         Type: 'Choice',
-        Choices: [{ Variable: '$.stopped', IsPresent: true, Next: 'Stopped' }],
+        Choices: [
+          { Variable: '$.stopped', IsPresent: true, Next: 'Stopped' },
+          { Variable: '$.needsShoe', IsPresent: true, Next: 'OpenShoe' },
+        ],
         Default: 'BettingOpen',
       },
       Stopped: { Type: 'Succeed' },
+      // Once a shoe, not a round: then OpenRound again, which finds the new shoe OPEN.
+      OpenShoe: task(shoeFunctionArn, 'shoe', 'OpenRound'),
       BettingOpen: { Type: 'Wait', TimestampPath: '$.closesAt', Next: 'NoVaMas' },
       NoVaMas: task(functionArn, 'close', 'BeaconOut'),
       // Until the beacon round "no va más" named is out (one transition, not a Retry a second).
@@ -99,7 +111,10 @@ export function executionName(tableId: string, tableRound: number): string {
   return tableId.replace(/[^0-9A-Za-z_-]/g, '_').slice(0, 80 - suffix.length) + suffix;
 }
 
-/** State transitions of one round's execution (the Standard price unit): entries into each state. */
+/**
+ * State transitions of one round's execution (the Standard price unit): entries into each state. The
+ * round that opens a shoe has three more (OpenShoe, OpenRound, Opened? again): once a shoe, not a round.
+ */
 export const TRANSITIONS_PER_ROUND = [
   'OpenRound',
   'Opened?',

@@ -13,13 +13,19 @@ import type { CadenceRound, CadenceRunner, Clock } from '@pyb/core';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { type CadenceStep, cadenceDefinition, executionName, TASK_STEPS } from './definition';
 
-/** A local function name in the Lambda ARN form the definition validator wants. */
+/** Local function names in the Lambda ARN form the definition validator wants: cadence-step's, */
 export const LOCAL_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:pyb-local-cadence-step';
+/** and the shoe opener's (OpenShoe). */
+export const LOCAL_SHOE_FUNCTION_ARN =
+  'arn:aws:lambda:us-east-1:000000000000:function:pyb-local-cadence-open-shoe';
 
 type State = Record<string, unknown>;
 
 export interface LocalCadenceRunnerOptions {
-  /** Runs one step (what the cadence function does on AWS: functions/src/cadence.ts). */
+  /**
+   * Runs one step: what the function of its Task does on AWS (functions/jobs/cadence-open-shoe for
+   * 'shoe', functions/jobs/cadence-step for the rest).
+   */
   run(step: CadenceStep, state: State): Promise<State>;
   /** A clock whose `sleep` the waits go through (tests); absent: real Wait states. */
   clock?: Clock;
@@ -35,7 +41,9 @@ export interface LocalExecution {
 export class LocalCadenceRunner implements CadenceRunner {
   readonly executions = new Map<string, LocalExecution>();
   private readonly running = new Set<Promise<void>>();
-  private readonly machine = new StateMachine(cadenceDefinition(LOCAL_FUNCTION_ARN) as never);
+  private readonly machine = new StateMachine(
+    cadenceDefinition(LOCAL_FUNCTION_ARN, LOCAL_SHOE_FUNCTION_ARN) as never,
+  );
 
   constructor(private readonly options: LocalCadenceRunnerOptions) {}
 

@@ -55,7 +55,33 @@ describe('SfnCadenceRunner', () => {
 });
 
 describe('the cadence definition', () => {
-  const definition = cadenceDefinition('arn:aws:lambda:eu-west-1:111122223333:function:pyb-dev-cadence-step');
+  const STEP_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:pyb-dev-cadence-step';
+  const SHOE_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:pyb-dev-cadence-open-shoe';
+  const definition = cadenceDefinition(STEP_ARN, SHOE_ARN);
+
+  it("OpenShoe alone calls the shoe opener's function, every other Task cadence-step's", () => {
+    const resources = Object.fromEntries(
+      Object.keys(TASK_STEPS).map((name) => [
+        name,
+        (definition.States[name as keyof typeof definition.States] as { Resource: string }).Resource,
+      ]),
+    );
+    expect(resources).toEqual(
+      Object.fromEntries(Object.keys(TASK_STEPS).map((n) => [n, n === 'OpenShoe' ? SHOE_ARN : STEP_ARN])),
+    );
+    expect(definition.States.OpenShoe).toMatchObject({ Parameters: { step: 'shoe' }, Next: 'OpenRound' });
+  });
+
+  it('a round that needs a shoe goes to OpenShoe, then back to OpenRound; a stopped one ends', () => {
+    expect(definition.States['Opened?']).toEqual({
+      Type: 'Choice',
+      Choices: [
+        { Variable: '$.stopped', IsPresent: true, Next: 'Stopped' },
+        { Variable: '$.needsShoe', IsPresent: true, Next: 'OpenShoe' },
+      ],
+      Default: 'BettingOpen',
+    });
+  });
 
   it('every Task retries a crash, then locks the table; the deal waits for its beacon round by Retry', () => {
     for (const name of Object.keys(TASK_STEPS)) {

@@ -31,6 +31,7 @@ export {
   cadenceLock,
   cadenceNext,
   cadenceOpen,
+  cadenceOpenShoe,
   cadenceSettle,
   closeRoundBetting,
   getRound,

@@ -28,6 +28,10 @@ export interface CadenceState {
   status?: string;
   /** Why this run opened no round (the cadence paused, stopped, no shoe to play). */
   stopped?: string;
+  /** The table's shoe ended and was closed, and the settings want the next: the shoe step opens it. */
+  needsShoe?: boolean;
+  /** The shoe this run's shoe step opened. */
+  shoeOpened?: string;
   /** The next round's run: STARTED, ALREADY_STARTED, or why none (PAUSED, STOPPED, TABLE_LOCKED). */
   next?: string;
 }
@@ -57,22 +61,27 @@ async function step<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The ended shoe closed (its seed revealed), then the next one opened if the settings say so. */
-async function nextShoe(ctx: Ctx, actor: Actor, table: TableRecord): Promise<boolean> {
-  if (table.currentShoeId) {
-    const shoe = await ctx.store.get('shoe', { shoeId: table.currentShoeId });
-    if (shoe?.status === 'OPEN') return true;
-    if (shoe?.status === 'ENDED' || shoe?.status === 'CLOSING')
-      await closeShoe(ctx, actor, { shoeId: shoe.shoeId });
-  }
-  if (!table.cadence?.nextShoe) return false;
-  await openShoe(ctx, actor, { tableId: table.tableId });
-  return true;
+/**
+ * Whether the table has a shoe to play: OPEN, yes; one that ended is closed first (its seed revealed:
+ * Decrypt). Opening the next one is not done here but by the shoe step, in its own function: the seal
+ * (GenerateRandom, Encrypt) belongs to the shoe opener alone, never to a function that unseals (K1).
+ */
+async function shoeInPlay(ctx: Ctx, actor: Actor, table: TableRecord): Promise<boolean> {
+  if (!table.currentShoeId) return false;
+  const shoe = await ctx.store.get('shoe', { shoeId: table.currentShoeId });
+  if (shoe?.status === 'OPEN') return true;
+  if (shoe?.status === 'ENDED' || shoe?.status === 'CLOSING')
+    await closeShoe(ctx, actor, { shoeId: shoe.shoeId });
+  return false;
 }
 
-/** Opens the run's round (or finds it opened by this run's earlier try); `stopped` if none is due. */
-export function cadenceOpen(ctx: Ctx, s: CadenceState): Promise<CadenceState> {
+/**
+ * Opens the run's round (or finds it opened by this run's earlier try); `stopped` if none is due;
+ * `needsShoe` when the shoe ended and the settings want the next (the shoe step, then this again).
+ */
+export function cadenceOpen(ctx: Ctx, state: CadenceState): Promise<CadenceState> {
   return step(async () => {
+    const { needsShoe: _, ...s } = state;
     const actor = actorOf(s);
     const table = await ctx.store.get('table', { tableId: s.tableId });
     if (!table) return { ...s, stopped: 'TABLE_NOT_FOUND' };
@@ -84,9 +93,28 @@ export function cadenceOpen(ctx: Ctx, s: CadenceState): Promise<CadenceState> {
     if ((table.rounds ?? 0) + 1 !== s.tableRound) return { ...s, stopped: 'ROUND_ALREADY_PLAYED' };
     if (table.cadence?.state !== 'RUNNING') return { ...s, stopped: table.cadence ? 'PAUSED' : 'STOPPED' };
     if (table.lock) return { ...s, stopped: 'TABLE_LOCKED' };
-    if (!(await nextShoe(ctx, actor, table))) return { ...s, stopped: 'SHOE_ENDED' };
+    if (!(await shoeInPlay(ctx, actor, table))) {
+      // A shoe this run opened and no longer in play (abandoned meanwhile): no second one.
+      if (!table.cadence.nextShoe || s.shoeOpened) return { ...s, stopped: 'SHOE_ENDED' };
+      return { ...s, needsShoe: true };
+    }
     const round = await openRound(ctx, actor, { tableId: s.tableId });
     return { ...s, roundId: round.roundId, closesAt: round.closesAt ?? ctx.now(), pauseSeconds };
+  });
+}
+
+/**
+ * Opens the table's next shoe (openShoe: the seed drawn and sealed), in the shoe opener's own function.
+ * Idempotent: a table with a shoe in play (this step's earlier try opened it), a table no longer
+ * RUNNING or locked gets none — the open step that follows says why no round opens.
+ */
+export function cadenceOpenShoe(ctx: Ctx, state: CadenceState): Promise<CadenceState> {
+  return step(async () => {
+    const { needsShoe: _, ...s } = state;
+    const table = await ctx.store.get('table', { tableId: s.tableId });
+    if (!table || table.currentShoeId || table.lock || table.cadence?.state !== 'RUNNING') return s;
+    const shoe = await openShoe(ctx, actorOf(s), { tableId: s.tableId });
+    return { ...s, shoeOpened: shoe.shoeId };
   });
 }
 
@@ -176,6 +204,7 @@ export async function cadenceLock(
 
 const STEPS = {
   open: cadenceOpen,
+  shoe: cadenceOpenShoe,
   close: cadenceClose,
   deal: cadenceDeal,
   settle: cadenceSettle,
