@@ -48,7 +48,6 @@ async function cadenceStack(
     timeStamper: s.timeStamps.timeStamper,
     clock: s.clock,
     closeDeadlines: s.closeDeadlines,
-    timeStamper: s.timeStamps.timeStamper,
     testShoes: true,
     cadenceRunner: runner,
   });
