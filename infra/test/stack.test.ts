@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app';
 import { DEFAULT_ROUTE_THROTTLE, MODEL_1000_TABLES, routeThrottles } from '../src/capacity';
 import { FUNCTION_STACKS, functionStackOf, STACK_RESOURCE_BUDGET } from '../src/function-stacks';
+import { LIVE_PUBLISHERS } from '../src/live';
 import { TOKEN_SIGN_SID } from '../src/player-token-key';
 import { BATCH_SIZE, MAX_CONCURRENCY, MAX_RECEIVE_COUNT } from '../src/settlement';
 import { appTemplate, stackTemplates } from './app-template';
@@ -123,6 +124,12 @@ class Synthesis {
   nameResource(resource: unknown, ownLogGroup: string): string {
     if (resource === '*') return '*';
     const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    // An ARN written with the pseudo parameters (arn:<AWS::Partition>:iot:<AWS::Region>:…).
+    if (join && typeof join[1][0] === 'string') {
+      return join[1]
+        .map((part) => (typeof part === 'string' ? part : `<${(part as { Ref: string }).Ref}>`))
+        .join(join[0]);
+    }
     if (join) {
       const [base, ...rest] = join[1];
       return this.nameResource(base, ownLogGroup) + rest.join('');
@@ -202,6 +209,11 @@ class Synthesis {
         route.tokens === 'sign' ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey'];
     }
     for (const queue of route.queues ?? []) out[`queue:${queue}`] = ['sqs:SendMessage'];
+    // The live events (infra/src/live.ts): the functions that change a table publish to its topics.
+    if ((LIVE_PUBLISHERS as readonly string[]).includes(route.handler))
+      out[LIVE_TOPICS_ARN] = ['iot:Publish'];
+    // The cadence (infra/src/cadence.ts): who starts a round's execution.
+    if (route.cadence) out[CADENCE_ARN] = ['states:StartExecution'];
     // The feed's files: read the prefix, list the bucket (only under the prefix: asserted in feed.test.ts).
     if ('buckets' in route && route.buckets?.includes('feed')) {
       out['bucket:feed/feed/*'] = ['s3:GetObject'];
@@ -222,6 +234,10 @@ class Synthesis {
     );
   }
 }
+
+/** The live topics and the cadence state machine, as nameResource names them. */
+const LIVE_TOPICS_ARN = 'arn:<AWS::Partition>:iot:<AWS::Region>:<AWS::AccountId>:topic/pyb/v1/*';
+const CADENCE_ARN = 'arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:pyb-dev-cadence';
 
 let outdir: string;
 /** The default configuration: signing-key generation 1. */
@@ -506,6 +522,7 @@ describe('functions', () => {
         'pyb-dev-check-archive',
         'pyb-dev-check-shoe-closed',
         'pyb-dev-feed-daily',
+        'pyb-dev-live-authorizer',
       ].sort(),
     );
   });
@@ -713,7 +730,7 @@ describe.each([
         ]),
       ),
     });
-    // Only resolve, void and the settle function may hand batches to the settlement queue (the
+    // Only resolve, void, the cadence's deal and the settle function may hand batches to the settlement queue (the
     // reconciliation job re-sends stuck seamless transactions to the outbox); nothing reads a DLQ.
     const senders = (queue: string) =>
       FUNCTIONS.filter((r) =>
@@ -721,7 +738,7 @@ describe.each([
       )
         .map((r) => r.handler)
         .sort();
-    expect(senders('settlement')).toEqual(['resolve-round', 'settle-batch', 'void-round']);
+    expect(senders('settlement')).toEqual(['cadence-step', 'resolve-round', 'settle-batch', 'void-round']);
     expect(senders('outbox')).toEqual(
       FUNCTIONS.filter((r) => r.queues?.includes('outbox'))
         .map((r) => r.handler)
@@ -886,8 +903,9 @@ describe('alarms', () => {
     expect(
       alarms.map((a) => refId(a.Dimensions.find((d: { Name: string }) => d.Name === 'FunctionName').Value)),
     ).toEqual(expect.arrayContaining(FUNCTIONS.map((r) => base.functionId(r.handler))));
-    // Plus the Errors alarms of the archiver (retention.test.ts) and the feed job (feed.test.ts).
-    expect(alarms).toHaveLength(FUNCTIONS.length + 2);
+    // Plus the Errors alarms of the archiver (retention.test.ts), the feed job (feed.test.ts) and the
+    // live events' authorizer (live.test.ts).
+    expect(alarms).toHaveLength(FUNCTIONS.length + 3);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
       expect(alarm.AlarmActions.map(refId)).toEqual([topic]);
@@ -895,7 +913,8 @@ describe('alarms', () => {
   });
 
   it('one Throttles alarm on the Region (no function has reserved concurrency), notifying the alarm topic', () => {
-    const alarms = alarmsOn('Throttles');
+    // The live authorizer's own Throttles alarm is live.test.ts's.
+    const alarms = alarmsOn('Throttles').filter((a) => a.Dimensions === undefined);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
     expect(alarms[0]!.Dimensions).toBeUndefined();
@@ -1067,9 +1086,16 @@ describe.each([
       ...ROUTES.map((r) => `AwsSolutions-APIG4 ${pascal(r.handler)}Route`),
       ...FUNCTIONS.map((r) => `AwsSolutions-L1 ${pascal(r.handler)}`),
       // kms:GenerateRandom cannot be scoped to a key: one acknowledgement per role that has it.
-      ...ROUTES.filter((r) => r.kms.includes('GenerateRandom')).map(
+      ...FUNCTIONS.filter((r) => r.kms.includes('GenerateRandom')).map(
         (r) => `AwsSolutions-IAM5[Resource::*] ${pascal(r.handler)}`,
       ),
+      // infra/src/cadence.ts: the state machine's log delivery and X-Ray have no resource to scope to.
+      'AwsSolutions-IAM5[Resource::*] Cadence',
+      // infra/src/live.ts: iot:Publish on the live topics' prefix, per publishing function; the authorizer's runtime.
+      ...LIVE_PUBLISHERS.filter((h) => FUNCTIONS.some((r) => r.handler === h)).map(
+        (h) => `AwsSolutions-IAM5[Resource::${LIVE_TOPICS_ARN}] ${pascal(h)}`,
+      ),
+      'AwsSolutions-L1 Live',
       // The two tables of short-lived records that expire by TTL: idempotency, sessions.
       'AwsSolutions-DDB3 Data',
       'AwsSolutions-DDB3 Data',
@@ -1204,13 +1230,18 @@ describe('least privilege the key policies enforce (key-policies.ts), on the who
       ['ForeignGenerateRandom-dev', 'GenerateRandom'],
       ['SeedKeyForeignSeal-dev', 'Encrypt'],
       ['SeedKeyForeignDecrypt-dev', 'Decrypt'],
-      ['SigningKeyForeignSign-dev', 'Sign'],
     ] as const) {
       const [pattern, ...others] = patterns.filter(([m]) => m === metric).map(([, p]) => p);
       expect(others).toEqual([]);
       const named = [...pattern!.matchAll(/userName != \\"([a-z0-9-]+)\\"/g)].map((m) => m[1]).sort();
       expect(named).toEqual(rolesWith(op));
     }
+    // Sign: the signers' own calls, counted in groups (key-policies.ts): together exactly the signing roles.
+    const signers = patterns
+      .filter(([m]) => m === 'SigningKeyForeignSign-signers-dev')
+      .flatMap(([, p]) => [...p.matchAll(/userName = \\"([a-z0-9-]+)\\"/g)].map((m) => m[1]))
+      .sort();
+    expect(signers).toEqual(rolesWith('Sign'));
   });
 });
 
