@@ -763,6 +763,8 @@ describe.each([
           'table:principals',
           'table:wallets',
           'queue:outbox',
+          // a bet is told to its player alone, the staked totals to the table (live events)
+          ...((LIVE_PUBLISHERS as readonly string[]).includes(handler) ? [LIVE_TOPICS_ARN] : []),
         ].sort(),
       );
     }
