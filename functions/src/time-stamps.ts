@@ -17,7 +17,21 @@ export function timeStamperOf(context: AppContext): TimeStamper {
     // One stamper per container: every head of a window (across tables) under one root and token.
     context.timeStamper = headAnchors(
       new MerkleStamper({ authorities, scheduler: timerScheduler, windowMs }),
+      authorities,
     );
   }
   return context.timeStamper;
+}
+
+/**
+ * The TSAs and their certificates, as GET /v1/signing-key publishes them for verifiers to pin; none
+ * when this deployment names no TSA yet (the signing key is still served: a close of betting is what
+ * refuses to go on unanchored).
+ */
+export function timeStampPinsOf(context: AppContext): { tsa: string; certificates: readonly string[] }[] {
+  try {
+    return [...(timeStamperOf(context).authorities?.() ?? [])];
+  } catch {
+    return [];
+  }
 }

@@ -9,6 +9,7 @@ import type * as z from 'zod';
 export const signingKeyView = (
   { key, certificate, validUntil, certificates }: SigningKeyAnswer,
   beacon: z.input<ReturnType<typeof SigningKey>>['beacon'],
+  timeStampAuthorities: z.input<ReturnType<typeof SigningKey>>['timeStampAuthorities'],
 ): z.input<ReturnType<typeof SigningKey>> => ({
   keyId: key.keyId,
   algorithm: 'ECDSA_SHA_256',
@@ -23,4 +24,5 @@ export const signingKeyView = (
     : null,
   certificates: certificates.map((c) => ({ certificate: c.certificate, signature: c.signature })),
   beacon,
+  timeStampAuthorities,
 });

@@ -52,11 +52,8 @@ export async function testTimeStamps(clock: Clock, name = 'test TSA'): Promise<T
         ? Promise.reject(new TimeStampError('TSA_UNREACHABLE', `${name} is down (test)`))
         : authority.stamp(imprint),
   };
-  const stamper = new MerkleStamper({
-    authorities: [{ authority: switchable, trusted: [state.pem] }],
-    scheduler: atOnce,
-    windowMs: 0,
-  });
-  state.timeStamper = headAnchors(stamper);
+  const authorities = [{ authority: switchable, trusted: [state.pem] }];
+  const stamper = new MerkleStamper({ authorities, scheduler: atOnce, windowMs: 0 });
+  state.timeStamper = headAnchors(stamper, authorities);
   return state;
 }

@@ -248,6 +248,19 @@ export const SigningKey = /* @__PURE__ */ lazily(() =>
         description:
           "The randomness beacon network this deployment's shoe statements name (drand quicknet in production, a local beacon in development): a verifier that trusts this site's keys may trust it too (`baccarat verify --trust-beacon` takes this answer: the chain hash is recomputed from the fields). null: not known to this function.",
       }),
+      timeStampAuthorities: z
+        .array(
+          z.object({
+            tsa: z.string().meta({ description: 'The TSA as the tokens name it (its URL).' }),
+            certificates: z.array(z.string()).meta({
+              description: "PEM: the certificates this TSA's tokens are checked against.",
+            }),
+          }),
+        )
+        .meta({
+          description:
+            "The RFC 3161 time-stamp authorities that anchor this deployment's heads naming a beacon round (docs/time-stamps.md), with their certificates: a verifier that trusts this site's keys may pin these too (the web verifier does; `baccarat verify --trust-tsa` takes the PEM as obtained from the TSA). Empty when none is configured.",
+        }),
     })
     .meta({ id: 'SigningKey' }),
 );

@@ -4,9 +4,9 @@
  * siblings, base64 tokens — with the earliest instant a verified token vouches for (genTime plus its
  * accuracy). TSA_UNAVAILABLE is an answer (`UNAVAILABLE`), not a rejection: the caller waits or locks.
  */
-import { toHex } from './der';
+import { pemOrDer, toHex, toPem } from './der';
 import { TimeStampError } from './errors';
-import type { MerkleStamper } from './stamper';
+import type { MerkleStamper, PinnedAuthority } from './stamper';
 
 export interface HeadAnchorAnswer {
   status: 'ANCHORED';
@@ -20,10 +20,20 @@ export interface HeadAnchorAnswer {
 
 const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
-export function headAnchors(stamper: Pick<MerkleStamper, 'add'>): {
+export function headAnchors(
+  stamper: Pick<MerkleStamper, 'add'>,
+  /** The stamper's TSAs and pins, published for verifiers (`authorities()`). */
+  pinned: readonly PinnedAuthority[] = [],
+): {
   anchor(digest: Uint8Array): Promise<HeadAnchorAnswer | { status: 'UNAVAILABLE'; reason: string }>;
+  authorities(): { tsa: string; certificates: string[] }[];
 } {
   return {
+    authorities: () =>
+      pinned.map(({ authority, trusted }) => ({
+        tsa: authority.name,
+        certificates: trusted.flatMap((c) => pemOrDer(c).map((der) => toPem(der))),
+      })),
     async anchor(digest) {
       try {
         const anchor = await stamper.add(digest);

@@ -118,15 +118,16 @@ async function fetchProof(shoeId: string): Promise<void> {
 }
 
 /**
- * The keys, key certificates and beacon networks to trust: the ones pasted, else the ones this site
- * publishes (`/v1/signing-key` for the key ids of the shoe, every generation's certificate, and the
- * beacon network it names, by all its fields). drand quicknet needs no trust of ours: the library
+ * The keys, key certificates, beacon networks and time-stamp authorities to trust: the ones pasted,
+ * else the ones this site publishes (`/v1/signing-key` for the key ids of the shoe, every generation's
+ * certificate, the beacon network it names, by all its fields, and its TSAs' certificates). drand quicknet needs no trust of ours: the library
  * knows its network.
  */
 async function trusted(bundle: unknown): Promise<{
   keys: TrustedKey[];
   beacons: BeaconPin[];
   certificates: SignedKeyCertificate[] | undefined;
+  tsas: string[];
 }> {
   const pastedBeacons = byId<HTMLInputElement>('trusted-beacon')
     .value.split(/\s+/)
@@ -146,22 +147,30 @@ async function trusted(bundle: unknown): Promise<{
   const keys: TrustedKey[] = pasted.map((pem) => ({ pem, source: 'the key you pasted' }));
   const beacons: BeaconPin[] = [...pastedBeacons];
   let certificates: SignedKeyCertificate[] | undefined;
+  const tsas = new Set<string>();
   for (const keyId of ids) {
     try {
       const key = await get<SigningKey>('/v1/signing-key', { query: { keyId } });
       if (pasted.length === 0) keys.push({ pem: key.pem, source: `${location.host}/v1/signing-key` });
       if (pastedBeacons.length === 0 && key.beacon) beacons.push(key.beacon);
       certificates ??= key.certificates as SignedKeyCertificate[];
+      for (const tsa of key.timeStampAuthorities ?? []) for (const pem of tsa.certificates) tsas.add(pem);
     } catch {
       // Not published here: the shoe's key stays untrusted, and the trust check says so.
     }
   }
-  return { keys, beacons, certificates };
+  return { keys, beacons, certificates, tsas: [...tsas] };
 }
 
 async function verifyInput(bundle: unknown, what: string): Promise<void> {
   const trust = await trusted(bundle);
-  const verification = await verifyWithTrust(bundle, trust.keys, trust.beacons, trust.certificates);
+  const verification = await verifyWithTrust(
+    bundle,
+    trust.keys,
+    trust.beacons,
+    trust.certificates,
+    trust.tsas,
+  );
   show(verification.verdict, verification.checks, dealFromBundle(bundle), what, verification.trust);
   fill(byId('evidence'), evidenceOf(bundle, verification.checks));
 }

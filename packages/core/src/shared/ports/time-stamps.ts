@@ -20,4 +20,9 @@ export type TimeStampAnswer =
 export interface TimeStamper {
   /** Anchors a 32-byte head digest. Rejects only on a broken setup. */
   anchor(digest: Uint8Array): Promise<TimeStampAnswer>;
+  /**
+   * The TSAs asked and the certificates (PEM) their tokens are checked against: what the site
+   * publishes for verifiers to pin (GET /v1/signing-key), as they pin its signing key and beacon.
+   */
+  authorities?(): readonly { tsa: string; certificates: readonly string[] }[];
 }
