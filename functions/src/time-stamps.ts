@@ -28,9 +28,12 @@ export function timeStamperOf(context: AppContext): TimeStamper {
  * when this deployment names no TSA yet (the signing key is still served: a close of betting is what
  * refuses to go on unanchored).
  */
-export function timeStampPinsOf(context: AppContext): { tsa: string; certificates: readonly string[] }[] {
+export function timeStampPinsOf(context: AppContext): { tsa: string; certificates: string[] }[] {
   try {
-    return [...(timeStamperOf(context).authorities?.() ?? [])];
+    return (timeStamperOf(context).authorities?.() ?? []).map((a) => ({
+      tsa: a.tsa,
+      certificates: [...a.certificates],
+    }));
   } catch {
     return [];
   }

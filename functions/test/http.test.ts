@@ -38,6 +38,7 @@ const GOOD = {
   certificate: null,
   certificates: [] as never[],
   beacon: null,
+  timeStampAuthorities: [] as never[],
 } as const;
 const contract = {
   summary: 't',
