@@ -62,7 +62,8 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
     }
     // The receipt of the close of contributions, before any bet (a no-op once signed), and under
     // pyb-shoe/3 its outside time-stamp, before R₀ is out (shoes/anchor-heads.ts).
-    const head = await signContributionsHead(ctx, shoe);
+    // (a head signed by an earlier, interrupted call is anchored now: a no-op once it is)
+    const head = (await signContributionsHead(ctx, shoe)) ?? shoe.contributionsClosed.head;
     if (head)
       await anchorContributionsHead(ctx, {
         ...shoe,

@@ -12,7 +12,14 @@
  */
 import { headDigest, roundTime, SHOE_SCHEME_V3, type SignedHead } from '@pyb/fairness';
 import type { Ctx, RoundRecord, ShoeRecord, StoredAnchor, TableLock } from '../shared';
-import { TimeStampFailure, TransactionCanceled, unavailable } from '../shared';
+import {
+  attempts,
+  backoff,
+  TimeStampFailure,
+  TransactionCanceled,
+  tooMuchContention,
+  unavailable,
+} from '../shared';
 import { underLockOut } from '../tables';
 
 /** Seconds before a TIME_STAMP_PENDING call is worth retrying (a window of the stamper plus a reply). */
@@ -85,19 +92,26 @@ export async function anchorContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promi
   if (!closed?.head || shoe.statement.scheme !== SHOE_SCHEME_V3) return undefined;
   if (closed.anchor) return closed.anchor;
   const anchor = await anchorHead(ctx, shoe, { phase: 'OPEN_SHOE' }, closed.head, closed.beaconRound);
-  try {
-    await ctx.store.transact([
-      {
-        kind: 'update',
-        entity: 'shoe',
-        key: { shoeId: shoe.shoeId },
-        set: { 'contributionsClosed.anchor': anchor },
-        expect: { 'contributionsClosed.seq': closed.seq, 'contributionsClosed.anchor': null },
-      },
-    ]);
-    return anchor;
-  } catch (error) {
-    if (!(error instanceof TransactionCanceled)) throw error;
-    return (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.anchor;
+  for (const attempt of attempts(ctx)) {
+    try {
+      await ctx.store.transact([
+        {
+          kind: 'update',
+          entity: 'shoe',
+          key: { shoeId: shoe.shoeId },
+          set: { 'contributionsClosed.anchor': anchor },
+          expect: { 'contributionsClosed.seq': closed.seq, 'contributionsClosed.anchor': null },
+        },
+      ]);
+      return anchor;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      // Anchored by a concurrent caller, or refused for another write to the shoe: then try again
+      // (the round must never open on a shoe whose start has no outside time).
+      const stored = (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.anchor;
+      if (stored) return stored;
+      await backoff(attempt);
+    }
   }
+  throw tooMuchContention('time-stamping the close of contributions');
 }
