@@ -53,6 +53,10 @@ export async function makeKeyPair(): Promise<CryptoKeyPair> {
   return (await globalThis.crypto.subtle.generateKey(KEY, true, ['sign', 'verify'])) as CryptoKeyPair;
 }
 
+/** RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050. */
+const timeOf = (value: Date): pkijs.Time =>
+  new pkijs.Time({ type: value.getUTCFullYear() >= 2050 ? 1 : 0, value });
+
 /** A certificate for `publicKey`, signed by the issuer's key (or `selfKey` when self-signed). */
 export async function makeCertificate(
   keys: CryptoKeyPair,
@@ -63,8 +67,8 @@ export async function makeCertificate(
   cert.serialNumber = integerOf(options.serial ?? 1n);
   cert.subject = nameOf(options.name);
   cert.issuer = options.issuer ? options.issuer.certificate.subject : nameOf(options.name);
-  cert.notBefore.value = options.notBefore;
-  cert.notAfter.value = options.notAfter;
+  cert.notBefore = timeOf(options.notBefore);
+  cert.notAfter = timeOf(options.notAfter);
   await cert.subjectPublicKeyInfo.importKey(keys.publicKey);
   const extensions: pkijs.Extension[] = [];
   if (options.ca) {
@@ -159,7 +163,8 @@ export class LocalTimeStampAuthority implements TimeStampAuthority {
       const certificate = await makeCertificate(keys, {
         name,
         notBefore: new Date('2020-01-01T00:00:00Z'),
-        notAfter: new Date('2049-12-31T23:59:59Z'),
+        // Far ahead: the tests' shifted clocks move years per file (test/setup/clock.ts).
+        notAfter: new Date('9999-12-31T23:59:59Z'),
         ...options.certificate,
       });
       identity = { certificate, privateKey: keys.privateKey };
