@@ -3,6 +3,7 @@
  * every use case that writes tries again instead of answering with a refusal. Found by the
  * model-based test (test/model): openShoe answered a collision with SHOE_ALREADY_OPEN.
  */
+import type { WriteOp } from '@pyb/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, operator } from '../support/actors';
 import { CollidingStore } from '../support/faulty-store';
@@ -66,5 +67,51 @@ describe('a collision is retried, not reported', () => {
     const report = await stack.core.checkShoeChain(op, { shoeId });
     expect(report.problems).toEqual([]);
     expect((await stack.core.getShoe(op, { shoeId })).status).toBe('CLOSED');
+  });
+});
+
+describe('a collision on a write made once (a signed receipt, an outside time-stamp)', () => {
+  /** Transactions that set `path` on an item. */
+  const setting = (path: string) => (ops: readonly WriteOp[]) =>
+    ops.some((op) => op.kind === 'update' && op.set !== undefined && path in op.set);
+
+  it('is tried again, not taken for a concurrent caller’s write: no coup is dealt without them', async () => {
+    // Found by the model-based test: a collision on the signing of the close of contributions was
+    // read back as "signed by another", the round opened with neither receipt nor time-stamp, and
+    // its coup could never be dealt.
+    const core = stack.coreWith({ store });
+    await core.walletTransaction(op, {
+      playerId: 'q',
+      type: 'CREDIT',
+      amount: 10_000,
+      currency: 'EUR',
+      idempotencyKey: 'fund-q',
+    });
+    for (const path of ['contributionsClosed.head', 'contributionsClosed.anchor']) {
+      // A shoe each: the close of its contributions is signed and time-stamped at its first round.
+      const table = await core.createTable(adm, { name: `once ${path}`, variant: 'mini' });
+      const { shoeId } = await core.openShoe(adm, { tableId: table.tableId });
+      const before = store.collided;
+      store.collideNext(1, setting(path));
+      const { roundId } = await core.openRound(op, { tableId: table.tableId });
+      expect(store.collided, `a write of ${path} collided`).toBe(before + 1);
+      const shoe = (await stack.store.get('shoe', { shoeId }))!;
+      expect(shoe.contributionsClosed?.head, 'the close is signed').toBeDefined();
+      expect(shoe.contributionsClosed?.anchor, 'and time-stamped').toBeDefined();
+      await core.placeBet(op, {
+        roundId,
+        playerId: 'q',
+        bets: [{ type: 'BANKER', amount: 500 }],
+        idempotencyKey: `bet-${path}`,
+      });
+      const collided = store.collided;
+      store.collideNext(1, setting('betting.anchor'));
+      const resolved = await core.resolveRound(op, { roundId });
+      expect(store.collided, '"no va más"\'s time-stamp collided').toBe(collided + 1);
+      expect(resolved.status).toBe('SETTLED');
+      expect((await stack.store.get('round', { roundId }))?.betting?.anchor).toBeDefined();
+      expect((await stack.core.checkShoeChain(op, { shoeId })).problems).toEqual([]);
+    }
+    store.collideNext(0);
   });
 });

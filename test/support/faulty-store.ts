@@ -114,13 +114,16 @@ export class CollidingStore extends DelegatingStore {
     super(inner);
   }
 
-  /** Make the next `n` transactions collide. */
-  collideNext(n: number): void {
+  private only: (ops: readonly WriteOp[]) => boolean = () => true;
+
+  /** Make the next `n` transactions collide (of those `only` picks: by default, every one). */
+  collideNext(n: number, only: (ops: readonly WriteOp[]) => boolean = () => true): void {
     this.n = n;
+    this.only = only;
   }
 
   override async transact(ops: readonly WriteOp[]): Promise<void> {
-    if (this.n > 0) {
+    if (this.n > 0 && this.only(ops)) {
       this.n--;
       this.collided++;
       throw new TransactionCanceled(ops.map(() => 'CONFLICT' as const));

@@ -41,7 +41,7 @@ export * from './ports/time-stamps';
 export * from './ports/wallet';
 export { conflict, invalid, shoeAbandoned, unavailable } from './problems';
 export type * from './replay-types';
-export { attempts, backoff, mapBounded, tooMuchContention, tryTransact } from './retry';
+export { attempts, backoff, mapBounded, tooMuchContention, tryTransact, writeOnce } from './retry';
 export { same } from './same-json';
 export { ShoeDecks } from './shoe-decks';
 export { sumOf } from './stakes';

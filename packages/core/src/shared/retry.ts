@@ -46,6 +46,32 @@ export const tooMuchContention = (what: string): DomainError =>
     { retryAfterSeconds: RETRY_AFTER_SECONDS },
   );
 
+/**
+ * Writes a value that is set once (a signed receipt, an outside time-stamp): `ops` holds only while it
+ * is unset. A refused write is read back — a concurrent caller's value wins — and otherwise tried
+ * again: a refusal for another write to the item (or a transient one) must not pass for "already set".
+ */
+export async function writeOnce<T>(
+  ctx: { deadline: Deadline; store: Store },
+  what: string,
+  value: T,
+  ops: WriteOp[],
+  stored: () => Promise<T | undefined>,
+): Promise<T> {
+  for (const attempt of attempts(ctx)) {
+    try {
+      await ctx.store.transact(ops);
+      return value;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceled)) throw error;
+      const theirs = await stored();
+      if (theirs !== undefined) return theirs;
+      await backoff(attempt);
+    }
+  }
+  throw tooMuchContention(what);
+}
+
 /** Runs `fn` with a bounded number of items in flight; results in input order, first error thrown after all settle. */
 export async function mapBounded<T, R>(
   items: readonly T[],

@@ -12,14 +12,7 @@
  */
 import { headDigest, roundTime, SHOE_SCHEME_V3, type SignedHead } from '@pyb/fairness';
 import type { Ctx, RoundRecord, ShoeRecord, StoredAnchor, TableLock } from '../shared';
-import {
-  attempts,
-  backoff,
-  TimeStampFailure,
-  TransactionCanceled,
-  tooMuchContention,
-  unavailable,
-} from '../shared';
+import { TimeStampFailure, unavailable, writeOnce } from '../shared';
 import { underLockOut } from '../tables';
 
 /** Seconds before a TIME_STAMP_PENDING call is worth retrying (a window of the stamper plus a reply). */
@@ -69,8 +62,11 @@ export async function anchorBettingHead(ctx: Ctx, round: RoundRecord): Promise<R
     betting.head,
     betting.beaconRound,
   );
-  try {
-    await ctx.store.transact([
+  const stored = await writeOnce(
+    ctx,
+    'time-stamping "no va más"',
+    anchor,
+    [
       {
         kind: 'update',
         entity: 'round',
@@ -78,12 +74,10 @@ export async function anchorBettingHead(ctx: Ctx, round: RoundRecord): Promise<R
         set: { 'betting.anchor': anchor },
         expect: { 'audit.bettingClosed': seq, 'betting.anchor': null },
       },
-    ]);
-    return { ...round, betting: { ...betting, anchor } };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceled)) throw error;
-    return (await ctx.store.get('round', { roundId: round.roundId }))!; // anchored by a concurrent caller
-  }
+    ],
+    async () => (await ctx.store.get('round', { roundId: round.roundId }))?.betting?.anchor,
+  );
+  return { ...round, betting: { ...betting, anchor: stored } };
 }
 
 /** pyb-shoe/3: the CONTRIBUTIONS_CLOSED head (naming R₀, which fixes the shoe's start) anchored once. */
@@ -92,26 +86,20 @@ export async function anchorContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promi
   if (!closed?.head || shoe.statement.scheme !== SHOE_SCHEME_V3) return undefined;
   if (closed.anchor) return closed.anchor;
   const anchor = await anchorHead(ctx, shoe, { phase: 'OPEN_SHOE' }, closed.head, closed.beaconRound);
-  for (const attempt of attempts(ctx)) {
-    try {
-      await ctx.store.transact([
-        {
-          kind: 'update',
-          entity: 'shoe',
-          key: { shoeId: shoe.shoeId },
-          set: { 'contributionsClosed.anchor': anchor },
-          expect: { 'contributionsClosed.seq': closed.seq, 'contributionsClosed.anchor': null },
-        },
-      ]);
-      return anchor;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceled)) throw error;
-      // Anchored by a concurrent caller, or refused for another write to the shoe: then try again
-      // (the round must never open on a shoe whose start has no outside time).
-      const stored = (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.anchor;
-      if (stored) return stored;
-      await backoff(attempt);
-    }
-  }
-  throw tooMuchContention('time-stamping the close of contributions');
+  // The round must never open on a shoe whose start has no outside time (written until it holds).
+  return writeOnce(
+    ctx,
+    'time-stamping the close of contributions',
+    anchor,
+    [
+      {
+        kind: 'update',
+        entity: 'shoe',
+        key: { shoeId: shoe.shoeId },
+        set: { 'contributionsClosed.anchor': anchor },
+        expect: { 'contributionsClosed.seq': closed.seq, 'contributionsClosed.anchor': null },
+      },
+    ],
+    async () => (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.anchor,
+  );
 }

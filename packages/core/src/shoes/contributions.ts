@@ -22,9 +22,9 @@ import {
   type Ctx,
   conflict,
   invalid,
-  TransactionCanceled,
   tooMuchContention,
   tryTransact,
+  writeOnce,
 } from '../shared';
 import { chainRecord, eventAt, latest, nextAudit, parseAuditLog, putAudit } from '../trail';
 import { loadShoe } from './load-shoe';
@@ -164,8 +164,12 @@ export async function signContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promise
   const record = await ctx.store.get('audit', { shoeId: shoe.shoeId, seq: closed.seq });
   if (!record) throw new Error(`shoe ${shoe.shoeId}: CONTRIBUTIONS_CLOSED (event ${closed.seq}) is missing`);
   const head = await signHead(ctx, shoe, record, 'CONTRIBUTIONS_CLOSED');
-  try {
-    await ctx.store.transact([
+  // Never taken as signed unless it is stored: a round must not open on an unsigned close.
+  return writeOnce(
+    ctx,
+    'signing the close of contributions',
+    head,
+    [
       {
         kind: 'update',
         entity: 'shoe',
@@ -173,10 +177,7 @@ export async function signContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promise
         set: { 'contributionsClosed.head': head },
         expect: { 'contributionsClosed.head': null, 'contributionsClosed.seq': closed.seq },
       },
-    ]);
-    return head;
-  } catch (error) {
-    if (!(error instanceof TransactionCanceled)) throw error;
-    return (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.head;
-  }
+    ],
+    async () => (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.head,
+  );
 }
