@@ -25,6 +25,12 @@ const RUNS = Number(process.env.MODEL_RUNS ?? (memory ? 40 : 4));
 const STEPS = memory ? 40 : 16;
 const PLAYERS = 4;
 const KEYS = 24;
+/**
+ * The runs' seed: fixed, so that every run of the suite tries the same cases and CI's answer does not
+ * depend on chance; MODEL_SEED=<n> tries others, MODEL_SEED=random lets fast-check draw one (printed
+ * with a failure).
+ */
+const SEED = process.env.MODEL_SEED ?? '20261202';
 
 type MoneyAction =
   | { t: 'credit' | 'debit'; player: number; amount: number; key: number }
@@ -374,7 +380,7 @@ describe(`money invariants under random interleavings (${backend()} store, ${RUN
         ),
         {
           numRuns: RUNS,
-          ...(process.env.MODEL_SEED && { seed: Number(process.env.MODEL_SEED) }),
+          ...(SEED !== 'random' && { seed: Number(SEED) }),
           ...(process.env.MODEL_PATH && { path: process.env.MODEL_PATH }),
           endOnFailure: !memory,
         },
