@@ -73,9 +73,25 @@ describe('a table that runs itself', () => {
     // A one-deck shoe to its cut card: some eight coups, each its own execution, none failed.
     expect(played.length).toBeGreaterThan(3);
     expect(executions.every((e) => e.status === 'SUCCEEDED')).toBe(true);
-    // The shoe ended: closed by the cadence (seed revealed); the next run found no shoe (nextShoe false).
-    expect(executions.at(-1)!.output).toMatchObject({ stopped: 'SHOE_ENDED' });
+    // The shoe ended: closed by the cadence (seed revealed), no next run started (nextShoe false).
+    expect(executions.at(-1)!.output).toMatchObject({ status: 'SETTLED', next: 'SHOE_ENDED' });
     expect((await core.getShoe(op, { shoeId: shoe.shoeId })).status).toBe('CLOSED');
+    // …and the cadence stopped with it: PAUSED, its settings kept; resumed on a new shoe, it plays on.
+    const ended = await core.getTable(op, { tableId: table.tableId });
+    expect(ended.cadence).toMatchObject({ ...SETTINGS, state: 'PAUSED' });
+    // Resumed with no shoe to play (and none to be opened): refused, nothing started.
+    await expect(core.controlCadence(op, { tableId: table.tableId, action: 'resume' })).rejects.toMatchObject(
+      {
+        code: 'NO_SHOE_OPEN',
+      },
+    );
+    expect(runner.executions.size).toBe(executions.length);
+    await core.openShoe(admin(), { tableId: table.tableId });
+    await core.controlCadence(op, { tableId: table.tableId, action: 'resume' });
+    await runner.idle();
+    const resumed = [...runner.executions.values()].slice(executions.length);
+    expect(resumed.filter((e) => e.output?.status === 'SETTLED').length).toBeGreaterThan(3);
+    expect(resumed.at(-1)!.output).toMatchObject({ status: 'SETTLED', next: 'SHOE_ENDED' });
     // Rounds started at least betting + pause apart (RTS 14G), each named after its round number.
     const rounds = await Promise.all(
       played.map((e) => core.getRound(op, { roundId: e.output!.roundId as string })),

@@ -90,12 +90,13 @@ export const listTableEventsContract = {
 export const controlCadenceContract = {
   tag: 'Tables',
   description:
-    'A table that runs itself (docs/architecture.md, "Table cadence"): `start` with `cadence` settings opens a round, waits for `closesAt`, calls "no va más", deals, settles and opens the next, shoe after shoe (AWS Step Functions, one execution per round). Settings whose rounds would start less than 5 s apart are refused (UKGC RTS 14G). `pause` lets the round in play finish and opens no new one; `resume` goes on; `stop` also removes the settings (operator calls again). Operator and admin keys.',
+    'A table that runs itself (docs/architecture.md, "Table cadence"): `start` with `cadence` settings opens a round, waits for `closesAt`, calls "no va más", deals, settles and opens the next, shoe after shoe (AWS Step Functions, one execution per round). Settings whose rounds would start less than 5 s apart are refused (UKGC RTS 14G). `pause` lets the round in play finish and opens no new one; `resume` goes on; with `nextShoe: false` the cadence pauses when the shoe ends, and starting or resuming it needs a shoe in play; `stop` also removes the settings (operator calls again). Operator and admin keys.',
   problems: [
     'TABLE_NOT_FOUND',
     'CADENCE_TOO_FAST',
     'CADENCE_NOT_SET',
     'ROUND_IN_PLAY',
+    'NO_SHOE_OPEN',
     'INVALID_INPUT',
     'TABLE_LOCKED',
     'CONCURRENT_UPDATE',

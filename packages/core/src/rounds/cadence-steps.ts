@@ -9,7 +9,7 @@
 import { roundTime } from '@pyb/fairness';
 import { type Actor, type Ctx, DomainError, type TableRecord } from '../shared';
 import { closeShoe, openShoe } from '../shoes';
-import { lockForCadence } from '../tables';
+import { lockForCadence, pauseAtShoeEnd } from '../tables';
 import { closeRoundBetting, resolveRound } from './resolve';
 import { openRound } from './rounds';
 
@@ -95,7 +95,11 @@ export function cadenceOpen(ctx: Ctx, state: CadenceState): Promise<CadenceState
     if (table.lock) return { ...s, stopped: 'TABLE_LOCKED' };
     if (!(await shoeInPlay(ctx, actor, table))) {
       // A shoe this run opened and no longer in play (abandoned meanwhile): no second one.
-      if (!table.cadence.nextShoe || s.shoeOpened) return { ...s, stopped: 'SHOE_ENDED' };
+      if (!table.cadence.nextShoe) {
+        await pauseAtShoeEnd(ctx, (await ctx.store.get('table', { tableId: s.tableId }))!);
+        return { ...s, stopped: 'SHOE_ENDED' };
+      }
+      if (s.shoeOpened) return { ...s, stopped: 'SHOE_ENDED' };
       return { ...s, needsShoe: true };
     }
     const round = await openRound(ctx, actor, { tableId: s.tableId });
@@ -176,8 +180,15 @@ export function cadenceNext(ctx: Ctx, s: CadenceState): Promise<CadenceState> {
     if (table.lock) return { ...s, next: 'TABLE_LOCKED' };
     if (table.currentShoeId) {
       const shoe = await ctx.store.get('shoe', { shoeId: table.currentShoeId });
-      if (shoe?.status === 'ENDED' || shoe?.status === 'CLOSING')
+      if (shoe?.status === 'ENDED' || shoe?.status === 'CLOSING') {
         await closeShoe(ctx, actorOf(s), { shoeId: shoe.shoeId });
+        // No next shoe wanted: the cadence stops with this one, and no run is started for a round
+        // that cannot open (its name stays free for the run a `resume` starts).
+        if (table.cadence?.state === 'RUNNING' && !table.cadence.nextShoe) {
+          await pauseAtShoeEnd(ctx, (await ctx.store.get('table', { tableId: s.tableId }))!);
+          return { ...s, next: 'SHOE_ENDED' };
+        }
+      }
     }
     if (table.cadence?.state !== 'RUNNING') return { ...s, next: table.cadence ? 'PAUSED' : 'STOPPED' };
     const next = await ctx.cadence.start({

@@ -63,6 +63,10 @@ function nextCadence(
   }
 }
 
+const shoeToPlay = async (ctx: Ctx, table: TableRecord): Promise<boolean> =>
+  table.currentShoeId !== undefined &&
+  (await ctx.store.get('shoe', { shoeId: table.currentShoeId }))?.status === 'OPEN';
+
 export async function controlCadence(ctx: Ctx, actor: Actor, input: ControlCadenceInput): Promise<TableView> {
   requireWriter(actor);
   if (!ACTIONS.includes(input.action))
@@ -72,6 +76,10 @@ export async function controlCadence(ctx: Ctx, actor: Actor, input: ControlCaden
     const cadence = nextCadence(ctx, table, input);
     if (cadence?.state === 'RUNNING') {
       assertUnlocked(table);
+      // Without a shoe to play and none to be opened, the run would stop at once and spend the
+      // round's run name: the operator opens a shoe first.
+      if (!cadence.nextShoe && !(await shoeToPlay(ctx, table)))
+        throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play: open one first`);
       // A round opened by an operator's call is not the cadence's: it finishes it first.
       if (table.openRoundId && table.cadence?.state === undefined)
         throw conflict('ROUND_IN_PLAY', `round ${table.openRoundId} is in play: resolve or void it first`);
@@ -105,4 +113,27 @@ export async function controlCadence(ctx: Ctx, actor: Actor, input: ControlCaden
     return tableView(updated);
   }
   throw tooMuchContention('changing the cadence');
+}
+
+/**
+ * The shoe ended and the settings want no next one (`nextShoe: false`): the cadence stops with it, as
+ * PAUSED with its settings kept, so that the table says it is not running and a `resume` after the
+ * next shoe is opened goes on. Only a cadence still RUNNING at this round count is paused (an
+ * operator's change meanwhile stands).
+ */
+export async function pauseAtShoeEnd(ctx: Ctx, table: TableRecord): Promise<void> {
+  if (table.cadence?.state !== 'RUNNING') return;
+  try {
+    await ctx.store.transact([
+      {
+        kind: 'update',
+        entity: 'table',
+        key: { tableId: table.tableId },
+        set: { cadence: { ...table.cadence, state: 'PAUSED', since: ctx.now() } },
+        expect: { 'cadence.state': 'RUNNING', rounds: table.rounds ?? null, currentShoeId: null },
+      },
+    ]);
+  } catch (error) {
+    if (!(error instanceof TransactionCanceled)) throw error;
+  }
 }

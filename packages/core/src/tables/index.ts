@@ -1,4 +1,4 @@
-export { controlCadence } from './cadence';
+export { controlCadence, pauseAtShoeEnd } from './cadence';
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export { getTableHelp, type TableHelpView, tableHelp } from './help';
 export {
