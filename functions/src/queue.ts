@@ -3,6 +3,7 @@ import { runSettlementBatch } from '@pyb/core/use-cases';
 import { SqsSettlementQueue } from '@pyb/settlement-sqs';
 import { type AppContext, useCases } from './context';
 import { keysOf } from './keys';
+import { publishingTable } from './live';
 
 /**
  * The settlement queue of the container, built on first use from the context's environment: SQS
@@ -20,7 +21,11 @@ export function queueOf(context: AppContext): SettlementQueue {
   } else {
     const local = new InProcessSettlementQueue();
     context.settlementQueue = local;
-    local.attach((batch) => runSettlementBatch(useCases(context, keysOf(context), { queue: local }), batch));
+    // As the settle-batch Lambda does: the table's watchers told once the batch landed.
+    local.attach(async (batch) => {
+      const tableId = await runSettlementBatch(useCases(context, keysOf(context), { queue: local }), batch);
+      await publishingTable(context, tableId, undefined);
+    });
   }
   return context.settlementQueue;
 }

@@ -33,6 +33,7 @@ export const LIVE_PUBLISHERS = [
   'abandon-shoe',
   'cadence-step',
   'cadence-open-shoe',
+  'settle-batch',
 ] as const;
 
 export interface LiveEventsProps {

@@ -722,6 +722,8 @@ describe.each([
       'queue:settlement': [...CONSUME, 'sqs:SendMessage'].sort(),
       // A seamless position's payout or refund: a credit handed to the outbox.
       'queue:outbox': ['sqs:SendMessage'],
+      // The batch that finishes a round tells the table's watchers and each player his payout (live events).
+      [LIVE_TOPICS_ARN]: ['iot:Publish'],
       // The batch that finishes a round signs its head: Sign with the current generation, GetPublicKey of all.
       ...Object.fromEntries(
         Array.from({ length: gen }, (_, i) => [

@@ -110,6 +110,14 @@ describe(`${PLAYERS} players on one round`, () => {
     expect(seen).toEqual({ transactions: PLAYERS, canceled: 0, conflicts: 0 });
     expect(answers.filter((a, i) => a.position.seat !== (i < SEATS ? i + 1 : null))).toEqual([]);
 
+    // What the table's watchers are told from here on (the broker, as the settlement sees it).
+    const told: string[] = [];
+    const { setPublisher } = await import('@pyb/functions/live');
+    setPublisher(stack.context, {
+      publish: async (messages) => {
+        for (const m of messages) told.push((JSON.parse(m.payload) as { type: string }).type);
+      },
+    });
     const resolved = await api.post(`/v1/rounds/${roundId}/resolve`, { key: operator, body: {} });
     expect(resolved.status).toBe(200);
     expect(resolved.body.status).toBe('SETTLING');
@@ -122,6 +130,11 @@ describe(`${PLAYERS} players on one round`, () => {
       view = got.body;
     }
     expect(view.positions).toHaveLength(PLAYERS);
+    // The batch that finished the round told the watchers, with no call on the table after it.
+    for (let polls = 0; !told.includes('ROUND_SETTLED'); polls++) {
+      expect(polls, `told so far: ${told.join(', ')}`).toBeLessThan(200);
+      await new Promise((r) => setTimeout(r, 50));
+    }
 
     // Every position paid exactly once; every wallet equals its ledger equals stake and payout.
     let paid = 0;

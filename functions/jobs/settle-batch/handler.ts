@@ -6,6 +6,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { appContext, startWithDeadline, useCases } from '../../src/context';
 import { invocationDeadline } from '../../src/deadline';
 import { keysOf } from '../../src/keys';
+import { publishingTable } from '../../src/live';
 import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
 import { queueOf } from '../../src/queue';
@@ -29,10 +30,11 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
       useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) }),
     );
     const failures: SQSBatchResponse['batchItemFailures'] = [];
+    const tables = new Set<string>();
     await Promise.all(
       event.Records.map(async (record) => {
         try {
-          await runSettlementBatch(ctx, decodeBatch(record.body));
+          tables.add(await runSettlementBatch(ctx, decodeBatch(record.body)));
         } catch (error) {
           logger.error('settlement batch failed', {
             messageId: record.messageId,
@@ -43,6 +45,9 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
         }
       }),
     );
+    // The batch that finishes a round moves its table (SETTLEMENT_DONE, payouts to their players): its
+    // watchers are told now, not at the table's next call. Never fails the batch (live.ts).
+    for (const tableId of tables) await publishingTable(context, tableId, undefined);
     deadline.end();
     flushMetrics();
     return { batchItemFailures: failures };

@@ -12,7 +12,8 @@ import { runBatch } from './fan-out';
 import { SETTLE } from './settle';
 import { REFUND } from './void';
 
-export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Promise<void> {
+/** Runs one batch; answers the table whose round or shoe it settled (its watchers are told: live events). */
+export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Promise<string> {
   if (batch.kind === 'collect') {
     // Debts are keyed by operator; a collect batch names the shoe (one operator).
     const shoe = await ctx.store.get('shoe', { shoeId: batch.shoeId });
@@ -22,7 +23,7 @@ export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Prom
       const debt = await ctx.store.get('debt', key);
       if (debt && debt.owed > 0) await collectDebt(ctx, debt, undefined);
     });
-    return;
+    return shoe.tableId;
   }
   const round = await ctx.store.get('round', { roundId: batch.roundId });
   if (!round) throw new Error(`settlement batch for unknown round ${batch.roundId}`);
@@ -31,11 +32,12 @@ export async function runSettlementBatch(ctx: Ctx, batch: SettlementBatch): Prom
   // finished it crashed before signing (a no-op otherwise).
   if (work.finished(round)) {
     await signRoundHead(ctx, round);
-    return;
+    return round.tableId;
   }
   const expected = batch.kind === 'settle' ? ['DEALT', 'SETTLING'] : ['VOIDING'];
   if (!expected.includes(round.status)) {
     throw new Error(`round ${round.roundId} is ${round.status}: it cannot take a ${batch.kind} batch`);
   }
   await runBatch(ctx, round, work, batch.batch, batch.playerIds);
+  return round.tableId;
 }

@@ -281,7 +281,8 @@ export interface Core {
   getOperatorWallet(actor: Actor, input: { operatorId: string }): Promise<OperatorWalletView>;
   /** Sets an operator's wallet mode (platform-admin keys: the route, scripts/provision, the dev seed). */
   setOperatorWallet(actor: Actor, input: OperatorWalletInput): Promise<OperatorWalletView>;
-  runSettlementBatch(batch: SettlementBatch): Promise<void>;
+  /** Runs one settlement batch (the queue's consumer); answers the table it moved. */
+  runSettlementBatch(batch: SettlementBatch): Promise<string>;
   /** A signing key (the current one, or the one named) with its certificate and validity (public). */
   signingKey(input: { keyId?: string | undefined }): Promise<SigningKeyAnswer>;
   /** Whether an ended shoe was closed by its deadline (the scheduled check; no caller, no actor). */

@@ -9,7 +9,7 @@
 import type { OutboxQueue } from './outbox-queue';
 import type { SettlementBatch, SettlementQueue } from './settlement-queue';
 
-export type MessageHandler<M> = (message: M, receive: number) => Promise<void>;
+export type MessageHandler<M> = (message: M, receive: number) => Promise<unknown>; // what it answers is not the queue's concern
 
 export interface InProcessQueueOptions {
   /** Deliveries of one batch before it is dead-lettered (default 5). */
