@@ -1,6 +1,7 @@
 import { ID_GRAMMAR, OPERATOR_ID_PATTERN } from '@pyb/contracts';
 import type { Node } from 'constructs';
 import { DEFAULT_ROUTE_THROTTLE } from './capacity';
+import { parseTimeStampAuthorities, type TimeStampAuthority } from './time-stamps';
 
 /** Deployment settings, read from CDK context (`cdk deploy -c stage=prod -c alarmEmail=...`). */
 export interface DeployConfig {
@@ -72,6 +73,12 @@ export interface DeployConfig {
    * reconciliation schedule (infra/src/seamless.ts). Onboarding one: docs/deploy.md.
    */
   seamlessOperators: string[];
+  /**
+   * The RFC 3161 time-stamp authorities every pyb-shoe/3 head naming a beacon round is anchored by
+   * (`-c timeStampAuthorities=URL=FILE.pem,…`; infra/src/time-stamps.ts). None: the synth warns, and
+   * the stage refuses to close betting (nothing is dealt unanchored).
+   */
+  timeStampAuthorities: TimeStampAuthority[];
 }
 
 export const DEFAULTS = {
@@ -208,6 +215,7 @@ export function readConfig(node: Node): DeployConfig {
     ),
     feedOperators: parseOperatorIds('feedOperators', node.tryGetContext('feedOperators')),
     seamlessOperators: parseOperatorIds('seamlessOperators', node.tryGetContext('seamlessOperators')),
+    timeStampAuthorities: parseTimeStampAuthorities(node.tryGetContext('timeStampAuthorities')),
   };
 }
 

@@ -15,6 +15,7 @@ import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployedTable } from './data';
 import { type KeyName, keyGrants, tableGrants } from './grants';
 import { acknowledge } from './nag';
+import { TIME_STAMP_USERS, type TimeStampAuthority, timeStampBundle } from './time-stamps';
 
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const MEMORY_MB = 1024;
@@ -38,6 +39,8 @@ export interface RouteFunctionProps {
   operatorSecrets?: readonly secretsmanager.ISecret[];
   /** The player-token key: GetPublicKey for a route with `tokens`, Sign too for `tokens: 'sign'`. */
   tokenKey?: kms.IKey;
+  /** The stage's TSAs: a TIME_STAMP_USERS function gets their URLs and certificates (time-stamps.ts). */
+  timeStampAuthorities?: readonly TimeStampAuthority[];
 }
 
 /** What the function does, for descriptions: the route, or the worker's own words. */
@@ -153,10 +156,14 @@ export class RouteFunction extends Construct {
       );
     }
 
+    const stamps =
+      (TIME_STAMP_USERS as readonly string[]).includes(route.handler) && props.timeStampAuthorities?.length
+        ? timeStampBundle(props.timeStampAuthorities)
+        : { files: {}, environment: {} };
     this.function = new NodejsFunction(this, 'Function', {
       functionName: `pyb-${stage}-${route.handler}`,
       description: describe(route),
-      code: bundledHandlerCode('path' in route ? route.handler : workerEntry(route)),
+      code: bundledHandlerCode('path' in route ? route.handler : workerEntry(route), stamps.files),
       handler: LAMBDA_HANDLER,
       runtime: RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -165,7 +172,7 @@ export class RouteFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       // Stack traces through the bundle's source map (the map is next to index.mjs).
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: { ...props.environment, ...stamps.environment, NODE_OPTIONS: '--enable-source-maps' },
     });
     acknowledge(
       this.function,

@@ -202,6 +202,7 @@ export class PuntoYBancaStack extends Stack {
         queues,
         operatorSecrets: seamless.operatorSecrets,
         tokenKey,
+        timeStampAuthorities: config.timeStampAuthorities,
       });
       this.functions[route.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
@@ -282,6 +283,7 @@ export class PuntoYBancaStack extends Stack {
         logRetention,
         queues,
         operatorSecrets: seamless.operatorSecrets,
+        timeStampAuthorities: config.timeStampAuthorities,
       });
       this.functions[worker.handler] = fn;
       for (const alarm of fn.alarms) alarm.addAlarmAction(alarmAction);
