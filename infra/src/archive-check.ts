@@ -5,14 +5,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
-import { TABLE_READ_ACTIONS } from './grants';
-import { jobFunction } from './jobs';
+import { allowReadingTables, dailyJobSchedule, jobFunction } from './jobs';
 import { acknowledge } from './nag';
 
 /** The check's bundle: functions/jobs/check-archive/handler.ts (a scheduler target, not a route). */
@@ -70,16 +69,7 @@ export class ArchiveCheck extends Construct {
     });
     this.job = job.fn;
     this.role = job.role;
-    for (const name of ARCHIVE_CHECK_TABLES) {
-      const table = props.tables[name];
-      this.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: `Read${name[0]!.toUpperCase()}${name.slice(1)}`,
-          actions: [...TABLE_READ_ACTIONS],
-          resources: [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)],
-        }),
-      );
-    }
+    allowReadingTables(this.role, props.tables, ARCHIVE_CHECK_TABLES);
     this.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'HeadArchivedBundles',
@@ -96,44 +86,19 @@ export class ArchiveCheck extends Construct {
         'grant is s3:GetObject (which HeadObject needs) on the archive prefix of one bucket; it writes nothing.',
     );
 
-    this.deadLetters = new sqs.Queue(this, 'ScheduleDlq', {
-      queueName: `${prefix}-check-archive-dlq`,
-      retentionPeriod: Duration.days(14),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    acknowledge(
-      this.deadLetters,
-      'AwsSolutions-SQS3',
-      'This queue is itself the dead-letter destination of the daily archive check (runs that failed every ' +
-        'retry); it is alarmed on its first message and read by an operator, never by code.',
-    );
-    const invokeRole = new iam.Role(this, 'ScheduleRole', {
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
-      }),
-      description: `EventBridge Scheduler invokes the archive check (${config.stage})`,
-    });
-    invokeRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.job.functionArn] }),
-    );
-    invokeRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetters.queueArn] }),
-    );
-    this.schedule = new scheduler.CfnSchedule(this, 'Daily', {
+    const daily = dailyJobSchedule(this, {
+      stage: config.stage,
       name: `${prefix}-check-archive`,
+      queueName: `${prefix}-check-archive-dlq`,
       description: "Yesterday's closed shoes, each looked up in the audit archive",
-      scheduleExpression: ARCHIVE_CHECK_SCHEDULE,
-      scheduleExpressionTimezone: 'UTC',
-      flexibleTimeWindow: { mode: 'OFF' },
-      target: {
-        arn: this.job.functionArn,
-        roleArn: invokeRole.roleArn,
-        input: JSON.stringify({}),
-        retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 6 * 3600 },
-        deadLetterConfig: { arn: this.deadLetters.queueArn },
-      },
+      expression: ARCHIVE_CHECK_SCHEDULE,
+      job: this.job,
+      what: 'the archive check',
+      dlqAlarmDescription: "audit archive check: a day's check could not run after every retry",
+      alarmTopic: props.alarmTopic,
     });
+    this.schedule = daily.schedule;
+    this.deadLetters = daily.deadLetters;
 
     this.alarms = [
       alarmOn(this, 'MissingAlarm', {
@@ -147,14 +112,7 @@ export class ArchiveCheck extends Construct {
           period: Duration.hours(1),
         }),
       }),
-      alarmOn(this, 'DlqAlarm', {
-        action: props.alarmTopic,
-        description: `audit archive check: a day's check could not run after every retry (${config.stage})`,
-        metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(5),
-          statistic: 'Maximum',
-        }),
-      }),
+      daily.dlqAlarm,
     ];
   }
 }

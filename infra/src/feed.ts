@@ -6,14 +6,13 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { alarmOn } from './alarms';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
-import { TABLE_READ_ACTIONS } from './grants';
-import { jobFunction, lockedBucket } from './jobs';
+import { allowReadingTables, dailyJobSchedule, jobFunction, lockedBucket } from './jobs';
 import { acknowledge, acknowledgeWildcards } from './nag';
 
 /** The daily job's bundle: functions/jobs/feed-daily/handler.ts (a scheduler target, not a route). */
@@ -81,16 +80,7 @@ export class RegulatorFeed extends Construct {
     });
     this.job = job.fn;
     this.role = job.role;
-    for (const name of FEED_TABLES) {
-      const table = props.tables[name];
-      this.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: `Read${name[0]!.toUpperCase()}${name.slice(1)}`,
-          actions: [...TABLE_READ_ACTIONS],
-          resources: [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)],
-        }),
-      );
-    }
+    allowReadingTables(this.role, props.tables, FEED_TABLES);
     this.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'WriteFeedFiles',
@@ -110,54 +100,23 @@ export class RegulatorFeed extends Construct {
     );
 
     // --- The schedule: daily, retried, then dead letters ------------------------------------------
-    this.deadLetters = new sqs.Queue(this, 'ScheduleDlq', {
-      queueName: `${prefix}-feed-dlq`,
-      retentionPeriod: Duration.days(14),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    acknowledge(
-      this.deadLetters,
-      'AwsSolutions-SQS3',
-      'This queue is itself the dead-letter destination of the daily feed schedule (invocations that ' +
-        'failed every retry); it is alarmed on its first message and read by an operator, never by code.',
-    );
-    const invokeRole = new iam.Role(this, 'ScheduleRole', {
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
-      }),
-      description: `EventBridge Scheduler invokes the regulator feed job (${config.stage})`,
-    });
-    invokeRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.job.functionArn] }),
-    );
-    invokeRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deadLetters.queueArn] }),
-    );
-    this.schedule = new scheduler.CfnSchedule(this, 'Daily', {
+    const daily = dailyJobSchedule(this, {
+      stage: config.stage,
       name: `${prefix}-feed-daily`,
+      queueName: `${prefix}-feed-dlq`,
       description: "Yesterday's regulator feed files, per operator",
-      scheduleExpression: FEED_SCHEDULE,
-      scheduleExpressionTimezone: 'UTC',
-      flexibleTimeWindow: { mode: 'OFF' },
-      target: {
-        arn: this.job.functionArn,
-        roleArn: invokeRole.roleArn,
-        input: JSON.stringify({}),
-        retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 6 * 3600 },
-        deadLetterConfig: { arn: this.deadLetters.queueArn },
-      },
+      expression: FEED_SCHEDULE,
+      job: this.job,
+      what: 'the regulator feed job',
+      dlqAlarmDescription:
+        "regulator feed: a day's files could not be written after every retry (see the DLQ and docs/deploy.md)",
+      alarmTopic: props.alarmTopic,
     });
+    this.schedule = daily.schedule;
+    this.deadLetters = daily.deadLetters;
 
     this.alarms = [
-      alarmOn(this, 'DlqAlarm', {
-        action: props.alarmTopic,
-        description: `regulator feed: a day's files could not be written after every retry (see the DLQ and docs/deploy.md) (${config.stage})`,
-        metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(5),
-          statistic: 'Maximum',
-        }),
-      }),
+      daily.dlqAlarm,
       alarmOn(this, 'ErrorsAlarm', {
         action: props.alarmTopic,
         description: `regulator feed: the job failed (an operator failed, an uncaught error or a timeout) (${config.stage})`,

@@ -1,12 +1,19 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { DataTable } from '@pyb/functions/routes';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { alarmOn } from './alarms';
 import { bundledHandlerCode, LAMBDA_HANDLER } from './bundling';
 import type { DeployConfig } from './config';
+import type { DeployedTable } from './data';
+import { TABLE_READ_ACTIONS } from './grants';
 import { acknowledge } from './nag';
 import { RUNTIME } from './route-function';
 
@@ -70,6 +77,102 @@ export function jobFunction(scope: Construct, name: string, props: JobFunctionPr
       '(infra/src/esbuild-options.ts); a runtime upgrade is a deliberate change, not a synth drift.',
   );
   return { fn, role, logGroup };
+}
+
+/** A job reads these tables (and their indexes): one statement per table, `Read<Table>`. */
+export function allowReadingTables(
+  role: iam.Role,
+  tables: Record<DataTable, DeployedTable>,
+  names: readonly DataTable[],
+): void {
+  for (const name of names) {
+    const table = tables[name];
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: `Read${name[0]!.toUpperCase()}${name.slice(1)}`,
+        actions: [...TABLE_READ_ACTIONS],
+        resources: [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)],
+      }),
+    );
+  }
+}
+
+export interface DailyJobScheduleProps {
+  stage: string;
+  /** The schedule's name (`pyb-<stage>-feed-daily`) and its dead-letter queue's. */
+  name: string;
+  queueName: string;
+  description: string;
+  /** `cron(…)` in UTC. */
+  expression: string;
+  job: lambda.IFunction;
+  /** What the job is, in the roles' and the alarm's descriptions ("the regulator feed job"). */
+  what: string;
+  /** The DLQ alarm's description (what a message there means, where to look). */
+  dlqAlarmDescription: string;
+  alarmTopic: cloudwatch.IAlarmAction;
+}
+
+export interface DailyJobSchedule {
+  schedule: scheduler.CfnSchedule;
+  deadLetters: sqs.Queue;
+  dlqAlarm: cloudwatch.Alarm;
+}
+
+/**
+ * A job run once a day by EventBridge Scheduler, made one way: retried 3 times within 6 hours, then
+ * its invocation goes to a dead-letter queue that is alarmed on its first message. Created in `scope`
+ * under the ids the jobs always had (`ScheduleDlq`, `ScheduleRole`, `Daily`, `DlqAlarm`), so their
+ * logical ids — and a deployed stage — do not change.
+ */
+export function dailyJobSchedule(scope: Construct, props: DailyJobScheduleProps): DailyJobSchedule {
+  const deadLetters = new sqs.Queue(scope, 'ScheduleDlq', {
+    queueName: props.queueName,
+    retentionPeriod: Duration.days(14),
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  acknowledge(
+    deadLetters,
+    'AwsSolutions-SQS3',
+    `This queue is itself the dead-letter destination of ${props.what}'s daily schedule (runs that failed ` +
+      'every retry); it is alarmed on its first message and read by an operator, never by code.',
+  );
+  const invokeRole = new iam.Role(scope, 'ScheduleRole', {
+    assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+    description: `EventBridge Scheduler invokes ${props.what} (${props.stage})`,
+  });
+  invokeRole.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.job.functionArn] }),
+  );
+  invokeRole.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deadLetters.queueArn] }),
+  );
+  const schedule = new scheduler.CfnSchedule(scope, 'Daily', {
+    name: props.name,
+    description: props.description,
+    scheduleExpression: props.expression,
+    scheduleExpressionTimezone: 'UTC',
+    flexibleTimeWindow: { mode: 'OFF' },
+    target: {
+      arn: props.job.functionArn,
+      roleArn: invokeRole.roleArn,
+      input: JSON.stringify({}),
+      retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 6 * 3600 },
+      deadLetterConfig: { arn: deadLetters.queueArn },
+    },
+  });
+  const dlqAlarm = alarmOn(scope, 'DlqAlarm', {
+    action: props.alarmTopic,
+    description: `${props.dlqAlarmDescription} (${props.stage})`,
+    metric: deadLetters.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    }),
+  });
+  return { schedule, deadLetters, dlqAlarm };
 }
 
 export interface LockedBucketProps {

@@ -16,8 +16,7 @@ import { alarmOn } from './alarms';
 import { ArchiveCheck } from './archive-check';
 import type { DeployConfig } from './config';
 import type { DeployedTable } from './data';
-import { TABLE_READ_ACTIONS } from './grants';
-import { jobFunction, lockedBucket } from './jobs';
+import { allowReadingTables, jobFunction, lockedBucket } from './jobs';
 import { acknowledge } from './nag';
 
 /** The archiver's bundle: functions/jobs/archive-shoe/handler.ts (a stream consumer, not a route). */
@@ -170,16 +169,7 @@ export class AuditRetention extends Construct {
     });
     this.archiver = archiver.fn;
     const role = archiver.role;
-    for (const name of ARCHIVER_TABLES) {
-      const table = props.tables[name];
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: `Read${name[0]!.toUpperCase()}${name.slice(1)}`,
-          actions: [...TABLE_READ_ACTIONS],
-          resources: [table.tableArn, ...table.indexNames.map((i) => `${table.tableArn}/index/${i}`)],
-        }),
-      );
-    }
+    allowReadingTables(role, props.tables, ARCHIVER_TABLES);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         sid: 'PublicKeys',
