@@ -1,6 +1,13 @@
 import { type Deadline, deadlineExceeded, RETRY_AFTER_SECONDS } from './deadline';
 import { DomainError } from './errors';
-import { type Store, TransactionCanceled, type WriteOp } from './ports/store';
+import {
+  type Entity,
+  type EntityKeys,
+  type Expect,
+  type Store,
+  TransactionCanceled,
+  type WriteOp,
+} from './ports/store';
 
 /** Attempts at most before a write that keeps colliding gives up (each collision means another write won). */
 export const MAX_ATTEMPTS = 80;
@@ -47,25 +54,34 @@ export const tooMuchContention = (what: string): DomainError =>
   );
 
 /**
- * Writes a value that is set once (a signed receipt, an outside time-stamp): `ops` holds only while it
- * is unset. A refused write is read back — a concurrent caller's value wins — and otherwise tried
- * again: a refusal for another write to the item (or a transient one) must not pass for "already set".
+ * Sets `path` of an item once (a signed receipt, an outside time-stamp): the write holds only while the
+ * path is unset (and `expect` holds). A refused write is read back — a concurrent caller's value wins —
+ * and otherwise tried again: a refusal for another write to the item (or a transient one) must never
+ * pass for "already set".
  */
-export async function writeOnce<T>(
+export async function writeOnce<E extends Entity, T>(
   ctx: { deadline: Deadline; store: Store },
   what: string,
-  value: T,
-  ops: WriteOp[],
-  stored: () => Promise<T | undefined>,
+  once: { entity: E; key: EntityKeys[E]; path: string; value: T; expect: Expect },
 ): Promise<T> {
+  const op = {
+    kind: 'update',
+    entity: once.entity,
+    key: once.key,
+    set: { [once.path]: once.value },
+    expect: { ...once.expect, [once.path]: null },
+  } as WriteOp;
   for (const attempt of attempts(ctx)) {
     try {
-      await ctx.store.transact(ops);
-      return value;
+      await ctx.store.transact([op]);
+      return once.value;
     } catch (error) {
       if (!(error instanceof TransactionCanceled)) throw error;
-      const theirs = await stored();
-      if (theirs !== undefined) return theirs;
+      const item = await ctx.store.get(once.entity, once.key);
+      const theirs = once.path
+        .split('.')
+        .reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], item);
+      if (theirs !== undefined && theirs !== null) return theirs as T;
       await backoff(attempt);
     }
   }

@@ -62,21 +62,13 @@ export async function anchorBettingHead(ctx: Ctx, round: RoundRecord): Promise<R
     betting.head,
     betting.beaconRound,
   );
-  const stored = await writeOnce(
-    ctx,
-    'time-stamping "no va más"',
-    anchor,
-    [
-      {
-        kind: 'update',
-        entity: 'round',
-        key: { roundId: round.roundId },
-        set: { 'betting.anchor': anchor },
-        expect: { 'audit.bettingClosed': seq, 'betting.anchor': null },
-      },
-    ],
-    async () => (await ctx.store.get('round', { roundId: round.roundId }))?.betting?.anchor,
-  );
+  const stored = await writeOnce(ctx, 'time-stamping "no va más"', {
+    entity: 'round',
+    key: { roundId: round.roundId },
+    path: 'betting.anchor',
+    value: anchor,
+    expect: { 'audit.bettingClosed': seq },
+  });
   return { ...round, betting: { ...betting, anchor: stored } };
 }
 
@@ -87,19 +79,11 @@ export async function anchorContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promi
   if (closed.anchor) return closed.anchor;
   const anchor = await anchorHead(ctx, shoe, { phase: 'OPEN_SHOE' }, closed.head, closed.beaconRound);
   // The round must never open on a shoe whose start has no outside time (written until it holds).
-  return writeOnce(
-    ctx,
-    'time-stamping the close of contributions',
-    anchor,
-    [
-      {
-        kind: 'update',
-        entity: 'shoe',
-        key: { shoeId: shoe.shoeId },
-        set: { 'contributionsClosed.anchor': anchor },
-        expect: { 'contributionsClosed.seq': closed.seq, 'contributionsClosed.anchor': null },
-      },
-    ],
-    async () => (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.anchor,
-  );
+  return writeOnce(ctx, 'time-stamping the close of contributions', {
+    entity: 'shoe',
+    key: { shoeId: shoe.shoeId },
+    path: 'contributionsClosed.anchor',
+    value: anchor,
+    expect: { 'contributionsClosed.seq': closed.seq },
+  });
 }

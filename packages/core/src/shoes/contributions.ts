@@ -165,19 +165,11 @@ export async function signContributionsHead(ctx: Ctx, shoe: ShoeRecord): Promise
   if (!record) throw new Error(`shoe ${shoe.shoeId}: CONTRIBUTIONS_CLOSED (event ${closed.seq}) is missing`);
   const head = await signHead(ctx, shoe, record, 'CONTRIBUTIONS_CLOSED');
   // Never taken as signed unless it is stored: a round must not open on an unsigned close.
-  return writeOnce(
-    ctx,
-    'signing the close of contributions',
-    head,
-    [
-      {
-        kind: 'update',
-        entity: 'shoe',
-        key: { shoeId: shoe.shoeId },
-        set: { 'contributionsClosed.head': head },
-        expect: { 'contributionsClosed.head': null, 'contributionsClosed.seq': closed.seq },
-      },
-    ],
-    async () => (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))?.contributionsClosed?.head,
-  );
+  return writeOnce(ctx, 'signing the close of contributions', {
+    entity: 'shoe',
+    key: { shoeId: shoe.shoeId },
+    path: 'contributionsClosed.head',
+    value: head,
+    expect: { 'contributionsClosed.seq': closed.seq },
+  });
 }
