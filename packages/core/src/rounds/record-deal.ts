@@ -7,8 +7,39 @@
 import { dealtCards } from '@pyb/engine';
 import type { Ctx, RoundCoup, RoundRecord, ShoeRecord, WriteOp } from '../shared';
 import { tryTransact } from '../shared';
-import { recordedBeacon, scheduleCloseDeadline } from '../shoes';
+import { recordedBeacon, scheduleCloseDeadline, shoeWithOrder } from '../shoes';
+import { underLockOut } from '../tables';
 import { nextAudit, putAudit } from '../trail';
+
+/**
+ * The round's shoe (with its order) and what `draw` makes of it, read under the resolve phase's
+ * lock-out: a key-service or randomness failure here (the unsealed seed, a beacon round) locks the table.
+ */
+export function drawUnderLockOut<T>(
+  ctx: Ctx,
+  round: RoundRecord,
+  draw: (shoe: ShoeRecord) => Promise<T>,
+): Promise<{ shoe: ShoeRecord; drawn: T }> {
+  return underLockOut(
+    ctx,
+    round.tableId,
+    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
+    async () => {
+      const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
+      return { shoe, drawn: await draw(shoe) };
+    },
+  );
+}
+
+/** The round's coup as recorded, from what either scheme's draw answered. */
+export const roundCoupOf = (coup: Omit<RoundCoup, 'beacon'>, beacon?: RoundCoup['beacon']): RoundCoup => ({
+  index: coup.index,
+  start: coup.start,
+  result: coup.result,
+  cutCardOut: coup.cutCardOut,
+  last: coup.last,
+  ...(beacon && { beacon }),
+});
 
 export async function recordDeal(
   ctx: Ctx,

@@ -25,14 +25,14 @@ import {
   tryTransact,
   type WriteOp,
 } from '../shared';
-import { anchorBettingHead, decksOf, shoeWithOrder, signBettingHead, signRoundHead } from '../shoes';
-import { assertUnlocked, underLockOut } from '../tables';
+import { anchorBettingHead, decksOf, signBettingHead, signRoundHead } from '../shoes';
+import { assertUnlocked } from '../tables';
 import { chainRecord, digestSaltOf, eventAt, latest, putAudit, recordedPositions } from '../trail';
 import { collectShoeDebts } from '../wallet';
 import { shoeConfig } from './bet-parts';
 import { dealV3 } from './deal-v3';
 import { resumeFanOut } from './fan-out';
-import { recordDeal } from './record-deal';
+import { drawUnderLockOut, recordDeal, roundCoupOf } from './record-deal';
 import { inlineOrHandOver } from './round-end';
 import { loadRound } from './rounds';
 import { SETTLE, settlePosition } from './settle';
@@ -229,46 +229,25 @@ export async function closeRoundBetting(
 
 /** Claims the next cards (conditional on the shoe's cursor) and records the outcome, in one transaction. */
 async function deal(ctx: Ctx, round: RoundRecord): Promise<boolean> {
-  // The beacon round, the unsealed seed: a key-service or randomness failure here locks the table.
-  const { shoe, deck } = await underLockOut(
-    ctx,
-    round.tableId,
-    { phase: 'RESOLVE', shoeId: round.shoeId, roundId: round.roundId },
-    async () => {
-      const shoe = await shoeWithOrder(ctx, (await ctx.store.get('shoe', { shoeId: round.shoeId }))!);
-      return { shoe, deck: await decksOf(ctx).order(shoe) };
-    },
-  );
+  const { shoe, drawn: deck } = await drawUnderLockOut(ctx, round, (shoe) => decksOf(ctx).order(shoe));
   const state = shoe.state ?? startShoe(deck.order);
   if (state.finished)
     throw new Error(`shoe ${shoe.shoeId} is finished but round ${round.roundId} is in play`);
   const coup = nextCoup(shoe.config, deck.order, deck.cutIndex, state);
   const first = shoe.state === undefined;
-  return recordDeal(
-    ctx,
-    round,
-    shoe,
-    {
-      index: coup.index,
-      start: coup.start,
-      result: coup.result,
-      cutCardOut: coup.cutCardOut,
-      last: coup.last,
-    },
-    {
-      burn: first ? deck.burn : undefined,
-      claim: (at) => ({
-        kind: 'update',
-        entity: 'shoe',
-        key: { shoeId: shoe.shoeId },
-        set: {
-          state: coup.state,
-          ...(first && { burn: deck.burn }),
-          ...(coup.cutCardOut && { cutCardOut: true }),
-          ...(coup.last && { status: 'ENDED', endedAt: at }),
-        },
-        expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
-      }),
-    },
-  );
+  return recordDeal(ctx, round, shoe, roundCoupOf(coup), {
+    burn: first ? deck.burn : undefined,
+    claim: (at) => ({
+      kind: 'update',
+      entity: 'shoe',
+      key: { shoeId: shoe.shoeId },
+      set: {
+        state: coup.state,
+        ...(first && { burn: deck.burn }),
+        ...(coup.cutCardOut && { cutCardOut: true }),
+        ...(coup.last && { status: 'ENDED', endedAt: at }),
+      },
+      expect: { status: 'OPEN', ...(first ? { state: null } : { 'state.cursor': state.cursor }) },
+    }),
+  });
 }
