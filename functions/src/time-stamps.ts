@@ -8,8 +8,8 @@ import type { AppContext } from './context';
  * use from the context's environment: TSA_URLS, TSA_CERTS (the pins, one PEM file per URL),
  * TSA_TIMEOUT_MS, TSA_WINDOW_MS (@pyb/timestamp/config). A missing or inconsistent setting fails the
  * first close of betting, never silently: a head naming a beacon round is never left unanchored.
- * Only the functions that sign such a head (open-round, close-betting, resolve-round, void-round)
- * import this module. The dev stack points TSA_URLS at its local TSA (tools/dev, .data/tsa).
+ * The functions that sign such a head (open-round, close-betting, resolve-round, void-round,
+ * cadence-step) use it; every other function that signs uses `rotationStamperOf`. The dev stack points TSA_URLS at its local TSA (tools/dev, .data/tsa).
  */
 export function timeStamperOf(context: AppContext): TimeStamper {
   if (!context.timeStamper) {
@@ -22,6 +22,16 @@ export function timeStamperOf(context: AppContext): TimeStamper {
   }
   return context.timeStamper;
 }
+
+/**
+ * For a function that signs but anchors no head (open-shoe, contribute-seed, close-shoe, settle-batch,
+ * cadence-open-shoe): its only time-stamp is a rotation's, when it is the first to sign with a new key
+ * generation (@pyb/core shoes/signing.ts). Built at that first stamp, so a stage whose TSAs are not
+ * set fails there (SIGNING_KEY_UNCERTIFIED, saying what is missing), not at every call.
+ */
+export const rotationStamperOf = (context: AppContext): TimeStamper => ({
+  anchor: async (digest) => timeStamperOf(context).anchor(digest),
+});
 
 /**
  * The TSAs and their certificates, as GET /v1/signing-key publishes them for verifiers to pin; none

@@ -1,5 +1,5 @@
 import type { SigningKey } from '@pyb/contracts';
-import type { SigningKeyAnswer } from '@pyb/core';
+import { publicCertificate, type SigningKeyAnswer } from '@pyb/core';
 import type * as z from 'zod';
 
 /**
@@ -19,10 +19,8 @@ export const signingKeyView = (
   generation: certificate?.generation ?? null,
   validFrom: certificate?.certificate.validFrom ?? null,
   validUntil,
-  certificate: certificate
-    ? { certificate: certificate.certificate, signature: certificate.signature }
-    : null,
-  certificates: certificates.map((c) => ({ certificate: c.certificate, signature: c.signature })),
+  certificate: certificate ? publicCertificate(certificate) : null,
+  certificates: certificates.map(publicCertificate),
   beacon,
   timeStampAuthorities,
 });

@@ -9,13 +9,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** The handlers that import functions/src/time-stamps.ts (infra/test/time-stamps.test.ts keeps it so). */
+/**
+ * The handlers that import functions/src/time-stamps.ts (infra/test/time-stamps.test.ts keeps it so):
+ * those that anchor heads, every other one that signs (a rotation's certificate is time-stamped by the
+ * first function to sign with the new key), and the one that publishes the pins.
+ */
 export const TIME_STAMP_USERS = [
   'open-round',
   'close-betting',
   'resolve-round',
   'void-round',
   'cadence-step',
+  'open-shoe',
+  'contribute-seed',
+  'close-shoe',
+  'settle-batch',
+  'cadence-open-shoe',
   'get-signing-key',
 ] as const;
 

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@pyb/functions/routes';
+import { WORKERS } from '@pyb/functions/workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { REPO_ROOT } from '../src/bundling';
@@ -73,6 +74,12 @@ describe('time-stamp authorities in the stage', () => {
     expect(readFileSync(join(asset, 'tsa/1.pem'), 'utf8')).toBe(PEM('tsa b'));
     const other = join(outdir, `asset.${(fn('get-table').Code.S3Key as string).replace(/\.zip$/, '')}`);
     expect(readdirSync(other)).not.toContain('tsa');
+  });
+
+  it('every function that may sign gets the TSAs: the first to sign with a new key generation time-stamps its certificate', () => {
+    const signers = [...ROUTES, ...WORKERS].filter((f) => f.kms?.includes('Sign')).map((f) => f.handler);
+    expect(signers.length).toBeGreaterThan(5);
+    expect(signers.filter((h) => !(TIME_STAMP_USERS as readonly string[]).includes(h))).toEqual([]);
   });
 
   it('TIME_STAMP_USERS are exactly the handlers that import functions/src/time-stamps.ts', () => {

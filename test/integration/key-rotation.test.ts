@@ -8,7 +8,7 @@ import { createPrivateKey, sign, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Core, PublicKey, RoundReplay, ShoeView } from '@pyb/core';
+import { type Core, type PublicKey, publicCertificate, type RoundReplay, type ShoeView } from '@pyb/core';
 import { tablePreset } from '@pyb/engine';
 import { bytesToBase64, closeStatementBytes, type ShoeBundle, verifyShoe } from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
@@ -72,10 +72,7 @@ afterAll(async () => {
 async function cliVerify(b: ShoeBundle, keys: PublicKey[]): Promise<{ code: number; failed: string[] }> {
   const trustBeacons = [await stack.beacon.network()];
   // Every generation's certificate as GET /v1/signing-key lists them (the user saved that answer).
-  const certificates = (await core.signingKey({})).certificates.map(({ certificate, signature }) => ({
-    certificate,
-    signature,
-  }));
+  const certificates = (await core.signingKey({})).certificates.map(publicCertificate);
   const { code, failed } = await baccaratVerify(b, {
     dir: tmp,
     publicKeys: keys.map((k) => k.pem),
@@ -135,6 +132,9 @@ describe('a shoe opened under one signing key and closed under the next', () => 
       [first.keyId, 1, null],
       [second.keyId, 2, first.keyId],
     ]);
+    // The rotation was witnessed from outside before generation 2 signed: its certificate carries a token.
+    expect(bundle.keys[0]!.anchor).toBeUndefined();
+    expect(bundle.keys[1]!.anchor?.tokens.length).toBe(1);
     const trustBeacon = {
       trustedBeacons: [await stack.beacon.network()],
       trustedTimeStampAuthorities: [stack.timeStamps.pem],

@@ -5,7 +5,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
 import { contributionsDigest, type ShoeBundle, shoeEntropy } from '@pyb/fairness';
-import { clone, demoBundle, demoKeyCertificates, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import {
+  clone,
+  demoBundle,
+  demoKeyCertificates,
+  testBeacon,
+  testKey,
+  testTsaPem,
+} from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dealFromSeeds, parseContributions, verifySeeds } from '../src/verify/shoe-view';
 import { bundleKeys, splitPem, verifyWithTrust } from '../src/verify/verdict';
@@ -81,8 +88,11 @@ describe('verifyWithTrust: a successor only through the certificates the site li
     const gen2 = testKey('key-2', '2025-01-01T20:00:05.000Z');
     const rotated = await demoBundle({ keys: [signer, gen2], beacon, rounds: 12 });
     const service = await demoKeyCertificates([signer, gen2]);
-    expect((await verifyWithTrust(rotated, trusted, BEACONS, service)).verdict).toBe('verified');
-    expect((await verifyWithTrust(rotated, trusted, BEACONS)).verdict).toBe('failed');
+    // The rotation's time-stamp is checked against the TSA the reader pinned; without one, untrusted.
+    const tsas = [await testTsaPem()];
+    expect((await verifyWithTrust(rotated, trusted, BEACONS, service, tsas)).verdict).toBe('verified');
+    expect((await verifyWithTrust(rotated, trusted, BEACONS, service)).verdict).toBe('untrusted');
+    expect((await verifyWithTrust(rotated, trusted, BEACONS, undefined, tsas)).verdict).toBe('failed');
   });
 });
 

@@ -9,6 +9,7 @@ import { beaconOf } from '../../src/beacon';
 import { appContext, useCases } from '../../src/context';
 import { keysOf } from '../../src/keys';
 import { publishingTable } from '../../src/live';
+import { rotationStamperOf } from '../../src/time-stamps';
 
 export interface CadenceOpenShoeEvent {
   step: string;
@@ -22,7 +23,10 @@ export async function handler(event: CadenceOpenShoeEvent): Promise<CadenceState
       `cadence-open-shoe runs the shoe step only, not ${event?.step}`,
     );
   const context = appContext();
-  const ctx = useCases(context, keysOf(context), { beacon: beaconOf(context) });
+  const ctx = useCases(context, keysOf(context), {
+    beacon: beaconOf(context),
+    timeStamper: rotationStamperOf(context),
+  });
   // A shoe opened: the table's watchers are told, as open-shoe tells them.
   const state = await runCadenceStep(ctx, 'shoe', event.state);
   return publishingTable(context, state.tableId, state);

@@ -11,6 +11,7 @@ import { logger } from '../../src/logger';
 import { flushMetrics } from '../../src/metrics';
 import { queueOf } from '../../src/queue';
 import { seamlessOf } from '../../src/seamless';
+import { rotationStamperOf } from '../../src/time-stamps';
 
 /**
  * The settlement queue's consumer (SQS -> Lambda, ReportBatchItemFailures): each message is one batch
@@ -27,7 +28,11 @@ export const handler = middy<SQSEvent, SQSBatchResponse>()
     // Keys: the batch that finishes a round signs its head. The queue: a shoe that ends with this
     // batch hands its debt collection to it.
     const ctx = startWithDeadline(deadline, () =>
-      useCases(context, keysOf(context), { queue: queueOf(context), ...seamlessOf(context) }),
+      useCases(context, keysOf(context), {
+        queue: queueOf(context),
+        timeStamper: rotationStamperOf(context),
+        ...seamlessOf(context),
+      }),
     );
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     const tables = new Set<string>();

@@ -5,6 +5,7 @@ import {
   QUICKNET_INFO,
   testBeacon,
   testKey,
+  testTsaPem,
 } from '@pyb/fairness/test-helpers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../src/in-process';
@@ -29,7 +30,10 @@ let gen1Pem: string;
 let service: string;
 let serviceGen1: string;
 let rotated: string;
+/** The demo TSA's certificate, which stamped the rotation: --trust-tsa. */
+let tsaPem: string;
 beforeAll(async () => {
+  tsaPem = write('tsa.pem', await testTsaPem());
   gen1Pem = write('gen1.pem', GEN1.pem);
   service = write('signing-key.json', {
     keyId: 'key-2',
@@ -43,7 +47,10 @@ beforeAll(async () => {
 
 describe('baccarat verify, pinned', () => {
   it('an honest rotation: verified with generation 1, the certificates and the beacon pinned (exit 0)', async () => {
-    const pinned = ['--public-key', gen1Pem, '--key-certificates', service, '--trust-beacon', BEACON_PIN];
+    const pinned = [
+      ...['--public-key', gen1Pem, '--key-certificates', service, '--trust-beacon', BEACON_PIN],
+      ...['--trust-tsa', tsaPem],
+    ];
     expect(await json(['verify', rotated, ...pinned])).toEqual({
       code: 0,
       verdict: 'verified',
@@ -51,14 +58,23 @@ describe('baccarat verify, pinned', () => {
       untrusted: [],
     });
     // The beacon as a file: the saved GET /v1/signing-key answer names it.
-    const byFile = ['--public-key', gen1Pem, '--key-certificates', service, '--trust-beacon', service];
+    const byFile = [
+      ...['--public-key', gen1Pem, '--key-certificates', service, '--trust-beacon', service],
+      ...['--trust-tsa', tsaPem],
+    ];
     expect((await json(['verify', rotated, ...byFile])).code).toBe(0);
   });
 
   it('nothing pinned: untrusted, exit 3', async () => {
     expect(await json(['verify', rotated])).toMatchObject({
       code: 3,
-      untrusted: ['statement.beacon', 'keys.trusted'],
+      untrusted: ['keys.stamped', 'statement.beacon', 'keys.trusted'],
+    });
+    // Everything but the TSA pinned: the rotation's time is the platform's word only.
+    const pinned = ['--public-key', gen1Pem, '--key-certificates', service, '--trust-beacon', BEACON_PIN];
+    expect(await json(['verify', rotated, ...pinned])).toMatchObject({
+      code: 3,
+      untrusted: ['keys.stamped'],
     });
   });
 

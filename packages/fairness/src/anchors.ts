@@ -12,15 +12,19 @@ import { base64, count, hex32 } from './bundle-fields';
 import { canonicalJson } from './canonical';
 import type { SignedHead } from './heads';
 
-export interface HeadAnchor {
-  /** The seq of the event whose signed head is anchored. */
-  seq: number;
+/** An outside time-stamp of one digest: the tokens over the root of its window, and its place there. */
+export interface TimeStampAnchor {
   /** hex: the digest the tokens stamp (the Merkle root of the window). */
   root: string;
   /** The head digest's place under the root (docs/time-stamps.md §3.3); siblings hex. */
   proof: { index: number; size: number; siblings: string[] };
   /** One per TSA that answered: its name as configured, and the DER TimeStampToken in base64. */
   tokens: { tsa: string; token: string }[];
+}
+
+export interface HeadAnchor extends TimeStampAnchor {
+  /** The seq of the event whose signed head is anchored. */
+  seq: number;
 }
 
 /**
@@ -30,26 +34,27 @@ export interface HeadAnchor {
 export const headDigest = (head: SignedHead): Uint8Array =>
   sha256(new TextEncoder().encode(canonicalJson({ statement: head.statement, signature: head.signature })));
 
-export const HeadAnchorSchema = /* @__PURE__ */ lazily(() =>
-  z
+const anchorShape = () => ({
+  root: hex32(),
+  proof: z
     .object({
-      seq: count(),
-      root: hex32(),
-      proof: z
-        .object({
-          index: count(),
-          size: z
-            .number()
-            .int()
-            .min(1)
-            .max(1 << 20),
-          siblings: z.array(hex32()).max(64),
-        })
-        .strict(),
-      tokens: z
-        .array(z.object({ tsa: z.string().min(1).max(200), token: base64() }).strict())
+      index: count(),
+      size: z
+        .number()
+        .int()
         .min(1)
-        .max(8),
+        .max(1 << 20),
+      siblings: z.array(hex32()).max(64),
     })
     .strict(),
+  tokens: z
+    .array(z.object({ tsa: z.string().min(1).max(200), token: base64() }).strict())
+    .min(1)
+    .max(8),
+});
+
+export const TimeStampAnchorSchema = /* @__PURE__ */ lazily(() => z.object(anchorShape()).strict());
+
+export const HeadAnchorSchema = /* @__PURE__ */ lazily(() =>
+  z.object({ seq: count(), ...anchorShape() }).strict(),
 );

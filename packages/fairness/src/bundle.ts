@@ -9,7 +9,7 @@
 
 import { lazily, TableConfigSchema } from '@pyb/engine';
 import * as z from 'zod';
-import { HeadAnchorSchema } from './anchors';
+import { HeadAnchorSchema, TimeStampAnchorSchema } from './anchors';
 import { BEACON_SCHEME } from './beacon';
 import {
   base64,
@@ -109,7 +109,14 @@ export const KeyCertificateSchema = /* @__PURE__ */ lazily(() =>
 );
 
 export const SignedKeyCertificateSchema = /* @__PURE__ */ lazily(() =>
-  z.object({ certificate: KeyCertificateSchema(), signature: base64() }).strict(),
+  z
+    .object({
+      certificate: KeyCertificateSchema(),
+      signature: base64(),
+      /** Generations after the first: the rotation's outside time-stamp (keys.ts, keyCertificateDigest). */
+      anchor: TimeStampAnchorSchema().optional(),
+    })
+    .strict(),
 );
 
 export const HeadStatementSchema = /* @__PURE__ */ lazily(() =>

@@ -4,7 +4,15 @@
  * handover, while generation n may still sign (afterwards the key policy forbids it to). Generation
  * n is valid from its `validFrom` until generation n + 1's: a statement, head or close must be signed
  * by the generation valid at its own timestamp, so a later key cannot sign something dated earlier.
+ *
+ * A rotation is witnessed from outside: every generation after the first is certified with an RFC 3161
+ * time-stamp over its signed certificate (`keyCertificateDigest`), taken before the key signs anything,
+ * and a verifier that pins the TSAs lets the generation sign only from the earliest time a token allows
+ * (verify-keys.ts, `keys.stamped`). A successor minted later by an insider holding today's key (F3) can
+ * get no token dated in the past, so it cannot sign anything dated before it was made.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { TimeStampAnchor } from './anchors';
 import { bytesToBase64 } from './bytes';
 import { canonicalJson } from './canonical';
 import { keyFingerprint, parsePublicKey, verifyBase64Signature } from './signature';
@@ -28,10 +36,23 @@ export interface SignedKeyCertificate {
   certificate: KeyCertificate;
   /** base64 DER ECDSA: by the previous generation, or by itself for generation 1. */
   signature: string;
+  /** Generations after the first: the outside time-stamp of `keyCertificateDigest`, taken at the rotation. */
+  anchor?: TimeStampAnchor;
 }
 
 export const keyCertificateBytes = (certificate: KeyCertificate): Uint8Array =>
   new TextEncoder().encode(canonicalJson(certificate));
+
+/**
+ * The bytes a rotation's time-stamp covers: SHA-256 of the UTF-8 JCS of `{ certificate, signature }`,
+ * so the token fixes the certificate and the predecessor's signature of it (as `headDigest` for heads).
+ */
+export const keyCertificateDigest = (
+  signed: Pick<SignedKeyCertificate, 'certificate' | 'signature'>,
+): Uint8Array =>
+  sha256(
+    new TextEncoder().encode(canonicalJson({ certificate: signed.certificate, signature: signed.signature })),
+  );
 
 export function keyCertificate(input: Omit<KeyCertificate, 'scheme' | 'publicKey'> & { spki: Uint8Array }) {
   const certificate: KeyCertificate = {

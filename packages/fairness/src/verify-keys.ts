@@ -2,10 +2,19 @@
  * The keys of a bundle or proof: their certificates (generation chain and validity intervals), which
  * of them the caller trusts, and the signature checks that name a key and a time.
  */
+import { bytesToHex } from './bytes';
 import { canonicalJson } from './canonical';
-import { intervalText, type SignedKeyCertificate, type ValidKey, validAt, verifyKeyChain } from './keys';
+import {
+  intervalText,
+  keyCertificateDigest,
+  type SignedKeyCertificate,
+  type ValidKey,
+  validAt,
+  verifyKeyChain,
+} from './keys';
 import { keyFingerprint, parsePublicKey, verifyBase64Signature } from './signature';
 import type { Report } from './verify-report';
+import { readAnchor } from './verify-timestamps';
 
 export class KeyRing {
   /** Generations whose certificates checked out, by key id. */
@@ -31,14 +40,16 @@ export class KeyRing {
    * (`keys.certificates`), and which generations the caller trusts: a pinned key, and each generation
    * the caller's certificates show certified by a trusted one — never one certified only in the
    * evidence. Validity intervals come from the caller's certificates when given (a bundle that
-   * leaves out a later generation cannot stretch an earlier one's). Asynchronous because the
-   * certificates' signatures are (`verifyDerSignature`).
+   * leaves out a later generation cannot stretch an earlier one's), each rotation's start moved to
+   * its outside time-stamp (`keys.stamped`). Asynchronous because the certificates' signatures are
+   * (`verifyDerSignature`).
    */
   static async of(
     report: Report,
     certificates: readonly SignedKeyCertificate[],
     trustedPublicKey: string | readonly string[] | undefined,
     givenCertificates?: readonly SignedKeyCertificate[],
+    timeStampAuthorities: readonly (string | Uint8Array)[] = [],
   ): Promise<KeyRing> {
     const chain = await verifyKeyChain(certificates);
     report.add(
@@ -59,6 +70,7 @@ export class KeyRing {
     if (givenCertificates === undefined) {
       // Only the pinned keys themselves: a successor's certificate in the evidence proves nothing.
       for (const key of chain.keys) if (fingerprints.has(key.fingerprint)) trusted.add(key.keyId);
+      await checkRotationStamps(report, chain.keys, certificates, timeStampAuthorities);
       return new KeyRing(trusted, list.length > 0, false, chain.keys);
     }
     const given = await verifyKeyChain(givenCertificates);
@@ -72,6 +84,7 @@ export class KeyRing {
     }
     // The caller's generations (and their intervals) first; a generation only the evidence
     // certifies stays checkable, never trusted.
+    await checkRotationStamps(report, given.keys, givenCertificates, timeStampAuthorities);
     const keys = [...given.keys, ...chain.keys.filter((k) => !given.keys.some((g) => g.keyId === k.keyId))];
     return new KeyRing(trusted, list.length > 0, true, keys);
   }
@@ -123,6 +136,74 @@ export class KeyRing {
         : `signed by ${untrusted.map((id) => `${id} (SHA-256 ${this.byId.get(id)?.fingerprint})`).join(', ')}, ${why}`,
     );
   }
+}
+
+/**
+ * `keys.stamped` (only when a rotation is in the keys): each generation after the first carries a
+ * time-stamp over its signed certificate by a TSA the caller pinned, and may sign only from the
+ * earliest instant a verified token allows (genTime − accuracy): its `from` is moved there. A successor
+ * certified at a backdated `validFrom` (F3) is then valid only from when it was really made. Without
+ * pinned TSAs the stamps are not checked (`untrusted`) and the intervals stay as certified.
+ */
+async function checkRotationStamps(
+  report: Report,
+  keys: readonly ValidKey[],
+  certificates: readonly SignedKeyCertificate[],
+  pinned: readonly (string | Uint8Array)[],
+): Promise<void> {
+  const rotated = keys.filter((k) => k.generation > 1);
+  if (rotated.length === 0) return;
+  if (pinned.length === 0) {
+    report.untrusted(
+      'keys.stamped',
+      `the rotation to generation ${rotated.map((k) => k.generation).join(', ')} is not checked against its time-stamp: no time-stamp authority pinned (--trust-tsa), so its validity starts where its certificate, the platform's own claim, says`,
+    );
+    return;
+  }
+  const problems: string[] = [];
+  const notes: string[] = [];
+  for (const key of rotated) {
+    const signed = certificates.find((c) => c.certificate.generation === key.generation);
+    const what = `generation ${key.generation} (${key.keyId}, valid from ${new Date(key.from).toISOString()})`;
+    if (!signed?.anchor) {
+      problems.push(
+        `${what} carries no time-stamp: nothing outside the platform shows when its certificate was made`,
+      );
+      continue;
+    }
+    const digest = keyCertificateDigest(signed);
+    const reading = await readAnchor(signed.anchor, digest, pinned);
+    if (!reading.included) {
+      problems.push(
+        `${what}: its digest ${bytesToHex(digest)} is not under the stamped root ${signed.anchor.root}`,
+      );
+      continue;
+    }
+    if (reading.verified.length === 0) {
+      problems.push(
+        `${what}: no token verifies against the pinned time-stamp authorities: ${reading.refused.join('; ')}`,
+      );
+      continue;
+    }
+    const stamped = Math.min(...reading.verified.map((v) => v.genTime - v.accuracyMs));
+    const by = reading.verified.find((v) => v.genTime - v.accuracyMs === stamped)!.text;
+    if (stamped > key.from) {
+      key.from = stamped;
+      notes.push(
+        `${what} stamped by ${by}: it signs from ${new Date(stamped).toISOString()} (genTime − accuracy)`,
+      );
+    } else {
+      notes.push(`${what} stamped by ${by}`);
+    }
+    if (key.from >= key.until) {
+      problems.push(`${what} was stamped at or after the next generation took over: it may sign nothing`);
+    }
+  }
+  report.add(
+    'keys.stamped',
+    problems.length === 0,
+    problems.length === 0 ? notes.join('; ') : problems.join('; '),
+  );
 }
 
 /**

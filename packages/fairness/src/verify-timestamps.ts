@@ -7,7 +7,7 @@
  * re-dated and re-signed by an insider after the round was out (F2) has no such token.
  */
 import { fromHex, verifyInclusion, verifyTimeStampToken } from '@pyb/timestamp';
-import { type HeadAnchor, headDigest } from './anchors';
+import { type HeadAnchor, headDigest, type TimeStampAnchor } from './anchors';
 import { dataOf, type Event, type Evidence } from './audit-events';
 import { roundTime } from './beacon';
 import { base64ToBytes, bytesToHex } from './bytes';
@@ -62,36 +62,63 @@ export async function checkTimeStamps(
       );
       continue;
     }
-    await report.tryAsync(label, () => anchorProblem(anchor, pinned, published, named));
+    await report.tryAsync(label, () => anchorProblem(head, anchor, pinned, published, named));
   }
 }
 
-const proofOf = (anchor: HeadAnchor) => ({
+const proofOf = (anchor: TimeStampAnchor) => ({
   index: anchor.proof.index,
   size: anchor.proof.size,
   siblings: anchor.proof.siblings.map(fromHex),
 });
 
+/** What the pinned TSAs vouch for about one digest: each verified token's genTime and accuracy. */
+export interface AnchorReading {
+  /** Whether the digest is under the stamped root by the anchor's inclusion proof. */
+  included: boolean;
+  verified: { genTime: number; accuracyMs: number; text: string }[];
+  /** The tokens not counted, each with why. */
+  refused: string[];
+}
+
+export async function readAnchor(
+  anchor: TimeStampAnchor,
+  digest: Uint8Array,
+  pinned: readonly (string | Uint8Array)[],
+): Promise<AnchorReading> {
+  const root = fromHex(anchor.root);
+  if (!verifyInclusion(digest, proofOf(anchor), root)) return { included: false, verified: [], refused: [] };
+  const reading: AnchorReading = { included: true, verified: [], refused: [] };
+  for (const { tsa, token } of anchor.tokens) {
+    try {
+      const verified = await verifyTimeStampToken(base64ToBytes(token), { imprint: root, trusted: pinned });
+      const accuracyMs = verified.accuracyMs ?? 0;
+      reading.verified.push({
+        genTime: Date.parse(verified.genTime),
+        accuracyMs,
+        text: `${tsa} (${verified.tsa.subject}) at ${verified.genTime}${accuracyMs ? ` ± ${accuracyMs} ms` : ''}`,
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'ERROR';
+      reading.refused.push(`${tsa}: ${code} (${(error as Error).message})`);
+    }
+  }
+  return reading;
+}
+
 async function anchorProblem(
+  head: SignedHead,
   anchor: HeadAnchor,
   pinned: readonly (string | Uint8Array)[],
   published: number,
   named: number,
 ): Promise<[boolean, string]> {
-  const root = fromHex(anchor.root);
-  const refused: string[] = [];
+  const { verified, refused } = await readAnchor(anchor, headDigest(head), pinned);
+  // The TSA vouches for genTime ± accuracy: the latest instant it allows is what must be early enough.
   let earliest: { at: number; text: string } | undefined;
-  for (const { tsa, token } of anchor.tokens) {
-    try {
-      const verified = await verifyTimeStampToken(base64ToBytes(token), { imprint: root, trusted: pinned });
-      // The TSA vouches for genTime ± accuracy: the latest instant it allows is what must be early enough.
-      const at = Date.parse(verified.genTime) + (verified.accuracyMs ?? 0);
-      const text = `${tsa} (${verified.tsa.subject}) at ${verified.genTime}${verified.accuracyMs ? ` ± ${verified.accuracyMs} ms` : ''}`;
-      if (!earliest || at < earliest.at) earliest = { at, text };
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? 'ERROR';
-      refused.push(`${tsa}: ${code} (${(error as Error).message})`);
-    }
+  for (const v of verified) {
+    if (!earliest || v.genTime + v.accuracyMs < earliest.at)
+      earliest = { at: v.genTime + v.accuracyMs, text: v.text };
   }
   const deadline = new Date(published).toISOString();
   if (!earliest)

@@ -131,7 +131,13 @@ export async function verifyShoe(input: unknown, options: VerifyOptions = {}): P
     `${evidence.format}, shoe ${statement.shoeId} (number ${statement.number} at table ${statement.tableId}), ${evidence.rounds.length} round(s)`,
   );
 
-  const keys = await KeyRing.of(report, evidence.keys, options.trustedPublicKey, options.keyCertificates);
+  const keys = await KeyRing.of(
+    report,
+    evidence.keys,
+    options.trustedPublicKey,
+    options.keyCertificates,
+    options.trustedTimeStampAuthorities,
+  );
   await checkStatement(report, evidence, raw.statement, keys, options);
   report.try('seed.commitment', () => {
     const commitment = commitmentOf(hexToBytes(evidence.serverSeed));

@@ -31,7 +31,12 @@ import {
   type SignedHead,
   type SignedHeadEvent,
 } from '../src/heads';
-import { keyCertificate, keyCertificateBytes, type SignedKeyCertificate } from '../src/keys';
+import {
+  keyCertificate,
+  keyCertificateBytes,
+  keyCertificateDigest,
+  type SignedKeyCertificate,
+} from '../src/keys';
 import {
   betsDigest,
   commissionRecord,
@@ -66,6 +71,7 @@ import {
   type PlayContext,
   type Played,
 } from './demo-play';
+import { stampAt } from './demo-tsa';
 import { playV3 } from './demo-v3';
 
 type Sign = (message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
@@ -77,6 +83,8 @@ export interface DemoKey {
   publicKey: string;
   sign: Sign;
   validFrom: string;
+  /** Generations after the first: when the rotation's certificate is time-stamped (default 200 ms after validFrom). */
+  stampedAt?: string;
 }
 
 export interface DemoBeacon {
@@ -133,7 +141,10 @@ export const DEMO_CONTRIBUTIONS: readonly { kind: ContributionKind; seed: string
   { kind: 'OPERATOR', seed: 'table 7, evening session' },
 ];
 
-/** Certificates of the key generations: the first signs its own, each later one is signed by the one before. */
+/**
+ * Certificates of the key generations: the first signs its own, each later one is signed by the one
+ * before and time-stamped by the demo TSA (demo-tsa.ts).
+ */
 export async function demoKeyCertificates(keys: readonly DemoKey[]): Promise<SignedKeyCertificate[]> {
   const out: SignedKeyCertificate[] = [];
   for (const [i, key] of keys.entries()) {
@@ -145,7 +156,15 @@ export async function demoKeyCertificates(keys: readonly DemoKey[]): Promise<Sig
       previousKeyId: i === 0 ? null : keys[i - 1]!.keyId,
     });
     const signer = i === 0 ? key : keys[i - 1]!;
-    out.push({ certificate, signature: bytesToBase64(await signer.sign(keyCertificateBytes(certificate))) });
+    const signed = {
+      certificate,
+      signature: bytesToBase64(await signer.sign(keyCertificateBytes(certificate))),
+    };
+    // A rotation is witnessed from outside, as the platform does it (keys.ts, keyCertificateDigest).
+    const stampedAt = key.stampedAt ? Date.parse(key.stampedAt) : Date.parse(key.validFrom) + 200;
+    out.push(
+      i === 0 ? signed : { ...signed, anchor: await stampAt(keyCertificateDigest(signed), stampedAt) },
+    );
   }
   return out;
 }

@@ -1,11 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { tablePreset } from '@pyb/engine';
-import { LocalTimeStampAuthority, leafHash } from '@pyb/timestamp';
 import {
   BEACON_SCHEME,
   beaconSigner,
-  bytesToBase64,
-  bytesToHex,
   type DrandChainInfo,
   eventHash,
   headDigest,
@@ -14,6 +11,7 @@ import {
   type ShoeBundle,
 } from '../src/index';
 import { buildDemoBundle, type DemoBeacon, type DemoBundleInput, type DemoKey } from './demo';
+import { stampAt } from './demo-tsa';
 
 export {
   buildDemoBundle,
@@ -83,34 +81,15 @@ export async function demoBundle(over: Partial<DemoBundleInput> = {}): Promise<S
   });
 }
 
-/**
- * The demo shoes' time-stamp authority: a local TSA (its own key) whose clock reads the time of the
- * head being stamped, so each head naming a beacon round is anchored as the platform anchors it.
- * `pem` is what a verifier pins (`trustedTimeStampAuthorities`).
- */
-let stampedAt = new Date(0);
-let demoTsa: Promise<LocalTimeStampAuthority> | undefined;
-export const testTsa = () => {
-  demoTsa ??= LocalTimeStampAuthority.create({ name: 'demo TSA', clock: { now: () => stampedAt } });
-  return demoTsa;
-};
-export const testTsaPem = async () => (await testTsa()).certificatePem();
+export { stampAt, testTsa, testTsaPem } from './demo-tsa';
 
 /** Anchors every CONTRIBUTIONS_CLOSED and BETTING_CLOSED head of `bundle` (one token per head, stamped `delayMs` after it). */
 export async function anchorHeads(bundle: ShoeBundle, delayMs = 200): Promise<ShoeBundle> {
-  const tsa = await testTsa();
   const anchors = [];
   for (const head of bundle.heads) {
     if (head.statement.type !== 'CONTRIBUTIONS_CLOSED' && head.statement.type !== 'BETTING_CLOSED') continue;
-    const root = leafHash(headDigest(head));
-    stampedAt = new Date(Date.parse(head.statement.at) + delayMs);
-    const token = await tsa.stamp(root);
-    anchors.push({
-      seq: head.statement.seq,
-      root: bytesToHex(root),
-      proof: { index: 0, size: 1, siblings: [] },
-      tokens: [{ tsa: tsa.name, token: bytesToBase64(token) }],
-    });
+    const anchor = await stampAt(headDigest(head), Date.parse(head.statement.at) + delayMs);
+    anchors.push({ seq: head.statement.seq, ...anchor });
   }
   return { ...bundle, anchors };
 }

@@ -143,6 +143,23 @@ export function independentKeys(certificates: readonly Certificate[]) {
   return keys;
 }
 
+/**
+ * §4.2: the digest a rotation's time-stamp covers, SHA-256 of the JCS of `{ certificate, signature }`
+ * (hex), and the Merkle leaf the TSA's root is over (docs/time-stamps.md §3.3: SHA-256(0x00 ‖ d)).
+ */
+export function independentRotationDigest(entry: Certificate): { digest: string; leaf: string } {
+  const digest = createHash('sha256')
+    .update(
+      jcs({ certificate: { ...entry.certificate, scheme: 'pyb-key/1' }, signature: entry.signature }),
+      'utf8',
+    )
+    .digest();
+  const leaf = createHash('sha256')
+    .update(Buffer.concat([Buffer.from([0]), digest]))
+    .digest('hex');
+  return { digest: digest.toString('hex'), leaf };
+}
+
 /** §11.2: a round's events in chain order. */
 export function independentRoundOrderOk(types: readonly string[], status: 'SETTLED' | 'VOIDED'): boolean {
   const text = types.join(',');

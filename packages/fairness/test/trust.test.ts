@@ -5,6 +5,7 @@
  * way an insider would (demoBundle signs every certificate, statement, head and close with the keys
  * he holds), and refused with a named check.
  */
+import { LocalTimeStampAuthority } from '@pyb/timestamp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BEACON_SCHEME,
@@ -20,7 +21,7 @@ import {
   verifyShoe,
 } from '../src/index';
 import { demoKeyCertificates } from './demo';
-import { clone, demoBundle, QUICKNET_INFO, testBeacon, testKey } from './helpers';
+import { clone, demoBundle, QUICKNET_INFO, testBeacon, testKey, testTsaPem } from './helpers';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
 const detail = (checks: Check[], id: string) => checks.find((c) => c.id === id)?.detail;
@@ -29,7 +30,15 @@ const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');
 /** What the user obtained from GET /v1/signing-key before the attack: generation 1 only. */
 const SERVICE_GEN1 = await demoKeyCertificates([GEN1]);
-const PINS = { trustedPublicKey: GEN1.pem, trustedBeacons: [BEACON.network] };
+/** A TSA the user never pinned for this operator. */
+const STRANGER_TSA = await (
+  await LocalTimeStampAuthority.create({ name: 'stranger', clock: { now: () => new Date(0) } })
+).certificatePem();
+const PINS = {
+  trustedPublicKey: GEN1.pem,
+  trustedBeacons: [BEACON.network],
+  trustedTimeStampAuthorities: [await testTsaPem()],
+};
 
 describe('F3: a successor key certified only in the bundle', () => {
   // The insider holds generation 1's Sign today: he certifies an offline key as "generation 2",
@@ -70,7 +79,62 @@ describe('F3: a successor key certified only in the bundle', () => {
   it('nothing pinned: untrusted (exit 3 in the CLI), never verified', async () => {
     const { verdict, checks } = await verifyShoe(await forgedBundle());
     expect(verdict).toBe('untrusted');
-    expect(checks.filter((c) => c.untrusted).map((c) => c.id)).toEqual(['statement.beacon', 'keys.trusted']);
+    expect(checks.filter((c) => c.untrusted).map((c) => c.id)).toEqual([
+      'keys.stamped',
+      'statement.beacon',
+      'keys.trusted',
+    ]);
+  });
+});
+
+describe('F3 when the user fetched the certificates after the insider added his successor', () => {
+  // Same forgery, but the service's list the user saved already carries "generation 2": the
+  // certificates alone cannot tell. The rotation's time-stamp can: the insider had it stamped when he
+  // minted it (2025-06-01), long after the validFrom he wrote, and no TSA dates a token in the past.
+  const late = {
+    ...testKey('key-offline', '2024-06-01T00:00:00.001Z'),
+    stampedAt: '2025-06-01T00:00:00.000Z',
+  };
+
+  it('the key signs only from its stamp: every statement, head and close dated before is refused', async () => {
+    const forged = await demoBundle({ keys: [GEN1, late], beacon: BEACON, rounds: 12 });
+    const service = await demoKeyCertificates([GEN1, late]);
+    const { verdict, checks } = await verifyShoe(forged, { ...PINS, keyCertificates: service });
+    expect(verdict).toBe('failed');
+    expect(detail(checks, 'keys.stamped')).toMatch(
+      /generation 2 \(key-offline, valid from 2024-06-01T00:00:00.001Z\) stamped by demo TSA .* it signs from 2025-05-31T23:59:59.999Z \(genTime − accuracy\)/,
+    );
+    expect(failed(checks)).toContain('statement.key');
+    expect(detail(checks, 'statement.key')).toMatch(/valid 2025-05-31T23:59:59.999Z \.\. now only/);
+  });
+
+  it('a successor with no time-stamp at all is refused (keys.stamped), and unchecked without a pinned TSA', async () => {
+    const forged = await demoBundle({ keys: [GEN1, late], beacon: BEACON, rounds: 12 });
+    const service = (await demoKeyCertificates([GEN1, late])).map(({ anchor: _, ...c }) => c);
+    const { checks } = await verifyShoe(forged, { ...PINS, keyCertificates: service });
+    expect(failed(checks)).toContain('keys.stamped');
+    expect(detail(checks, 'keys.stamped')).toMatch(/generation 2 .* carries no time-stamp/);
+    const { trustedTimeStampAuthorities: _, ...noTsa } = PINS;
+    const unchecked = await verifyShoe(forged, { ...noTsa, keyCertificates: service });
+    expect(unchecked.verdict).toBe('untrusted');
+    expect(unchecked.checks.find((c) => c.id === 'keys.stamped')?.untrusted).toBe(true);
+  });
+
+  it('a stamp over another certificate, or by a TSA the user does not pin, does not count', async () => {
+    const forged = await demoBundle({ keys: [GEN1, late], beacon: BEACON, rounds: 12 });
+    const [gen1, gen2] = await demoKeyCertificates([GEN1, late]);
+    const [, other] = await demoKeyCertificates([GEN1, testKey('key-other', '2024-06-01T00:00:00.001Z')]);
+    const moved = [gen1!, { ...gen2!, anchor: other!.anchor }];
+    const { checks } = await verifyShoe(forged, { ...PINS, keyCertificates: moved });
+    expect(detail(checks, 'keys.stamped')).toMatch(/is not under the stamped root/);
+    const stranger = await verifyShoe(forged, {
+      ...PINS,
+      keyCertificates: [gen1!, gen2!],
+      trustedTimeStampAuthorities: [STRANGER_TSA],
+    });
+    expect(detail(stranger.checks, 'keys.stamped')).toMatch(
+      /no token verifies against the pinned time-stamp authorities/,
+    );
   });
 });
 

@@ -5,11 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { p256 } from '@noble/curves/nist.js';
 import { formatCard, tablePreset } from '@pyb/engine';
+import { leafHash } from '@pyb/timestamp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   base64ToBytes,
   bytesToBase64,
+  bytesToHex,
   canonicalJson,
   commitmentOf,
   contributionsDigest,
@@ -20,6 +22,7 @@ import {
   hexToBytes,
   keyCertificate,
   keyCertificateBytes,
+  keyCertificateDigest,
   QUICKNET,
   SHOE_SCHEME,
   type ShoeBundle,
@@ -38,6 +41,7 @@ import {
   independentEntropy,
   independentEventHash,
   independentKeys,
+  independentRotationDigest,
   independentRoundOrderOk,
   independentShoe,
   independentSignatureOk,
@@ -235,6 +239,9 @@ const V6 = {
     '{"at":"2025-01-01T20:00:30.250Z","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","head":"4c7bb609a892c6eaae18189665a9a38fc15d7e8d465416d0fc7159cf203e3e5e","keyId":"local:vector","roundId":"rnd-1","scheme":"pyb-head/1","seq":5,"shoeId":"shoe-v5","type":"ROUND_SETTLED"}',
   headSignature:
     'MEUCIQDljwDoIMVB15FKKn6AHr765gWB6p2P2szlmnx4ec1W2QIgcRu5Knxmh4XMb3y1SFOVhkmKF1EaANCXk/J96VcBad0=',
+  /** §4.2: what a rotation's time-stamp would cover for this certificate, and its Merkle leaf. */
+  rotationDigest: '5f43168f875dc96df7bda886245779011728aba1fa02f2c0b53ae7ff18357f28',
+  rotationLeaf: '1c91ed161197976d366d8e613760ed209d439d0812c142ae9f45f385f7970e04',
 };
 
 describe('test vector 5: contributions, a quicknet round, the shoe entropy, a burn of ten', () => {
@@ -286,6 +293,10 @@ describe('test vector 6: a key certificate, an event hash and a signed head', ()
     expect(eventHash(V6.prevHash, V6.event)).toBe(V6.eventHash);
     expect(independentEventHash(V6.prevHash, V6.event)).toBe(V6.eventHash);
     expect(new TextDecoder().decode(headStatementBytes(head))).toBe(V6.headJcs);
+    const signed = { certificate, signature: V6.certificateSignature };
+    expect(bytesToHex(keyCertificateDigest(signed))).toBe(V6.rotationDigest);
+    expect(bytesToHex(leafHash(keyCertificateDigest(signed)))).toBe(V6.rotationLeaf);
+    expect(independentRotationDigest(signed)).toEqual({ digest: V6.rotationDigest, leaf: V6.rotationLeaf });
   });
 
   it('signatures: the documented ones verify (library and Node), and are what RFC 6979 signing gives', async () => {

@@ -14,7 +14,7 @@ import {
   verifyShoe,
 } from '../src/index';
 import { demoKeyCertificates } from './demo';
-import { clone, demoBundle, testBeacon, testKey, testSigner } from './helpers';
+import { clone, demoBundle, testBeacon, testKey, testSigner, testTsaPem } from './helpers';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
 const untrusted = (checks: Check[]) => checks.filter((c) => c.untrusted).map((c) => c.id);
@@ -351,14 +351,18 @@ describe('a signing key rotated while the shoe was open', () => {
   let rotated: ShoeBundle;
   /** Every generation's certificate, as GET /v1/signing-key lists them. */
   let service: SignedKeyCertificate[];
+  /** The demo TSA that stamped the rotation (demo-tsa.ts). */
+  let tsa: string;
   beforeAll(async () => {
     rotated = await demoBundle({ keys: [gen1, gen2], beacon: BEACON, rounds: 400 });
     service = await demoKeyCertificates([gen1, gen2]);
+    tsa = await testTsaPem();
   });
   const trust = (keys: string[]) => ({
     trustedPublicKey: keys,
     trustedBeacons: TRUST.trustedBeacons,
     keyCertificates: service,
+    trustedTimeStampAuthorities: [tsa],
   });
 
   it('carries both certificates; statement by generation 1, close by generation 2, each valid when it signed', async () => {

@@ -28,7 +28,15 @@ import {
   voidReportV3,
 } from '@pyb/fairness';
 import type { Actor, PositionRecord, RoundRecord, ShoeRecord } from '../shared';
-import { checkId, conflict, mapBounded, notFound, publicAnchor, shoeAbandoned } from '../shared';
+import {
+  checkId,
+  conflict,
+  mapBounded,
+  notFound,
+  publicAnchor,
+  publicCertificate,
+  shoeAbandoned,
+} from '../shared';
 import { keyCertificates, loadShoe, shoeWasPlayed } from '../shoes';
 import { parseAuditLog, recordedPosition } from '../trail';
 import type { AuditCtx } from './ctx';
@@ -132,7 +140,7 @@ async function buildBundle(ctx: AuditCtx, shoe: ShoeRecord): Promise<ShoeBundle>
     format: BUNDLE_FORMAT,
     statement: shoe.statement,
     signature: shoe.signature,
-    keys: keys.map((k) => ({ certificate: k.certificate, signature: k.signature })),
+    keys: keys.map(publicCertificate),
     serverSeed: shoe.serverSeed,
     contributions,
     beacon: { round: shoe.beacon.round, signature: shoe.beacon.signature },

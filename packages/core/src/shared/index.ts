@@ -59,6 +59,7 @@ export {
   ledgerEntryView,
   positionView,
   publicAnchor,
+  publicCertificate,
   roundView,
   shoeSummaryView,
   shoeView,

@@ -1,6 +1,6 @@
 /** Records -> what the use cases return. */
 import { betList, type CoupResult, coupOutcome, formatCard, stepCard } from '@pyb/engine';
-import type { HeadAnchor } from '@pyb/fairness';
+import type { HeadAnchor, SignedKeyCertificate } from '@pyb/fairness';
 import type {
   BetView,
   CoupView,
@@ -13,6 +13,7 @@ import type {
   WalletView,
 } from './api';
 import type {
+  KeyCertificateRecord,
   LedgerEntry,
   PositionRecord,
   RoundCoup,
@@ -192,3 +193,10 @@ export const ledgerEntryView = (e: LedgerEntry): LedgerEntryView => ({
 
 /** An anchor as the API and the bundle show it: without the platform's own reading of its time. */
 export const publicAnchor = ({ existedBy: _, ...anchor }: StoredAnchor): Omit<HeadAnchor, 'seq'> => anchor;
+
+/** A key certificate as the API and the bundle show it: the certificate, its signature, the rotation's stamp. */
+export const publicCertificate = (record: KeyCertificateRecord): SignedKeyCertificate => ({
+  certificate: record.certificate,
+  signature: record.signature,
+  ...(record.anchor && { anchor: publicAnchor(record.anchor) }),
+});

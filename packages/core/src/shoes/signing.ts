@@ -10,11 +10,12 @@ import {
   headStatementBytes,
   keyCertificate,
   keyCertificateBytes,
+  keyCertificateDigest,
   type SignedHead,
   type SignedHeadEvent,
 } from '@pyb/fairness';
-import type { AuditRecord, Ctx, KeyCertificateRecord } from '../shared';
-import { DomainError, TransactionCanceled } from '../shared';
+import type { AuditRecord, Ctx, KeyCertificateRecord, StoredAnchor } from '../shared';
+import { DomainError, TransactionCanceled, unavailable } from '../shared';
 import { eventAt, latest } from '../trail';
 
 /** Every generation's certificate, oldest first (cached: a certificate is written once, never changed). */
@@ -36,12 +37,42 @@ export async function keyCertificates(
 const uncertified = (message: string) =>
   new DomainError('UNAVAILABLE', 'SIGNING_KEY_UNCERTIFIED', message, { retryAfterSeconds: 60 });
 
+/** Seconds before a rotation that waits for its time-stamp is worth trying again. */
+const ROTATION_STAMP_RETRY_SECONDS = 1;
+
+/**
+ * The outside witness of a rotation (F3, docs/provably-fair.md §4.2): the new generation's signed
+ * certificate is time-stamped before it is stored, so the key never signs without it and a verifier
+ * lets it sign only from the stamp's time. No TSA answering: 503 TIME_STAMP_PENDING, nothing stored
+ * (the next call certifies afresh). A function with no TSA at all cannot certify a successor.
+ */
+async function stampRotation(
+  ctx: Ctx,
+  signed: Pick<KeyCertificateRecord, 'certificate' | 'signature'>,
+): Promise<StoredAnchor> {
+  const { generation, keyId } = signed.certificate;
+  const answer = await ctx.timeStamper.anchor(keyCertificateDigest(signed)).catch((error: Error) => {
+    throw uncertified(
+      `the certificate of generation ${generation} (${keyId}) must be time-stamped before the key signs, and ${error.message}`,
+    );
+  });
+  if (answer.status === 'UNAVAILABLE') {
+    throw unavailable(
+      'TIME_STAMP_PENDING',
+      `the rotation to generation ${generation} (${keyId}) waits for a time-stamp: ${answer.reason}`,
+      ROTATION_STAMP_RETRY_SECONDS,
+    );
+  }
+  return answer.anchor;
+}
+
 /**
  * The current signing key, with its certificate. The first time a key signs, it is certified: by
  * itself when no key was certified before, else by the newest certified generation. After a key
  * rotation that certification needs kms:Sign on the previous key, which the stack grants only during
  * the handover deploy (docs/deploy.md); outside it nothing is signed (SIGNING_KEY_UNCERTIFIED), so
- * no statement, head or close ever carries a key without a validity interval.
+ * no statement, head or close ever carries a key without a validity interval. A successor's
+ * certificate is time-stamped before it is stored (`stampRotation`).
  */
 export async function certifiedKey(ctx: Ctx): Promise<KeyCertificateRecord> {
   const current = await ctx.keys.publicKey();
@@ -74,10 +105,11 @@ export async function certifiedKey(ctx: Ctx): Promise<KeyCertificateRecord> {
         `the signing key ${current.keyId} has no certificate, and generation ${previous.generation} (${previous.certificate.keyId}) could not sign one: run the key handover (docs/deploy.md, Rotate keys)`,
       );
     }
+    const signed = { certificate, signature: bytesToBase64(signature) };
     const record: KeyCertificateRecord = {
       generation: certificate.generation,
-      certificate,
-      signature: bytesToBase64(signature),
+      ...signed,
+      ...(previous && { anchor: await stampRotation(ctx, signed) }),
     };
     try {
       await ctx.store.transact([

@@ -1,6 +1,7 @@
 /** The records of the audit trail and the signing-key certificates (index.ts: what the model is). */
 import type { AuditEventType } from '@pyb/contracts';
 import type { KeyCertificate } from '@pyb/fairness';
+import type { StoredAnchor } from '../ports/time-stamps';
 
 export type { AuditEventType };
 
@@ -31,4 +32,6 @@ export interface KeyCertificateRecord {
   certificate: KeyCertificate;
   /** base64 DER ECDSA: by the previous generation, or by itself for generation 1. */
   signature: string;
+  /** Generations after the first: the outside time-stamp of the rotation, taken before the key signed. */
+  anchor?: StoredAnchor;
 }
