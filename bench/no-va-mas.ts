@@ -1,8 +1,9 @@
 /**
  * `pnpm bench no-va-mas`: the wait pyb-shoe/3 adds between "no va más" and the cards, and its cost per
- * coup. In process, on the real clock: the use cases on the in-memory store, the local key service and
- * a local beacon publishing a round every 3 s (drand quicknet's period) with the 5 s margin the
- * deployment uses. Each round: open, one bet, close betting (the receipt), resolve (waits for the
+ * coup. In process, on the real clock: the use cases on the in-memory store, the local key service, a
+ * local beacon publishing a round every 3 s (drand quicknet's period) with the 5 s margin the
+ * deployment uses, and a local RFC 3161 TSA over HTTP behind the deployment's stamper (one token per
+ * 1 s window, TSA_WINDOW_MS's default), so the close of betting pays its time-stamp as it does on AWS. Each round: open, one bet, close betting (the receipt), resolve (waits for the
  * named round, draws, settles), "no va más" called at a spread of phases of the beacon's period. The
  * wait is measured from the close's answer to the resolve's; the
  * draw itself (fairness drawCoupV3 against pyb-shoe/2's precomputed order) is timed apart.
@@ -16,26 +17,59 @@ import { nextCoup, startShoe, tablePreset } from '@pyb/engine';
 import { beaconRandomness, dealShoe, drawCoupV3, type ShoeStateV3, startShoeV3 } from '@pyb/fairness';
 import { LocalKeyService } from '@pyb/keys';
 import { MemoryStore } from '@pyb/store-memory';
+import {
+  HttpTimeStampAuthority,
+  headAnchors,
+  LocalTimeStampAuthority,
+  MerkleStamper,
+  timerScheduler,
+} from '@pyb/timestamp';
+import { startTimeStampServer } from '@pyb/timestamp/server';
 import { HAND_WRITTEN, writeDocSection } from './doc-section';
 
 const ROUNDS = Number(process.env.NO_VA_MAS_ROUNDS ?? 25);
 const PERIOD = 3;
 const MARGIN = 5;
+/** The stamper's window (TSA_WINDOW_MS's default): every head of a window shares one token. */
+const WINDOW_MS = 1000;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-async function waits(): Promise<{ waits: number[]; closes: number[] }> {
+async function waits(): Promise<{ waits: number[]; closes: number[]; stamps: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'pyb-bench-nvm-'));
+  const clock = { now: () => new Date() };
+  const tsa = await LocalTimeStampAuthority.create({ name: 'bench TSA', clock });
+  const server = await startTimeStampServer(tsa);
   try {
-    const clock = { now: () => new Date() };
     const beacon = new LocalBeacon({ dir: join(dir, 'beacon'), period: PERIOD, clock, env: {} });
+    const authorities = [
+      {
+        authority: new HttpTimeStampAuthority(server.url, { name: 'bench TSA' }),
+        trusted: [tsa.certificatePem()],
+      },
+    ];
+    const stamper = headAnchors(
+      new MerkleStamper({ authorities, scheduler: timerScheduler, windowMs: WINDOW_MS }),
+      authorities,
+    );
+    // The time-stamp alone, as the close of betting asks for it: window plus TSA round trip.
+    const stamps: number[] = [];
+    const timeStamper = {
+      anchor: async (digest: Uint8Array) => {
+        const t = performance.now();
+        const answer = await stamper.anchor(digest);
+        stamps.push(performance.now() - t);
+        return answer;
+      },
+    };
     const core = createCore({
       store: new MemoryStore(),
       keys: new LocalKeyService({ dir, env: {} }),
       beacon,
       beaconMarginSeconds: MARGIN,
       beaconWaitMs: 15_000,
+      timeStamper,
       clock,
       codeVersion: 'bench',
     });
@@ -70,8 +104,13 @@ async function waits(): Promise<{ waits: number[]; closes: number[] }> {
       out.push(performance.now() - t1);
       closes.push(t1 - t0);
     }
-    return { waits: out.sort((a, b) => a - b), closes: closes.sort((a, b) => a - b) };
+    return {
+      waits: out.sort((a, b) => a - b),
+      closes: closes.sort((a, b) => a - b),
+      stamps: stamps.sort((a, b) => a - b),
+    };
   } finally {
+    await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -121,7 +160,7 @@ function drawCost(): { v3: number; v2: number } {
 
 export async function run(): Promise<void> {
   const load = loadavg()[0]!;
-  const { waits: w, closes } = await waits();
+  const { waits: w, closes, stamps } = await waits();
   const cost = drawCost();
   const ms = (x: number) => `${(x / 1000).toFixed(2)} s`;
   const rows = [
@@ -129,7 +168,15 @@ export async function run(): Promise<void> {
     ['"no va más" → cards, median', ms(quantile(w, 0.5))],
     ['"no va más" → cards, p99', ms(quantile(w, 0.99))],
     ['"no va más" → cards, min / max', `${ms(w[0]!)} / ${ms(w.at(-1)!)}`],
-    ['close-betting call (receipt signed), median', `${quantile(closes, 0.5).toFixed(1)} ms`],
+    [
+      'close-betting call (receipt signed and time-stamped), median',
+      `${quantile(closes, 0.5).toFixed(1)} ms`,
+    ],
+    ['close-betting call, p99', `${quantile(closes, 0.99).toFixed(1)} ms`],
+    [
+      `time-stamp of a head (${WINDOW_MS} ms window + local TSA over HTTP), median / p99`,
+      `${quantile(stamps, 0.5).toFixed(0)} / ${quantile(stamps, 0.99).toFixed(0)} ms`,
+    ],
     ['draw per coup, pyb-shoe/3 (from the cards left)', `${cost.v3.toFixed(1)} µs`],
     ['coup per coup, pyb-shoe/2 (order dealt once per shoe, amortised)', `${cost.v2.toFixed(1)} µs`],
   ];
@@ -139,7 +186,7 @@ export async function run(): Promise<void> {
     [
       '## "No va más" to the cards (pyb-shoe/3)',
       '',
-      `\`pnpm bench no-va-mas\` (bench/no-va-mas.ts), ${ROUNDS} rounds in process on the real clock: a local beacon with ${PERIOD}-second rounds (quicknet's period) and the ${MARGIN}-second margin; load average ${load.toFixed(1)}, Node ${process.version}.`,
+      `\`pnpm bench no-va-mas\` (bench/no-va-mas.ts), ${ROUNDS} rounds in process on the real clock: a local beacon with ${PERIOD}-second rounds (quicknet's period) and the ${MARGIN}-second margin, a local RFC 3161 TSA over HTTP behind the deployment's stamper (${WINDOW_MS} ms window); load average ${load.toFixed(1)}, Node ${process.version}.`,
       '',
       '| measure | value |',
       '|---|---|',
