@@ -17,7 +17,7 @@ import {
   verifyShoe,
 } from '../src/index';
 import { demoKeyCertificates } from './demo';
-import { clone, demoBundle, rechain, testBeacon, testKey } from './helpers';
+import { clone, demoBundle, rechain, testBeacon, testKey, testTsaPem } from './helpers';
 import { independentVerify } from './independent';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
@@ -27,7 +27,8 @@ const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id)
  * refuses in the same evidence: the doc is enough to catch each forgery.
  */
 const independently = (b: ShoeBundle, trusted: string[], receipts: ShoeBundle['heads'] = []) =>
-  independentVerify(b, { trustedKeys: trusted, receipts });
+  independentVerify(b, { trustedKeys: trusted, receipts, trustedTsas: [TSA] });
+const TSA = await testTsaPem();
 
 const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');

@@ -4,8 +4,10 @@
  * and its BLS check, the shoe entropy, the key chain and a round's event order — Node's crypto, and
  * @noble/curves for the pairing alone.
  */
+
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
+import type { Anchor } from './independent-timestamps';
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -122,6 +124,8 @@ export interface Certificate {
     previousKeyId: string | null;
   };
   signature: string;
+  /** Generations after the first: the rotation's time-stamp (independent-timestamps.ts). */
+  anchor?: Anchor;
 }
 
 /** §4.2: the key chain; each key with the interval it may sign in, or an error. */

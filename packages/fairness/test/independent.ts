@@ -4,6 +4,7 @@
  * (or the document) is wrong. The one exception is the BLS12-381 pairing check of a beacon round:
  * Node has no BLS, so it calls @noble/curves directly (the library §5 names), not our wrapper.
  */
+import { createHash } from 'node:crypto';
 import {
   type Certificate,
   independentBeaconOk,
@@ -13,6 +14,7 @@ import {
   independentEntropy,
   independentEventHash,
   independentKeys,
+  independentRotationDigest,
   independentRoundOrderOk,
   independentSignatureOk,
   jcs,
@@ -21,12 +23,14 @@ import {
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
 import { independentReceipts } from './independent-receipts';
 import { independentShoe } from './independent-shoe';
+import { type Anchor, independentAnchorTimes } from './independent-timestamps';
 import { independentDealV3 } from './independent-v3';
 import { independentVoidChecks, independentVoidChecksV3, type VoidEvidence } from './independent-voids';
 
 export * from './independent-crypto';
 export * from './independent-digests';
 export * from './independent-shoe';
+export * from './independent-timestamps';
 export * from './independent-v3';
 
 interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds'> {
@@ -55,6 +59,7 @@ interface IndependentEvidence extends DigestEvidence, Omit<VoidEvidence, 'rounds
   cutIndex: number;
   burn: { shown: string; burned: number; cards?: readonly string[] };
   heads: readonly { statement: HeadStatement; signature: string }[];
+  anchors?: readonly (Anchor & { seq: number })[];
   rounds: readonly (DigestEvidence['rounds'][number] &
     VoidEvidence['rounds'][number] & {
       coup: null | { start: number; cards: readonly string[]; beacon?: { round: number; signature: string } };
@@ -99,6 +104,8 @@ export function independentVerify(
     /** Signed heads, contributions' answers, shoe-opened answers (independent-receipts.ts). */
     receipts?: readonly unknown[];
     seeds?: readonly { index: number; seed: string }[];
+    /** PEM certificates of the time-stamp authorities the caller pins (docs/time-stamps.md §2). */
+    trustedTsas?: readonly string[];
   },
 ): string[] {
   const failed = new Set<string>();
@@ -111,6 +118,18 @@ export function independentVerify(
     keys = independentKeys(e.keys);
   } catch {
     fail('keys.chain');
+  }
+  // §4.2 each rotation signs only from its outside time-stamp (the later of validFrom and the earliest
+  // genTime − accuracy of a token by a pinned TSA); no stamp, or no pinned TSA, fails keys.stamped.
+  const pinnedTsas = options.trustedTsas ?? [];
+  for (const [i, k] of keys.entries()) {
+    if (i === 0) continue;
+    const entry = e.keys[i]!;
+    const times = entry.anchor
+      ? independentAnchorTimes(entry.anchor, independentRotationDigest(entry).digest, pinnedTsas)
+      : [];
+    if (times.length > 0) k.from = Math.max(k.from, Math.min(...times.map((t) => t.genTime - t.accuracyMs)));
+    if (times.length === 0 || k.from >= k.until) fail('keys.stamped');
   }
   const trusted = new Set(options.trustedKeys.map(spki));
   const trustedIds = new Set<string>();
@@ -303,6 +322,24 @@ export function independentVerify(
       fail('heads.complete');
     }
   });
+  // §15.11 in pyb-shoe/3 each head naming a beacon round is stamped, by a pinned TSA, strictly
+  // before that round's publication (genTime + accuracy < genesis + (round − 1) · period).
+  if (v3) {
+    const numberOf = new Map(e.rounds.map((r) => [r.roundId, r.number]));
+    for (const h of e.heads) {
+      const s = h.statement;
+      if (s.type !== 'CONTRIBUTIONS_CLOSED' && s.type !== 'BETTING_CLOSED') continue;
+      const label = s.roundId
+        ? `heads.round.${numberOf.get(s.roundId)}.betting.timestamp`
+        : 'heads.contributions.timestamp';
+      const named = Number(events[s.seq]?.data.beaconRound);
+      const published = (statement.beacon.genesisTime + (named - 1) * statement.beacon.period) * 1000;
+      const anchor = e.anchors?.find((a) => a.seq === s.seq);
+      const digest = createHash('sha256').update(jcs({ statement: s, signature: h.signature }), 'utf8');
+      const times = anchor ? independentAnchorTimes(anchor, digest.digest('hex'), pinnedTsas) : [];
+      if (!(named >= 1) || !times.some((t) => t.genTime + t.accuracyMs < published)) fail(label);
+    }
+  }
   independentReceipts(e, options.receipts ?? [], options.seeds ?? [], {
     headOk,
     keyAt,

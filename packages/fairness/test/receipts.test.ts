@@ -88,7 +88,12 @@ describe('C1: a contributor proves his seed is in the shoe, where he was told', 
       expect.arrayContaining(['seed.1', 'receipt.1.contribution', 'receipt.2.contribution']),
     );
     expect(
-      independentVerify(honest, { trustedKeys: [GEN1.pem], receipts: [bru, bru.receipt], seeds }),
+      independentVerify(honest, {
+        trustedKeys: [GEN1.pem],
+        trustedTsas: OPERATOR.trustedTimeStampAuthorities,
+        receipts: [bru, bru.receipt],
+        seeds,
+      }),
     ).toEqual([]);
   });
 
@@ -106,10 +111,14 @@ describe('C1: a contributor proves his seed is in the shoe, where he was told', 
     expect(failed(result.checks)).toEqual(['seed.1', 'receipt.1.contribution']);
     expect(detail(result.checks, 'receipt.1.contribution')).toContain('slipped in before it');
     expect(detail(result.checks, 'seed.1')).toContain('at index 2, not 1');
-    expect(independentVerify(forged, { trustedKeys: [GEN1.pem], receipts: [bru], seeds }).sort()).toEqual([
-      'receipt.1.contribution',
-      'seed.1',
-    ]);
+    expect(
+      independentVerify(forged, {
+        trustedKeys: [GEN1.pem],
+        trustedTsas: OPERATOR.trustedTimeStampAuthorities,
+        receipts: [bru],
+        seeds,
+      }).sort(),
+    ).toEqual(['receipt.1.contribution', 'seed.1']);
     // His signed head alone, without the answer's seed, is refused too (the chain moved under it).
     const bare = await verifyShoe(forged, { ...OPERATOR, receipts: [bru.receipt] });
     expect(failed(bare.checks)).toEqual(['receipt.1.contribution']);
@@ -174,7 +183,11 @@ describe('D2: a shoe deleted before its close and reopened under the same number
     expect(failed(result.checks)).toEqual(['receipt.1.opened']);
     expect(detail(result.checks, 'receipt.1.opened')).toContain('was discarded before its close');
     expect(
-      independentVerify(reopened, { trustedKeys: [GEN1.pem], receipts: [openedAnswer(discarded)] }),
+      independentVerify(reopened, {
+        trustedKeys: [GEN1.pem],
+        trustedTsas: OPERATOR.trustedTimeStampAuthorities,
+        receipts: [openedAnswer(discarded)],
+      }),
     ).toEqual(['receipt.1.opened']);
     // The honest shoe with its own receipt passes.
     const own = await verifyShoe(discarded, { ...OPERATOR, receipts: [openedAnswer(discarded)] });
@@ -202,9 +215,13 @@ describe('D2: a shoe deleted before its close and reopened under the same number
     const after = await opened('shoe-2', 2, link(replaced), replaced);
     const caught = await verifyShoe(after, { ...OPERATOR, receipts: [openedAnswer(first)] });
     expect(failed(caught.checks)).toEqual(['receipt.1.opened']);
-    expect(independentVerify(after, { trustedKeys: [GEN1.pem], receipts: [openedAnswer(first)] })).toEqual([
-      'receipt.1.opened',
-    ]);
+    expect(
+      independentVerify(after, {
+        trustedKeys: [GEN1.pem],
+        trustedTsas: OPERATOR.trustedTimeStampAuthorities,
+        receipts: [openedAnswer(first)],
+      }),
+    ).toEqual(['receipt.1.opened']);
   });
 
   it('statement.previous-opened: a gap in the numbers fails; a receipt signed by another key fails', async () => {
@@ -216,7 +233,9 @@ describe('D2: a shoe deleted before its close and reopened under the same number
     });
     // (statement.previous fails as well: number 3 names no previous shoe.)
     expect(failed((await verifyShoe(gap, OPERATOR)).checks)).toContain('statement.previous-opened');
-    expect(independentVerify(gap, { trustedKeys: [GEN1.pem] })).toContain('statement.previous-opened');
+    expect(
+      independentVerify(gap, { trustedKeys: [GEN1.pem], trustedTsas: OPERATOR.trustedTimeStampAuthorities }),
+    ).toContain('statement.previous-opened');
     const other = testKey('key-1', '2024-06-01T00:00:00.000Z');
     const fake = {
       statement: first.statement,

@@ -3,18 +3,29 @@
  * the beacon round its betting close named, and every way an insider could move a coup onto another
  * round refused by a named check — by this verifier and by the one written from the document.
  */
+import { LocalTimeStampAuthority } from '@pyb/timestamp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   beaconRandomness,
   bytesToBase64,
   type Check,
   closeStatementBytes,
+  headDigest,
   headStatementBytes,
   type ShoeBundle,
   shoeProof,
   verifyShoe,
 } from '../src/index';
-import { clone, demoBundle, demoBundleV3, rechain, testBeacon, testKey, testTsaPem } from './helpers';
+import {
+  clone,
+  demoBundle,
+  demoBundleV3,
+  rechain,
+  stampAt,
+  testBeacon,
+  testKey,
+  testTsaPem,
+} from './helpers';
 import { independentVerify } from './independent';
 
 const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id);
@@ -28,7 +39,11 @@ const OPERATOR = {
   trustedTimeStampAuthorities: [await testTsaPem()],
 };
 const independently = (b: unknown, receipts: ShoeBundle['heads'] = []) =>
-  independentVerify(b as ShoeBundle, { trustedKeys: [GEN1.pem], receipts });
+  independentVerify(b as ShoeBundle, {
+    trustedKeys: [GEN1.pem],
+    receipts,
+    trustedTsas: OPERATOR.trustedTimeStampAuthorities,
+  });
 
 let honest: ShoeBundle;
 beforeAll(async () => {
@@ -193,5 +208,48 @@ describe('pyb-shoe/3 forgeries, each refused by its named check', () => {
     data.beacon.randomness = 'ab'.repeat(32);
     rechain(b);
     expect(failed((await verifyShoe(b, OPERATOR)).checks)).toContain('audit.round.2.dealt');
+  });
+});
+
+describe("the independent verifier reads each head's outside time-stamp from the documents alone", () => {
+  const contributionsHead = (b: ShoeBundle) =>
+    b.heads.find((h) => h.statement.type === 'CONTRIBUTIONS_CLOSED')!;
+  const stamped = (b: ShoeBundle) =>
+    independentVerify(b, { trustedKeys: [GEN1.pem], receipts: [] }).filter((id) => id.endsWith('.timestamp'));
+
+  it('with no TSA pinned, or only a stranger, no head counts as stamped', async () => {
+    const stranger = await (
+      await LocalTimeStampAuthority.create({ name: 'stranger', clock: { now: () => new Date(0) } })
+    ).certificatePem();
+    const unpinned = stamped(honest);
+    expect(unpinned).toContain('heads.contributions.timestamp');
+    expect(unpinned).toContain('heads.round.1.betting.timestamp');
+    expect(unpinned).toHaveLength(honest.rounds.length + 1);
+    const strangers = independentVerify(honest, { trustedKeys: [GEN1.pem], trustedTsas: [stranger] });
+    expect(strangers.filter((id) => id.endsWith('.timestamp'))).toEqual(unpinned);
+  });
+
+  it('F2: the contributions head stamped after its beacon round was out is refused, by both verifiers', async () => {
+    const late = clone(honest);
+    const head = contributionsHead(late);
+    const at = Number(
+      (late.audit.events[head.statement.seq]!.event.data as { beaconRound: unknown }).beaconRound,
+    );
+    const published = (late.statement.beacon.genesisTime + (at - 1) * late.statement.beacon.period) * 1000;
+    const i = late.anchors!.findIndex((a) => a.seq === head.statement.seq);
+    late.anchors![i] = { seq: head.statement.seq, ...(await stampAt(headDigest(head), published + 1_000)) };
+    expect(independently(late)).toEqual(['heads.contributions.timestamp']);
+    expect(failed((await verifyShoe(late, OPERATOR)).checks)).toContain('heads.contributions.timestamp');
+    // the same stamp a second before the round: accepted
+    late.anchors![i] = { seq: head.statement.seq, ...(await stampAt(headDigest(head), published - 1_000)) };
+    expect(independently(late)).toEqual([]);
+  });
+
+  it('a stamp over another head does not count (its digest is not under the root)', async () => {
+    const moved = clone(honest);
+    const other = moved.anchors!.find((a) => a.seq !== contributionsHead(moved).statement.seq)!;
+    const i = moved.anchors!.findIndex((a) => a.seq === contributionsHead(moved).statement.seq);
+    moved.anchors![i] = { ...other, seq: contributionsHead(moved).statement.seq };
+    expect(independently(moved)).toEqual(['heads.contributions.timestamp']);
   });
 });
