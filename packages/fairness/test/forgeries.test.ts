@@ -26,9 +26,9 @@ const failed = (checks: Check[]) => checks.filter((c) => !c.ok).map((c) => c.id)
  * What the second implementation (test/independent.ts, written from docs/provably-fair.md alone)
  * refuses in the same evidence: the doc is enough to catch each forgery.
  */
+const TSA = await testTsaPem();
 const independently = (b: ShoeBundle, trusted: string[], receipts: ShoeBundle['heads'] = []) =>
   independentVerify(b, { trustedKeys: trusted, receipts, trustedTsas: [TSA] });
-const TSA = await testTsaPem();
 
 const BEACON = await testBeacon();
 const GEN1 = testKey('key-1', '2024-06-01T00:00:00.000Z');

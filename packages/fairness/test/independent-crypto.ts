@@ -4,7 +4,6 @@
  * and its BLS check, the shoe entropy, the key chain and a round's event order — Node's crypto, and
  * @noble/curves for the pairing alone.
  */
-
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import type { Anchor } from './independent-timestamps';
@@ -58,6 +57,9 @@ export const independentEventHash = (prevHash: string, event: unknown): string =
 
 const sha256hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
+/** §4.1: SHA-256 of the UTF-8 JCS of a value (hex) — what a head's or a rotation's time-stamp covers. */
+export const jcsSha256 = (value: unknown): string => sha256hex(jcs(value));
+
 /** §5.2: the digest of the contributions, in index order. */
 export const independentContributionsDigest = (
   contributions: readonly { index: number; kind: string; seed: string }[],
@@ -76,6 +78,10 @@ export function independentBeaconRound(
   const t = Date.parse(closedAt) / 1000 + margin;
   return t <= genesis ? 1 : Math.ceil((t - genesis) / period) + 1;
 }
+
+/** §5: when a beacon round is published, ms since the epoch: genesis + (round − 1) · period. */
+export const independentPublishedMs = (genesis: number, period: number, round: number): number =>
+  (genesis + (round - 1) * period) * 1000;
 
 /** §5.1: the BLS check of a round (G1 signature of SHA-256(be64(round)), G2 key, RFC 9380 hash-to-curve). */
 export function independentBeaconOk(publicKeyHex: string, round: number, signatureHex: string): boolean {
@@ -152,16 +158,11 @@ export function independentKeys(certificates: readonly Certificate[]) {
  * (hex), and the Merkle leaf the TSA's root is over (docs/time-stamps.md §3.3: SHA-256(0x00 ‖ d)).
  */
 export function independentRotationDigest(entry: Certificate): { digest: string; leaf: string } {
-  const digest = createHash('sha256')
-    .update(
-      jcs({ certificate: { ...entry.certificate, scheme: 'pyb-key/1' }, signature: entry.signature }),
-      'utf8',
-    )
-    .digest();
-  const leaf = createHash('sha256')
-    .update(Buffer.concat([Buffer.from([0]), digest]))
-    .digest('hex');
-  return { digest: digest.toString('hex'), leaf };
+  const digest = jcsSha256({
+    certificate: { ...entry.certificate, scheme: 'pyb-key/1' },
+    signature: entry.signature,
+  });
+  return { digest, leaf: sha256hex(Buffer.concat([Buffer.from([0]), Buffer.from(digest, 'hex')])) };
 }
 
 /** §11.2: a round's events in chain order. */

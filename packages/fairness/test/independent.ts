@@ -4,7 +4,6 @@
  * (or the document) is wrong. The one exception is the BLS12-381 pairing check of a beacon round:
  * Node has no BLS, so it calls @noble/curves directly (the library §5 names), not our wrapper.
  */
-import { createHash } from 'node:crypto';
 import {
   type Certificate,
   independentBeaconOk,
@@ -14,10 +13,12 @@ import {
   independentEntropy,
   independentEventHash,
   independentKeys,
+  independentPublishedMs,
   independentRotationDigest,
   independentRoundOrderOk,
   independentSignatureOk,
   jcs,
+  jcsSha256,
   spki,
 } from './independent-crypto';
 import { type DigestEvidence, independentDigestChecks } from './independent-digests';
@@ -333,10 +334,10 @@ export function independentVerify(
         ? `heads.round.${numberOf.get(s.roundId)}.betting.timestamp`
         : 'heads.contributions.timestamp';
       const named = Number(events[s.seq]?.data.beaconRound);
-      const published = (statement.beacon.genesisTime + (named - 1) * statement.beacon.period) * 1000;
+      const published = independentPublishedMs(statement.beacon.genesisTime, statement.beacon.period, named);
       const anchor = e.anchors?.find((a) => a.seq === s.seq);
-      const digest = createHash('sha256').update(jcs({ statement: s, signature: h.signature }), 'utf8');
-      const times = anchor ? independentAnchorTimes(anchor, digest.digest('hex'), pinnedTsas) : [];
+      const digest = jcsSha256({ statement: s, signature: h.signature });
+      const times = anchor ? independentAnchorTimes(anchor, digest, pinnedTsas) : [];
       if (!(named >= 1) || !times.some((t) => t.genTime + t.accuracyMs < published)) fail(label);
     }
   }
