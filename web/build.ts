@@ -9,10 +9,18 @@ export const WEB_DIST = join(WEB_ROOT, 'dist');
 
 export async function buildWeb(outDir: string = WEB_DIST): Promise<string> {
   const { build } = await import('vite');
-  await build({
-    configFile: join(WEB_ROOT, 'vite.config.ts'),
-    build: { outDir, emptyOutDir: true },
-    logLevel: 'warn',
-  });
+  // Vite sets NODE_ENV=production in this process for its build; the dev stack's handlers read the
+  // same environment, and their local key services refuse to run under NODE_ENV=production.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({
+      configFile: join(WEB_ROOT, 'vite.config.ts'),
+      build: { outDir, emptyOutDir: true },
+      logLevel: 'warn',
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   return outDir;
 }
