@@ -2,8 +2,9 @@ import { refreshSessionContract } from '@pyb/contracts';
 import { refreshSession } from '@pyb/core';
 import { httpHandler } from '../src/http';
 import { refreshSessionRoute } from '../src/routes';
-import { sessionsOf } from '../src/sessions';
+import { liveConnectionOf, sessionsOf } from '../src/sessions';
 
-export const handler = httpHandler(refreshSessionRoute, refreshSessionContract, ({ context, body }) =>
-  refreshSession(sessionsOf(context), body),
-);
+export const handler = httpHandler(refreshSessionRoute, refreshSessionContract, async ({ context, body }) => {
+  const session = await refreshSession(sessionsOf(context), body);
+  return { ...session, live: liveConnectionOf(context, session.player) };
+});

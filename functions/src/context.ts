@@ -54,6 +54,7 @@ import { coreMetrics } from './metrics';
  *   TSA_URLS, TSA_CERTS, TSA_TIMEOUT_MS, TSA_WINDOW_MS  the time-stamp authorities (./time-stamps)
  *   TOKEN_KEY_ID, LAUNCH_URL                         the player-token KMS key; the game page of launch URLs
  *                                                    (./sessions)
+ *   LIVE_BROWSER_URL                                 where players' browsers receive live events (./sessions)
  *
  * Nothing here loads the key service or a use case: a function imports its own use case from
  * `@pyb/core/use-cases` and, if it seals, signs or publishes keys, `keysOf` from `./keys` (if it

@@ -296,7 +296,10 @@ export const getShoeRoute: Route = {
   path: '/v1/shoes/{shoeId}',
   handler: 'get-shoe',
   roles: ALL,
-  data: { principals: 'read', game: 'read' },
+  // The game page shows the shoe's commitment (published before any bet): every fact of the view is public.
+  players: {},
+  tokens: 'verify',
+  data: { principals: 'read', sessions: 'read', game: 'read' },
   kms: [],
 };
 

@@ -41,12 +41,14 @@ const exchange = (launchToken: string) => api.post('/v1/sessions', { idem: null,
 describe('player sessions over HTTP', () => {
   it('a launch URL is the game page with the launch token in its fragment; the token opens one session', async () => {
     const { launchUrl, launchToken } = await launch('lena');
-    expect(launchUrl).toBe(`/#launchToken=${launchToken}`);
+    expect(launchUrl).toBe(`/play#launchToken=${launchToken}`);
     const first = await exchange(launchToken);
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
       tokenType: 'Bearer',
       player: { operatorId: 'op-a', playerId: 'lena', tableId },
+      // This stack names no push channel (LIVE_BROWSER_URL): the page reads GET …/live.
+      live: null,
     });
     const again = await exchange(launchToken);
     expect([again.status, again.body.code]).toEqual([401, 'LAUNCH_TOKEN_USED']);

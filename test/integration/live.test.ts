@@ -152,6 +152,19 @@ describe('live events on the local broker', () => {
     const missed = await listLiveEvents(live, op, { tableId: table.tableId, after: cLast });
     expect(seqs(missed.events)[0]).toBe(cLast + 1);
     expect([...c0(cLast), ...seqs(missed.events)]).toEqual([...Array(total).keys()]);
+
+    // A page joining now reads where the table is: its last events (tail), then follows with after.
+    const tail = await listLiveEvents(live, op, { tableId: table.tableId, tail: 5 });
+    expect(seqs(tail.events)).toEqual([total - 5, total - 4, total - 3, total - 2, total - 1]);
+    expect(tail.next).toBe(total);
+    const all = await listLiveEvents(live, op, { tableId: table.tableId, tail: 500 });
+    expect(all.events).toEqual(feed.events);
+    await expect(listLiveEvents(live, op, { tableId: table.tableId, tail: 5, after: 3 })).rejects.toThrow(
+      /not both/,
+    );
+    await expect(listLiveEvents(live, op, { tableId: table.tableId, tail: 0 })).rejects.toThrow(
+      /tail is 1 to/,
+    );
   });
 
   it('a player subscribes only to his table and his own topic; his private events reach him alone', async () => {

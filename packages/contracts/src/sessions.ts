@@ -69,6 +69,24 @@ export const RefreshRequest = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'RefreshRequest' }),
 );
 
+/** The push channel of a session (docs/api.md, "Live events"): MQTT over WebSockets, the access token as the password. */
+export const LiveConnection = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      url: z.string().meta({
+        description:
+          "The WebSocket URL, or a path on the game page's own origin (`/live`): connect there with MQTT 3.1.1 or 5, any username, the access token as the password; reconnect with the refreshed token.",
+        example: '/live',
+      }),
+      tableTopic: z.string().nullable().meta({
+        description:
+          "The table's topic (null: the token names no table; use pyb/v1/{operatorId}/tables/{tableId}).",
+      }),
+      playerTopic: z.string().meta({ description: "The player's own topic: his bets, payouts and balance." }),
+    })
+    .meta({ id: 'LiveConnection' }),
+);
+
 export const Session = /* @__PURE__ */ lazily(() =>
   z
     .object({
@@ -84,6 +102,10 @@ export const Session = /* @__PURE__ */ lazily(() =>
       }),
       refreshExpiresAt: Timestamp(),
       player: PlayerScope(),
+      live: LiveConnection().nullable().meta({
+        description:
+          'Where the browser receives live events; null: none are pushed here (read GET /v1/tables/{tableId}/live).',
+      }),
     })
     .meta({ id: 'Session' }),
 );

@@ -445,6 +445,10 @@ export const LiveQuery = /* @__PURE__ */ lazily(() =>
       .max(500)
       .optional()
       .meta({ description: 'At most this many (default 500).' }),
+    tail: z.coerce.number().int().min(1).max(500).optional().meta({
+      description:
+        'Instead of `after`: the last `tail` events (a client joining the table reads where it is now, then follows with `after`).',
+    }),
   }),
 );
 

@@ -182,16 +182,27 @@ export async function publishTable(deps: LiveDeps, tableId: string): Promise<boo
 export async function listLiveEvents(
   deps: { store: Store & LiveFeedStore },
   actor: Actor,
-  input: { tableId: string; after?: number; limit?: number },
+  input: { tableId: string; after?: number; limit?: number; tail?: number },
 ): Promise<{ tableId: string; events: Omit<LiveEventRecord, 'operatorId'>[]; next: number }> {
-  const after = input.after ?? -1;
   const limit = input.limit ?? LIVE_PAGE_MAX;
-  if (!Number.isSafeInteger(after) || after < -1)
-    throw invalid('INVALID_INPUT', 'after is a sequence number (-1: from the first)');
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIVE_PAGE_MAX)
     throw invalid('INVALID_INPUT', `limit is 1 to ${LIVE_PAGE_MAX}`);
+  if (input.tail !== undefined && input.after !== undefined)
+    throw invalid('INVALID_INPUT', 'give after (what follows a seq) or tail (the last events), not both');
+  if (
+    input.tail !== undefined &&
+    (!Number.isSafeInteger(input.tail) || input.tail < 1 || input.tail > LIVE_PAGE_MAX)
+  )
+    throw invalid('INVALID_INPUT', `tail is 1 to ${LIVE_PAGE_MAX}`);
   // Tenancy and a player token's table scope, as every table read.
   const { tableId } = await loadTable(deps, actor, input.tableId, 'read');
+  // tail: a client that joins reads where the table is now (the feed's head), not its whole history.
+  const after =
+    input.tail === undefined
+      ? (input.after ?? -1)
+      : Math.max(-1, ((await deps.store.get('liveHead', { tableId }))?.next ?? 0) - input.tail - 1);
+  if (!Number.isSafeInteger(after) || after < -1)
+    throw invalid('INVALID_INPUT', 'after is a sequence number (-1: from the first)');
   const events = (await deps.store.listLiveEvents(tableId, after, limit)).map(publicEvent);
   return { tableId, events, next: events.length > 0 ? events[events.length - 1]!.seq + 1 : after + 1 };
 }

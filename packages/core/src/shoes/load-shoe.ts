@@ -1,5 +1,5 @@
 import type { Actor, ShoeRecord } from '../shared';
-import { type Access, type Ctx, checkId, guard } from '../shared';
+import { type Access, type Ctx, checkId, guard, withinScope } from '../shared';
 
 /**
  * A shoe the actor may read (or write). Its own module: contributions.ts needs it, and shoes.ts
@@ -12,5 +12,8 @@ export async function loadShoe(
   access: Access,
 ): Promise<ShoeRecord> {
   checkId('shoeId', shoeId);
-  return guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, access);
+  const shoe = guard(actor, await ctx.store.get('shoe', { shoeId }), 'shoe', shoeId, access);
+  // A player token scoped to one table reads that table's shoes only (its commitment, as the game page shows it).
+  withinScope(actor, { tableId: shoe.tableId });
+  return shoe;
 }
