@@ -7,20 +7,28 @@
 
 /**
  * No inline script, no eval, no third-party origin: every script and style is a file of the build. The
- * API is same-origin (`/v1` beside the pages, locally and behind CloudFront), so `connect-src 'self'`.
+ * API is same-origin (`/v1` beside the pages, locally and behind CloudFront), so `connect-src 'self'`;
+ * the one other origin a deployment may add is its live channel's (`liveBrowserUrl`: IoT Core's
+ * WebSocket endpoint, where the game client's MQTT connection goes).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function contentSecurityPolicy(liveBrowserUrl?: string): string {
+  const live = liveBrowserUrl?.startsWith('wss://') ? ` ${new URL(liveBrowserUrl).origin}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${live}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy of a site whose live channel is on its own origin (the dev stack's `/live`). */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** Sent with every page and asset (CloudFront adds HSTS on top: the local server speaks plain HTTP). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -32,8 +40,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** The pages (Vite entries): `/` the table, `/verify` the verifier, `/regulator` the viewer. */
-export const PAGES = ['index.html', 'verify/index.html', 'regulator/index.html'] as const;
+/** The pages (Vite entries): `/` the table, `/verify` the verifier, `/regulator` the viewer, `/play` the game client. */
+export const PAGES = ['index.html', 'verify/index.html', 'regulator/index.html', 'play/index.html'] as const;
 
 /**
  * The file a request path names: a path ending in `/` or whose last segment has no dot is a page

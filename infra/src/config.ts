@@ -11,9 +11,15 @@ export interface DeployConfig {
   alarmEmail: string | undefined;
   /**
    * The game page a player launch sends the browser to (`-c launchUrl=https://play.example/table/`):
-   * the operator's server hands it out with the launch token in its fragment. Default `/`, the site's table page.
+   * the operator's server hands it out with the launch token in its fragment. Default `/play`, the site's game client.
    */
   launchUrl: string;
+  /**
+   * Where players' browsers receive live events (`-c liveBrowserUrl=wss://<account>-ats.iot.<region>.amazonaws.com/mqtt?x-amz-customauthorizer-name=pyb-<stage>-players`):
+   * the account's IoT Core endpoint is the account's, so it is given, not derived. Unset: sessions name
+   * no push channel and the game page reads the feed on a timer.
+   */
+  liveBrowserUrl: string | undefined;
   /**
    * Retention of the Lambda and API access log groups (and the archive's access logs): never less than
    * the retention period; by default the shortest period CloudWatch offers that covers it.
@@ -184,16 +190,23 @@ export function readConfig(node: Node): DeployConfig {
     throw new Error(`context 'retentionLockMode' must be compliance or governance, got '${lock}'`);
   }
   const alarmEmail = node.tryGetContext('alarmEmail');
-  const launchUrl = String(node.tryGetContext('launchUrl') ?? '/');
+  const launchUrl = String(node.tryGetContext('launchUrl') ?? '/play');
   if (!/^(https:\/\/[^\s#]+|\/[^\s#]*)$/.test(launchUrl)) {
     throw new Error(
       `context 'launchUrl' must be an https URL (or a path) without a fragment, got '${launchUrl}'`,
+    );
+  }
+  const liveBrowserUrl = node.tryGetContext('liveBrowserUrl');
+  if (liveBrowserUrl !== undefined && !/^(wss:\/\/[^\s#]+|\/[^\s#]*)$/.test(String(liveBrowserUrl))) {
+    throw new Error(
+      `context 'liveBrowserUrl' must be a wss URL (or a path on the site) without a fragment, got '${liveBrowserUrl}'`,
     );
   }
   return {
     stage,
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : String(alarmEmail),
     launchUrl,
+    liveBrowserUrl: liveBrowserUrl === undefined ? undefined : String(liveBrowserUrl),
     logRetentionDays,
     retentionYears,
     retentionDays,

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '@pyb/web/site';
+import { contentSecurityPolicy, SECURITY_HEADERS } from '@pyb/web/site';
 import {
   AssetHashType,
   CfnOutput,
@@ -112,6 +112,8 @@ export interface WebSiteProps {
   domain?: { name: string; certificateArn: string };
   /** What to upload (default: the Vite build of web/). */
   source?: s3deploy.ISource;
+  /** The game client's live channel (config `liveBrowserUrl`): a wss origin is added to `connect-src`. */
+  liveBrowserUrl?: string;
 }
 
 export class WebSite extends Construct {
@@ -151,7 +153,10 @@ export class WebSite extends Construct {
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: `Punto y Banca ${props.stage}: security headers of the site (web/site.ts)`,
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(props.liveBrowserUrl),
+          override: true,
+        },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },

@@ -117,6 +117,7 @@ export class PuntoYBancaStack extends Stack {
       CODE_VERSION: codeVersion(),
       TOKEN_KEY_ID: tokenKey.keyArn,
       LAUNCH_URL: config.launchUrl,
+      ...(config.liveBrowserUrl !== undefined && { LIVE_BROWSER_URL: config.liveBrowserUrl }),
       ...seamless.environment,
     };
     for (const [logical, table] of Object.entries(data.tables)) {
@@ -391,6 +392,7 @@ export class PuntoYBancaStack extends Stack {
       api: this.api,
       logRetentionDays: config.logRetentionDays,
       domain: config.siteDomain,
+      ...(config.liveBrowserUrl !== undefined && { liveBrowserUrl: config.liveBrowserUrl }),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });

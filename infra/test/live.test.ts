@@ -7,8 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@pyb/functions/routes';
+import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
+import { readConfig } from '../src/config';
 import { LIVE_PUBLISHERS, LIVE_TOPICS } from '../src/live';
 import { appTemplate } from './app-template';
 
@@ -94,5 +96,25 @@ describe('live events on IoT Core', () => {
         descriptions.some((d) => d.startsWith(`live (pyb-dev-${route.handler}): IoT Core refused`)),
         route.handler,
       ).toBe(true);
+  });
+});
+
+describe('liveBrowserUrl (CDK context): where game pages connect', () => {
+  const config = (context: Record<string, string>) => readConfig(new App({ context }).node);
+  it('is unset by default (sessions then name no push channel); a wss URL or a site path is taken', () => {
+    expect(config({}).liveBrowserUrl).toBeUndefined();
+    const iot =
+      'wss://abc123-ats.iot.eu-west-1.amazonaws.com/mqtt?x-amz-customauthorizer-name=pyb-dev-players';
+    expect(config({ liveBrowserUrl: iot }).liveBrowserUrl).toBe(iot);
+    expect(config({ liveBrowserUrl: '/mqtt' }).liveBrowserUrl).toBe('/mqtt');
+  });
+  it('refuses anything else: plain ws, http, a fragment', () => {
+    for (const bad of [
+      'ws://iot.example/mqtt',
+      'https://iot.example/mqtt',
+      'wss://iot.example/mqtt#x',
+      'mqtt',
+    ])
+      expect(() => config({ liveBrowserUrl: bad })).toThrow(/liveBrowserUrl/);
   });
 });

@@ -392,7 +392,7 @@ describe('KMS keys', () => {
     for (const route of ROUTES) {
       const env = base.props(base.functionId(route.handler)).Environment.Variables;
       expect(base.nameResource(env.TOKEN_KEY_ID, '')).toBe('key:player-tokens');
-      expect(env.LAUNCH_URL).toBe('/');
+      expect(env.LAUNCH_URL).toBe('/play');
     }
   });
 });
