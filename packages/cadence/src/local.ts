@@ -29,6 +29,11 @@ export interface LocalCadenceRunnerOptions {
   run(step: CadenceStep, state: State): Promise<State>;
   /** A clock whose `sleep` the waits go through (tests); absent: real Wait states. */
   clock?: Clock;
+  /**
+   * Awaited before each step and its wait: a test's hand on the dealer (the browser tests hold
+   * "no va más" until their players have bet, on a clock that skips waits). Absent: no hold.
+   */
+  hold?: (step: CadenceStep, state: State) => Promise<void>;
 }
 
 export interface LocalExecution {
@@ -82,6 +87,7 @@ export class LocalCadenceRunner implements CadenceRunner {
         stateName,
         async (input: unknown) => {
           const state = (input as { state: State }).state;
+          await this.options.hold?.(step, state);
           if (sleep) await this.waitBefore(step, state, clock!, sleep);
           try {
             return (await this.options.run(step, state)) as never;

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LocalBeacon } from '@pyb/beacon';
-import { issueApiKey, type Role } from '@pyb/core';
+import type { LocalCadenceRunnerOptions } from '@pyb/cadence/local';
+import { issueApiKey, liveGrant, type Role } from '@pyb/core';
+import { installLocalCadence as localCadence } from '@pyb/dev/cadence';
+import { type LiveBroker, startLiveBroker } from '@pyb/dev/live-broker';
 import type { AppContext } from '@pyb/functions/context';
 import { LocalKeyService } from '@pyb/keys';
 import { createTables, deleteTables, localClientConfig, tableNames } from '@pyb/store-dynamodb/local';
@@ -49,6 +52,12 @@ export interface StackOptions {
   siteDir?: string;
   /** More settings of the handlers (e.g. INLINE_SETTLE_MAX, to see rounds SETTLING with a few players). */
   env?: Record<string, string>;
+  /**
+   * The live table (the game client's tests): the aedes broker behind the server's own `/live`, as
+   * ./scripts/dev runs it, and tables' cadences on the local Step Functions runner, on the stack's
+   * clock, each step first awaiting `hold` (a test keeps "no va más" until its players have bet).
+   */
+  live?: { hold?: LocalCadenceRunnerOptions['hold'] };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<E2eStack> {
@@ -65,6 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   process.env.LOG_LEVEL ??= 'SILENT';
   const { buildContext } = await import('@pyb/functions/context');
   const { startLocalServer } = await import('@pyb/dev/local-server');
+  const { playerActor } = await import('@pyb/functions/sessions');
   const context = buildContext({
     DYNAMODB_ENDPOINT: endpoint,
     TABLE_PREFIX: prefix,
@@ -88,7 +98,30 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
   // The local TSA on the same clock, behind the adapter a deployment uses (test/support/time-stamps).
   const timeStamps = await testTimeStamps(context.clock);
   context.timeStamper = timeStamps.timeStamper;
-  const server = await startLocalServer({ port: 0, context, siteDir: options.siteDir });
+  let broker: LiveBroker | undefined;
+  if (options.live) {
+    const secret = randomBytes(16).toString('hex');
+    broker = await startLiveBroker({
+      publisherSecret: secret,
+      authenticate: async (token) => {
+        const grant = liveGrant(await playerActor(context, token));
+        if (!grant) throw new Error('not a player token');
+        return grant;
+      },
+    });
+    Object.assign(context.env, {
+      LIVE_MQTT_URL: broker.url,
+      LIVE_MQTT_SECRET: secret,
+      LIVE_BROWSER_URL: '/live',
+    });
+    localCadence(context, { clock: context.clock, ...(options.live.hold && { hold: options.live.hold }) });
+  }
+  const server = await startLocalServer({
+    port: 0,
+    context,
+    siteDir: options.siteDir,
+    ...(broker && { upgrades: { '/live': broker.upgrade } }),
+  });
   const issue = async (operatorId: string, role: Role) =>
     (await issueApiKey(context.principals, context.clock, { operatorId, role })).key;
   const keysOf = async (operatorId: string): Promise<Keys> => ({
@@ -116,6 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<E2eStack> 
     keysDir,
     tsaPem: timeStamps.pem,
     stop: async () => {
+      await broker?.close();
       await server.close();
       await deleteTables(client, names);
       client.destroy();

@@ -4,13 +4,18 @@
  * (cadence-open-shoe for OpenShoe, cadence-step for the rest), as Step Functions invokes it on AWS.
  * Its Wait states wait for real.
  */
-import { LocalCadenceRunner } from '@pyb/cadence/local';
+import { LocalCadenceRunner, type LocalCadenceRunnerOptions } from '@pyb/cadence/local';
 import type { AppContext } from '@pyb/functions/context';
 
 type StepHandler = (event: { step: string; state: unknown }) => Promise<Record<string, unknown>>;
 
-export function installLocalCadence(context: AppContext): LocalCadenceRunner {
+/** `options`: the tests' clock (waits skipped) and hold (test/e2e/support/stack.ts); none in ./scripts/dev. */
+export function installLocalCadence(
+  context: AppContext,
+  options: Pick<LocalCadenceRunnerOptions, 'clock' | 'hold'> = {},
+): LocalCadenceRunner {
   const runner = new LocalCadenceRunner({
+    ...options,
     run: async (step, state) => {
       const { handler } = (step === 'shoe'
         ? await import('@pyb/functions/handlers/jobs/cadence-open-shoe')

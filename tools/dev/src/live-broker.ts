@@ -4,8 +4,9 @@
  * password and may subscribe only where core `maySubscribe` lets him; the platform's publisher alone
  * (its username and secret) may publish. Used by ./scripts/dev and the tests.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type LiveGrant, maySubscribe } from '@pyb/core';
 import { Aedes, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
@@ -24,6 +25,8 @@ export interface LiveBrokerOptions {
 export interface LiveBroker {
   url: string;
   broker: Aedes;
+  /** Takes a WebSocket upgrade another server received (the local server's `/live`). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): Promise<void>;
 }
 
@@ -68,6 +71,8 @@ export async function startLiveBroker(o: LiveBrokerOptions): Promise<LiveBroker>
   return {
     url: `ws://${o.host ?? '127.0.0.1'}:${port}`,
     broker,
+    upgrade: (req, socket, head) =>
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     close: async () => {
       for (const c of wss.clients) c.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { type AppContext, setAppContext } from '@pyb/functions/context';
 import type { HttpEvent, HttpResult } from '@pyb/functions/http';
 import { HttpProblem, problemResponse } from '@pyb/functions/problem';
@@ -178,8 +179,15 @@ function sendProblem(res: ServerResponse, problem: HttpProblem, path: string): v
   send(res, { ...response, headers: { ...response.headers, 'X-Request-Id': requestId } });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, siteDir?: string): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  siteDir?: string,
+  devPages?: Record<string, DevPage>,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
+  const devPage = req.method === 'GET' ? devPages?.[url.pathname] : undefined;
+  if (devPage) return devPage(url, res);
   const match = matchRoute(req.method ?? 'GET', url.pathname);
   if (match === undefined) {
     const page = req.method === 'GET' || req.method === 'HEAD';
@@ -231,13 +239,24 @@ export interface LocalServerOptions {
   context?: AppContext;
   /** The built web app (web/dist) to serve beside the API; API routes keep precedence. */
   siteDir?: string;
+  /**
+   * WebSocket upgrades by path, answered on this origin as CloudFront forwards them in a deployment
+   * (`/live`: the live broker, so a page's `connect-src 'self'` reaches it). Any other upgrade is refused.
+   */
+  upgrades?: Record<string, UpgradeHandler>;
+  /** GET pages of the dev stack alone, by path (./scripts/dev's lobby: dev.ts); never an API route. */
+  devPages?: Record<string, DevPage>;
 }
+
+export type DevPage = (url: URL, res: ServerResponse) => Promise<void>;
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   if (options.context) setAppContext(options.context);
   const siteDir = options.siteDir === undefined ? undefined : resolve(options.siteDir);
   const server = createServer((req, res) => {
-    handle(req, res, siteDir).catch((error: unknown) => {
+    handle(req, res, siteDir, options.devPages).catch((error: unknown) => {
       console.error(error);
       if (!res.headersSent) {
         sendProblem(res, new HttpProblem(500, 'INTERNAL_ERROR', 'the local server failed'), req.url ?? '/');
@@ -246,6 +265,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   });
   // Idle keep-alive sockets stay open longer than any client keeps them (undici: 4 s), so a client
   // never sends on a socket the server is closing (an ECONNRESET under load otherwise).
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const upgrade = options.upgrades?.[new URL(req.url ?? '/', 'http://localhost').pathname];
+    if (upgrade) upgrade(req, socket, head);
+    else socket.destroy();
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
