@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 const root = import.meta.dirname;
 
-/** Three pages, one bundle graph: the engine and fairness packages are bundled from their sources. */
+/** Four pages, one bundle graph: the engine and fairness packages are bundled from their sources. */
 export default defineConfig({
   root,
   base: '/',
@@ -19,6 +19,7 @@ export default defineConfig({
         table: resolve(root, 'index.html'),
         verify: resolve(root, 'verify/index.html'),
         regulator: resolve(root, 'regulator/index.html'),
+        play: resolve(root, 'play/index.html'),
       },
     },
   },

@@ -9,7 +9,7 @@ import {
   statementBytes,
   verifyBase64Signature,
 } from '@pyb/fairness';
-import { get, seg } from './api';
+import { get } from './api';
 import type { Shoe, SigningKey } from './types';
 
 export interface ShoeCheck {
@@ -41,6 +41,3 @@ export async function checkShoeStatement(
     ? { ok, text: `signature valid (ECDSA P-256, key ${shoe.keyId}, SHA-256 ${fingerprint}…)` }
     : { ok, text: `the signature does not verify under the published key ${shoe.keyId}` };
 }
-
-/** Shorthand for links. */
-export const verifyLink = (shoeId: string): string => `/verify?shoe=${seg(shoeId)}`;
