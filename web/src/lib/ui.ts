@@ -63,3 +63,19 @@ export function facts(rows: ReadonlyArray<readonly [string, Child]>, cls = 'fact
 
 /** A long hex or id, wrapped and copyable. */
 export const mono = (text: string): HTMLElement => h('code', { class: 'mono' }, text);
+
+/**
+ * An instant as the API gives it (ISO 8601, UTC) and in the reader's own time zone beside it, in a
+ * `<time>` element (a regulator reads UTC; the person at the screen also wants his local time).
+ */
+export function instant(iso: string | null | undefined): Child {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const local = new Intl.DateTimeFormat(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZoneName: 'short',
+  }).format(at);
+  return h('time', { datetime: iso }, iso, ' ', h('span', { class: 'local-time' }, `(${local})`));
+}

@@ -10,7 +10,7 @@ import { type Child, h } from '../lib/dom';
 import { formatMoney } from '../lib/money';
 import { betName } from '../lib/problems';
 import type { RoundReplay } from '../lib/types';
-import { facts, mono } from '../lib/ui';
+import { facts, instant, mono } from '../lib/ui';
 
 type Verification = RoundReplay['verification'];
 type CheckName = Exclude<keyof Verification, 'status' | 'pendingReveal'>;
@@ -247,7 +247,7 @@ function eventsBlock(replay: RoundReplay): HTMLElement {
       replay.events.map((e) => [
         String(e.seq),
         e.type,
-        e.at,
+        instant(e.at),
         mono(`${e.hash.slice(0, 16)}…`),
         mono(`${e.prevHash.slice(0, 16)}…`),
       ]),
@@ -272,10 +272,10 @@ export function renderReplay(replay: RoundReplay): HTMLElement {
     h('h3', null, `Round ${replay.number} of shoe ${replay.shoe.number} `, h('code', null, replay.roundId)),
     facts([
       ['State', replay.status.toLowerCase()],
-      ['Opened', replay.openedAt],
-      ['No va más', replay.closedAt ?? '—'],
-      ['Dealt', replay.dealtAt ?? '—'],
-      ['Settled', replay.settledAt ?? replay.voidedAt ?? '—'],
+      ['Opened', instant(replay.openedAt)],
+      ['No va más', instant(replay.closedAt)],
+      ['Dealt', instant(replay.dealtAt)],
+      ['Settled', instant(replay.settledAt ?? replay.voidedAt)],
     ]),
     verification(replay.verification),
     shoeBlock(replay),

@@ -5,15 +5,16 @@
  * decides a rule.
  */
 import '../styles.css';
-import { BET_TYPES, type BetLimit, betLimit, type TableConfig as EngineTableConfig } from '@pyb/engine';
 import { ApiError, get, post, seg } from '../lib/api';
 import { dealCoup } from '../lib/coup';
 import { byId, fill, h } from '../lib/dom';
+import { betTypes, chipValues, tableLimits } from '../lib/limits';
+import { verifyLink } from '../lib/links';
 import { formatMoney } from '../lib/money';
 import { betName, type ProblemContext } from '../lib/problems';
 import { renderPanel } from '../lib/roads';
 import { keySlot, remember } from '../lib/session';
-import { checkShoeStatement, verifyLink } from '../lib/shoe-check';
+import { checkShoeStatement } from '../lib/shoe-check';
 import type { LeaveTable, Position, Round, Scoreboard, SeatMap, Shoe, Table, Wallet } from '../lib/types';
 import { announce, busy, facts, mono, showError } from '../lib/ui';
 import { type BetChange, type PlayerBoard, playerBoard } from './player-board';
@@ -215,28 +216,6 @@ function onAction(button: HTMLButtonElement, doing: string | undefined, action: 
   );
 }
 
-/**
- * The bet types this table takes and their limits, as the engine reads a configuration (`betLimit`:
- * pair bets where `pairBets`, side bets where `sideBets` offers them), so new bet types need no change here.
- */
-function tableLimits(table: Table): Record<string, BetLimit> {
-  // The contract types the configuration the engine defines; side bets arrive as the engine writes them.
-  const config = table.config as unknown as EngineTableConfig;
-  const limits: Record<string, BetLimit> = {};
-  for (const type of BET_TYPES) {
-    const limit = betLimit(config, type);
-    if (limit) limits[type] = limit;
-  }
-  return limits;
-}
-const betTypes = (table: Table): string[] => Object.keys(tableLimits(table));
-
-/** Chip values from the table's smallest minimum: 1, 5, 10, 25 and 100 of it. */
-function chipValues(table: Table): number[] {
-  const base = Math.min(...Object.values(tableLimits(table)).map((limit) => limit.min));
-  return [1, 5, 10, 25, 100].map((n) => n * base);
-}
-
 function renderTableInfo(): void {
   const table = state.table;
   if (!table) return;
@@ -378,7 +357,8 @@ function renderRound(): void {
       spellcheck: 'false',
       maxlength: 128,
     });
-    const needsSeed = shoe && !shoe.clientSeed;
+    // Only before the shoe's first round: after it the seed is fixed (409 CLIENT_SEED_ALREADY_FIXED).
+    const needsSeed = shoe && !shoe.clientSeed && shoe.rounds === 0 && !shoe.contributions.closedAt;
     onAction(
       open,
       'Opening a round',
@@ -595,7 +575,8 @@ function walletList(): HTMLElement {
           : '',
         seat ? ` — holds seat ${seat.seat}${seat.idle ? ' (idle: free to claim)' : ''}` : '',
         ' ',
-        leaveButton(playerId),
+        // Leaving is for a player at the table: one holding a seat or owing commission (not every demo name).
+        (seat || (wallet && wallet.commissionOwed > 0)) && leaveButton(playerId),
         state.left.has(playerId) &&
           h('span', { class: 'left', role: 'status' }, ` ${state.left.get(playerId)}`),
       );
