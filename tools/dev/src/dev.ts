@@ -29,6 +29,7 @@ import {
 import { localTimeStampAuthorityIn } from '@pyb/timestamp/local-identity';
 import { startTimeStampServer, type TimeStampServer } from '@pyb/timestamp/server';
 import { buildWeb } from '@pyb/web/build';
+import { lobby } from './demo-play';
 import { type LiveBroker, startLiveBroker } from './live-broker';
 import type { LocalServer } from './local-server';
 import { demoStatus } from './status';
@@ -54,7 +55,12 @@ interface DemoState {
   tableId?: string;
   /** The seamless demo operator. */
   seamless?: { operatorId: string; keys: Record<Role, string>; tableId?: string };
+  /** The table that runs itself (a cadence): the one the lobby's launch URLs open. */
+  cadenceTableId?: string;
 }
+
+/** The demo cadence table's clock: 15 s of bets, 3 s after each settlement (RTS 14G: ≥ 5 s apart). */
+const DEMO_CADENCE = { bettingSeconds: 15, pauseSeconds: 3, nextShoe: true } as const;
 
 const statePath = join(DATA, 'demo.json');
 
@@ -107,6 +113,7 @@ async function demoTable(
   admin: Actor,
   kept: string | undefined,
   name: string,
+  withShoe = true,
 ): Promise<string> {
   const exists = kept
     ? await core.getTable(admin, { tableId: kept }).then(
@@ -121,7 +128,7 @@ async function demoTable(
   // A shoe in play, so the operator key can deal at once (opening and closing shoes needs the admin key).
   // Not on a locked table, and a failure here does not stop the start: the banner says what to do.
   const table = await core.getTable(admin, { tableId });
-  if (!table.currentShoeId && !table.lock) {
+  if (withShoe && !table.currentShoeId && !table.lock) {
     await core.openShoe(admin, { tableId }).catch((error: unknown) => {
       console.error(`The demo table ${tableId} has no shoe in play: ${(error as Error).message}`);
     });
@@ -177,10 +184,13 @@ async function seed(context: AppContext, wallet: ReferenceWallet): Promise<Requi
     previous?.seamless?.tableId,
     'Demo seamless table',
   );
+  // No shoe opened here: its cadence opens one when the first player arrives (/dev/launch).
+  const cadenceTableId = await demoTable(core, admin, previous?.cadenceTableId, 'Demo cadence table', false);
   const state = {
     operatorId: OPERATOR,
     keys,
     tableId,
+    cadenceTableId,
     seamless: { operatorId: SEAMLESS_OPERATOR, keys: seamlessKeys, tableId: seamlessTableId },
   };
   writeFileSync(statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
@@ -234,6 +244,7 @@ function envFile(url: string, walletOrigin: string, state: Required<DemoState>):
     ['OPERATOR_KEY', state.keys.operator],
     ['REGULATOR_KEY', state.keys.regulator],
     ['TABLE_ID', state.tableId],
+    ['CADENCE_TABLE_ID', state.cadenceTableId],
     ['SEAMLESS_ADMIN_KEY', state.seamless.keys.admin],
     ['SEAMLESS_OPERATOR_KEY', state.seamless.keys.operator],
     ['SEAMLESS_REGULATOR_KEY', state.seamless.keys.regulator],
@@ -268,6 +279,11 @@ Demo operator "${state.operatorId}" — API keys (also in ${envPath}, with the s
   export API=${url}
   export WALLET=${walletOrigin}
 ${status}
+
+Play: ${url}/dev/launch?player=player-1  (or player-2, player-3) — the game client on the demo cadence
+     table ${state.cadenceTableId}, which runs by itself from the first visit (${DEMO_CADENCE.bettingSeconds} s of bets a round): as an
+     operator's lobby does, this asks for a launch URL (POST /v1/players/{playerId}/launch with the
+     OPERATOR key) and sends you there.
 
 Web: ${url}/?table=${tableId}  — the table (sign in with the OPERATOR key; the ADMIN key also opens
      and closes shoes), ${url}/verify (a player's verifier), ${url}/regulator (the REGULATOR key).
@@ -304,10 +320,11 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // The broker first: it ends the WebSockets the server upgraded for it (/live), which server.close waits for.
+    await liveBroker?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
     await wallet?.close().catch(() => undefined);
     await tsaServer?.close().catch(() => undefined);
-    await liveBroker?.close().catch(() => undefined);
     await dynamodb?.stop().catch(() => undefined);
     process.exit(code);
   };
@@ -345,6 +362,9 @@ async function main(): Promise<void> {
     BEACON: 'local',
     LOCAL_BEACON_DIR: join(DATA, 'beacon'),
     FEED_DIR: join(DATA, 'feed'),
+    // The game page (web/play) and, on its own origin, the live broker (the local server's /live).
+    LAUNCH_URL: '/play',
+    LIVE_BROWSER_URL: '/live',
     CODE_VERSION: process.env.CODE_VERSION ?? sourceRevision(),
   });
   const { appContext } = await import('@pyb/functions/context');
@@ -382,13 +402,20 @@ async function main(): Promise<void> {
   (await import('./cadence')).installLocalCadence(appContext());
   const state = await seed(appContext(), wallet);
   let siteDir: string | undefined;
+  let url = `http://localhost:${PORT}`;
   try {
     siteDir = await buildWeb();
   } catch (error) {
     console.error(`The web app did not build (the API runs without it): ${(error as Error).message}`);
   }
   try {
-    server = await startLocalServer({ port: PORT, host: process.env.HOST ?? '127.0.0.1', siteDir });
+    server = await startLocalServer({
+      port: PORT,
+      host: process.env.HOST ?? '127.0.0.1',
+      siteDir,
+      upgrades: { '/live': liveBroker.upgrade },
+      devPages: { '/dev/launch': lobby(() => server?.url ?? url, state, PLAYERS, DEMO_CADENCE) },
+    });
   } catch (error) {
     console.error(
       `Could not listen on port ${PORT}: ${(error as Error).message}\nPORT=<port> ./scripts/dev picks another.`,
@@ -396,12 +423,14 @@ async function main(): Promise<void> {
     return stop(1);
   }
   const beacon = (await beaconOf(appContext()).network()).chainHash;
-  const url = `http://localhost:${server.port}`;
+  url = `http://localhost:${server.port}`;
   const walletOrigin = new URL(wallet.url).origin;
   const envPath = join(DATA, 'env.sh');
   const status = await statusOf(appContext(), state);
   console.log(banner(url, dynamodb.endpoint, state, status, beacon, walletOrigin, shown(envPath)));
-  console.log(`Live events: MQTT over WebSockets at ${liveBroker.url} (a player token as the password)`);
+  console.log(
+    `Live events: MQTT over WebSockets at ${url.replace(/^http/, 'ws')}/live (a player token as the password)`,
+  );
   // Written once the start message is out: its presence says the stack is up (scripts/ci-tour waits for it).
   writeFileSync(envPath, envFile(url, walletOrigin, state), { mode: 0o600 });
 }
