@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   api: () => import('./api'),
   'no-va-mas': () => import('./no-va-mas'),
   live: () => import('./live'),
+  'play-page': () => import('./play-page'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -22,3 +23,6 @@ for (const name of wanted.length > 0 ? wanted : Object.keys(suites)) {
   const suite = await suites[name]!();
   await suite.run();
 }
+// Done: a suite's in-process handlers may keep clients open (the live publisher's MQTT connection
+// retrying a broker the suite closed), which would keep this process alive.
+process.exit(0);
