@@ -330,6 +330,8 @@ describe('the table page', () => {
     const early = await api.get(`/v1/shoes/${second}`, { key: stack.a.operator });
     expect([early.body.status, early.body.closeReason]).toEqual(['CLOSED', 'END_OF_SESSION']);
 
+    // "Leave table" is offered to a player at the table only: Ana (seat 2), not Bruno, who stood and owes nothing (EZ).
+    expect(await page.locator('button[data-leave="bruno"]').count()).toBe(0);
     // Ana leaves the table: the commission she owes is collected, her seat 2 freed, said in words.
     const owed = (await api.get('/v1/wallets/ana', { key: stack.a.operator })).body;
     await page.click('button[data-leave="ana"]');
@@ -366,6 +368,11 @@ describe('the regulator viewer', () => {
     await replay.waitFor();
     expect(await replay.getAttribute('data-status')).toBe('VERIFIED');
     const expected = await api.get(`/v1/rounds/${dealt[0]}/replay`, { key: stack.a.regulator });
+    // Each instant in UTC as the API has it, and in the reader's time zone beside it (Madrid: CET).
+    const opened = replay.locator(`time[datetime="${expected.body.openedAt}"]`).first();
+    expect(await opened.textContent()).toMatch(
+      new RegExp(`^${expected.body.openedAt.replaceAll('.', '\\.')} \\(.+ (CET|CEST|GMT\\+[12])\\)$`),
+    );
     const stepRows = await replay.locator('table:has(caption:text("Every step")) tbody tr').count();
     expect(stepRows).toBe(expected.body.coup.steps.length);
     const checks = await replay

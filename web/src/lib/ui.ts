@@ -72,9 +72,14 @@ export function instant(iso: string | null | undefined): Child {
   if (!iso) return '—';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
+  // (dateStyle and timeStyle may not be combined with timeZoneName: the fields one by one.)
   const local = new Intl.DateTimeFormat(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
     timeZoneName: 'short',
   }).format(at);
   return h('time', { datetime: iso }, iso, ' ', h('span', { class: 'local-time' }, `(${local})`));
