@@ -200,6 +200,16 @@ export const seamlessReportRoute: Route = {
   kms: [],
 };
 
+/** The calling API key (a console reads it once to offer only the controls the key may use). */
+export const getKeyIdentityRoute: Route = {
+  method: 'GET',
+  path: '/v1/me',
+  handler: 'get-key-identity',
+  roles: ALL,
+  data: { principals: 'read' },
+  kms: [],
+};
+
 export const getOperatorWalletRoute: Route = {
   method: 'GET',
   path: '/v1/operators/{operatorId}/wallet',
@@ -625,6 +635,7 @@ export const ROUTES: readonly Route[] = [
   listFeedFilesRoute,
   getFeedFileRoute,
   seamlessReportRoute,
+  getKeyIdentityRoute,
   getOperatorWalletRoute,
   setOperatorWalletRoute,
   getScoreboardRoute,

@@ -191,7 +191,13 @@ function keyOf(who: Who): string | undefined {
  * Routes whose path names no resource of the owner: another tenant acts in its own namespace (its own
  * tables; its own player of that id, who has no rounds there) and must get nothing of the owner's.
  */
-const OWN_NAMESPACE = new Set(['create-table', 'player-rounds', 'launch-player', 'revoke-player-sessions']);
+const OWN_NAMESPACE = new Set([
+  'create-table',
+  'player-rounds',
+  'launch-player',
+  'revoke-player-sessions',
+  'get-key-identity',
+]);
 
 /** What a player token gets on a route that admits player tokens. */
 function expectedForPlayer(

@@ -1,7 +1,11 @@
 import type { EndpointContract } from './endpoint-contract';
 import { getSigningKeyContract } from './endpoints/keys';
 import { getOpenapiContract, getSeamlessOpenapiContract } from './endpoints/meta';
-import { getOperatorWalletContract, setOperatorWalletContract } from './endpoints/operators';
+import {
+  getKeyIdentityContract,
+  getOperatorWalletContract,
+  setOperatorWalletContract,
+} from './endpoints/operators';
 import {
   exportAuditContract,
   exportFeedContract,
@@ -110,6 +114,7 @@ export const ENDPOINTS = {
   'get-feed-file': getFeedFileContract,
   'seamless-transactions': seamlessTransactionsContract,
   'seamless-report': seamlessReportContract,
+  'get-key-identity': getKeyIdentityContract,
   'get-operator-wallet': getOperatorWalletContract,
   'set-operator-wallet': setOperatorWalletContract,
   'get-signing-key': getSigningKeyContract,

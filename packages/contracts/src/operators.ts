@@ -100,3 +100,26 @@ export const OperatorWallet = /* @__PURE__ */ lazily(() =>
     })
     .meta({ id: 'OperatorWallet' }),
 );
+
+/** GET /v1/me: the calling API key, and what its role may do (a console offers only those controls). */
+export const KeyIdentity = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      operatorId: z.string(),
+      role: z.enum(['admin', 'operator', 'regulator']),
+      platform: z
+        .boolean()
+        .meta({ description: "A platform-admin key (it alone sets operators' wallet modes)." }),
+      supervises: z.array(z.string()).meta({ description: 'Regulator keys: the operators they read.' }),
+      keyId: z.string().nullable().meta({ description: "The key's public handle (audit records name it)." }),
+      may: z
+        .object({
+          openAndCloseShoes: z.boolean(),
+          deal: z.boolean().meta({ description: 'Open rounds, close betting, resolve and void them.' }),
+          moveMoney: z.boolean().meta({ description: 'Credit and debit wallets; bet for players.' }),
+          setWalletModes: z.boolean(),
+        })
+        .meta({ description: "What the role may do, as the API enforces it (the routes' roles)." }),
+    })
+    .meta({ id: 'KeyIdentity' }),
+);

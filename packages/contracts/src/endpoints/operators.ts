@@ -1,7 +1,17 @@
 import type { EndpointContract } from '../endpoint-contract';
-import { OperatorWallet, OperatorWalletParams, SetOperatorWalletRequest } from '../operators';
+import { KeyIdentity, OperatorWallet, OperatorWalletParams, SetOperatorWalletRequest } from '../operators';
 
-/** The endpoint contracts of the Operators tag: an operator's wallet mode (one export per endpoint: endpoint-contract.ts). */
+/** The endpoint contracts of the Operators tag: the calling key, an operator's wallet mode (one export per endpoint: endpoint-contract.ts). */
+
+export const getKeyIdentityContract = {
+  tag: 'Operators',
+  problems: [],
+  summary: 'Who this API key is: its operator, its role and what that role may do',
+  description:
+    "For a console: offer the controls the key may use (an operator key does not open or close shoes: that is the admin key's) and say which key the others need. API keys only (a player token learns its player from its session).",
+  response: KeyIdentity,
+  status: 200,
+} satisfies EndpointContract;
 
 export const getOperatorWalletContract = {
   tag: 'Operators',

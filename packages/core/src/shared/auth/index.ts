@@ -6,3 +6,4 @@ export * from './principal-cache';
 export * from './provision';
 export type * from './session-store';
 export * from './sessions';
+export * from './whoami';
