@@ -282,13 +282,15 @@ describe('the table page', () => {
     await expectAccessible(page);
     await expectScreenshots(page, 'table');
 
-    // Closing needs an admin key: the operator is told so, in words.
-    await page.click('#close-shoe');
-    await poll(() => page.textContent('#message')).toContain(
-      'Closing the shoe: This API key’s role may not do that.',
+    // Closing needs an admin key: the operator key is not offered the button, and is told which key it needs.
+    expect(await page.locator('#whoami').textContent()).toMatch(/^Signed in with the operator key …/);
+    expect(await page.locator('#close-shoe').isDisabled()).toBe(true);
+    expect(await page.locator('#shoe-needs-key').textContent()).toMatch(
+      /^Opening and closing shoes needs the ADMIN key/,
     );
     await page.click('#signout');
     await signIn(page, stack.a.admin);
+    expect(await page.locator('#shoe-needs-key').count()).toBe(0);
     await page.click('#close-shoe');
     await page.waitForSelector(`#shoe a[href="/verify?shoe=${shoeId}"]`);
     const closed = await api.get(`/v1/shoes/${shoeId}`, { key: stack.a.operator });

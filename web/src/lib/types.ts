@@ -3,6 +3,7 @@
  * nothing of zod or the contracts is bundled, and a contract change is a type error here.
  */
 import type {
+  KeyIdentity as KeyIdentitySchema,
   LeaveTableResponse as LeaveTableResponseSchema,
   LedgerPage as LedgerPageSchema,
   PlaceBetResponse as PlaceBetResponseSchema,
@@ -40,3 +41,4 @@ export type ShoeBundleView = z.infer<ReturnType<typeof ShoeBundleSchema>>;
 export type SigningKey = z.infer<ReturnType<typeof SigningKeySchema>>;
 export type Problem = z.infer<ReturnType<typeof ProblemSchema>>;
 export type LeaveTable = z.infer<ReturnType<typeof LeaveTableResponseSchema>>;
+export type KeyIdentity = z.infer<ReturnType<typeof KeyIdentitySchema>>;

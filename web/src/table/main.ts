@@ -15,7 +15,17 @@ import { betName, type ProblemContext } from '../lib/problems';
 import { renderPanel } from '../lib/roads';
 import { keySlot, remember } from '../lib/session';
 import { checkShoeStatement } from '../lib/shoe-check';
-import type { LeaveTable, Position, Round, Scoreboard, SeatMap, Shoe, Table, Wallet } from '../lib/types';
+import type {
+  KeyIdentity,
+  LeaveTable,
+  Position,
+  Round,
+  Scoreboard,
+  SeatMap,
+  Shoe,
+  Table,
+  Wallet,
+} from '../lib/types';
 import { announce, busy, facts, mono, showError } from '../lib/ui';
 import { type BetChange, type PlayerBoard, playerBoard } from './player-board';
 import {
@@ -34,6 +44,8 @@ const status = byId('status');
 
 interface State {
   key?: string;
+  /** GET /v1/me: the key's role and what it may do (admin controls are offered to the admin key only). */
+  identity?: KeyIdentity;
   tableId?: string;
   players: string[];
   table?: Table;
@@ -92,6 +104,7 @@ byId('signout').addEventListener('click', () => {
   slot.clear();
   Object.assign(state, {
     key: undefined,
+    identity: undefined,
     table: undefined,
     shoe: undefined,
     round: undefined,
@@ -119,7 +132,10 @@ async function start(key: string, tableId: string, players: string[]): Promise<v
   byId('signin-box').hidden = true;
   byId('signed-in').hidden = false;
   byId('table-area').hidden = false;
-  byId('whoami').textContent = `Signed in with key …${key.slice(-4)} at ${state.table?.name ?? tableId}.`;
+  state.identity = await get<KeyIdentity>('/v1/me', { key }).catch(() => undefined);
+  const role = state.identity ? `the ${state.identity.role} key` : 'key';
+  byId('whoami').textContent = `Signed in with ${role} …${key.slice(-4)} at ${state.table?.name ?? tableId}.`;
+  renderShoe();
 }
 
 // ---- loading ------------------------------------------------------------------------------------
@@ -248,6 +264,11 @@ function renderTableInfo(): void {
   );
 }
 
+/** Unknown (GET /v1/me unanswered): offered, and the API's refusal says why. */
+const mayOpenAndClose = (): boolean => state.identity?.may.openAndCloseShoes ?? true;
+const ADMIN_ONLY =
+  'Opening and closing shoes needs the ADMIN key: this key may deal rounds and bet for players. Sign out and sign in with the admin key to do it.';
+
 function renderShoe(): void {
   const box = byId('shoe');
   const table = state.table;
@@ -255,7 +276,11 @@ function renderShoe(): void {
   const shoe = state.shoe;
   const title = h('h2', { id: 'shoe-title' }, shoe ? `Shoe ${shoe.number}` : 'Shoe');
   if (!shoe) {
-    const open = h('button', { type: 'button', id: 'open-shoe' }, 'Open a shoe');
+    const open = h(
+      'button',
+      { type: 'button', id: 'open-shoe', disabled: !mayOpenAndClose() },
+      'Open a shoe',
+    );
     onAction(
       open,
       'Opening a shoe',
@@ -270,6 +295,7 @@ function renderShoe(): void {
       box,
       title,
       h('p', null, 'No shoe is open on this table.', ' Opening one needs an admin key.'),
+      !mayOpenAndClose() && h('p', { class: 'needs-key', id: 'shoe-needs-key' }, ADMIN_ONLY),
       state.closedShoeId &&
         h(
           'p',
@@ -296,7 +322,7 @@ function renderShoe(): void {
   };
   const close = h(
     'button',
-    { type: 'button', id: 'close-shoe' },
+    { type: 'button', id: 'close-shoe', disabled: !mayOpenAndClose() },
     shoe.ended ? 'Close the shoe and reveal its seed' : 'Close the shoe early',
   );
   // Before the cut card a close needs a reason (recorded and shown to regulators).
@@ -325,6 +351,7 @@ function renderShoe(): void {
       ['Coups dealt', String(shoe.coups)],
       ['Burn', shoe.burn ? `${shoe.burn.shown} shown, ${shoe.burn.burned} burned` : '—'],
     ]),
+    !mayOpenAndClose() && h('p', { class: 'needs-key', id: 'shoe-needs-key' }, ADMIN_ONLY),
     shoe.ended
       ? h('p', { class: 'actions' }, close, ' (admin key)')
       : !state.round &&
