@@ -270,6 +270,12 @@ describe('the game client', () => {
       'Pareja de Punto',
     );
     expect(await ana.page.locator('html').getAttribute('lang')).toBe('es');
+    await poll(() => ana.page.locator('#roads .counts').textContent()).toMatch(
+      /^1 mano: Punto \d, Banca \d, Empate \d; naturales/,
+    );
+    expect(await ana.page.locator('#limits p').textContent()).toMatch(
+      /^Banca 1:1 menos 5 % de comisión .*; Punto 1:1; Empate 8:1; parejas 11:1$/,
+    );
 
     // Bruno with the keyboard alone: a chip by arrow key, Punto by Enter, "Place bets" by Space.
     await bruno.page.locator('#chips input').first().focus();

@@ -13,9 +13,68 @@ const ROWS = 6;
 const LETTER = { PLAYER: 'P', BANKER: 'B', TIE: 'E' } as const;
 const NAME = { PLAYER: 'Punto', BANKER: 'Banca', TIE: 'Empate' } as const;
 
+/** The roads' words: English here; the game client gives its Spanish ones (web/src/play/i18n.ts). */
+export interface RoadWords {
+  roads: { beadPlate: string; bigRoad: string; bigEyeBoy: string; smallRoad: string; cockroachPig: string };
+  marks: { natural: string; playerPair: string; bankerPair: string };
+  coup: (n: number) => string;
+  noCoup: string;
+  beadSummary: (coups: number, last: string) => string;
+  thenTies: (ties: number) => string;
+  onlyTies: (ties: number) => string;
+  bigSummary: (streaks: number, now: string, length: number) => string;
+  derivedMark: (i: number, red: boolean) => string;
+  notStarted: string;
+  derivedSummary: (red: number, blue: number) => string;
+  counts: (c: ResultsPanel['counts'], coups: number) => string;
+  legend: string;
+  legendItems: readonly [string, string, string, string, string, string, string];
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export const EN_ROAD_WORDS: RoadWords = {
+  roads: {
+    beadPlate: 'Bead plate',
+    bigRoad: 'Big road',
+    bigEyeBoy: 'Big eye boy',
+    smallRoad: 'Small road',
+    cockroachPig: 'Cockroach pig',
+  },
+  marks: { natural: 'natural', playerPair: 'Punto pair', bankerPair: 'Banca pair' },
+  coup: (n) => `Coup ${n}`,
+  noCoup: 'no coup yet',
+  beadSummary: (coups, last) => `${plural(coups, 'coup', 'coups')}, last ${last}`,
+  thenTies: (ties) => `, then ${ties} Empate`,
+  onlyTies: (ties) => `${ties} Empate, no Punto or Banca yet`,
+  bigSummary: (streaks, now, length) => `${plural(streaks, 'streak', 'streaks')}, now ${now} × ${length}`,
+  derivedMark: (i, red) => `${i}: ${red ? 'red (repeats)' : 'blue (choppy)'}`,
+  notStarted: 'not started yet',
+  derivedSummary: (red, blue) => `${red} red (repeats), ${blue} blue (choppy)`,
+  counts: (c, coups) =>
+    `${plural(coups, 'coup', 'coups')}: Punto ${c.player}, Banca ${c.banker}, Empate ${c.tie}; naturals ${c.natural}, Punto pairs ${c.playerPair}, Banca pairs ${c.bankerPair}`,
+  legend: 'Legend',
+  legendItems: [
+    'P Punto',
+    'B Banca',
+    'E Empate (slash on the big road)',
+    'square top-right: natural',
+    'dot top-left: Banca pair',
+    'dot bottom-right: Punto pair',
+    'derived roads: red solid = repeats, blue dashed or holed = choppy',
+  ],
+};
+
 /** "natural, Punto pair" from the marks of a cell ('' when none). */
-function marksText(cell: { natural: boolean; playerPair: boolean; bankerPair: boolean }): string {
-  return [cell.natural && 'natural', cell.playerPair && 'Punto pair', cell.bankerPair && 'Banca pair']
+function marksText(
+  cell: { natural: boolean; playerPair: boolean; bankerPair: boolean },
+  w: RoadWords,
+): string {
+  return [
+    cell.natural && w.marks.natural,
+    cell.playerPair && w.marks.playerPair,
+    cell.bankerPair && w.marks.bankerPair,
+  ]
     .filter(Boolean)
     .join(', ');
 }
@@ -76,20 +135,20 @@ function road(
   );
 }
 
-function beadPlate(cells: readonly BeadCell[], size = 28): HTMLElement {
+function beadPlate(cells: readonly BeadCell[], w: RoadWords, size = 28): HTMLElement {
   const cols = cells.length === 0 ? 0 : Math.max(...cells.map((c) => c.col)) + 1;
   const last = cells.at(-1);
   const content = cells.map((cell) => {
     const x = cell.col * size;
     const y = cell.row * size;
-    const extra = marksText(cell);
+    const extra = marksText(cell, w);
     return svg(
       'g',
       { class: `bead bead-${cell.winner.toLowerCase()}`, 'data-coup': cell.index + 1 },
       svg(
         'title',
         null,
-        `Coup ${cell.index + 1}: ${NAME[cell.winner]}${cell.total === undefined ? '' : ` ${cell.total}`}${extra ? `, ${extra}` : ''}`,
+        `${w.coup(cell.index + 1)}: ${NAME[cell.winner]}${cell.total === undefined ? '' : ` ${cell.total}`}${extra ? `, ${extra}` : ''}`,
       ),
       svg('circle', { cx: x + size / 2, cy: y + size / 2, r: size / 2 - 3 }),
       svg(
@@ -100,20 +159,17 @@ function beadPlate(cells: readonly BeadCell[], size = 28): HTMLElement {
       marks(x, y, size, cell),
     );
   });
-  const summary =
-    cells.length === 0
-      ? 'no coup yet'
-      : `${cells.length} coup${cells.length === 1 ? '' : 's'}, last ${NAME[last!.winner]}`;
-  return road('Bead plate', 'bead-plate', summary, cols, size, content);
+  const summary = cells.length === 0 ? w.noCoup : w.beadSummary(cells.length, NAME[last!.winner]);
+  return road(w.roads.beadPlate, 'bead-plate', summary, cols, size, content);
 }
 
-function bigRoad(panel: ResultsPanel, size = 24): HTMLElement {
+function bigRoad(panel: ResultsPanel, w: RoadWords, size = 24): HTMLElement {
   const { cells, leadingTies, columns } = panel.bigRoad;
   const cols = cells.length === 0 ? 0 : Math.max(...cells.map((c) => c.col)) + 1;
   const content = cells.map((cell) => {
     const x = cell.col * size;
     const y = cell.row * size;
-    const extra = marksText(cell);
+    const extra = marksText(cell, w);
     const ties = cell.ties + (cell === cells[0] ? leadingTies : 0);
     return svg(
       'g',
@@ -121,7 +177,7 @@ function bigRoad(panel: ResultsPanel, size = 24): HTMLElement {
       svg(
         'title',
         null,
-        `Coup ${cell.index + 1}: ${NAME[cell.winner]}${ties ? `, then ${ties} Empate` : ''}${extra ? `, ${extra}` : ''}`,
+        `${w.coup(cell.index + 1)}: ${NAME[cell.winner]}${ties ? w.thenTies(ties) : ''}${extra ? `, ${extra}` : ''}`,
       ),
       svg('circle', { cx: x + size / 2, cy: y + size / 2, r: size / 2 - 3, class: 'ring' }),
       svg(
@@ -144,21 +200,28 @@ function bigRoad(panel: ResultsPanel, size = 24): HTMLElement {
   const summary =
     cells.length === 0
       ? leadingTies > 0
-        ? `${leadingTies} Empate, no Punto or Banca yet`
-        : 'no coup yet'
-      : `${columns.length} streak${columns.length === 1 ? '' : 's'}, now ${NAME[streak![0]!.winner]} × ${streak!.length}`;
-  return road('Big road', 'big-road', summary, cols, size, content);
+        ? w.onlyTies(leadingTies)
+        : w.noCoup
+      : w.bigSummary(columns.length, NAME[streak![0]!.winner], streak!.length);
+  return road(w.roads.bigRoad, 'big-road', summary, cols, size, content);
 }
 
 type DerivedShape = 'ring' | 'disc' | 'slash';
 
-function derived(name: string, id: string, cells: readonly DerivedCell[], shape: DerivedShape, size = 14) {
+function derived(
+  name: string,
+  id: string,
+  cells: readonly DerivedCell[],
+  shape: DerivedShape,
+  w: RoadWords,
+  size = 14,
+) {
   const cols = cells.length === 0 ? 0 : Math.max(...cells.map((c) => c.col)) + 1;
   const content = cells.map((cell, i) => {
     const x = cell.col * size;
     const y = cell.row * size;
     const color = cell.color.toLowerCase();
-    const title = svg('title', null, `${i + 1}: ${color} (${cell.color === 'RED' ? 'repeats' : 'choppy'})`);
+    const title = svg('title', null, w.derivedMark(i + 1, cell.color === 'RED'));
     const c = { cx: x + size / 2, cy: y + size / 2 };
     const mark =
       shape === 'ring'
@@ -173,47 +236,45 @@ function derived(name: string, id: string, cells: readonly DerivedCell[], shape:
     return svg('g', { class: `derived derived-${shape} derived-${color}` }, title, mark);
   });
   const red = cells.filter((c) => c.color === 'RED').length;
-  const summary =
-    cells.length === 0 ? 'not started yet' : `${red} red (repeats), ${cells.length - red} blue (choppy)`;
+  const summary = cells.length === 0 ? w.notStarted : w.derivedSummary(red, cells.length - red);
   return road(name, id, summary, cols, size, content);
 }
 
-function legend(): HTMLElement {
-  const item = (cls: string, text: string) =>
-    h('li', null, h('span', { class: `legend-mark ${cls}`, 'aria-hidden': 'true' }), text);
+const LEGEND_MARKS = [
+  'legend-player',
+  'legend-banker',
+  'legend-tie',
+  'legend-natural',
+  'legend-banker-pair',
+  'legend-player-pair',
+  'legend-derived',
+] as const;
+
+function legend(w: RoadWords): HTMLElement {
   return h(
     'ul',
-    { class: 'road-legend', 'aria-label': 'Legend' },
-    item('legend-player', 'P Punto'),
-    item('legend-banker', 'B Banca'),
-    item('legend-tie', 'E Empate (slash on the big road)'),
-    item('legend-natural', 'square top-right: natural'),
-    item('legend-banker-pair', 'dot top-left: Banca pair'),
-    item('legend-player-pair', 'dot bottom-right: Punto pair'),
-    item('legend-derived', 'derived roads: red solid = repeats, blue dashed or holed = choppy'),
+    { class: 'road-legend', 'aria-label': w.legend },
+    LEGEND_MARKS.map((cls, i) =>
+      h('li', null, h('span', { class: `legend-mark ${cls}`, 'aria-hidden': 'true' }), w.legendItems[i]),
+    ),
   );
 }
 
-/** Counts, the five roads and a legend. */
-export function renderPanel(panel: ResultsPanel): HTMLElement {
-  const { counts } = panel;
+/** Counts, the five roads and a legend, in English unless other words are given. */
+export function renderPanel(panel: ResultsPanel, w: RoadWords = EN_ROAD_WORDS): HTMLElement {
   return h(
     'div',
     { class: 'panel', 'data-coups': panel.coups },
-    h(
-      'p',
-      { class: 'counts' },
-      `${panel.coups} coup${panel.coups === 1 ? '' : 's'}: Punto ${counts.player}, Banca ${counts.banker}, Empate ${counts.tie}; naturals ${counts.natural}, Punto pairs ${counts.playerPair}, Banca pairs ${counts.bankerPair}`,
-    ),
-    beadPlate(panel.beadPlate),
-    bigRoad(panel),
+    h('p', { class: 'counts' }, w.counts(panel.counts, panel.coups)),
+    beadPlate(panel.beadPlate, w),
+    bigRoad(panel, w),
     h(
       'div',
       { class: 'derived-roads' },
-      derived('Big eye boy', 'big-eye-boy', panel.bigEyeBoy, 'ring'),
-      derived('Small road', 'small-road', panel.smallRoad, 'disc'),
-      derived('Cockroach pig', 'cockroach-pig', panel.cockroachPig, 'slash'),
+      derived(w.roads.bigEyeBoy, 'big-eye-boy', panel.bigEyeBoy, 'ring', w),
+      derived(w.roads.smallRoad, 'small-road', panel.smallRoad, 'disc', w),
+      derived(w.roads.cockroachPig, 'cockroach-pig', panel.cockroachPig, 'slash', w),
     ),
-    legend(),
+    legend(w),
   );
 }

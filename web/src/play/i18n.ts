@@ -4,6 +4,8 @@
  * is a type error. The language comes from `?lang=`, else the browser's; the page offers the other.
  */
 import type { ProblemCode } from '@pyb/contracts';
+import type { RoadWords } from '../lib/roads';
+import type { TableConfig } from '../lib/types';
 
 export type Lang = 'en' | 'es';
 
@@ -167,4 +169,50 @@ export function say(lang: Lang, key: MessageKey, vars: Record<string, string | n
   return MESSAGES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in vars ? String(vars[name]) : whole,
   );
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The five roads in Spanish (their names as Spanish-speaking tables use them; Punto, Banca, Empate kept). */
+export const ES_ROAD_WORDS: RoadWords = {
+  roads: {
+    beadPlate: 'Tablero de cuentas',
+    bigRoad: 'Camino grande',
+    bigEyeBoy: 'Ojo grande',
+    smallRoad: 'Camino pequeño',
+    cockroachPig: 'Cucaracha',
+  },
+  marks: { natural: 'natural', playerPair: 'pareja de Punto', bankerPair: 'pareja de Banca' },
+  coup: (n) => `Mano ${n}`,
+  noCoup: 'aún no hay manos',
+  beadSummary: (coups, last) => `${plural(coups, 'mano', 'manos')}, la última ${last}`,
+  thenTies: (ties) => `, luego ${ties} Empate`,
+  onlyTies: (ties) => `${ties} Empate, aún sin Punto ni Banca`,
+  bigSummary: (streaks, now, length) => `${plural(streaks, 'racha', 'rachas')}, ahora ${now} × ${length}`,
+  derivedMark: (i, red) => `${i}: ${red ? 'rojo (repite)' : 'azul (alterna)'}`,
+  notStarted: 'aún no empieza',
+  derivedSummary: (red, blue) => `${red} rojo (repite), ${blue} azul (alterna)`,
+  counts: (c, coups) =>
+    `${plural(coups, 'mano', 'manos')}: Punto ${c.player}, Banca ${c.banker}, Empate ${c.tie}; naturales ${c.natural}, parejas de Punto ${c.playerPair}, parejas de Banca ${c.bankerPair}`,
+  legend: 'Leyenda',
+  legendItems: [
+    'P Punto',
+    'B Banca',
+    'E Empate (raya en el camino grande)',
+    'cuadrado arriba a la derecha: natural',
+    'punto arriba a la izquierda: pareja de Banca',
+    'punto abajo a la derecha: pareja de Punto',
+    'caminos derivados: rojo lleno = repite, azul rayado o hueco = alterna',
+  ],
+};
+
+/** How the main bets pay at this table, in Spanish (the console's English: table-facts.ts `paysText`). */
+export function paysTextEs(config: TableConfig): string {
+  const banca =
+    config.bankerMode === 'EZ'
+      ? 'EZ: Banca 1:1 sin comisión; una Banca ganadora con un 7 de tres cartas empata'
+      : config.bankerMode === 'SUPER_6'
+        ? 'Super 6: Banca 1:1 sin comisión; una Banca ganadora con 6 paga 1:2'
+        : `Banca 1:1 menos ${config.commission.rateBps / 100} % de comisión (${config.commission.mode === 'DEFERRED' ? 'adeudada, se paga al dejar la mesa' : 'descontada de la ganancia'})`;
+  return `${banca}; Punto 1:1; Empate ${config.tiePays}:1${config.pairBets ? '; parejas 11:1' : ''}`;
 }

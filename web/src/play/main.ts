@@ -27,7 +27,16 @@ import type {
   Wallet,
 } from '../lib/types';
 import { paysText } from '../table/table-facts';
-import { ES_BET_NAMES, ES_PROBLEMS, type Lang, type MessageKey, pickLang, say } from './i18n';
+import {
+  ES_BET_NAMES,
+  ES_PROBLEMS,
+  ES_ROAD_WORDS,
+  type Lang,
+  type MessageKey,
+  paysTextEs,
+  pickLang,
+  say,
+} from './i18n';
 import { type FeedState, followTable, type LiveEvent, type PlayerMessage } from './live';
 import { Sessions, takeLaunchToken } from './session';
 import { BetSlip } from './slip';
@@ -224,7 +233,7 @@ async function loadRoads(): Promise<void> {
   const board = await get<Scoreboard>(`/v1/tables/${seg(state.table.tableId)}/scoreboard`, {
     key: await sessions.token(),
   }).catch(() => undefined);
-  if (board) fill(roadsNode, renderPanel(board.panel));
+  if (board) fill(roadsNode, renderPanel(board.panel, lang === 'es' ? ES_ROAD_WORDS : undefined));
 }
 
 async function loadWallet(): Promise<void> {
@@ -503,7 +512,7 @@ function buildFelt(table: Table): void {
   fill(
     limitsNode,
     h('summary', null, t('limits')),
-    h('p', null, paysText(table.config)),
+    h('p', null, lang === 'es' ? paysTextEs(table.config) : paysText(table.config)),
     h(
       'ul',
       null,
