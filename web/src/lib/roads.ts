@@ -31,7 +31,8 @@ export interface RoadWords {
   legendItems: readonly [string, string, string, string, string, string, string];
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** "1 coup", "3 coups": a count and its noun (the roads' words in either language use it). */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const EN_ROAD_WORDS: RoadWords = {
   roads: {

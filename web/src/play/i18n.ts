@@ -4,7 +4,7 @@
  * is a type error. The language comes from `?lang=`, else the browser's; the page offers the other.
  */
 import type { ProblemCode } from '@pyb/contracts';
-import type { RoadWords } from '../lib/roads';
+import { plural, type RoadWords } from '../lib/roads';
 import type { TableConfig } from '../lib/types';
 
 export type Lang = 'en' | 'es';
@@ -170,8 +170,6 @@ export function say(lang: Lang, key: MessageKey, vars: Record<string, string | n
     name in vars ? String(vars[name]) : whole,
   );
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The five roads in Spanish (their names as Spanish-speaking tables use them; Punto, Banca, Empate kept). */
 export const ES_ROAD_WORDS: RoadWords = {
