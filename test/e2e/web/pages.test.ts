@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoBundle, testBeacon, testKey } from '@pyb/fairness/test-helpers';
+import { LocalTimeStampAuthority } from '@pyb/timestamp';
 import { buildWeb } from '@pyb/web/build';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -520,6 +521,33 @@ describe('the verifier page', () => {
     await expect(page.locator('#trust').textContent()).resolves.toContain('not a key you trust');
     await expect(page.locator('[data-check="keys.trusted"]').getAttribute('data-ok')).resolves.toBe('false');
     await page.fill('#trusted-key', '');
+
+    // The reader pins a TSA of his own: with a stranger's certificate no head naming a beacon round
+    // counts as stamped (failed, naming the head's stamp check); with the stack's TSA, verified again.
+    const stranger = await LocalTimeStampAuthority.create({
+      name: 'stranger TSA',
+      clock: { now: () => new Date() },
+    });
+    await page.fill('#trusted-tsa', stranger.certificatePem());
+    await page.setInputFiles('#bundle-file', {
+      name: 'bundle.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(original),
+    });
+    expect(await verdictOf(page)).toBe('failed');
+    const unstamped = await page
+      .locator('[data-check][data-ok="false"]')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-check')));
+    expect(unstamped.length).toBeGreaterThan(0);
+    expect(unstamped.every((id) => /\.timestamp$/.test(id ?? ''))).toBe(true);
+    await page.fill('#trusted-tsa', stack.tsaPem);
+    await page.setInputFiles('#bundle-file', {
+      name: 'bundle.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(original),
+    });
+    expect(await verdictOf(page)).toBe('verified');
+    await page.fill('#trusted-tsa', '');
 
     // Self-signed: a consistent shoe signed by a key nobody published here, on a beacon nobody vouched for.
     const selfSigned = await demoBundle({

@@ -21,7 +21,7 @@ import {
   parseContributions,
   verifySeeds,
 } from './shoe-view';
-import { splitPem, type TrustedKey, type Verdict, verifyWithTrust } from './verdict';
+import { splitCertificates, splitPem, type TrustedKey, type Verdict, verifyWithTrust } from './verdict';
 
 /** The public proof of a closed shoe (#10); until it exists the page degrades to a dropped bundle. */
 export const proofPath = (shoeId: string): string => `/v1/shoes/${seg(shoeId)}/proof`;
@@ -119,7 +119,7 @@ async function fetchProof(shoeId: string): Promise<void> {
 
 /**
  * The keys, key certificates, beacon networks and time-stamp authorities to trust: the ones pasted,
- * else the ones this site publishes (`/v1/signing-key` for the key ids of the shoe, every generation's
+ * (keys, beacon networks, TSA certificates), else the ones this site publishes (`/v1/signing-key` for the key ids of the shoe, every generation's
  * certificate, the beacon network it names, by all its fields, and its TSAs' certificates). drand quicknet needs no trust of ours: the library
  * knows its network.
  */
@@ -140,6 +140,8 @@ async function trusted(bundle: unknown): Promise<{
       }
     });
   const pasted = splitPem(byId<HTMLTextAreaElement>('trusted-key').value);
+  // Pasted TSA certificates replace the site's: a reader who pins a TSA of his own trusts only it.
+  const pastedTsas = splitCertificates(byId<HTMLTextAreaElement>('trusted-tsa').value);
   const b = bundle as { statement?: { keyId?: unknown }; audit?: { close?: { keyId?: unknown } } };
   const ids = [...new Set([b?.statement?.keyId, b?.audit?.close?.keyId])].filter(
     (id): id is string => typeof id === 'string' && id.length > 0,
@@ -147,14 +149,15 @@ async function trusted(bundle: unknown): Promise<{
   const keys: TrustedKey[] = pasted.map((pem) => ({ pem, source: 'the key you pasted' }));
   const beacons: BeaconPin[] = [...pastedBeacons];
   let certificates: SignedKeyCertificate[] | undefined;
-  const tsas = new Set<string>();
+  const tsas = new Set<string>(pastedTsas);
   for (const keyId of ids) {
     try {
       const key = await get<SigningKey>('/v1/signing-key', { query: { keyId } });
       if (pasted.length === 0) keys.push({ pem: key.pem, source: `${location.host}/v1/signing-key` });
       if (pastedBeacons.length === 0 && key.beacon) beacons.push(key.beacon);
       certificates ??= key.certificates as SignedKeyCertificate[];
-      for (const tsa of key.timeStampAuthorities ?? []) for (const pem of tsa.certificates) tsas.add(pem);
+      if (pastedTsas.length === 0)
+        for (const tsa of key.timeStampAuthorities ?? []) for (const pem of tsa.certificates) tsas.add(pem);
     } catch {
       // Not published here: the shoe's key stays untrusted, and the trust check says so.
     }

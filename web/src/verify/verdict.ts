@@ -37,6 +37,11 @@ export interface Verification {
 }
 
 /** PEM blocks (or one bare base64 key) in a pasted text. */
+/** The PEM certificates in a pasted text (a TSA's, and the chain to its root), each whole. */
+export function splitCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+}
+
 export function splitPem(text: string): string[] {
   const blocks = text.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g);
   if (blocks) return blocks;
