@@ -26,6 +26,7 @@ const STACK_OF_SEGMENT: Record<string, FunctionStackName> = {
   players: 'Wallets',
   wallets: 'Wallets',
   operators: 'Operators',
+  me: 'Operators',
   sessions: 'Wallets',
   'signing-key': 'Public',
   'openapi.json': 'Public',
