@@ -46,7 +46,12 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
     const table = await ctx.store.get('table', { tableId: round.tableId });
     if (table) assertUnlocked(table);
   }
-  for (const attempt of attempts(ctx)) {
+  // A step that moved the round on (its status changed) is not a collision: the next step is timed afresh. Otherwise a slow
+  // step (the deal waits for its beacon round, up to the margin plus a period) would count as the
+  // slowest attempt, and the fast settlement after it would be given up as contention it never met.
+  let tries = attempts(ctx);
+  for (let next = tries.next(); !next.done; next = tries.next()) {
+    const attempt = next.value;
     let progressed = true;
     switch (round.status) {
       case 'SETTLED':
@@ -84,7 +89,9 @@ export async function resolveRound(ctx: Ctx, actor: Actor, input: { roundId: str
         return roundView(round, await ctx.store.listPositions(round.roundId));
     }
     if (!progressed) await backoff(attempt);
+    const before = round.status;
     round = (await ctx.store.get('round', { roundId: round.roundId }))!;
+    if (round.status !== before) tries = attempts(ctx);
   }
   throw tooMuchContention('resolving the round');
 }
