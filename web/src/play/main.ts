@@ -412,19 +412,26 @@ function onPlayer(m: PlayerMessage): void {
   }
 }
 
+/** Whether the page has been live before: a later 'live' is a reconnection. */
+let wasLive = false;
+
 function onFeedState(feed: FeedState): void {
   connection.textContent = t(
     feed === 'live' ? 'connected' : feed === 'connecting' ? 'connecting' : 'reconnecting',
   );
   connection.dataset.state = feed;
-  // Connected (again), the table caught up: his own events carry no seq, so what they would have told
-  // him while away (bets, payout, balance) is read back from their source of truth.
-  if (feed === 'live') {
+  if (feed !== 'live') return;
+  // His bets in the round the catch-up found open (a reload mid-round shows them).
+  if (state.roundId && state.phase === 'OPEN') void loadPosition(state.roundId);
+  // Connected again, the table caught up: his own events carry no seq, so what they would have told
+  // him while away (payout, balance) and the roads are read back; the first connection follows the
+  // page's start, which has just read them.
+  if (wasLive) {
     void loadRoads();
     void loadWallet();
     void loadHistory();
-    if (state.roundId && state.phase === 'OPEN') void loadPosition(state.roundId);
   }
+  wasLive = true;
 }
 
 const live = byId('announcer');
