@@ -223,6 +223,79 @@ describe('a table that runs itself', () => {
     expect(runner.executions.get(`${table.tableId}-r3`)?.status).toBe('SUCCEEDED');
   });
 
+  it('switched off: the round in play gets its "no va más" and finishes, the cadence opens nothing; on, it plays on', async () => {
+    const avail = { reason: 'studio camera fault', person: 'Ana Ruiz' };
+    let core: Awaited<ReturnType<typeof cadenceStack>>['core'];
+    const setup = await cadenceStack(async (step, state, run) => {
+      // Switched off while round 2's betting is open: betting closes there and then.
+      if (step === 'close' && state.tableRound === 2) {
+        await core.setTableAvailability(op, { tableId: state.tableId, available: false, ...avail });
+        expect((await core.getRound(op, { roundId: state.roundId! })).status).toBe('CLOSED');
+      }
+      return run();
+    });
+    core = setup.core;
+    const { runner, table } = setup;
+    await core.openShoe(admin(), { tableId: table.tableId });
+    await core.controlCadence(op, { tableId: table.tableId, action: 'start', cadence: SETTINGS });
+    await runner.idle();
+    // Round 2 was dealt and settled by its own run, which then started none.
+    expect([...runner.executions.keys()]).toEqual([`${table.tableId}-r1`, `${table.tableId}-r2`]);
+    expect(runner.executions.get(`${table.tableId}-r2`)).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { status: 'SETTLED', next: 'TABLE_DISABLED' },
+    });
+    const off = await core.getTable(op, { tableId: table.tableId });
+    expect(off.openRoundId).toBeNull();
+    expect(off.cadence?.state).toBe('RUNNING');
+    // Resuming is no way round it.
+    expect(
+      await core
+        .controlCadence(op, { tableId: table.tableId, action: 'pause' })
+        .then((t) => t.cadence?.state),
+    ).toBe('PAUSED');
+    expect(
+      await core
+        .controlCadence(op, { tableId: table.tableId, action: 'resume' })
+        .catch((e: { code: string }) => e.code),
+    ).toBe('TABLE_DISABLED');
+    expect(runner.executions.size).toBe(2);
+
+    // Switched on: a paused cadence stays paused (nothing starts by itself)…
+    await core.setTableAvailability(op, { tableId: table.tableId, available: true, ...avail });
+    await runner.idle();
+    expect(runner.executions.size).toBe(2);
+    // …and resumed, round 3 plays.
+    await core.controlCadence(op, { tableId: table.tableId, action: 'resume' });
+    await runner.idle();
+    expect(runner.executions.get(`${table.tableId}-r3`)).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { status: 'SETTLED' },
+    });
+  });
+
+  it('a RUNNING cadence switched back on starts its next round by itself', async () => {
+    const avail = { reason: 'studio camera fault', person: 'Ana Ruiz' };
+    let core: Awaited<ReturnType<typeof cadenceStack>>['core'];
+    const setup = await cadenceStack(async (step, state, run) => {
+      if (step === 'close' && state.tableRound === 1)
+        await core.setTableAvailability(op, { tableId: state.tableId, available: false, ...avail });
+      return run();
+    });
+    core = setup.core;
+    const { runner, table } = setup;
+    await core.openShoe(admin(), { tableId: table.tableId });
+    await core.controlCadence(op, { tableId: table.tableId, action: 'start', cadence: SETTINGS });
+    await runner.idle();
+    expect([...runner.executions.keys()]).toEqual([`${table.tableId}-r1`]);
+    await core.setTableAvailability(op, { tableId: table.tableId, available: true, ...avail });
+    await runner.idle();
+    expect(runner.executions.get(`${table.tableId}-r2`)).toMatchObject({
+      status: 'SUCCEEDED',
+      output: { status: 'SETTLED' },
+    });
+  });
+
   it('refuses settings whose games would start less than 5 s apart (UKGC RTS 14G)', async () => {
     const { core, table, runner } = await cadenceStack();
     const refused = await core

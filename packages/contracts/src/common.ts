@@ -1,4 +1,10 @@
-import { BET_TYPES, type BetType as EngineBetType, lazily } from '@pyb/engine';
+import {
+  BET_TYPES,
+  type BetType as EngineBetType,
+  lazily,
+  SIDE_BET_TYPES,
+  type SideBetType,
+} from '@pyb/engine';
 import { clientSeedProblem, textProblem } from '@pyb/fairness';
 import * as z from 'zod';
 import { ISO_4217, isCurrency } from './currencies';
@@ -105,6 +111,20 @@ export const BetType = /* @__PURE__ */ lazily(() =>
     description:
       'PLAYER = Punto, BANKER = Banca, TIE = Empate, the pair side bets, and the side bets a table offers ' +
       'in its configuration (docs/rules.md).',
+  }),
+);
+
+/** Bets a table's availability may switch off one by one: the pairs and the side bets (not Punto, Banca, Empate). */
+export const OPTIONAL_BET_TYPES = [
+  'PLAYER_PAIR',
+  'BANKER_PAIR',
+  ...(SIDE_BET_TYPES as readonly SideBetType[]),
+] as ['PLAYER_PAIR', 'BANKER_PAIR', ...SideBetType[]];
+
+export const OptionalBetType = /* @__PURE__ */ lazily(() =>
+  z.enum(OPTIONAL_BET_TYPES).meta({
+    id: 'OptionalBetType',
+    description: 'A pair bet or a side bet (Punto, Banca and Empate are the table itself).',
   }),
 );
 

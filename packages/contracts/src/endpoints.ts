@@ -46,6 +46,7 @@ import {
 } from './endpoints/shoes';
 import { getTableHelpContract } from './endpoints/table-help';
 import {
+  availabilityLogContract,
   controlCadenceContract,
   createTableContract,
   getScoreboardContract,
@@ -53,6 +54,7 @@ import {
   getTableContract,
   listLiveEventsContract,
   listTableEventsContract,
+  setTableAvailabilityContract,
   unlockTableContract,
 } from './endpoints/tables';
 import {
@@ -81,6 +83,8 @@ export const ENDPOINTS = {
   'get-table-help': getTableHelpContract,
   'unlock-table': unlockTableContract,
   'list-table-events': listTableEventsContract,
+  'set-table-availability': setTableAvailabilityContract,
+  'availability-log': availabilityLogContract,
   'control-cadence': controlCadenceContract,
   'list-live-events': listLiveEventsContract,
   'open-shoe': openShoeContract,

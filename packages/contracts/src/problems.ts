@@ -220,6 +220,14 @@ export const PROBLEMS = {
     423,
     "The key service or the randomness failed at this table, or a close found its shoe's audit chain broken (`details.lock` says what, when): no shoe opens, no round opens or is dealt until an admin clears the lock (POST /v1/tables/{tableId}/unlock; an AUDIT lock by abandoning the shoe, POST /v1/shoes/{shoeId}/abandon). Rounds not dealt can be voided (stakes refunded).",
   ],
+  TABLE_DISABLED: [
+    409,
+    'The operator has switched this table off (`details.disabled`: when, why, by whom): no shoe and no round opens until it is switched back on (POST /v1/tables/{tableId}/availability with `available: true`).',
+  ],
+  AVAILABILITY_UNCHANGED: [
+    409,
+    'The table (or the bet) is already in the availability asked for: nothing was recorded.',
+  ],
   WALLET_MODE_MISMATCH: [
     409,
     "The player's position in this round was made in the other wallet mode (the operator's mode changed meanwhile).",

@@ -1,6 +1,15 @@
 import { BET_TYPES, lazily } from '@pyb/engine';
 import * as z from 'zod';
-import { Amount, BetType, Card, ClientSeed, FreeText, MinorUnits, Timestamp } from './common';
+import {
+  Amount,
+  BetType,
+  Card,
+  ClientSeed,
+  FreeText,
+  MinorUnits,
+  OptionalBetType,
+  Timestamp,
+} from './common';
 import { PlayerId, ResourceId } from './ids';
 import { HeadAnchor, SignedHead } from './shoes';
 import {
@@ -189,6 +198,10 @@ export const Round = /* @__PURE__ */ lazily(() =>
       closesAt: Timestamp().nullable().meta({
         description:
           'Cadence tables: when betting closes (bets from then are refused); null on operator-driven tables.',
+      }),
+      betsOff: z.array(OptionalBetType()).meta({
+        description:
+          "Pair and side bets of the table's configuration the operator had switched off when the round opened: refused in this round (422 BET_SIDE_DISABLED).",
       }),
       resolvedAt: Timestamp().nullable(),
       result: Coup().nullable(),

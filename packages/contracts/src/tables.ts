@@ -1,7 +1,7 @@
 import { type SideBetType as EngineSideBetType, lazily, SIDE_BET_TYPES } from '@pyb/engine';
 import * as z from 'zod';
-import { Amount, Currency, FreeText, Timestamp } from './common';
-import { ResourceId } from './ids';
+import { Amount, Currency, FreeText, OptionalBetType, Timestamp } from './common';
+import { OperatorId, ResourceId } from './ids';
 
 const Limit = /* @__PURE__ */ lazily(() =>
   z.strictObject({ min: Amount(), max: Amount() }).meta({ id: 'BetLimit' }),
@@ -332,8 +332,52 @@ export const Table = /* @__PURE__ */ lazily(() =>
         description:
           'Set while the table is locked: no shoe opens, no round opens or is dealt (423 TABLE_LOCKED) until an admin clears it (POST /v1/tables/{tableId}/unlock). Rounds not dealt stay voidable.',
       }),
+      disabled: TableDisabled().nullable().meta({
+        description:
+          'Set while the operator has switched the table off (POST /v1/tables/{tableId}/availability): no shoe and no round opens (409 TABLE_DISABLED); the round in play when it was switched off finishes. null: the table is available.',
+      }),
+      betsOff: z.array(OptionalBetType()).meta({
+        description:
+          'Pair and side bets the operator has switched off at this table: refused from the next round that opens (422 BET_SIDE_DISABLED); the round in play keeps what it offered.',
+      }),
     })
     .meta({ id: 'Table' }),
+);
+
+/** Who switched a table off, when and why (the TABLE_DISABLED event it was recorded in). */
+export const TableDisabled = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      at: Timestamp(),
+      reason: z.string(),
+      person: z.string().meta({ description: 'The named person the operator recorded as acting.' }),
+      seq: z.int().min(0).meta({ description: "The TABLE_DISABLED event's number in the table's events." }),
+    })
+    .meta({ id: 'TableDisabled' }),
+);
+
+/**
+ * An availability change (docs/regulators.md, "Game availability"): the table, or one of its pair or
+ * side bets, switched off or on, by a named person, with a reason.
+ */
+export const AvailabilityRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      available: z.boolean().meta({ description: 'false switches off, true switches back on.' }),
+      betType: OptionalBetType().optional().meta({
+        description: 'A pair or side bet of the table: only it is switched. Absent: the whole table.',
+      }),
+      reason: FreeText(500).meta({
+        description: 'Why (recorded in the event).',
+        example: 'Maintenance of the table studio, ticket OPS-311',
+      }),
+      person: FreeText(120).meta({
+        description:
+          'The person acting, as the operator records him (an API key names no person): kept in the Game Availability Log.',
+        example: 'M. García (shift manager)',
+      }),
+    })
+    .meta({ id: 'AvailabilityRequest' }),
 );
 
 /** An admin clears a lock once the failure is fixed, saying why. */
@@ -348,26 +392,55 @@ export const UnlockTableRequest = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'UnlockTableRequest' }),
 );
 
+/** A table's own events: lock-outs and their clearing, an abandoned shoe, and its availability changes. */
+export const TABLE_EVENT_TYPES = [
+  'TABLE_LOCKED',
+  'TABLE_UNLOCKED',
+  'SHOE_ABANDONED',
+  'TABLE_DISABLED',
+  'TABLE_ENABLED',
+  'BET_DISABLED',
+  'BET_ENABLED',
+] as const;
+
+/** The availability events among them (the Game Availability Log). */
+export const AVAILABILITY_EVENT_TYPES = [
+  'TABLE_DISABLED',
+  'TABLE_ENABLED',
+  'BET_DISABLED',
+  'BET_ENABLED',
+] as const;
+
 export const TableEvent = /* @__PURE__ */ lazily(() =>
   z
     .object({
       tableId: z.string(),
       seq: z.int().min(0),
-      type: z.enum(['TABLE_LOCKED', 'TABLE_UNLOCKED', 'SHOE_ABANDONED']),
+      type: z.enum(TABLE_EVENT_TYPES),
       at: Timestamp(),
       shoeId: z.string().optional().meta({ description: 'SHOE_ABANDONED: the shoe given up.' }),
       lock: TableLock().optional().meta({ description: 'TABLE_LOCKED: what failed.' }),
       reason: z
         .string()
         .optional()
-        .meta({ description: "TABLE_UNLOCKED, SHOE_ABANDONED: the admin's reason." }),
+        .meta({ description: 'TABLE_UNLOCKED, SHOE_ABANDONED, the availability events: the reason given.' }),
       clears: z
         .int()
         .min(0)
         .optional()
         .meta({ description: 'TABLE_UNLOCKED, SHOE_ABANDONED: the TABLE_LOCKED event it clears.' }),
-      by: z.object({ role: z.string(), operatorId: z.string() }).optional().meta({
-        description: 'TABLE_UNLOCKED, SHOE_ABANDONED: the API key role and operator that cleared it.',
+      by: z
+        .object({ role: z.string(), operatorId: z.string(), keyId: z.string().optional() })
+        .optional()
+        .meta({
+          description:
+            'TABLE_UNLOCKED, SHOE_ABANDONED and the availability events: the API key (role, operator and id) that acted.',
+        }),
+      betType: OptionalBetType().optional().meta({
+        description: 'BET_DISABLED, BET_ENABLED: the pair or side bet switched.',
+      }),
+      person: z.string().optional().meta({
+        description: 'The availability events: the named person the operator recorded as acting.',
       }),
     })
     .meta({ id: 'TableEvent' }),
@@ -375,6 +448,32 @@ export const TableEvent = /* @__PURE__ */ lazily(() =>
 
 export const TableEvents = /* @__PURE__ */ lazily(() =>
   z.object({ tableId: z.string(), events: z.array(TableEvent()) }).meta({ id: 'TableEvents' }),
+);
+
+/** The Game Availability Log of an operator over a time range (docs/regulators.md, "Game availability"). */
+export const AvailabilityParams = /* @__PURE__ */ lazily(() => z.strictObject({ operatorId: OperatorId() }));
+
+export const AvailabilityQuery = /* @__PURE__ */ lazily(() =>
+  z.strictObject({
+    from: Timestamp().meta({ description: 'Start of the range (included).' }),
+    to: Timestamp().meta({ description: 'End of the range (excluded); at most 366 days after `from`.' }),
+  }),
+);
+
+export const AvailabilityLog = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      operatorId: z.string(),
+      from: Timestamp(),
+      to: Timestamp(),
+      entries: z
+        .array(TableEvent().extend({ tableName: z.string() }).meta({ id: 'AvailabilityEntry' }))
+        .meta({
+          description:
+            "Every TABLE_DISABLED, TABLE_ENABLED, BET_DISABLED and BET_ENABLED of the operator's tables in the range, oldest first (ties by table, then seq).",
+        }),
+    })
+    .meta({ id: 'AvailabilityLog' }),
 );
 
 /** A seat of the table and its holder (seed 004: a holder who sat out more than 3 coups loses it to a claim). */
@@ -430,6 +529,10 @@ export const LIVE_EVENT_KINDS = [
   'TABLE_LOCKED',
   'TABLE_UNLOCKED',
   'SHOE_ABANDONED',
+  'TABLE_DISABLED',
+  'TABLE_ENABLED',
+  'BET_DISABLED',
+  'BET_ENABLED',
 ] as const;
 
 export const LiveQuery = /* @__PURE__ */ lazily(() =>

@@ -16,6 +16,7 @@ import {
   resolveRound,
   runSettlementBatch,
   setResponsibleGamingAndCancel,
+  setTableAvailability,
   voidRound,
   withdrawBets,
 } from './rounds';
@@ -37,7 +38,14 @@ import {
   openShoe,
   signingKey,
 } from './shoes';
-import { controlCadence, createTable, getTable, listTableEvents, unlockTable } from './tables';
+import {
+  availabilityLog,
+  controlCadence,
+  createTable,
+  getTable,
+  listTableEvents,
+  unlockTable,
+} from './tables';
 import {
   getLedger,
   getOperatorWallet,
@@ -58,6 +66,8 @@ export function createCore(deps: CoreDeps): Core {
     unlockTable: (actor, input) => unlockTable(ctx, actor, input),
     controlCadence: (actor, input) => controlCadence(ctx, actor, input),
     listTableEvents: (actor, input) => listTableEvents(ctx, actor, input),
+    setTableAvailability: (actor, input) => setTableAvailability(ctx, actor, input),
+    availabilityLog: (actor, input) => availabilityLog(ctx, actor, input),
     ggrReport: (actor, input) => ggrReport(ctx, actor, input),
     openShoe: (actor, input) => openShoe(ctx, actor, input),
     getShoe: (actor, input) => getShoe(ctx, actor, input),

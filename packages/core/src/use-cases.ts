@@ -43,6 +43,7 @@ export {
   runCadenceStep,
   runSettlementBatch,
   setResponsibleGamingAndCancel,
+  setTableAvailability,
   voidRound,
   withdrawBets,
 } from './rounds';
@@ -76,6 +77,7 @@ export {
   signingKey,
 } from './shoes';
 export {
+  availabilityLog,
   controlCadence,
   createTable,
   getScoreboard,

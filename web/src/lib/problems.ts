@@ -129,6 +129,9 @@ export const WORDS: Record<ProblemCode | 'NETWORK', string> = {
   HISTORY_TOO_LARGE:
     'The history range reaches too far back for one request: ask for a shorter or more recent range.',
   TABLE_LOCKED: 'The table is locked: the key service or the randomness failed. An admin must clear it.',
+  TABLE_DISABLED:
+    'The operator has switched this table off: no shoe or round opens until it is switched back on (Availability).',
+  AVAILABILITY_UNCHANGED: 'The table or bet is already in that availability: nothing was recorded.',
   TABLE_NOT_LOCKED: 'The table is not locked.',
   CADENCE_NOT_SET: 'The table has no cadence: start it first.',
   AUDIT_LOCK_NEEDS_SHOE: 'The table is locked by a broken audit chain: close or abandon its shoe first.',

@@ -1,6 +1,10 @@
 import type { EndpointContract } from '../endpoint-contract';
 import { Scoreboard, ScoreboardQuery } from '../scoreboard';
 import {
+  AvailabilityLog,
+  AvailabilityParams,
+  AvailabilityQuery,
+  AvailabilityRequest,
   CadenceControlRequest,
   CreateTableRequest,
   LiveEvents,
@@ -117,5 +121,36 @@ export const listLiveEventsContract = {
   params: TableParams,
   query: LiveQuery,
   response: LiveEvents,
+  status: 200,
+} satisfies EndpointContract;
+
+export const setTableAvailabilityContract = {
+  tag: 'Tables',
+  description:
+    'Switches the table — or one of its pair or side bets (`betType`) — off or back on, by a named person with a reason: a TABLE_DISABLED / TABLE_ENABLED / BET_DISABLED / BET_ENABLED event in the table\'s events, its live feed, the regulator feed and the Game Availability Log (docs/regulators.md, "Game availability"). Off, gracefully: a round taking bets gets its "no va más" now (no new bet), and it and any round in play are dealt and settled as usual; no shoe and no round opens after it (409 TABLE_DISABLED), a cadence opens none (it goes on when the table is back on). A bet switched off is refused from the next round. Operator and admin keys.',
+  problems: [
+    'TABLE_NOT_FOUND',
+    'AVAILABILITY_UNCHANGED',
+    'BET_SIDE_DISABLED',
+    'INVALID_INPUT',
+    'TABLE_LOCKED',
+    'CONCURRENT_UPDATE',
+  ],
+  summary: 'Switch a table, or one of its pair or side bets, off or on',
+  params: TableParams,
+  body: AvailabilityRequest,
+  response: Table,
+  status: 200,
+} satisfies EndpointContract;
+
+export const availabilityLogContract = {
+  tag: 'Tables',
+  description:
+    "The Game Availability Log (NJ 13:69O-1.8(f), PA 811a.7(f), AGCO 4.02(8)): every availability change of the operator's tables in `[from, to)` — when, which table or bet, off or on, why, the named person and the API key. Regulators name a supervised operator; operators and admins their own.",
+  problems: ['OPERATOR_NOT_FOUND', 'INVALID_INPUT'],
+  summary: "An operator's Game Availability Log over a time range",
+  params: AvailabilityParams,
+  query: AvailabilityQuery,
+  response: AvailabilityLog,
   status: 200,
 } satisfies EndpointContract;

@@ -16,7 +16,7 @@ import type {
   PositionRecord,
   RoundReplay,
 } from '../shared';
-import { invalid, mapBounded, notFound } from '../shared';
+import { invalid, mapBounded, notFound, timeRange } from '../shared';
 import { operatorOf, walletModeOf } from '../wallet';
 import type { AuditCtx } from './ctx';
 import { recallScope } from './player-rounds';
@@ -29,15 +29,13 @@ const CONCURRENCY = 4;
 
 /** [from, to) as canonical ISO strings (positions' `openedAt` compare as strings), or refused. */
 function range(from: string, to: string): { from: string; to: string } {
-  const f = Date.parse(from);
-  const t = Date.parse(to);
-  if (Number.isNaN(f) || Number.isNaN(t) || t <= f || t - f > HISTORY_MAX_DAYS * DAY_MS) {
+  const checked = timeRange(from, to, HISTORY_MAX_DAYS * DAY_MS);
+  if (!checked)
     throw invalid(
       'HISTORY_RANGE_INVALID',
       `from and to must be ISO times with from < to, at most ${HISTORY_MAX_DAYS} days apart`,
     );
-  }
-  return { from: new Date(f).toISOString(), to: new Date(t).toISOString() };
+  return checked;
 }
 
 const emptyTotals = (): HistoryTotalsView => ({

@@ -105,7 +105,13 @@ export async function auditDrafts(
         {
           ...base,
           type: 'ROUND_OPENED',
-          data: { number: d.number ?? null, closesAt: closesAtOf(r), lastCoup: d.lastCoup === true },
+          data: {
+            number: d.number ?? null,
+            closesAt: closesAtOf(r),
+            lastCoup: d.lastCoup === true,
+            // The bets the operator had switched off when it opened (absent: none).
+            ...(r?.betsOff?.length && { betsOff: r.betsOff }),
+          },
         },
       ];
     }
@@ -173,6 +179,19 @@ export function tableEventDraft(event: TableEventRecord): LiveDraft {
         ...base,
         type: 'TABLE_UNLOCKED',
         data: { reason: event.reason ?? null, clears: event.clears ?? null },
+      };
+    case 'TABLE_DISABLED':
+    case 'TABLE_ENABLED':
+    case 'BET_DISABLED':
+    case 'BET_ENABLED':
+      // What a player is told: which bet, and why (the person and key stay in the operator's log).
+      return {
+        ...base,
+        type: event.type,
+        data: {
+          reason: event.reason ?? null,
+          ...(event.betType !== undefined && { betType: event.betType }),
+        },
       };
     default:
       return {

@@ -86,6 +86,9 @@ export const FEED_COLUMNS = [
   'discardBeaconRound',
   'discardedAt',
   'discards',
+  'betType',
+  'person',
+  'byKeyId',
 ] as const;
 
 const COLUMN_SET: ReadonlySet<string> = new Set(FEED_COLUMNS);

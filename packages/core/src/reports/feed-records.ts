@@ -91,6 +91,9 @@ export function tableEventRecord(table: TableRecord, e: TableEventRecord): FeedR
     problems: e.lock ? (e.lock.problems ?? [e.lock.detail]) : undefined,
     reason: e.reason,
     clears: e.clears,
+    betType: e.betType,
+    person: e.person,
+    byKeyId: e.by?.keyId,
   });
 }
 

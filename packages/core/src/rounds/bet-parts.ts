@@ -48,6 +48,18 @@ export function validate(config: TableConfig, bets: readonly Bet[]): void {
   }
 }
 
+/** A bet the operator had switched off when the round opened (RoundRecord.betsOff) is refused in it. */
+export function offeredInRound(facts: RoundFacts, bets: readonly Bet[]): void {
+  const off = bets.find((b) => (facts.betsOff as readonly string[] | undefined)?.includes(b.type));
+  if (off)
+    throw new DomainError(
+      'UNPROCESSABLE',
+      'BET_SIDE_DISABLED',
+      `the operator has switched ${off.type} off at this table for this round`,
+      { betType: off.type },
+    );
+}
+
 export function normalizeBets(input: readonly BetInput[] | undefined): Bet[] {
   if (!Array.isArray(input) || input.length < 1 || input.length > BET_TYPES.length) {
     throw invalid('BET_EMPTY', `a bet call carries 1-${BET_TYPES.length} bets`);
@@ -76,6 +88,7 @@ export async function roundFacts(
     tableRound: round.tableRound,
     openedAt: round.openedAt,
     ...(round.closesAt !== undefined && { closesAt: round.closesAt }),
+    ...(round.betsOff !== undefined && { betsOff: round.betsOff }),
   };
   ctx.rounds.set(roundId, facts);
   return { facts, fresh: round };

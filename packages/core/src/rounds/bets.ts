@@ -36,7 +36,7 @@ import {
   withinScope,
 } from '../shared';
 import { operatorOf } from '../wallet';
-import { type Change, normalizeBets, roundFacts, shoeConfig, validate } from './bet-parts';
+import { type Change, normalizeBets, offeredInRound, roundFacts, shoeConfig, validate } from './bet-parts';
 import { roundNotOpen } from './round-not-open';
 import { stakeCallsOf } from './stake-sources';
 
@@ -64,6 +64,7 @@ export async function placeBet(ctx: Ctx, actor: Actor, input: PlaceBetInput): Pr
   const config = await shoeConfig(ctx, facts.shoeId);
   withinScope(actor, { tableId: facts.tableId, currency: config.currency });
   validate(config, bets);
+  offeredInRound(facts, bets);
   const added = Object.fromEntries(bets.map((b) => [b.type, b.amount])) as Bets;
   const ordered = betList(added);
   if (!Number.isSafeInteger(sumOf(added)))

@@ -32,7 +32,7 @@ export interface CadenceState {
   needsShoe?: boolean;
   /** The shoe this run's shoe step opened. */
   shoeOpened?: string;
-  /** The next round's run: STARTED, ALREADY_STARTED, or why none (PAUSED, STOPPED, TABLE_LOCKED). */
+  /** The next round's run: STARTED, ALREADY_STARTED, or why none (PAUSED, STOPPED, TABLE_LOCKED, TABLE_DISABLED). */
   next?: string;
 }
 
@@ -93,6 +93,8 @@ export function cadenceOpen(ctx: Ctx, state: CadenceState): Promise<CadenceState
     if ((table.rounds ?? 0) + 1 !== s.tableRound) return { ...s, stopped: 'ROUND_ALREADY_PLAYED' };
     if (table.cadence?.state !== 'RUNNING') return { ...s, stopped: table.cadence ? 'PAUSED' : 'STOPPED' };
     if (table.lock) return { ...s, stopped: 'TABLE_LOCKED' };
+    // Switched off: nothing opens; switching it back on starts this round's run (rounds/availability.ts).
+    if (table.disabled) return { ...s, stopped: 'TABLE_DISABLED' };
     if (!(await shoeInPlay(ctx, actor, table))) {
       // A shoe this run opened and no longer in play (abandoned meanwhile): no second one.
       if (!table.cadence.nextShoe) {
@@ -116,7 +118,8 @@ export function cadenceOpenShoe(ctx: Ctx, state: CadenceState): Promise<CadenceS
   return step(async () => {
     const { needsShoe: _, ...s } = state;
     const table = await ctx.store.get('table', { tableId: s.tableId });
-    if (!table || table.currentShoeId || table.lock || table.cadence?.state !== 'RUNNING') return s;
+    if (!table || table.currentShoeId || table.lock || table.disabled || table.cadence?.state !== 'RUNNING')
+      return s;
     const shoe = await openShoe(ctx, actorOf(s), { tableId: s.tableId });
     return { ...s, shoeOpened: shoe.shoeId };
   });
@@ -191,6 +194,8 @@ export function cadenceNext(ctx: Ctx, s: CadenceState): Promise<CadenceState> {
       }
     }
     if (table.cadence?.state !== 'RUNNING') return { ...s, next: table.cadence ? 'PAUSED' : 'STOPPED' };
+    // No run for a round that cannot open: its name stays free for the run switching it on starts.
+    if (table.disabled) return { ...s, next: 'TABLE_DISABLED' };
     const next = await ctx.cadence.start({
       tableId: s.tableId,
       operatorId: s.operatorId,

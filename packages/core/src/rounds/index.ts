@@ -1,3 +1,4 @@
+export { setTableAvailability } from './availability';
 export { MAX_POSITION_CALLS } from './bet-parts';
 export { placeBet, withdrawBets } from './bets';
 export * from './cadence-steps';

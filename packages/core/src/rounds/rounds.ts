@@ -13,7 +13,7 @@ import {
   withinScope,
 } from '../shared';
 import { anchorContributionsHead, checkSeed, closeContributions, signContributionsHead } from '../shoes';
-import { assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
+import { assertAvailable, assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
 import { nextAudit, putAudit } from '../trail';
 
 export async function loadRound(
@@ -48,6 +48,7 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
   for (const attempt of attempts(ctx)) {
     const table = await loadTable(ctx, actor, input.tableId, 'write');
     assertUnlocked(table);
+    assertAvailable(table);
     if (!table.currentShoeId) throw conflict('NO_SHOE_OPEN', `table ${table.tableId} has no shoe in play`);
     if (table.openRoundId) throw conflict('ROUND_IN_PLAY', `round ${table.openRoundId} is still in play`);
     const shoe = (await ctx.store.get('shoe', { shoeId: table.currentShoeId })) as ShoeRecord;
@@ -84,6 +85,7 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
       gates: table.betGates ?? DEFAULT_BET_GATES,
       tableRound: (table.rounds ?? 0) + 1,
       ...(lastAnnounced && { lastAnnounced }),
+      ...(table.betsOff?.length && { betsOff: table.betsOff }),
       openedAt,
       // A cadence table's round says when betting closes: bets are refused from then (bets.ts).
       ...(table.cadence?.state === 'RUNNING' && {
@@ -104,7 +106,8 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
           entity: 'table',
           key: { tableId: table.tableId },
           set: { openRoundId: round.roundId, rounds: round.tableRound },
-          expect: { openRoundId: null, currentShoeId: shoe.shoeId, lock: null },
+          // The betsOff it copied are those in force (a change meanwhile adds an event: re-read).
+          expect: { openRoundId: null, currentShoeId: shoe.shoeId, lock: null, events: table.events ?? null },
         },
         {
           kind: 'update',

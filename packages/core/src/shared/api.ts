@@ -87,6 +87,7 @@ export interface LedgerQuery extends WalletRef {
 
 export type TableView = z.output<ReturnType<typeof C.Table>>;
 export type TableEventsView = z.output<ReturnType<typeof C.TableEvents>>;
+export type AvailabilityLogView = z.output<ReturnType<typeof C.AvailabilityLog>>;
 export type GgrReportView = z.output<ReturnType<typeof C.GgrReport>>;
 export type PlayerHistoryView = z.output<ReturnType<typeof C.PlayerHistory>>;
 export type HistoryTotalsView = z.output<ReturnType<typeof C.HistoryTotals>>;
@@ -119,6 +120,8 @@ export interface PlayerHistoryQuery {
 export type ControlCadenceInput = { tableId: string } & Body<ReturnType<typeof C.CadenceControlRequest>>;
 
 export type UnlockTableInput = { tableId: string } & Body<ReturnType<typeof C.UnlockTableRequest>>;
+export type SetAvailabilityInput = { tableId: string } & Body<ReturnType<typeof C.AvailabilityRequest>>;
+export type AvailabilityLogInput = { operatorId: string; from: string; to: string };
 export type AbandonShoeInput = { shoeId: string } & Body<ReturnType<typeof C.AbandonShoeRequest>>;
 export type ShoeView = z.output<ReturnType<typeof C.Shoe>>;
 export type CoupView = z.output<ReturnType<typeof C.Coup>>;
@@ -213,6 +216,8 @@ export interface Core {
   controlCadence(actor: Actor, input: ControlCadenceInput): Promise<TableView>;
   /** The table's lock-outs and their clearing, in order. */
   listTableEvents(actor: Actor, input: { tableId: string }): Promise<TableEventsView>;
+  setTableAvailability(actor: Actor, input: SetAvailabilityInput): Promise<TableView>;
+  availabilityLog(actor: Actor, input: AvailabilityLogInput): Promise<AvailabilityLogView>;
   /** Gross gaming revenue of one UTC day, per table and currency (rounds finished that day). */
   ggrReport(actor: Actor, input: { operatorId?: string; date: string }): Promise<GgrReportView>;
 

@@ -38,6 +38,7 @@ export type RoundFacts = Pick<
   | 'tableRound'
   | 'openedAt'
   | 'closesAt'
+  | 'betsOff'
 >;
 
 export interface Ctx {

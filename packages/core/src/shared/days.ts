@@ -9,3 +9,14 @@ export function utcDay(date: string): { from: string; to: string } | undefined {
   if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== date) return undefined;
   return { from: start.toISOString(), to: new Date(start.getTime() + 86_400_000).toISOString() };
 }
+
+/**
+ * `[from, to)` as canonical ISO strings (stored times compare as strings), or undefined when either is
+ * not a time, `to` is not after `from`, or they are more than `maxMs` apart.
+ */
+export function timeRange(from: string, to: string, maxMs: number): { from: string; to: string } | undefined {
+  const f = Date.parse(from);
+  const t = Date.parse(to);
+  if (Number.isNaN(f) || Number.isNaN(t) || t <= f || t - f > maxMs) return undefined;
+  return { from: new Date(f).toISOString(), to: new Date(t).toISOString() };
+}

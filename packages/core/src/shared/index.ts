@@ -3,7 +3,7 @@ export * from './api';
 export * from './auth';
 export { checkAmount, checkCurrency, checkId, checkPlayerId, checkText } from './checks';
 export { type Ctx, context, type RoundFacts, withDeadline } from './context';
-export { utcDay } from './days';
+export { timeRange, utcDay } from './days';
 export * from './deadline';
 export { type CoreDeps, type OperatorCache, operatorCache } from './deps';
 export * from './errors';

@@ -34,6 +34,8 @@ export const tableView = (t: TableRecord): TableView => ({
   createdAt: t.createdAt,
   cadence: t.cadence ?? null,
   lock: t.lock ?? null,
+  disabled: t.disabled ?? null,
+  betsOff: t.betsOff ?? [],
 });
 
 export const shoeView = (s: ShoeRecord): ShoeView => ({
@@ -141,6 +143,7 @@ export const roundView = (r: RoundRecord, positions: readonly PositionRecord[]):
   status: r.status,
   openedAt: r.openedAt,
   closesAt: r.closesAt ?? null,
+  betsOff: r.betsOff ?? [],
   resolvedAt: r.settledAt ?? r.voidedAt ?? null,
   result: r.coup ? coupView(r.coup) : null,
   positions: [...positions].sort((a, b) => (a.playerId < b.playerId ? -1 : 1)).map(positionView),

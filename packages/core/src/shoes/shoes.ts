@@ -29,7 +29,14 @@ import {
   tooMuchContention,
   type WriteOp,
 } from '../shared';
-import { assertUnlocked, loadTable, lockForAudit, shoeInPlay, underLockOut } from '../tables';
+import {
+  assertAvailable,
+  assertUnlocked,
+  loadTable,
+  lockForAudit,
+  shoeInPlay,
+  underLockOut,
+} from '../tables';
 import { chainRecord, eventAt, latest, newDigestSalt, nextAudit, parseAuditLog, putAudit } from '../trail';
 import { collectDebt } from '../wallet';
 import { chainProblemsBeforeClose, revealedVoids, roundsOfChain } from './close-checks';
@@ -56,6 +63,7 @@ export async function openShoe(ctx: Ctx, actor: Actor, input: { tableId: string 
   const table = await loadTable(ctx, actor, input.tableId, 'write');
   if (table.currentShoeId) throw shoeInPlay(table);
   assertUnlocked(table);
+  assertAvailable(table);
   const shoeId = ctx.ids.next('shoe');
   const context = { shoeId, operatorId: table.operatorId };
   // A key-service or randomness failure here locks the table (lock-out.ts).

@@ -18,6 +18,7 @@ import {
   tableView,
   tooMuchContention,
 } from '../shared';
+import { assertAvailable } from './availability';
 import { assertUnlocked } from './lock-out';
 import { loadTable } from './tables';
 
@@ -76,6 +77,7 @@ export async function controlCadence(ctx: Ctx, actor: Actor, input: ControlCaden
     const cadence = nextCadence(ctx, table, input);
     if (cadence?.state === 'RUNNING') {
       assertUnlocked(table);
+      assertAvailable(table);
       // Without a shoe to play and none to be opened, the run would stop at once and spend the
       // round's run name: the operator opens a shoe first.
       if (!cadence.nextShoe && !(await shoeToPlay(ctx, table)))

@@ -1,3 +1,4 @@
+export { assertAvailable, availabilityLog, recordAvailability } from './availability';
 export { controlCadence, pauseAtShoeEnd } from './cadence';
 export { DEFAULT_BET_GATES, gateOf, MAX_BET_GATES } from './gates';
 export { getTableHelp, type TableHelpView, tableHelp } from './help';

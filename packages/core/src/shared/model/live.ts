@@ -17,7 +17,11 @@ export type LiveEventType =
   | 'SHOE_CLOSED'
   | 'TABLE_LOCKED'
   | 'TABLE_UNLOCKED'
-  | 'SHOE_ABANDONED';
+  | 'SHOE_ABANDONED'
+  | 'TABLE_DISABLED'
+  | 'TABLE_ENABLED'
+  | 'BET_DISABLED'
+  | 'BET_ENABLED';
 
 export interface LiveEventRecord {
   tableId: string;

@@ -4,7 +4,7 @@ import type { Burn, Card, CoupResult, PositionSettlement } from '@pyb/engine';
 import type { BeaconRound, SignedHead } from '@pyb/fairness';
 import type { StoredAnchor } from '../ports/time-stamps';
 import type { Discard } from './shoes';
-import type { Bets } from './tables';
+import type { Bets, OptionalBetType } from './tables';
 
 /**
  * OPEN -> CLOSED ("no va más") -> DEALT (outcome recorded) -> SETTLED, settled in the resolve request;
@@ -80,6 +80,8 @@ export interface RoundRecord {
    * whether or not "no va más" has run yet; the cadence's Wait state then calls it.
    */
   closesAt?: string;
+  /** Pair and side bets the operator had switched off at the table when the round opened: refused in it. */
+  betsOff?: OptionalBetType[];
   /** "No va más" called: bets are refused from here on (the gates close next, in one transaction). */
   closingAt?: string;
   closedAt?: string;

@@ -1,5 +1,9 @@
 /** The records of the tables, their lock-outs and events, seats and gates (index.ts: what the model is). */
+import type { OPTIONAL_BET_TYPES } from '@pyb/contracts';
 import type { BetType, TableConfig } from '@pyb/engine';
+
+/** A pair or side bet: what availability switches one by one (contracts OPTIONAL_BET_TYPES). */
+export type OptionalBetType = (typeof OPTIONAL_BET_TYPES)[number];
 
 export type Bets = Partial<Record<BetType, number>>;
 
@@ -30,8 +34,23 @@ export interface TableRecord {
   lock?: TableLock;
   /** A table that runs itself (tables/cadence.ts): absent, every round step is an operator's call. */
   cadence?: TableCadence;
-  /** Table events (TABLE_LOCKED, TABLE_UNLOCKED) recorded so far: numbers the next one. */
+  /** Table events (TABLE_LOCKED, TABLE_UNLOCKED, the availability changes) recorded so far: numbers the next one. */
   events?: number;
+  /**
+   * Switched off by the operator (tables/availability.ts): no shoe and no round opens until it is
+   * switched back on; the round in play when it was switched off finishes.
+   */
+  disabled?: TableDisabled;
+  /** Pair and side bets switched off: each round copies them when it opens (`RoundRecord.betsOff`). */
+  betsOff?: OptionalBetType[];
+}
+
+/** Who switched the table off, when and why (its TABLE_DISABLED event). */
+export interface TableDisabled {
+  at: string;
+  reason: string;
+  person: string;
+  seq: number;
 }
 
 /** A cadence table's clock and whether it runs (RUNNING) or finishes the round in play and stops (PAUSED). */
@@ -77,17 +96,28 @@ export interface TableEventRecord {
   tableId: string;
   operatorId: string;
   seq: number;
-  type: 'TABLE_LOCKED' | 'TABLE_UNLOCKED' | 'SHOE_ABANDONED';
+  type:
+    | 'TABLE_LOCKED'
+    | 'TABLE_UNLOCKED'
+    | 'SHOE_ABANDONED'
+    | 'TABLE_DISABLED'
+    | 'TABLE_ENABLED'
+    | 'BET_DISABLED'
+    | 'BET_ENABLED';
   at: string;
   /** SHOE_ABANDONED: the shoe given up (its lock cleared with it). */
   shoeId?: string;
   /** TABLE_LOCKED: what failed. */
   lock?: TableLock;
-  /** TABLE_UNLOCKED, SHOE_ABANDONED: the admin's reason, and which lock it clears. */
+  /** TABLE_UNLOCKED, SHOE_ABANDONED, availability: the reason given; which lock it clears. */
   reason?: string;
   clears?: number;
-  /** TABLE_UNLOCKED, SHOE_ABANDONED: the key's role and operator (API keys have no person's name). */
-  by?: { role: string; operatorId: string };
+  /** TABLE_UNLOCKED, SHOE_ABANDONED, availability: the key's role, operator and id. */
+  by?: { role: string; operatorId: string; keyId?: string };
+  /** BET_DISABLED, BET_ENABLED: the bet switched. */
+  betType?: OptionalBetType;
+  /** Availability: the named person the operator recorded as acting (an API key names none). */
+  person?: string;
 }
 
 /** A numbered seat of a table (seeds 000, 003, 004): held by a player until he leaves or loses it. */
