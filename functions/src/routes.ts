@@ -123,6 +123,29 @@ export const controlCadenceRoute: Route = {
   cadence: true,
 };
 
+export const setTableAvailabilityRoute: Route = {
+  method: 'POST',
+  path: '/v1/tables/{tableId}/availability',
+  handler: 'set-table-availability',
+  roles: WRITERS,
+  // The table item and its availability event (beside the shoes' chains); taking the table off closes
+  // the open round's betting (Sign: its receipt naming the beacon round); putting a cadence table back
+  // starts its next round's execution.
+  data: { principals: 'read', idempotency: 'write', game: 'write', audit: 'append' },
+  kms: ['Sign', 'GetPublicKey'],
+  cadence: true,
+};
+
+export const availabilityLogRoute: Route = {
+  method: 'GET',
+  path: '/v1/operators/{operatorId}/availability',
+  handler: 'availability-log',
+  roles: ALL,
+  // The operator's tables (game) and their events (audit).
+  data: { principals: 'read', game: 'read', audit: 'read' },
+  kms: [],
+};
+
 export const listTableEventsRoute: Route = {
   method: 'GET',
   path: '/v1/tables/{tableId}/events',
@@ -157,7 +180,8 @@ export const exportFeedRoute: Route = {
   path: '/v1/operators/{operatorId}/feed',
   handler: 'export-feed',
   roles: ALL,
-  data: { principals: 'read', game: 'read', wallets: 'read' },
+  // The rounds and shoes (game), the ledger (wallets), the tables' own events (audit).
+  data: { principals: 'read', game: 'read', wallets: 'read', audit: 'read' },
   kms: [],
 };
 
@@ -628,6 +652,8 @@ export const ROUTES: readonly Route[] = [
   unlockTableRoute,
   controlCadenceRoute,
   listTableEventsRoute,
+  setTableAvailabilityRoute,
+  availabilityLogRoute,
   listLiveEventsRoute,
   ggrReportRoute,
   exportFeedRoute,

@@ -30,6 +30,7 @@ export const LIVE_PUBLISHERS = [
   'void-round',
   'close-shoe',
   'unlock-table',
+  'set-table-availability',
   'abandon-shoe',
   'cadence-step',
   'cadence-open-shoe',

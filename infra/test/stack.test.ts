@@ -468,6 +468,7 @@ describe('a stage at signing-key generation 3', () => {
       'open-round',
       'open-shoe',
       'resolve-round',
+      'set-table-availability',
       'settle-batch',
       'void-round',
     ];
@@ -688,6 +689,7 @@ describe.each([
       'open-shoe',
       'refresh-session',
       'resolve-round',
+      'set-table-availability',
       'settle-batch',
       'void-round',
     ]);

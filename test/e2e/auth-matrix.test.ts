@@ -129,6 +129,7 @@ const QUERIES: Record<string, string> = {
   'player-history': '?from=2026-01-01T00:00:00.000Z&to=2026-12-31T00:00:00.000Z',
   'export-feed': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z&format=csv',
   'list-feed-files': '?from=2026-12-01&to=2026-12-01',
+  'availability-log': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z',
   'seamless-transactions': '?from=2026-12-01T00:00:00.000Z&to=2026-12-02T00:00:00.000Z',
 };
 
@@ -154,6 +155,8 @@ const BODIES: Record<string, unknown | (() => Promise<unknown>)> = {
   'unlock-table': { reason: 'matrix' },
   // pause: no cadence is started (the matrix's stack runs no state machine); 409 CADENCE_NOT_SET for the owner.
   'control-cadence': { action: 'pause' },
+  // on, as it is: 409 AVAILABILITY_UNCHANGED for the owner (switching the shared table off would stop the others).
+  'set-table-availability': { available: true, reason: 'matrix', person: 'matrix' },
   'abandon-shoe': { reason: 'matrix' },
   // The mode op-a has (never set: hosted): admitted, it changes nothing.
   'set-operator-wallet': { walletMode: 'hosted' },
