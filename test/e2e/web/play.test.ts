@@ -302,6 +302,53 @@ describe('the game client', () => {
     await poll(async () => (await round(second)).status).toBe('SETTLED');
     for (const { page } of [ana, bruno]) await poll(() => phase(page)).toBe('SETTLED');
   });
+
+  it('a bet the casino switches off is told and its spot takes nothing from the next round; the table switched off is told', async () => {
+    const avail = { reason: 'revisión de la tabla de pagos', person: 'Ana Ruiz' };
+    const off = await api.post(`/v1/tables/${tableId}/availability`, {
+      key: stack.a.operator,
+      body: { available: false, betType: 'PLAYER_PAIR', ...avail },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    await poll(() => ana.page.locator('#message').textContent()).toBe(
+      'Pareja de Punto no se ofrece a partir de la próxima mano.',
+    );
+    await poll(() => bruno.page.locator('#message').textContent()).toBe(
+      'Punto pair is not offered from the next round on.',
+    );
+
+    // The next round opens with it off: its spot is disabled, the others take bets.
+    const resumed = await api.post(`/v1/tables/${tableId}/cadence`, {
+      key: stack.a.admin,
+      body: { action: 'resume' },
+    });
+    expect(resumed.status).toBe(200);
+    for (const { page } of [ana, bruno]) {
+      await poll(() => phase(page)).toBe('OPEN');
+      const pair = page.locator('.spot[data-type="PLAYER_PAIR"]');
+      await poll(() => pair.getAttribute('data-off')).toBe('');
+      expect(await pair.isDisabled()).toBe(true);
+      expect(await page.locator('.spot[data-type="BANKER"]').isDisabled()).toBe(false);
+    }
+    const third = (await openRoundId())!;
+    expect((await round(third)).betsOff).toEqual(['PLAYER_PAIR']);
+
+    // The table switched off: "no va más" there and then, the players told why; the round finishes.
+    const closed = await api.post(`/v1/tables/${tableId}/availability`, {
+      key: stack.a.operator,
+      body: { available: false, reason: 'mantenimiento del estudio', person: 'Ana Ruiz' },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body.disabled).toMatchObject({ reason: 'mantenimiento del estudio', person: 'Ana Ruiz' });
+    for (const { page } of [ana, bruno]) await poll(() => phase(page)).not.toBe('OPEN');
+    await poll(() => ana.page.locator('#message').textContent()).toBe(
+      'El casino ha cerrado esta mesa por ahora: mantenimiento del estudio',
+    );
+    await dealer.release('close');
+    await poll(async () => (await round(third)).status).toBe('SETTLED');
+    for (const { page } of [ana, bruno]) await poll(() => phase(page)).toBe('SETTLED');
+    expect([...ana.problems, ...bruno.problems]).toEqual([]);
+  });
 });
 
 const euros = (minor: number) => `€${(minor / 100).toLocaleString('en-GB', { minimumFractionDigits: 2 })}`;

@@ -62,6 +62,8 @@ const EN = {
   max: 'max {amount}',
   sessionEnded: 'Your game session ended: open the game again from the casino.',
   tableLocked: 'The table is closed for now: {reason}',
+  tableDisabled: 'The casino has closed this table for now: {reason}',
+  betDisabled: '{bet} is not offered from the next round on.',
   shoeEnded: 'The shoe is over; a new one is being prepared.',
   settled: 'Payouts done.',
   voided: 'This coup was voided; bets are refunded.',
@@ -122,6 +124,8 @@ const ES: Record<MessageKey, string> = {
   max: 'máx. {amount}',
   sessionEnded: 'Su sesión de juego terminó: abra el juego de nuevo desde el casino.',
   tableLocked: 'La mesa está cerrada por ahora: {reason}',
+  tableDisabled: 'El casino ha cerrado esta mesa por ahora: {reason}',
+  betDisabled: '{bet} no se ofrece a partir de la próxima mano.',
   shoeEnded: 'El sabot ha terminado; se prepara uno nuevo.',
   settled: 'Pagos realizados.',
   voided: 'Esta mano se anuló; las apuestas se devuelven.',
@@ -153,6 +157,8 @@ export const ES_PROBLEMS: Partial<Record<ProblemCode | 'NETWORK', string>> = {
   LAUNCH_TOKEN_EXPIRED: 'Este enlace de juego caducó: abra el juego de nuevo desde el casino.',
   LAUNCH_TOKEN_INVALID: 'Este enlace de juego no es válido: abra el juego de nuevo desde el casino.',
   TABLE_LOCKED: 'La mesa está cerrada por ahora.',
+  TABLE_DISABLED: 'El operador ha cerrado esta mesa.',
+  BET_SIDE_DISABLED: 'Esta apuesta no se ofrece en esta mano.',
 };
 
 export const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en: EN, es: ES };

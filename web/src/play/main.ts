@@ -63,6 +63,8 @@ const state = {
   shoeId: undefined as string | undefined,
   beaconRound: undefined as number | undefined,
   hands: { PLAYER: [] as string[], BANKER: [] as string[] },
+  /** The bets the operator switched off for this round (Round.betsOff): their spots take nothing. */
+  betsOff: new Set<string>(),
   /** His bets on the table this round (his position after the last accepted call). */
   placed: new Map<string, number>(),
   /** His bets of the last round he played: what "rebet" puts back. */
@@ -152,7 +154,11 @@ function drawPhase(): void {
   const round = state.number === undefined ? '' : `${t('round', { number: state.number })} · `;
   phaseLine.textContent = `${round}${words[state.phase]}`;
   phaseLine.dataset.phase = state.phase;
-  for (const b of spotButtons) b.disabled = !betting;
+  for (const b of spotButtons) {
+    const off = state.betsOff.has(b.dataset.type ?? '');
+    b.disabled = !betting || off;
+    b.toggleAttribute('data-off', off);
+  }
   chipsNode.querySelectorAll('input').forEach((input) => {
     input.disabled = !betting;
   });
@@ -285,6 +291,10 @@ async function loadPosition(roundId: string): Promise<void> {
     () => undefined,
   );
   const mine: Position | undefined = round?.positions.find((p) => p.playerId === state.playerId);
+  if (round && state.roundId === roundId) {
+    state.betsOff = new Set(round.betsOff ?? []);
+    drawSpots();
+  }
   if (mine && state.roundId === roundId) {
     state.placed = new Map(mine.bets.map((b) => [b.type, b.amount]));
     drawSpots();
@@ -310,6 +320,7 @@ function onTable(event: LiveEvent, live: boolean): void {
       state.number = typeof d.number === 'number' ? d.number : undefined;
       state.closesAt = typeof d.closesAt === 'string' ? Date.parse(d.closesAt) : undefined;
       state.lastCoup = d.lastCoup === true;
+      state.betsOff = new Set(Array.isArray(d.betsOff) ? (d.betsOff as string[]) : []);
       state.phase = 'OPEN';
       state.beaconRound = undefined;
       state.hands = { PLAYER: [], BANKER: [] };
@@ -378,7 +389,15 @@ function onTable(event: LiveEvent, live: boolean): void {
       show(message, t('tableLocked', { reason: String(d.source ?? d.cause ?? '') }));
       break;
     case 'TABLE_UNLOCKED':
+    case 'TABLE_ENABLED':
       message.textContent = '';
+      break;
+    case 'TABLE_DISABLED':
+      show(message, t('tableDisabled', { reason: String(d.reason ?? '') }));
+      break;
+    case 'BET_DISABLED':
+      // From the next round on: the round open now keeps the bet (its spot stays as it is).
+      if (live) show(message, t('betDisabled', { bet: spotName(String(d.betType)) }));
       break;
     default:
       break;
