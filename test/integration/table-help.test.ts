@@ -98,6 +98,10 @@ describe('the help screen of a table', () => {
     expect(view.rules.en).toContain(`${table.config.decks} decks`);
     expect(view.interruptedGames.es).toContain('se devuelven todas las apuestas');
     expect(view.interruptedGames.en).toContain('every stake is returned');
+    // With the deadlines the platform enforces (rounds/deadlines.ts; the defaults here).
+    expect(view.interruptedGames.en).toContain('betting is still open 10 minutes after the round opened');
+    expect(view.interruptedGames.en).toContain('no cards are dealt 5 minutes after "no va más"');
+    expect(view.interruptedGames.es).toContain('a los 15 minutos');
   });
 
   it("does not show another operator's table", async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LocalBeacon } from '@pyb/beacon';
 import { type Clock, type Core, type CoreDeps, createCore, type Store } from '@pyb/core';
 import { LocalKeyService } from '@pyb/keys';
-import { RecordingCloseDeadlines } from '@pyb/scheduler';
+import { RecordingCloseDeadlines, RecordingRoundDeadlines } from '@pyb/scheduler';
 import type { Item, LogicalTable } from '@pyb/store-dynamodb/layout';
 import { MemoryStore } from '@pyb/store-memory';
 import { skippingClock } from './clock';
@@ -47,6 +47,7 @@ export interface TestStack {
   /** The local TSA every head naming a beacon round is anchored by (./time-stamps); `pem` is its pin. */
   timeStamps: TestTimeStamps;
   closeDeadlines: RecordingCloseDeadlines;
+  roundDeadlines: RecordingRoundDeadlines;
   /** The clock of the core and the beacon (./clock): `sleep(ms)` moves it forward at once. */
   clock: Clock;
   /** The use cases on this stack; `coreWith(overrides)` builds another instance (e.g. a wrapped store). */
@@ -83,6 +84,7 @@ export async function createTestStack(
   });
   const timeStamps = await testTimeStamps(clock);
   const closeDeadlines = new RecordingCloseDeadlines();
+  const roundDeadlines = new RecordingRoundDeadlines();
   const coreWith = (overrides: Partial<CoreDeps>) =>
     createCore({
       store: data.store,
@@ -92,6 +94,7 @@ export async function createTestStack(
       timeStamper: timeStamps.timeStamper,
       clock,
       closeDeadlines,
+      roundDeadlines,
       codeVersion: 'test',
       // Short shoes (1 or 2 decks) keep a whole shoe to a handful of coups; the rulebooks' 6 or 8 is
       // what a core without it takes (test/integration/rules.test.ts, "6 or 8 decks").
@@ -109,6 +112,7 @@ export async function createTestStack(
     beacon,
     timeStamps,
     closeDeadlines,
+    roundDeadlines,
     clock,
     core: coreWith({}),
     coreWith,

@@ -1,13 +1,24 @@
 /**
- * CloseDeadlines on EventBridge Scheduler: one one-time schedule per ended shoe, `at(<deadline>)` in
- * UTC, that invokes the check-shoe-closed function with the shoe's ids and deletes itself once run.
- * A second call for the same shoe meets the schedule already there (ConflictException) and leaves it.
+ * Deadlines on EventBridge Scheduler: one one-time schedule per deadline, `at(<deadline>)` in UTC, that
+ * invokes its check function with the ids it names and deletes itself once run. A second call for the
+ * same deadline meets the schedule already there (ConflictException) and leaves it.
+ *
+ * - CloseDeadlines: one per ended shoe, invoking check-shoe-closed.
+ * - RoundDeadlines: one per round deadline (the round and the second it falls on), invoking
+ *   round-deadline (the interrupted-game policy).
  */
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { type CloseDeadlines, onFirstUse, type ShoeRef } from '@pyb/core';
+import {
+  type CloseDeadlines,
+  type DeadlineState,
+  onFirstUse,
+  type RoundDeadlines,
+  type RoundRef,
+  type ShoeRef,
+} from '@pyb/core';
 
-export interface SchedulerCloseDeadlinesOptions {
-  /** ARN of the function that checks the shoe (check-shoe-closed). */
+export interface SchedulerDeadlinesOptions {
+  /** ARN of the function the schedules invoke (check-shoe-closed, round-deadline). */
   targetArn: string;
   /** Role EventBridge Scheduler assumes to invoke it. */
   roleArn: string;
@@ -17,11 +28,17 @@ export interface SchedulerCloseDeadlinesOptions {
   region?: string;
 }
 
-/** Schedule names: [0-9a-zA-Z-_.], at most 64 characters. Shoe ids are [A-Za-z0-9._:-]{1,64}. */
-export function scheduleName(shoeId: string): string {
-  const name = `shoe-close-${shoeId.replace(/[^0-9A-Za-z._-]/g, '_')}`;
-  return name.length <= 64 ? name : name.slice(0, 64);
+/** Schedule names: [0-9a-zA-Z-_.], at most 64 characters (ids are [A-Za-z0-9._:-]{1,64}). */
+function safeName(prefix: string, id: string, suffix = ''): string {
+  const room = 64 - prefix.length - suffix.length;
+  return `${prefix}${id.replace(/[^0-9A-Za-z._-]/g, '_').slice(0, room)}${suffix}`;
 }
+
+export const scheduleName = (shoeId: string): string => safeName('shoe-close-', shoeId);
+
+/** A round's deadline: the round and the second its check is due (its state does not name it: a state's deadline is one time). */
+export const roundScheduleName = (roundId: string, dueAt: string): string =>
+  safeName('round-', roundId, `-${Math.ceil(Date.parse(dueAt) / 1000)}`);
 
 /** `at(yyyy-mm-ddThh:mm:ss)`: the scheduler's one-time expression, to the second, rounded up. */
 export function atExpression(dueAt: string): string {
@@ -32,15 +49,16 @@ export function atExpression(dueAt: string): string {
 
 type Scheduler = typeof import('@aws-sdk/client-scheduler');
 
-export class SchedulerCloseDeadlines implements CloseDeadlines {
+/** Creates the one-time schedules of one group and target. */
+class OneTimeSchedules {
   /**
-   * The client and its commands, loaded when a shoe first ends (`onFirstUse`): the functions that
-   * may end one (resolve, void) then do not parse the client at a cold start's import
-   * (docs/architecture.md, "What a function loads").
+   * The client and its commands, loaded at the first schedule (`onFirstUse`): the functions that may
+   * schedule one then do not parse the client at a cold start's import (docs/architecture.md, "What
+   * a function loads").
    */
   private readonly load: () => Promise<{ scheduler: Scheduler; client: SchedulerClient }>;
 
-  constructor(private readonly options: SchedulerCloseDeadlinesOptions) {
+  constructor(private readonly options: SchedulerDeadlinesOptions) {
     this.load = onFirstUse(async () => {
       const scheduler = await import('@aws-sdk/client-scheduler');
       return {
@@ -51,14 +69,14 @@ export class SchedulerCloseDeadlines implements CloseDeadlines {
     });
   }
 
-  async schedule(shoe: ShoeRef, dueAt: string): Promise<void> {
+  async create(name: string, description: string, dueAt: string, input: object): Promise<void> {
     const { scheduler, client } = await this.load();
     try {
       await client.send(
         new scheduler.CreateScheduleCommand({
-          Name: scheduleName(shoe.shoeId),
+          Name: name,
           GroupName: this.options.groupName,
-          Description: `Is shoe ${shoe.shoeId} of table ${shoe.tableId} closed (seed revealed) by ${dueAt}?`,
+          Description: description,
           ScheduleExpression: atExpression(dueAt),
           ScheduleExpressionTimezone: 'UTC',
           FlexibleTimeWindow: { Mode: 'OFF' },
@@ -66,20 +84,50 @@ export class SchedulerCloseDeadlines implements CloseDeadlines {
           Target: {
             Arn: this.options.targetArn,
             RoleArn: this.options.roleArn,
-            Input: JSON.stringify({
-              shoeId: shoe.shoeId,
-              tableId: shoe.tableId,
-              operatorId: shoe.operatorId,
-            }),
+            Input: JSON.stringify(input),
             RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
           },
         }),
       );
     } catch (error) {
-      // Scheduled already (a retried deal, a concurrent resolver): one check per shoe is enough.
+      // Scheduled already (a retried call, a concurrent one): one check per deadline is enough.
       if (error instanceof scheduler.ConflictException || (error as Error).name === 'ConflictException')
         return;
       throw error;
     }
+  }
+}
+
+export class SchedulerCloseDeadlines implements CloseDeadlines {
+  private readonly schedules: OneTimeSchedules;
+
+  constructor(options: SchedulerDeadlinesOptions) {
+    this.schedules = new OneTimeSchedules(options);
+  }
+
+  schedule(shoe: ShoeRef, dueAt: string): Promise<void> {
+    return this.schedules.create(
+      scheduleName(shoe.shoeId),
+      `Is shoe ${shoe.shoeId} of table ${shoe.tableId} closed (seed revealed) by ${dueAt}?`,
+      dueAt,
+      { shoeId: shoe.shoeId, tableId: shoe.tableId, operatorId: shoe.operatorId },
+    );
+  }
+}
+
+export class SchedulerRoundDeadlines implements RoundDeadlines {
+  private readonly schedules: OneTimeSchedules;
+
+  constructor(options: SchedulerDeadlinesOptions) {
+    this.schedules = new OneTimeSchedules(options);
+  }
+
+  schedule(round: RoundRef, state: DeadlineState, dueAt: string): Promise<void> {
+    return this.schedules.create(
+      roundScheduleName(round.roundId, dueAt),
+      `Round ${round.roundId} of table ${round.tableId}, ${state} at the last look: past its deadline at ${dueAt}?`,
+      dueAt,
+      { roundId: round.roundId, tableId: round.tableId, operatorId: round.operatorId },
+    );
   }
 }

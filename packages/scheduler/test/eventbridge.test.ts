@@ -5,8 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   atExpression,
   createCloseDeadlines,
+  createRoundDeadlines,
   RecordingCloseDeadlines,
+  RecordingRoundDeadlines,
+  roundScheduleName,
   SchedulerCloseDeadlines,
+  SchedulerRoundDeadlines,
   scheduleName,
 } from '../src/index';
 
@@ -84,6 +88,85 @@ describe('createCloseDeadlines', () => {
     await recording.schedule(SHOE, '2026-01-01T00:00:00Z');
     expect([...(recording as RecordingCloseDeadlines).scheduled.values()]).toEqual([
       { shoe: SHOE, dueAt: '2025-01-01T00:00:00Z' },
+    ]);
+  });
+});
+
+const ROUND = { roundId: 'rnd_01kx8m1074c2hb0s3ps8q5yvrn', tableId: 'tbl_1', operatorId: 'acme' };
+const roundOptions = {
+  targetArn: 'arn:aws:lambda:eu-west-1:111122223333:function:pyb-dev-round-deadline',
+  roleArn: 'arn:aws:iam::111122223333:role/pyb-dev-round-deadlines',
+  groupName: 'pyb-dev-round-deadlines',
+};
+
+describe('SchedulerRoundDeadlines', () => {
+  it('creates one one-time schedule per round deadline, named after the round and its second, that deletes itself', async () => {
+    const client = new SchedulerClient({ region: 'eu-west-1' });
+    const mock = mockClient(client);
+    mock.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    const deadlines = new SchedulerRoundDeadlines({ ...roundOptions, client });
+    await deadlines.schedule(ROUND, 'OPEN', '2025-03-01T19:40:00.250Z');
+    await deadlines.schedule(ROUND, 'CLOSED', '2025-03-01T19:45:00Z');
+    const sent = mock.commandCalls(CreateScheduleCommand).map((c) => c.args[0].input);
+    expect(sent[0]).toEqual({
+      Name: 'round-rnd_01kx8m1074c2hb0s3ps8q5yvrn-1740858001',
+      GroupName: 'pyb-dev-round-deadlines',
+      Description: `Round ${ROUND.roundId} of table tbl_1, OPEN at the last look: past its deadline at 2025-03-01T19:40:00.250Z?`,
+      ScheduleExpression: 'at(2025-03-01T19:40:01)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: {
+        Arn: roundOptions.targetArn,
+        RoleArn: roundOptions.roleArn,
+        Input: JSON.stringify(ROUND),
+        RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
+      },
+    });
+    expect(sent[1]).toMatchObject({
+      Name: 'round-rnd_01kx8m1074c2hb0s3ps8q5yvrn-1740858300',
+      ScheduleExpression: 'at(2025-03-01T19:45:00)',
+    });
+  });
+
+  it('a deadline already scheduled is left as it is; names fit in 64 characters with their second', async () => {
+    const client = new SchedulerClient({ region: 'eu-west-1' });
+    const mock = mockClient(client);
+    mock
+      .on(CreateScheduleCommand)
+      .rejects(
+        new ConflictException({ message: 'exists', $metadata: {} } as ConstructorParameters<
+          typeof ConflictException
+        >[0]),
+      );
+    await expect(
+      new SchedulerRoundDeadlines({ ...roundOptions, client }).schedule(
+        ROUND,
+        'OPEN',
+        '2025-03-01T19:40:00Z',
+      ),
+    ).resolves.toBeUndefined();
+    const long = roundScheduleName('r'.repeat(64), '2025-03-01T19:40:00Z');
+    expect(long).toHaveLength(64);
+    expect(long.endsWith('-1740858000')).toBe(true);
+  });
+
+  it('EventBridge Scheduler when deployed, a recorder otherwise (one per round and second)', async () => {
+    expect(
+      createRoundDeadlines({
+        ROUND_DEADLINE_TARGET_ARN: roundOptions.targetArn,
+        ROUND_DEADLINE_ROLE_ARN: roundOptions.roleArn,
+        ROUND_DEADLINE_GROUP: roundOptions.groupName,
+      }),
+    ).toBeInstanceOf(SchedulerRoundDeadlines);
+    const recording = createRoundDeadlines({}) as RecordingRoundDeadlines;
+    expect(recording).toBeInstanceOf(RecordingRoundDeadlines);
+    await recording.schedule(ROUND, 'OPEN', '2025-01-01T00:00:00.100Z');
+    await recording.schedule(ROUND, 'OPEN', '2025-01-01T00:00:00.900Z');
+    await recording.schedule(ROUND, 'CLOSED', '2025-01-01T00:05:00Z');
+    expect(recording.of(ROUND.roundId).map((s) => [s.state, s.dueAt])).toEqual([
+      ['OPEN', '2025-01-01T00:00:00.100Z'],
+      ['CLOSED', '2025-01-01T00:05:00Z'],
     ]);
   });
 });

@@ -15,6 +15,7 @@ import {
 import { anchorContributionsHead, checkSeed, closeContributions, signContributionsHead } from '../shoes';
 import { assertAvailable, assertUnlocked, DEFAULT_BET_GATES, loadTable } from '../tables';
 import { nextAudit, putAudit } from '../trail';
+import { scheduleRoundDeadline } from './round-deadline';
 
 export async function loadRound(
   ctx: Pick<Ctx, 'store'>,
@@ -99,6 +100,9 @@ export async function openRound(ctx: Ctx, actor: Actor, input: OpenRoundInput): 
       ...(lastAnnounced && { lastCoup: true }),
     });
     round.audit.opened = opened.seq;
+    // Watched before it exists: no round in play goes without its interrupted-game check (a retry's
+    // round id that never commits is checked and found missing).
+    await scheduleRoundDeadline(ctx, round);
     try {
       await ctx.store.transact([
         {

@@ -18,6 +18,12 @@ import { type CloseDeadlines, noCloseDeadlines } from './ports/close-deadlines';
 import type { KeyService } from './ports/key-service';
 import { type Metrics, noMetrics } from './ports/metrics';
 import type { OutboxQueue } from './ports/outbox-queue';
+import {
+  type DeadlineState,
+  noRoundDeadlines,
+  ROUND_DEADLINE_SECONDS,
+  type RoundDeadlines,
+} from './ports/round-deadlines';
 import { type Clock, type Ids, randomIds, systemClock } from './ports/runtime';
 import type { SettlementQueue } from './ports/settlement-queue';
 import type { Store } from './ports/store';
@@ -73,6 +79,9 @@ export interface Ctx {
   /** Starts a cadence table's next round (a Step Functions execution; locally the same definition). */
   cadence: CadenceRunner;
   closeDeadlineSeconds: number;
+  /** Where a round's interrupted-game check is scheduled, and the deadline of each state it may stick in. */
+  roundDeadlines: RoundDeadlines;
+  roundDeadlineSeconds: Record<DeadlineState, number>;
   /** Signing-key certificates read so far, by generation (they never change once written). */
   certificates: Map<number, KeyCertificateRecord>;
   wallets: Wallets;
@@ -141,6 +150,8 @@ export function context(deps: CoreDeps): Ctx {
     closeDeadlines: deps.closeDeadlines ?? noCloseDeadlines,
     cadence: deps.cadenceRunner ?? noCadenceRunner,
     closeDeadlineSeconds: deps.closeDeadlineSeconds ?? 3600,
+    roundDeadlines: deps.roundDeadlines ?? noRoundDeadlines,
+    roundDeadlineSeconds: { ...ROUND_DEADLINE_SECONDS, ...deps.roundDeadlineSeconds },
     certificates: new Map(),
     wallets: deps.wallets ?? noWallets,
     outbox: deps.outboxQueue,

@@ -9,6 +9,7 @@ import type { CloseDeadlines } from './ports/close-deadlines';
 import type { KeyService } from './ports/key-service';
 import type { Metrics } from './ports/metrics';
 import type { OutboxQueue } from './ports/outbox-queue';
+import type { DeadlineState, RoundDeadlines } from './ports/round-deadlines';
 import type { Clock, Ids } from './ports/runtime';
 import type { SettlementQueue } from './ports/settlement-queue';
 import type { Store } from './ports/store';
@@ -59,6 +60,10 @@ export interface CoreDeps {
   closeDeadlines?: CloseDeadlines;
   /** How long after its end a shoe must be closed (seed revealed) before an alarm. Default 3600 s. */
   closeDeadlineSeconds?: number;
+  /** Where a round's interrupted-game check is scheduled (ports/round-deadlines.ts). Default: nowhere. */
+  roundDeadlines?: RoundDeadlines;
+  /** How long a round may stay in each state before the interrupted-game policy acts (ROUND_DEADLINE_SECONDS). */
+  roundDeadlineSeconds?: Partial<Record<DeadlineState, number>>;
   /** The wallets of seamless operators (their base URL and secret). Default: none (hosted only). */
   wallets?: Wallets;
   /**

@@ -34,6 +34,7 @@ export * from './ports/key-service';
 export * from './ports/live-publisher';
 export * from './ports/metrics';
 export * from './ports/outbox-queue';
+export * from './ports/round-deadlines';
 export * from './ports/runtime';
 export * from './ports/settlement-queue';
 export * from './ports/store';

@@ -5,6 +5,7 @@
  * is settled on its recorded result); the deadlines per state of issue #28 item 4 add to it.
  */
 import type { TableConfig } from '@pyb/engine';
+import type { DeadlineState } from '../shared';
 
 type Text = { es: string; en: string };
 
@@ -65,13 +66,30 @@ export function rulesText(config: TableConfig): Text {
   };
 }
 
-export const interruptedGamesText: Text = {
-  es:
-    'Si una partida se interrumpe antes de repartir las cartas, la ronda se anula y se devuelven todas las apuestas. ' +
-    'Una vez repartidas, el resultado registrado es el que vale: la ronda se liquida con él aunque se pierda la conexión, y el historial muestra cada ronda con su estado. ' +
-    'Si el jugador se desconecta, sus apuestas siguen en juego y se liquidan igual.',
-  en:
-    'If a game is interrupted before the cards are dealt, the round is void and every stake is returned. ' +
-    'Once the cards are dealt, the recorded result stands: the round is settled on it even if the connection is lost, and the history shows each round with its status. ' +
-    'If the player disconnects, his bets stay in play and are settled the same way.',
+/** A duration in the policy's words: whole minutes when it is, else seconds. */
+const spoken = (seconds: number, lang: 'es' | 'en'): string => {
+  if (seconds % 60 !== 0) return lang === 'es' ? `${seconds} segundos` : `${seconds} seconds`;
+  const m = seconds / 60;
+  return lang === 'es' ? `${m} ${m === 1 ? 'minuto' : 'minutos'}` : `${m} ${m === 1 ? 'minute' : 'minutes'}`;
 };
+
+/**
+ * The interrupted-game policy as players read it (docs/rules.md, "Interrupted games"), with the
+ * deadlines the platform enforces (rounds/deadlines.ts).
+ */
+export function interruptedGamesText(deadlines: Readonly<Record<DeadlineState, number>>): Text {
+  const es = (s: DeadlineState) => spoken(deadlines[s], 'es');
+  const en = (s: DeadlineState) => spoken(deadlines[s], 'en');
+  return {
+    es:
+      'Si una partida se interrumpe antes de repartir las cartas, la ronda se anula y se devuelven todas las apuestas: ' +
+      `lo hace la plataforma si las apuestas siguen abiertas ${es('OPEN')} después de abrirse la ronda, o si no se han repartido las cartas ${es('CLOSED')} después de «no va más». ` +
+      `Una vez repartidas, el resultado registrado es el que vale: la ronda se liquida con él aunque se pierda la conexión (la plataforma termina la liquidación pendiente a los ${es('SETTLING')}), y el historial muestra cada ronda con su estado. ` +
+      'Si el jugador se desconecta, sus apuestas siguen en juego y se liquidan igual.',
+    en:
+      'If a game is interrupted before the cards are dealt, the round is void and every stake is returned: ' +
+      `the platform does it when betting is still open ${en('OPEN')} after the round opened, or no cards are dealt ${en('CLOSED')} after "no va más". ` +
+      `Once the cards are dealt, the recorded result stands: the round is settled on it even if the connection is lost (the platform finishes a settlement left pending after ${en('SETTLING')}), and the history shows each round with its status. ` +
+      'If the player disconnects, his bets stay in play and are settled the same way.',
+  };
+}

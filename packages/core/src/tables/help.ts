@@ -26,7 +26,8 @@ import {
   type TableConfig,
 } from '@pyb/engine';
 import type * as z from 'zod';
-import type { Actor, Ctx } from '../shared';
+import type { Actor, Ctx, DeadlineState } from '../shared';
+import { ROUND_DEADLINE_SECONDS } from '../shared';
 import { interruptedGamesText, rulesText } from './help-text';
 import { loadTable } from './tables';
 
@@ -149,7 +150,10 @@ function maxWinOf(config: TableConfig, type: BetType, all: readonly Pays[]): num
   return type === 'BANKER' && chargesCommission(config) ? net - commissionOn(config, net) : net;
 }
 
-export function tableHelp(config: TableConfig): Omit<TableHelpView, 'tableId' | 'name'> {
+export function tableHelp(
+  config: TableConfig,
+  deadlines: Readonly<Record<DeadlineState, number>> = ROUND_DEADLINE_SECONDS,
+): Omit<TableHelpView, 'tableId' | 'name'> {
   const edges = houseEdgeExact(config, oddsOf(config.decks));
   const bets = offered(config).map((type): BetHelpView => {
     const pays = paysOf(config, type);
@@ -165,15 +169,15 @@ export function tableHelp(config: TableConfig): Omit<TableHelpView, 'tableId' | 
     decks: config.decks,
     bets,
     rules: rulesText(config),
-    interruptedGames: interruptedGamesText,
+    interruptedGames: interruptedGamesText(deadlines),
   };
 }
 
 export async function getTableHelp(
-  ctx: Pick<Ctx, 'store'>,
+  ctx: Pick<Ctx, 'store' | 'roundDeadlineSeconds'>,
   actor: Actor,
   input: { tableId: string },
 ): Promise<TableHelpView> {
   const table = await loadTable(ctx, actor, input.tableId, 'read');
-  return { tableId: table.tableId, name: table.name, ...tableHelp(table.config) };
+  return { tableId: table.tableId, name: table.name, ...tableHelp(table.config, ctx.roundDeadlineSeconds) };
 }
