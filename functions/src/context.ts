@@ -6,11 +6,13 @@ import {
   type CadenceRunner,
   type Clock,
   type CloseDeadlines,
+  DEADLINE_STATES,
   type Deadline,
   type IdempotencyStore,
   type KeyService,
   type OutboxQueue,
   type PrincipalStore,
+  type RoundDeadlines,
   type SessionStore,
   type SettlementQueue,
   type Store,
@@ -49,6 +51,9 @@ import { coreMetrics } from './metrics';
  *                                                    pyb-shoe/2 only with KEY_SERVICE=local (tests that
  *                                                    stack a shoe by its seeds), never on AWS
  *   SHOE_CLOSE_DEADLINE_SECONDS                      how long an ended shoe may stay unclosed
+ *   ROUND_DEADLINE_OPEN_SECONDS, …_CLOSED_SECONDS,   how long a round may stay taking bets, closed and
+ *   …_SETTLING_SECONDS                               not dealt, settling, before the interrupted-game
+ *                                                    policy acts (./round-deadlines; docs/rules.md)
  *   INLINE_SETTLE_MAX                                positions a resolve settles in its request (default 50;
  *                                                    more go to the settlement queue: SETTLING)
  *   TSA_URLS, TSA_CERTS, TSA_TIMEOUT_MS, TSA_WINDOW_MS  the time-stamp authorities (./time-stamps)
@@ -80,6 +85,8 @@ export interface AppContext {
   timeStamper?: TimeStamper;
   /** Where ended shoes' close deadlines go: likewise, `closeDeadlinesOf` (./close-deadlines). */
   closeDeadlines?: CloseDeadlines;
+  /** Where rounds' interrupted-game checks go: likewise, `roundDeadlinesOf` (./round-deadlines). */
+  roundDeadlines?: RoundDeadlines;
   /** Where a cadence table's rounds start: likewise, `cadenceRunnerOf` (./cadence), or the local runner. */
   cadenceRunner?: CadenceRunner;
   /** Seamless operators' wallets and the outbox queue: built on first use by ./seamless, or set by tests. */
@@ -159,6 +166,12 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
   const wait = number('BEACON_WAIT_MS');
   const deadline = number('SHOE_CLOSE_DEADLINE_SECONDS');
   const inline = number('INLINE_SETTLE_MAX');
+  const roundDeadlines = Object.fromEntries(
+    DEADLINE_STATES.flatMap((state) => {
+      const seconds = number(`ROUND_DEADLINE_${state}_SECONDS`);
+      return seconds === undefined ? [] : [[state, seconds]];
+    }),
+  );
   return {
     codeVersion: env.CODE_VERSION ?? 'unknown',
     shoeScheme: shoeSchemeOf(env),
@@ -166,6 +179,7 @@ function settingsOf(env: Record<string, string | undefined>): Partial<CoreDeps> 
     ...(wait !== undefined && { beaconWaitMs: wait }),
     ...(deadline !== undefined && { closeDeadlineSeconds: deadline }),
     ...(inline !== undefined && { inlineSettleMax: inline }),
+    ...(Object.keys(roundDeadlines).length > 0 && { roundDeadlineSeconds: roundDeadlines }),
   };
 }
 
@@ -181,6 +195,7 @@ export function useCases(
     beacon?: Beacon;
     timeStamper?: TimeStamper;
     closeDeadlines?: CloseDeadlines;
+    roundDeadlines?: RoundDeadlines;
     cadence?: CadenceRunner;
     queue?: SettlementQueue;
     wallets?: Wallets;
@@ -203,6 +218,7 @@ export function useCases(
   if (extras.beacon) ctx.beacon = extras.beacon;
   if (extras.timeStamper) ctx.timeStamper = extras.timeStamper;
   if (extras.closeDeadlines) ctx.closeDeadlines = extras.closeDeadlines;
+  if (extras.roundDeadlines) ctx.roundDeadlines = extras.roundDeadlines;
   if (extras.cadence) ctx.cadence = extras.cadence;
   if (extras.queue) ctx.queue = extras.queue;
   if (extras.wallets) ctx.wallets = extras.wallets;

@@ -74,6 +74,20 @@ export const WORKERS: readonly Worker[] = [
     cadence: true,
   },
   {
+    handler: 'round-deadline',
+    description:
+      'Interrupted games: a round past its state deadline is voided with refunds or its settlement finished (EventBridge Scheduler target)',
+    // What void-round (no burn) and resolve-round's settlement touch: the round, its positions and
+    // the table (game), refunds and payouts (wallets), ROUND_VOIDED / ROUND_SETTLED (audit). Sign: the
+    // round head it finishes. No Decrypt: it deals nothing and burns nothing (a round not dealt is
+    // voided, not dealt). No principals, no idempotency: the scheduler is the caller, the check
+    // idempotent on the round's state.
+    data: { game: 'write', wallets: 'write', audit: 'append' },
+    kms: ['Sign', 'GetPublicKey'],
+    queues: ['settlement', 'outbox'],
+    operatorWallets: true,
+  },
+  {
     handler: 'cadence-open-shoe',
     description:
       "Table cadence: opens a cadence table's next shoe, called by the cadence state machine's OpenShoe Task",

@@ -34,6 +34,7 @@ export const LIVE_PUBLISHERS = [
   'abandon-shoe',
   'cadence-step',
   'cadence-open-shoe',
+  'round-deadline',
   'settle-batch',
 ] as const;
 

@@ -98,30 +98,50 @@ export class ShoeCloseDeadlines extends Construct {
 
   /** Lets `role` (a function that ends shoes: resolve, or void when it burns) create a deadline schedule in the group. */
   allowScheduling(role: iam.Role): void {
-    acknowledge(
-      role,
-      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${this.group.name}/*]`,
-      'One schedule per ended shoe, named after the shoe: the names are not known at deploy time. The wildcard ' +
-        "is confined to this stage's close-deadline group, for scheduler:CreateSchedule only.",
-    );
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'ScheduleCloseDeadline',
-        actions: ['scheduler:CreateSchedule'],
-        // The pseudo parameters, not the stack's region and account: those are concrete strings when the
-        // CLI knows them, and the acknowledgement above (and the policy) must not depend on that.
-        resources: [
-          `arn:${Aws.PARTITION}:scheduler:${Aws.REGION}:${Aws.ACCOUNT_ID}:schedule/${this.group.name}/*`,
-        ],
-      }),
-    );
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'PassCloseDeadlineRole',
-        actions: ['iam:PassRole'],
-        resources: [this.invokeRole.roleArn],
-        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
-      }),
-    );
+    allowCreatingSchedules(role, {
+      group: this.group,
+      invokeRole: this.invokeRole,
+      sids: { schedule: 'ScheduleCloseDeadline', pass: 'PassCloseDeadlineRole' },
+      why: 'One schedule per ended shoe, named after the shoe: the names are not known at deploy time.',
+    });
   }
+}
+
+/**
+ * Lets `role` create one-time schedules in `group` that `invokeRole` runs: scheduler:CreateSchedule on
+ * the group's schedules, iam:PassRole on that role to the scheduler alone.
+ */
+export function allowCreatingSchedules(
+  role: iam.Role,
+  o: {
+    group: scheduler.CfnScheduleGroup;
+    invokeRole: iam.Role;
+    sids: { schedule: string; pass: string };
+    why: string;
+  },
+): void {
+  acknowledge(
+    role,
+    `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${o.group.name}/*]`,
+    `${o.why} The wildcard is confined to this stage's ${o.group.name} group, for scheduler:CreateSchedule only.`,
+  );
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      sid: o.sids.schedule,
+      actions: ['scheduler:CreateSchedule'],
+      // The pseudo parameters, not the stack's region and account: those are concrete strings when the
+      // CLI knows them, and the acknowledgement above (and the policy) must not depend on that.
+      resources: [
+        `arn:${Aws.PARTITION}:scheduler:${Aws.REGION}:${Aws.ACCOUNT_ID}:schedule/${o.group.name}/*`,
+      ],
+    }),
+  );
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      sid: o.sids.pass,
+      actions: ['iam:PassRole'],
+      resources: [o.invokeRole.roleArn],
+      conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+    }),
+  );
 }

@@ -26,6 +26,7 @@ import { acknowledge } from './nag';
 import { Observability } from './observability';
 import { playerTokenKey } from './player-token-key';
 import { AuditRetention } from './retention';
+import { ROUND_DEADLINE_HANDLER, ROUND_DEADLINE_SCHEDULERS, RoundDeadlines } from './round-deadlines';
 import { functionRoleArn, functionRoleName, RouteFunction } from './route-function';
 import { RECONCILE_HANDLER, SeamlessWallets, seamlessSecretName } from './seamless';
 import { SettlementQueues } from './settlement';
@@ -183,6 +184,10 @@ export class PuntoYBancaStack extends Stack {
       alarmAction,
     });
     Object.assign(environment, deadlines.environment);
+    // A round stuck in a state past its deadline is acted on by the interrupted-game policy
+    // (EventBridge Scheduler, a schedule per round deadline, invoking the round-deadline worker).
+    const roundDeadlines = new RoundDeadlines(this, 'RoundDeadlines', { stage: config.stage, alarmAction });
+    Object.assign(environment, roundDeadlines.environment);
 
     const stackFor = (entry: Route | Worker): FunctionStack => {
       const name = functionStackOf(entry);
@@ -295,6 +300,8 @@ export class PuntoYBancaStack extends Stack {
         // The state machine's Retry waits for the beacon round: the step never sleeps for it.
         fn.function.addEnvironment('BEACON_WAIT_MS', '0');
         // The cadence's shoe opener: the state machine invokes it (below), as it does cadence-step.
+      } else if (worker.handler === ROUND_DEADLINE_HANDLER) {
+        // Invoked by the round deadlines' schedules (RoundDeadlines: its invoke role, by name).
       } else if (worker.handler !== CADENCE_SHOE_HANDLER)
         throw new Error(`workers.ts: '${worker.handler}' consumes no queue and has no schedule`);
     }
@@ -338,10 +345,14 @@ export class PuntoYBancaStack extends Stack {
     for (const alarm of observability.alarms) alarm.addAlarmAction(alarmAction);
 
     // The functions that claim cards end shoes (a deal, or a dealer-error void that burns the coup's
-    // cards), so they schedule their close deadline.
-    for (const handler of ['resolve-round', 'void-round']) {
+    // cards), so they schedule their close deadline: resolve, void, and the cadence's deal step.
+    for (const handler of ['resolve-round', 'void-round', CADENCE_HANDLER]) {
       const fn = this.functions[handler];
       if (fn) deadlines.allowScheduling(fn.role);
+    }
+    for (const handler of ROUND_DEADLINE_SCHEDULERS) {
+      const fn = this.functions[handler];
+      if (fn) roundDeadlines.allowScheduling(fn.role);
     }
     // The key policies allow Encrypt, Decrypt and Sign only to the functions that call them, and the
     // key guard alarms on those and GenerateRandom by anyone else (key-policies.ts). The settle-batch

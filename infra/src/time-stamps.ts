@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 export const TIME_STAMP_USERS = [
   'open-round',
   'close-betting',
+  'set-table-availability',
   'resolve-round',
   'void-round',
   'cadence-step',
@@ -25,6 +26,7 @@ export const TIME_STAMP_USERS = [
   'close-shoe',
   'settle-batch',
   'cadence-open-shoe',
+  'round-deadline',
   'get-signing-key',
 ] as const;
 

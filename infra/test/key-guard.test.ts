@@ -49,6 +49,10 @@ const GUARDED: Record<string, readonly string[]> = {
   // (sealed) by its own shoe opener, which unseals nothing (K1: no function both seals and unseals).
   'cadence-step': ['Decrypt', 'Sign'],
   'cadence-open-shoe': ['Encrypt', 'GenerateRandom', 'Sign'],
+  // Switching a table off calls "no va más" on its open round (the receipt naming the beacon round).
+  'set-table-availability': ['Sign'],
+  // The interrupted-game policy voids (no burn: nothing drawn) or finishes a settlement, signing the head.
+  'round-deadline': ['Sign'],
 };
 const OPS = ['GenerateRandom', 'Encrypt', 'Decrypt', 'Sign'] as const;
 const holdersOf = (op: string) =>

@@ -61,7 +61,12 @@ const SIGNING_KEY_IDS = [
   'StatementSigningKeyGen3DB44EDEB',
 ];
 
-const DEADLINE_SIDS = ['ScheduleCloseDeadline', 'PassCloseDeadlineRole'];
+const DEADLINE_SIDS = [
+  'ScheduleCloseDeadline',
+  'PassCloseDeadlineRole',
+  'ScheduleRoundDeadline',
+  'PassRoundDeadlineRole',
+];
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; [k: string]: unknown }>;
 
@@ -159,7 +164,7 @@ class Synthesis {
     const policies = this.idsOfType('AWS::IAM::Policy').filter((p) =>
       (this.props(p).Roles as unknown[]).some((r) => refId(r) === roleId),
     );
-    // The close-deadline scheduling grants are asserted on their own (describe 'shoe close deadlines').
+    // The deadline scheduling grants are asserted on their own (the shoe close and round deadline describes).
     const statements = policies
       .flatMap((p) => this.props(p).PolicyDocument.Statement)
       .filter((s: { Sid?: string }) => !DEADLINE_SIDS.includes(s.Sid ?? ''));
@@ -468,6 +473,7 @@ describe('a stage at signing-key generation 3', () => {
       'open-round',
       'open-shoe',
       'resolve-round',
+      'round-deadline',
       'set-table-availability',
       'settle-batch',
       'void-round',
@@ -689,6 +695,7 @@ describe.each([
       'open-shoe',
       'refresh-session',
       'resolve-round',
+      'round-deadline',
       'set-table-availability',
       'settle-batch',
       'void-round',
@@ -734,15 +741,22 @@ describe.each([
         ]),
       ),
     });
-    // Only resolve, void, the cadence's deal and the settle function may hand batches to the settlement queue (the
-    // reconciliation job re-sends stuck seamless transactions to the outbox); nothing reads a DLQ.
+    // Only resolve, void, the cadence's deal, the interrupted-game check and the settle function may hand
+    // batches to the settlement queue (the reconciliation job re-sends stuck seamless transactions to
+    // the outbox); nothing reads a DLQ.
     const senders = (queue: string) =>
       FUNCTIONS.filter((r) =>
         synthesis().permissionsOf(r.handler).byResource[`queue:${queue}`]?.includes('sqs:SendMessage'),
       )
         .map((r) => r.handler)
         .sort();
-    expect(senders('settlement')).toEqual(['cadence-step', 'resolve-round', 'settle-batch', 'void-round']);
+    expect(senders('settlement')).toEqual([
+      'cadence-step',
+      'resolve-round',
+      'round-deadline',
+      'settle-batch',
+      'void-round',
+    ]);
     expect(senders('outbox')).toEqual(
       FUNCTIONS.filter((r) => r.queues?.includes('outbox'))
         .map((r) => r.handler)
@@ -1143,12 +1157,18 @@ describe.each([
         'L1',
       ].map((rule) => `AwsSolutions-${rule} ${uploadHandler()}`),
       // The CloudTrail bucket (key-policies.ts), the close-deadline check function, and the one
-      // schedule per shoe resolve (a deal) or void (a dealer-error burn) may create (shoe-deadlines.ts).
+      // schedule per shoe resolve or the cadence step (a deal) or void (a dealer-error burn) may
+      // create (shoe-deadlines.ts); the one schedule per round deadline of the functions that open
+      // rounds and of the check itself (round-deadlines.ts).
       'AwsSolutions-S1 KeyGuard',
       'AwsSolutions-L1 CloseDeadlines',
-      ...['ResolveRound', 'VoidRound'].map(
+      ...['ResolveRound', 'VoidRound', 'CadenceStep'].map(
         (fn) =>
           `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/pyb-dev-close-deadlines/*] ${fn}`,
+      ),
+      ...['OpenRound', 'CadenceStep', 'RoundDeadline'].map(
+        (fn) =>
+          `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/pyb-dev-round-deadlines/*] ${fn}`,
       ),
     ];
     expect(acknowledged.sort()).toEqual(expected.sort());
@@ -1297,11 +1317,13 @@ describe('shoe close deadlines (shoe-deadlines.ts)', () => {
     expect(env.CODE_VERSION).toMatch(/^git:[0-9a-f]{40}(\+dirty)?$|^unknown$/);
   });
 
-  it('only resolve-round and void-round (a burn can end the shoe) may create a deadline schedule, confined to the group, and pass the invoke role to the scheduler only', () => {
-    const holders = ROUTES.filter((r) =>
-      policyOf(r.handler).some((s) => s.Sid === 'ScheduleCloseDeadline'),
-    ).map((r) => r.handler);
-    expect(holders).toEqual(['resolve-round', 'void-round']);
+  const holdersOf = (sid: string) =>
+    [...ROUTES, ...WORKERS]
+      .filter((r) => policyOf(r.handler).some((s) => s.Sid === sid))
+      .map((r) => r.handler);
+
+  it('only resolve-round, void-round (a burn can end the shoe) and the cadence step (it deals) may create a close-deadline schedule, confined to the group, and pass the invoke role to the scheduler only', () => {
+    expect(holdersOf('ScheduleCloseDeadline')).toEqual(['resolve-round', 'void-round', 'cadence-step']);
     const statements = policyOf('void-round');
     expect(statements.find((s) => s.Sid === 'ScheduleCloseDeadline')!.Action).toBe(
       'scheduler:CreateSchedule',
@@ -1325,6 +1347,64 @@ describe('shoe close deadlines (shoe-deadlines.ts)', () => {
       Action: 'iam:PassRole',
       Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
     });
+  });
+});
+
+describe('interrupted games: round deadlines on EventBridge Scheduler (round-deadlines.ts)', () => {
+  const policyOf = (handler: string) =>
+    base
+      .idsOfType('AWS::IAM::Policy')
+      .filter((p) =>
+        (base.props(p).Roles as unknown[]).some(
+          (r) => refId(r) === refId(base.props(base.functionId(handler)).Role),
+        ),
+      )
+      .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[]);
+
+  it('a schedule group, the round-deadline worker it invokes (by its name), the alarm on RoundsInterrupted', () => {
+    base.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'pyb-dev-round-deadlines' });
+    expect(base.props(base.functionId('round-deadline')).FunctionName).toBe('pyb-dev-round-deadline');
+    const alarm = base
+      .idsOfType('AWS::CloudWatch::Alarm')
+      .map((id) => base.props(id))
+      .find((a) => a.MetricName === 'RoundsInterrupted')!;
+    expect(alarm).toMatchObject({
+      Namespace: 'PuntoYBanca',
+      Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+      Threshold: 1,
+    });
+    const env = base.props(base.functionId('open-round')).Environment.Variables;
+    expect(env.ROUND_DEADLINE_GROUP).toBe('pyb-dev-round-deadlines');
+    expect(JSON.stringify(env.ROUND_DEADLINE_TARGET_ARN)).toContain(':function:pyb-dev-round-deadline');
+    // The scheduler's role may invoke that function and nothing else.
+    const invoke = base
+      .idsOfType('AWS::IAM::Policy')
+      .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[])
+      .filter(
+        (st) =>
+          st.Action === 'lambda:InvokeFunction' && JSON.stringify(st.Resource).includes('round-deadline'),
+      );
+    expect(invoke).toHaveLength(1);
+  });
+
+  it('only the functions that open rounds and the check itself may create a round-deadline schedule, in its group only', () => {
+    const holders = [...ROUTES, ...WORKERS]
+      .filter((r) => policyOf(r.handler).some((st) => st.Sid === 'ScheduleRoundDeadline'))
+      .map((r) => r.handler);
+    expect(holders).toEqual(['open-round', 'cadence-step', 'round-deadline']);
+    const statement = policyOf('open-round').find((st) => st.Sid === 'ScheduleRoundDeadline')!;
+    expect(statement.Action).toBe('scheduler:CreateSchedule');
+    expect(JSON.stringify(statement.Resource)).toContain(':schedule/pyb-dev-round-deadlines/*');
+    expect(policyOf('open-round').find((st) => st.Sid === 'PassRoundDeadlineRole')).toMatchObject({
+      Action: 'iam:PassRole',
+      Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+    });
+  });
+
+  it('the check deals nothing: it may sign heads but never unseal a seed', () => {
+    const actions = policyOf('round-deadline').flatMap((st) => [st.Action].flat() as string[]);
+    expect(actions).toContain('kms:Sign');
+    expect(actions).not.toContain('kms:Decrypt');
   });
 });
 

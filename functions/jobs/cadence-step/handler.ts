@@ -12,6 +12,7 @@ import { appContext, useCases } from '../../src/context';
 import { keysOf } from '../../src/keys';
 import { publishingTable } from '../../src/live';
 import { queueOf } from '../../src/queue';
+import { roundDeadlinesOf } from '../../src/round-deadlines';
 import { seamlessOf } from '../../src/seamless';
 import { timeStamperOf } from '../../src/time-stamps';
 
@@ -25,6 +26,7 @@ export function handler(event: CadenceStepEvent): Promise<CadenceState> {
   const ctx = useCases(context, keysOf(context), {
     beacon: beaconOf(context),
     closeDeadlines: closeDeadlinesOf(context),
+    roundDeadlines: roundDeadlinesOf(context),
     queue: queueOf(context),
     cadence: cadenceRunnerOf(context),
     timeStamper: timeStamperOf(context),
