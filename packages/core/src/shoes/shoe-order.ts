@@ -71,6 +71,10 @@ export async function shoeWithOrder(ctx: Ctx, shoe: ShoeRecord): Promise<ShoeRec
     ]);
     if (!done) await backoff(attempt);
     shoe = (await ctx.store.get('shoe', { shoeId: shoe.shoeId }))!;
+    // Recorded (here or by a concurrent deal): done now, not after asking the loop for another
+    // attempt — the wait for the round may have taken longer than the request has left, and a
+    // finished step is no collision to give up on.
+    if (shoe.entropy) return shoe;
   }
   throw tooMuchContention('recording the beacon round');
 }
