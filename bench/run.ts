@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   api: () => import('./api'),
   'no-va-mas': () => import('./no-va-mas'),
   live: () => import('./live'),
+  cadence: () => import('./cadence'),
   'play-page': () => import('./play-page'),
 };
 
