@@ -1284,17 +1284,18 @@ describe('the audit table', () => {
   });
 });
 
-describe('shoe close deadlines (shoe-deadlines.ts)', () => {
-  const policyOf = (handler: string) =>
-    base
-      .idsOfType('AWS::IAM::Policy')
-      .filter((p) =>
-        (base.props(p).Roles as unknown[]).some(
-          (r) => refId(r) === refId(base.props(base.functionId(handler)).Role),
-        ),
-      )
-      .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[]);
+/** The statements of the IAM policies attached to `handler`'s role (generation-1 synthesis). */
+const policyOf = (handler: string) =>
+  base
+    .idsOfType('AWS::IAM::Policy')
+    .filter((p) =>
+      (base.props(p).Roles as unknown[]).some(
+        (r) => refId(r) === refId(base.props(base.functionId(handler)).Role),
+      ),
+    )
+    .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[]);
 
+describe('shoe close deadlines (shoe-deadlines.ts)', () => {
   it('a schedule group, the check function EventBridge Scheduler may invoke, and the alarm on its metric', () => {
     base.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'pyb-dev-close-deadlines' });
     const check = base.props(base.functionId('check-shoe-closed'));
@@ -1351,16 +1352,6 @@ describe('shoe close deadlines (shoe-deadlines.ts)', () => {
 });
 
 describe('interrupted games: round deadlines on EventBridge Scheduler (round-deadlines.ts)', () => {
-  const policyOf = (handler: string) =>
-    base
-      .idsOfType('AWS::IAM::Policy')
-      .filter((p) =>
-        (base.props(p).Roles as unknown[]).some(
-          (r) => refId(r) === refId(base.props(base.functionId(handler)).Role),
-        ),
-      )
-      .flatMap((p) => base.props(p).PolicyDocument.Statement as Cfn[]);
-
   it('a schedule group, the round-deadline worker it invokes (by its name), the alarm on RoundsInterrupted', () => {
     base.template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'pyb-dev-round-deadlines' });
     expect(base.props(base.functionId('round-deadline')).FunctionName).toBe('pyb-dev-round-deadline');

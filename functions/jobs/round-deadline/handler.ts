@@ -13,6 +13,7 @@ import { appContext, useCases } from '../../src/context';
 import { keysOf } from '../../src/keys';
 import { publishingTable } from '../../src/live';
 import { logger } from '../../src/logger';
+import { countForStage } from '../../src/metrics-names';
 import { queueOf } from '../../src/queue';
 import { roundDeadlinesOf } from '../../src/round-deadlines';
 import { seamlessOf } from '../../src/seamless';
@@ -24,7 +25,6 @@ export interface RoundDeadlineEvent {
   operatorId?: string;
 }
 
-export const METRIC_NAMESPACE = 'PuntoYBanca';
 export const INTERRUPTED_METRIC = 'RoundsInterrupted';
 
 export async function handler(event: RoundDeadlineEvent) {
@@ -46,26 +46,7 @@ export async function handler(event: RoundDeadlineEvent) {
       tableId: round?.tableId,
       statusAfter: round?.status,
     });
-    // Embedded metric format: one line the Lambda log turns into a CloudWatch metric.
-    console.log(
-      JSON.stringify({
-        _aws: {
-          Timestamp: Date.now(),
-          CloudWatchMetrics: [
-            {
-              Namespace: METRIC_NAMESPACE,
-              Dimensions: [['Stage']],
-              Metrics: [{ Name: INTERRUPTED_METRIC, Unit: 'Count' }],
-            },
-          ],
-        },
-        Stage: process.env.STAGE ?? 'local',
-        Action: check.action,
-        [INTERRUPTED_METRIC]: 1,
-        roundId: check.roundId,
-        state: check.state,
-      }),
-    );
+    countForStage(INTERRUPTED_METRIC, { action: check.action, roundId: check.roundId, state: check.state });
     await publishingTable(context, round?.tableId, undefined);
   }
   const { round: _round, ...answer } = check;
