@@ -93,7 +93,10 @@ export function cadenceOpen(ctx: Ctx, state: CadenceState): Promise<CadenceState
     if ((table.rounds ?? 0) + 1 !== s.tableRound) return { ...s, stopped: 'ROUND_ALREADY_PLAYED' };
     if (table.cadence?.state !== 'RUNNING') return { ...s, stopped: table.cadence ? 'PAUSED' : 'STOPPED' };
     if (table.lock) return { ...s, stopped: 'TABLE_LOCKED' };
-    // Switched off: nothing opens; switching it back on starts this round's run (rounds/availability.ts).
+    // Switched off: nothing opens. Switched off while a round was in play, NextRound started no run
+    // for this one and switching back on starts it (rounds/availability.ts); switched off in the
+    // instant between NextRound and here, this run took the round's run name, as a pause there does
+    // (docs/api.md, "Game availability": open the next round by hand, then pause and resume).
     if (table.disabled) return { ...s, stopped: 'TABLE_DISABLED' };
     if (!(await shoeInPlay(ctx, actor, table))) {
       // A shoe this run opened and no longer in play (abandoned meanwhile): no second one.
