@@ -392,23 +392,20 @@ export const UnlockTableRequest = /* @__PURE__ */ lazily(() =>
     .meta({ id: 'UnlockTableRequest' }),
 );
 
-/** A table's own events: lock-outs and their clearing, an abandoned shoe, and its availability changes. */
-export const TABLE_EVENT_TYPES = [
-  'TABLE_LOCKED',
-  'TABLE_UNLOCKED',
-  'SHOE_ABANDONED',
+/** The availability events (the Game Availability Log). */
+export const AVAILABILITY_EVENT_TYPES = [
   'TABLE_DISABLED',
   'TABLE_ENABLED',
   'BET_DISABLED',
   'BET_ENABLED',
 ] as const;
 
-/** The availability events among them (the Game Availability Log). */
-export const AVAILABILITY_EVENT_TYPES = [
-  'TABLE_DISABLED',
-  'TABLE_ENABLED',
-  'BET_DISABLED',
-  'BET_ENABLED',
+/** A table's own events: lock-outs and their clearing, an abandoned shoe, and its availability changes. */
+export const TABLE_EVENT_TYPES = [
+  'TABLE_LOCKED',
+  'TABLE_UNLOCKED',
+  'SHOE_ABANDONED',
+  ...AVAILABILITY_EVENT_TYPES,
 ] as const;
 
 export const TableEvent = /* @__PURE__ */ lazily(() =>
@@ -526,13 +523,8 @@ export const LIVE_EVENT_KINDS = [
   'SCOREBOARD',
   'ROUND_VOIDED',
   'SHOE_CLOSED',
-  'TABLE_LOCKED',
-  'TABLE_UNLOCKED',
-  'SHOE_ABANDONED',
-  'TABLE_DISABLED',
-  'TABLE_ENABLED',
-  'BET_DISABLED',
-  'BET_ENABLED',
+  // The table's own events, each projected into the live feed under its own name.
+  ...TABLE_EVENT_TYPES,
 ] as const;
 
 export const LiveQuery = /* @__PURE__ */ lazily(() =>

@@ -7,6 +7,7 @@
  * (rounds/availability.ts calls "no va más" on a round taking bets); nothing new opens.
  */
 import { AVAILABILITY_EVENT_TYPES } from '@pyb/contracts';
+import { betLimit } from '@pyb/engine';
 import type {
   Actor,
   AvailabilityLogInput,
@@ -47,12 +48,6 @@ export function assertAvailable(table: TableRecord): void {
   );
 }
 
-/** Whether the table offers `betType` in its configuration at all (a bet it never offered is not switched). */
-function offers(table: TableRecord, betType: OptionalBetType): boolean {
-  if (betType === 'PLAYER_PAIR' || betType === 'BANKER_PAIR') return table.config.pairBets === true;
-  return table.config.sideBets?.[betType] !== undefined;
-}
-
 /** The change the input asks for, checked against the table (AVAILABILITY_UNCHANGED when it is so already). */
 function changeOf(
   table: TableRecord,
@@ -68,7 +63,8 @@ function changeOf(
       );
     return { type: available ? 'TABLE_ENABLED' : 'TABLE_DISABLED', set: {} };
   }
-  if (!offers(table, betType))
+  // A bet the table never offered (no limit in its configuration) is not switched: refused as such.
+  if (betLimit(table.config, betType) === undefined)
     throw new DomainError(
       'UNPROCESSABLE',
       'BET_SIDE_DISABLED',

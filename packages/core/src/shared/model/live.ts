@@ -3,25 +3,9 @@
  * numbered per table from 0 without gaps. It is a projection of the durable logs (the shoes' audit
  * chains and the table's own events), so it can always be derived again; `LiveHeadRecord` says how far.
  */
+import type { LIVE_EVENT_KINDS } from '@pyb/contracts';
 
-export type LiveEventType =
-  | 'SHOE_OPENED'
-  | 'ROUND_OPENED'
-  | 'NO_VA_MAS'
-  | 'CARD_DEALT'
-  | 'RESULT'
-  | 'SHOE_ENDED'
-  | 'ROUND_SETTLED'
-  | 'SCOREBOARD'
-  | 'ROUND_VOIDED'
-  | 'SHOE_CLOSED'
-  | 'TABLE_LOCKED'
-  | 'TABLE_UNLOCKED'
-  | 'SHOE_ABANDONED'
-  | 'TABLE_DISABLED'
-  | 'TABLE_ENABLED'
-  | 'BET_DISABLED'
-  | 'BET_ENABLED';
+export type LiveEventType = (typeof LIVE_EVENT_KINDS)[number];
 
 export interface LiveEventRecord {
   tableId: string;

@@ -1,5 +1,5 @@
 /** The records of the tables, their lock-outs and events, seats and gates (index.ts: what the model is). */
-import type { OPTIONAL_BET_TYPES } from '@pyb/contracts';
+import type { OPTIONAL_BET_TYPES, TABLE_EVENT_TYPES } from '@pyb/contracts';
 import type { BetType, TableConfig } from '@pyb/engine';
 
 /** A pair or side bet: what availability switches one by one (contracts OPTIONAL_BET_TYPES). */
@@ -96,14 +96,7 @@ export interface TableEventRecord {
   tableId: string;
   operatorId: string;
   seq: number;
-  type:
-    | 'TABLE_LOCKED'
-    | 'TABLE_UNLOCKED'
-    | 'SHOE_ABANDONED'
-    | 'TABLE_DISABLED'
-    | 'TABLE_ENABLED'
-    | 'BET_DISABLED'
-    | 'BET_ENABLED';
+  type: (typeof TABLE_EVENT_TYPES)[number];
   at: string;
   /** SHOE_ABANDONED: the shoe given up (its lock cleared with it). */
   shoeId?: string;
